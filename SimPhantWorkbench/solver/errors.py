@@ -1,0 +1,34 @@
+"""SimPhant error classes. Every message names the body, joint or load at fault."""
+
+__all__ = ["SimPhantError", "ModelError", "AssemblyError", "SimulationError",
+           "SimulationCancelled"]
+
+
+class SimPhantError(Exception):
+    """Base class of all SimPhant errors."""
+
+
+class ModelError(SimPhantError, ValueError):
+    """Invalid model input (bad mass, inertia, axis, joint kind, settings...)."""
+
+
+class AssemblyError(ModelError):
+    """The joints cannot be assembled at t0; ``joints`` names the ones that fail."""
+
+    def __init__(self, message, joints=()):
+        super().__init__(message)
+        self.joints = list(joints)
+
+
+class SimulationError(SimPhantError, RuntimeError):
+    """Integration stopped. ``time`` is when; ``result`` holds the samples up to
+    the last good one (a ``Result``, possibly with a single sample)."""
+
+    def __init__(self, message, time=None, result=None):
+        super().__init__(message)
+        self.time = time
+        self.result = result
+
+
+class SimulationCancelled(SimulationError):
+    """The progress callback asked to stop; ``result`` holds what was computed."""

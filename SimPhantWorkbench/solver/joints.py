@@ -1,0 +1,84 @@
+"""Joint registry: every joint kind is a list of primitive constraint rows.
+
+A joint connects body *i* (``body1``) and body *j* (``body2``). Each side carries
+one joint frame fixed in its body: an anchor point ``P`` and three unit axes
+``x, y, z`` (for an assembled joint the two frames coincide at t0). Every
+kinematic joint of seed 000 is a stack of four scalar primitives, whose
+``Phi``, Jacobian and ``gamma`` are implemented once, in ``kernels.row_eval``:
+
+``POINT c``   ``Phi = (P_i - P_j)_c``                     (spherical rows, seed 000)
+``DOT1 a b``  ``Phi = a_i . b_j``   a, b frame axes       (seed "Dot-1": v_i . a_j)
+``DOT2 a``    ``Phi = a_i . d``,    ``d = P_j - P_i``      (seed "Dot-2": d . a_i)
+``DIST``      ``Phi = (d . d - L^2) / (2 L)``              (distance, ADAMS GCON DM)
+
+Axes are indexed 0 = x, 1 = y, 2 = z of the joint frame of that side. Adding a
+joint kind means adding one ``JointSpec`` here; the solver dispatch, the
+FreeCAD property enumeration, the GUI command list and the parametrised tests
+all read ``JOINT_TYPES``.
+"""
+from collections import OrderedDict, namedtuple
+
+__all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "JointSpec",
+           "JOINT_TYPES", "joint_spec", "joint_kinds"]
+
+PRIM_POINT = 0
+PRIM_DOT1 = 1
+PRIM_DOT2 = 2
+PRIM_DIST = 3
+
+X, Y, Z = 0, 1, 2
+
+JointSpec = namedtuple("JointSpec", [
+    "name",        # persisted identifier (stored in documents: never rename)
+    "label",       # UI text
+    "rows",        # tuple of (primitive, axis_i, axis_j)
+    "needs",       # geometry the kind needs: subset of {"axis", "axis2", "point2"}
+    "doc",         # one-line description (tooltip)
+    "icon",        # icon file name in resources/icons
+])
+
+_POINT = ((PRIM_POINT, X, 0), (PRIM_POINT, Y, 0), (PRIM_POINT, Z, 0))
+_ALIGN_Z = ((PRIM_DOT1, Z, X), (PRIM_DOT1, Z, Y))      # z_i parallel to z_j
+_NO_TWIST = ((PRIM_DOT1, X, Y),)                        # x_i perpendicular to y_j
+
+JOINT_TYPES = OrderedDict((s.name, s) for s in [
+    JointSpec("fixed", "Fixed", _POINT + _ALIGN_Z + _NO_TWIST, (),
+              "Welds the two bodies together (removes 6 DOF)", "Joint_Fixed.svg"),
+    JointSpec("revolute", "Revolute", _POINT + _ALIGN_Z, ("axis",),
+              "Hinge: rotation about the joint z axis (removes 5 DOF)", "Joint_Revolute.svg"),
+    JointSpec("prismatic", "Prismatic", _ALIGN_Z + _NO_TWIST + ((PRIM_DOT2, X, 0), (PRIM_DOT2, Y, 0)),
+              ("axis",), "Slider: translation along the joint z axis (removes 5 DOF)",
+              "Joint_Prismatic.svg"),
+    JointSpec("cylindrical", "Cylindrical", _ALIGN_Z + ((PRIM_DOT2, X, 0), (PRIM_DOT2, Y, 0)),
+              ("axis",), "Rotation about and translation along the joint z axis (removes 4 DOF)",
+              "Joint_Cylindrical.svg"),
+    JointSpec("spherical", "Spherical", _POINT, (),
+              "Ball joint: the two anchor points coincide (removes 3 DOF)", "Joint_Spherical.svg"),
+    JointSpec("planar", "Planar", _ALIGN_Z + ((PRIM_DOT2, Z, 0),), ("axis",),
+              "Body 2 slides on the plane normal to the joint z axis (removes 3 DOF)",
+              "Joint_Planar.svg"),
+    JointSpec("universal", "Universal", _POINT + ((PRIM_DOT1, X, Y),), ("axis", "axis2"),
+              "Cardan joint: cross axes x (body 1) and y (body 2) stay perpendicular "
+              "(removes 4 DOF)", "Joint_Universal.svg"),
+    JointSpec("distance", "Distance", ((PRIM_DIST, 0, 0),), ("point2",),
+              "Keeps the distance between two points constant (removes 1 DOF)",
+              "Joint_Distance.svg"),
+    JointSpec("revolute_spherical", "Revolute-spherical", ((PRIM_DOT2, Z, 0), (PRIM_DIST, 0, 0)),
+              ("axis", "point2"),
+              "Point of body 2 on a circle about the joint z axis of body 1 (removes 2 DOF)",
+              "Joint_RevoluteSpherical.svg"),
+])
+
+
+def joint_kinds():
+    """Names of all registered joint kinds, in registry order."""
+    return list(JOINT_TYPES)
+
+
+def joint_spec(kind):
+    """The ``JointSpec`` of ``kind``; ``ValueError`` listing the valid kinds otherwise."""
+    try:
+        return JOINT_TYPES[kind]
+    except (KeyError, TypeError):
+        raise ValueError("unknown joint kind %r; valid kinds: %s"
+                         % (kind, ", ".join(JOINT_TYPES))) from None

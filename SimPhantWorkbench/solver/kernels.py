@@ -1,0 +1,713 @@
+"""Jitted kernels: the System Evaluator of seed 000 and the fixed-step loops.
+
+Data flow (seed 000, "Physics Engine Architecture & Data Flow"): the model is
+frozen into flat arrays (``SystemArrays``, MuJoCo-style prefixes ``body_``,
+``jnt_``, ``row_``, ``cpl_``, ``load_``), scratch space lives in ``Workspace``,
+and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
+
+* state ``Y = [q, q_dot]``, ``q = [r (3), quaternion (w, x, y, z)]`` per body
+  (7N), ``q_dot = [v (world, 3), omega_b (body frame, 3)]`` per body (6N);
+* forces ``Q = Q_e + Q_v``: gravity, point loads, torques and the gyroscopic
+  term ``Q_v = -omega_b x (J omega_b)`` (DEVELOPERS.md erratum 3);
+* joint rows ``Phi``, Jacobian ``Phi_q`` (rotational columns act on the body
+  frame ``omega_b``; erratum 5) and ``gamma`` (world-frame ``omega``), with
+  Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi`` (erratum 1);
+* Tikhonov-regularised Schur complement
+  ``(Phi_q M^-1 Phi_q^T + eps I) lambda = Phi_q M^-1 Q - gamma*`` (erratum 4),
+  assembled and factorised block-sparse (see ``sparse``), then
+  ``q_ddot = M^-1 (Q - Phi_q^T lambda)``.
+
+Ground is the extra body slot ``nb`` (identity rotation, at rest).
+"""
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+
+__all__ = ["SystemArrays", "Workspace", "evaluate", "integrate_fixed",
+           "post_process", "METHOD_IDS", "constraint_rows"]
+
+_JIT = dict(cache=True, nogil=True, boundscheck=False)
+
+#: Fixed-step methods run entirely inside ``integrate_fixed``.
+METHOD_IDS = {"euler": 0, "symplectic_euler": 1, "rk4": 2}
+
+SystemArrays = namedtuple("SystemArrays", [
+    "nb", "nj", "nrows",
+    "body_minv", "body_inertia", "body_inertia_inv",
+    "gravity",
+    "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0",
+    "row_prim", "row_ai", "row_aj", "row_scale",
+    "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
+    "upd_ptr", "upd_a", "upd_c",
+    "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body",
+    "load_kind", "load_body", "load_point", "load_frame", "load_tab",
+    "alpha", "beta", "eps",
+])
+
+Workspace = namedtuple("Workspace", [
+    "A", "r", "vel", "omega_w", "omega_b",
+    "Q", "afree", "acc",
+    "phi", "phidot", "gamma", "J", "MJ", "blk", "rhs", "lam",
+    "load_val", "dY",
+])
+
+
+# --------------------------------------------------------------------------- small algebra
+@njit(inline="always")
+def _cross(a0, a1, a2, b0, b1, b2):
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+@njit(**_JIT)
+def quat_to_matrix_into(qw, qx, qy, qz, A):
+    n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+    w = qw / n
+    x = qx / n
+    y = qy / n
+    z = qz / n
+    A[0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    A[0, 1] = 2.0 * (x * y - w * z)
+    A[0, 2] = 2.0 * (x * z + w * y)
+    A[1, 0] = 2.0 * (x * y + w * z)
+    A[1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    A[1, 2] = 2.0 * (y * z - w * x)
+    A[2, 0] = 2.0 * (x * z - w * y)
+    A[2, 1] = 2.0 * (y * z + w * x)
+    A[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+
+
+# --------------------------------------------------------------------------- bodies and forces
+@njit(**_JIT)
+def update_bodies(Y, S, W):
+    """Unpack Y into rotation matrices, positions, velocities (seed step 3.1)."""
+    nb = S.nb
+    off = 7 * nb
+    for b in range(nb):
+        p = 7 * b
+        quat_to_matrix_into(Y[p + 3], Y[p + 4], Y[p + 5], Y[p + 6], W.A[b])
+        v = off + 6 * b
+        A = W.A[b]
+        for c in range(3):
+            W.r[b, c] = Y[p + c]
+            W.vel[b, c] = Y[v + c]
+            W.omega_b[b, c] = Y[v + 3 + c]
+        for c in range(3):
+            W.omega_w[b, c] = A[c, 0] * W.omega_b[b, 0] + A[c, 1] * W.omega_b[b, 1] + A[c, 2] * W.omega_b[b, 2]
+
+
+@njit(**_JIT)
+def build_forces(S, W):
+    """Q per body: [force (world), torque about the CoG (body frame)], then M^-1 Q."""
+    nb = S.nb
+    g = S.gravity
+    for b in range(nb):
+        m = 1.0 / S.body_minv[b]
+        for c in range(3):
+            W.Q[b, c] = m * g[c]
+        Jw0 = S.body_inertia[b, 0] * W.omega_b[b, 0]
+        Jw1 = S.body_inertia[b, 1] * W.omega_b[b, 1]
+        Jw2 = S.body_inertia[b, 2] * W.omega_b[b, 2]
+        gx, gy, gz = _cross(W.omega_b[b, 0], W.omega_b[b, 1], W.omega_b[b, 2], Jw0, Jw1, Jw2)
+        W.Q[b, 3] = -gx
+        W.Q[b, 4] = -gy
+        W.Q[b, 5] = -gz
+    for i in range(S.load_kind.shape[0]):
+        b = S.load_body[i]
+        A = W.A[b]
+        f0 = W.load_val[i, 0]
+        f1 = W.load_val[i, 1]
+        f2 = W.load_val[i, 2]
+        if S.load_frame[i] == 0:   # world -> body components
+            fb0 = A[0, 0] * f0 + A[1, 0] * f1 + A[2, 0] * f2
+            fb1 = A[0, 1] * f0 + A[1, 1] * f1 + A[2, 1] * f2
+            fb2 = A[0, 2] * f0 + A[1, 2] * f1 + A[2, 2] * f2
+        else:
+            fb0 = f0
+            fb1 = f1
+            fb2 = f2
+        if S.load_kind[i] == 0:   # force at a body point
+            fw0 = A[0, 0] * fb0 + A[0, 1] * fb1 + A[0, 2] * fb2
+            fw1 = A[1, 0] * fb0 + A[1, 1] * fb1 + A[1, 2] * fb2
+            fw2 = A[2, 0] * fb0 + A[2, 1] * fb1 + A[2, 2] * fb2
+            W.Q[b, 0] += fw0
+            W.Q[b, 1] += fw1
+            W.Q[b, 2] += fw2
+            u = S.load_point[i]
+            tx, ty, tz = _cross(u[0], u[1], u[2], fb0, fb1, fb2)
+            W.Q[b, 3] += tx
+            W.Q[b, 4] += ty
+            W.Q[b, 5] += tz
+        else:                      # pure torque
+            W.Q[b, 3] += fb0
+            W.Q[b, 4] += fb1
+            W.Q[b, 5] += fb2
+    for b in range(nb):
+        mi = S.body_minv[b]
+        for c in range(3):
+            W.afree[b, c] = W.Q[b, c] * mi
+            W.afree[b, 3 + c] = W.Q[b, 3 + c] * S.body_inertia_inv[b, c]
+
+
+# --------------------------------------------------------------------------- joints
+@njit(**_JIT)
+def constraint_rows(S, W):
+    """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot, gamma*.
+
+    Row primitives (see ``joints``), with P = r + s, s = A u, d = P_j - P_i,
+    omega world-frame, d_dot = v_j + w_j x s_j - v_i - w_i x s_i and
+    d_cent = w_j x (w_j x s_j) - w_i x (w_i x s_i):
+
+    POINT c: Phi = (P_i - P_j)_c;  rows [e_c, A_i^T (s_i x e_c) | -e_c, -A_j^T (s_j x e_c)];
+             gamma = (-w_i x (w_i x s_i) + w_j x (w_j x s_j))_c
+    DOT1:    Phi = a_i . b_j;  rot rows A_i^T (a x b), A_j^T (b x a);
+             gamma = -[(w_i x (w_i x a)) . b + 2 (w_i x a) . (w_j x b) + a . (w_j x (w_j x b))]
+    DOT2:    Phi = a_i . d;  [-a, A_i^T (a x (d + s_i)) | a, A_j^T (s_j x a)];
+             gamma = -[d_cent . a + 2 d_dot . (w_i x a) + d . (w_i x (w_i x a))]
+    DIST:    Phi = (d.d - L^2) / 2L;  [-d/L, A_i^T (d x s_i)/L | d/L, A_j^T (s_j x d)/L];
+             gamma = -(d_dot . d_dot + d . d_cent) / L
+    """
+    alpha = S.alpha
+    beta2 = S.beta * S.beta
+    gi = np.empty(6)
+    gj = np.empty(6)
+    for k in range(S.nj):
+        bi = S.jnt_slot[k, 0]
+        bj = S.jnt_slot[k, 1]
+        Ai = W.A[bi]
+        Aj = W.A[bj]
+        ui = S.jnt_anchor[k, 0]
+        uj = S.jnt_anchor[k, 1]
+        si0 = Ai[0, 0] * ui[0] + Ai[0, 1] * ui[1] + Ai[0, 2] * ui[2]
+        si1 = Ai[1, 0] * ui[0] + Ai[1, 1] * ui[1] + Ai[1, 2] * ui[2]
+        si2 = Ai[2, 0] * ui[0] + Ai[2, 1] * ui[1] + Ai[2, 2] * ui[2]
+        sj0 = Aj[0, 0] * uj[0] + Aj[0, 1] * uj[1] + Aj[0, 2] * uj[2]
+        sj1 = Aj[1, 0] * uj[0] + Aj[1, 1] * uj[1] + Aj[1, 2] * uj[2]
+        sj2 = Aj[2, 0] * uj[0] + Aj[2, 1] * uj[1] + Aj[2, 2] * uj[2]
+        d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
+        d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
+        d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
+        wi0 = W.omega_w[bi, 0]
+        wi1 = W.omega_w[bi, 1]
+        wi2 = W.omega_w[bi, 2]
+        wj0 = W.omega_w[bj, 0]
+        wj1 = W.omega_w[bj, 1]
+        wj2 = W.omega_w[bj, 2]
+        sdi0, sdi1, sdi2 = _cross(wi0, wi1, wi2, si0, si1, si2)
+        sdj0, sdj1, sdj2 = _cross(wj0, wj1, wj2, sj0, sj1, sj2)
+        dd0 = W.vel[bj, 0] + sdj0 - W.vel[bi, 0] - sdi0
+        dd1 = W.vel[bj, 1] + sdj1 - W.vel[bi, 1] - sdi1
+        dd2 = W.vel[bj, 2] + sdj2 - W.vel[bi, 2] - sdi2
+        ci0, ci1, ci2 = _cross(wi0, wi1, wi2, sdi0, sdi1, sdi2)
+        cj0, cj1, cj2 = _cross(wj0, wj1, wj2, sdj0, sdj1, sdj2)
+        dc0 = cj0 - ci0
+        dc1 = cj1 - ci1
+        dc2 = cj2 - ci2
+        Fi = S.jnt_frame[k, 0]
+        Fj = S.jnt_frame[k, 1]
+        for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+            prim = S.row_prim[r]
+            phi = 0.0
+            gam = 0.0
+            if prim == PRIM_POINT:
+                c = S.row_ai[r]
+                e0 = 1.0 if c == 0 else 0.0
+                e1 = 1.0 if c == 1 else 0.0
+                e2 = 1.0 if c == 2 else 0.0
+                if c == 0:
+                    phi = -d0
+                    gam = dc0
+                elif c == 1:
+                    phi = -d1
+                    gam = dc1
+                else:
+                    phi = -d2
+                    gam = dc2
+                gi[0] = e0
+                gi[1] = e1
+                gi[2] = e2
+                gj[0] = -e0
+                gj[1] = -e1
+                gj[2] = -e2
+                x0, x1, x2 = _cross(si0, si1, si2, e0, e1, e2)
+                gi[3] = x0
+                gi[4] = x1
+                gi[5] = x2
+                x0, x1, x2 = _cross(sj0, sj1, sj2, e0, e1, e2)
+                gj[3] = -x0
+                gj[4] = -x1
+                gj[5] = -x2
+            elif prim == PRIM_DOT1:
+                ca = S.row_ai[r]
+                cb = S.row_aj[r]
+                a0 = Ai[0, 0] * Fi[0, ca] + Ai[0, 1] * Fi[1, ca] + Ai[0, 2] * Fi[2, ca]
+                a1 = Ai[1, 0] * Fi[0, ca] + Ai[1, 1] * Fi[1, ca] + Ai[1, 2] * Fi[2, ca]
+                a2 = Ai[2, 0] * Fi[0, ca] + Ai[2, 1] * Fi[1, ca] + Ai[2, 2] * Fi[2, ca]
+                b0 = Aj[0, 0] * Fj[0, cb] + Aj[0, 1] * Fj[1, cb] + Aj[0, 2] * Fj[2, cb]
+                b1 = Aj[1, 0] * Fj[0, cb] + Aj[1, 1] * Fj[1, cb] + Aj[1, 2] * Fj[2, cb]
+                b2 = Aj[2, 0] * Fj[0, cb] + Aj[2, 1] * Fj[1, cb] + Aj[2, 2] * Fj[2, cb]
+                phi = a0 * b0 + a1 * b1 + a2 * b2
+                x0, x1, x2 = _cross(a0, a1, a2, b0, b1, b2)
+                gi[0] = 0.0
+                gi[1] = 0.0
+                gi[2] = 0.0
+                gj[0] = 0.0
+                gj[1] = 0.0
+                gj[2] = 0.0
+                gi[3] = x0
+                gi[4] = x1
+                gi[5] = x2
+                gj[3] = -x0
+                gj[4] = -x1
+                gj[5] = -x2
+                wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
+                wb0, wb1, wb2 = _cross(wj0, wj1, wj2, b0, b1, b2)
+                waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
+                wbb0, wbb1, wbb2 = _cross(wj0, wj1, wj2, wb0, wb1, wb2)
+                gam = -((waa0 * b0 + waa1 * b1 + waa2 * b2)
+                        + 2.0 * (wa0 * wb0 + wa1 * wb1 + wa2 * wb2)
+                        + (a0 * wbb0 + a1 * wbb1 + a2 * wbb2))
+            elif prim == PRIM_DOT2:
+                ca = S.row_ai[r]
+                a0 = Ai[0, 0] * Fi[0, ca] + Ai[0, 1] * Fi[1, ca] + Ai[0, 2] * Fi[2, ca]
+                a1 = Ai[1, 0] * Fi[0, ca] + Ai[1, 1] * Fi[1, ca] + Ai[1, 2] * Fi[2, ca]
+                a2 = Ai[2, 0] * Fi[0, ca] + Ai[2, 1] * Fi[1, ca] + Ai[2, 2] * Fi[2, ca]
+                phi = a0 * d0 + a1 * d1 + a2 * d2
+                gi[0] = -a0
+                gi[1] = -a1
+                gi[2] = -a2
+                gj[0] = a0
+                gj[1] = a1
+                gj[2] = a2
+                x0, x1, x2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
+                gi[3] = x0
+                gi[4] = x1
+                gi[5] = x2
+                x0, x1, x2 = _cross(sj0, sj1, sj2, a0, a1, a2)
+                gj[3] = x0
+                gj[4] = x1
+                gj[5] = x2
+                wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
+                waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
+                gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
+                        + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
+                        + (d0 * waa0 + d1 * waa1 + d2 * waa2))
+            else:  # PRIM_DIST
+                L = S.jnt_length[k]
+                il = 1.0 / L
+                phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
+                gi[0] = -d0 * il
+                gi[1] = -d1 * il
+                gi[2] = -d2 * il
+                gj[0] = d0 * il
+                gj[1] = d1 * il
+                gj[2] = d2 * il
+                x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
+                gi[3] = x0 * il
+                gi[4] = x1 * il
+                gi[5] = x2 * il
+                x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
+                gj[3] = x0 * il
+                gj[4] = x1 * il
+                gj[5] = x2 * il
+                gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2) + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
+            # Store; rotational columns to the body frame: A^T g.
+            Jr = W.J[r]
+            for c in range(3):
+                Jr[0, c] = gi[c]
+                Jr[1, c] = gj[c]
+                Jr[0, 3 + c] = Ai[0, c] * gi[3] + Ai[1, c] * gi[4] + Ai[2, c] * gi[5]
+                Jr[1, 3 + c] = Aj[0, c] * gj[3] + Aj[1, c] * gj[4] + Aj[2, c] * gj[5]
+            pd = 0.0
+            for c in range(3):
+                pd += Jr[0, c] * W.vel[bi, c] + Jr[0, 3 + c] * W.omega_b[bi, c]
+                pd += Jr[1, c] * W.vel[bj, c] + Jr[1, 3 + c] * W.omega_b[bj, c]
+            W.phi[r] = phi
+            W.phidot[r] = pd
+            W.gamma[r] = gam - 2.0 * alpha * pd - beta2 * phi
+
+
+# --------------------------------------------------------------------------- Schur complement
+@njit(**_JIT)
+def _scale_by_minv(S, W):
+    """MJ = M^-1 Phi_q^T per row and side (zero on the ground side)."""
+    nb = S.nb
+    for k in range(S.nj):
+        for side in range(2):
+            b = S.jnt_slot[k, side]
+            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                if b < nb:
+                    mi = S.body_minv[b]
+                    for c in range(3):
+                        W.MJ[r, side, c] = W.J[r, side, c] * mi
+                        W.MJ[r, side, 3 + c] = W.J[r, side, 3 + c] * S.body_inertia_inv[b, c]
+                else:
+                    for c in range(6):
+                        W.MJ[r, side, c] = 0.0
+
+
+@njit(**_JIT)
+def assemble_schur(S, W):
+    """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower blocks only)."""
+    blk = W.blk
+    blk[:] = 0.0
+    r0 = S.jnt_row0
+    for c in range(S.cpl_blk.shape[0]):
+        b = S.cpl_blk[c]
+        k = S.cpl_k[c]
+        l = S.cpl_l[c]
+        sk = S.cpl_sk[c]
+        sl = S.cpl_sl[c]
+        mk = r0[k + 1] - r0[k]
+        ml = r0[l + 1] - r0[l]
+        B = blk[b]
+        for a in range(mk):
+            ra = r0[k] + a
+            cmax = a + 1 if k == l else ml
+            for cc in range(cmax):
+                rc = r0[l] + cc
+                s = 0.0
+                for x in range(6):
+                    s += W.MJ[ra, sk, x] * W.J[rc, sl, x]
+                B[a, cc] += s
+    for k in range(S.nj):
+        for a in range(r0[k + 1] - r0[k]):
+            blk[k, a, a] += S.eps
+
+
+@njit(**_JIT)
+def factor_schur(S, W):
+    """In-place left-looking block Cholesky of ``blk``. Returns the number of
+    pivots that had to be lifted (0 for a positive definite matrix)."""
+    blk = W.blk
+    r0 = S.jnt_row0
+    bad = 0
+    tiny = 1e-300
+    for k in range(S.nj):
+        mk = r0[k + 1] - r0[k]
+        D = blk[k]
+        for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
+            La = blk[S.upd_a[u]]
+            j = S.blk_col[S.upd_a[u]]
+            mj = r0[j + 1] - r0[j]
+            for a in range(mk):
+                for c in range(a + 1):
+                    s = 0.0
+                    for x in range(mj):
+                        s += La[a, x] * La[c, x]
+                    D[a, c] -= s
+        for c in range(mk):
+            s = D[c, c]
+            for x in range(c):
+                s -= D[c, x] * D[c, x]
+            if s <= tiny:
+                bad += 1
+                s = max(S.eps, 1e-30)
+            dcc = math.sqrt(s)
+            D[c, c] = dcc
+            for a in range(c + 1, mk):
+                t = D[a, c]
+                for x in range(c):
+                    t -= D[a, x] * D[c, x]
+                D[a, c] = t / dcc
+        for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
+            b = S.col_ids[p]
+            i = S.blk_row[b]
+            mi = r0[i + 1] - r0[i]
+            B = blk[b]
+            for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
+                La = blk[S.upd_a[u]]
+                Lc = blk[S.upd_c[u]]
+                j = S.blk_col[S.upd_a[u]]
+                mj = r0[j + 1] - r0[j]
+                for a in range(mi):
+                    for c in range(mk):
+                        s = 0.0
+                        for x in range(mj):
+                            s += La[a, x] * Lc[c, x]
+                        B[a, c] -= s
+            for a in range(mi):
+                for c in range(mk):
+                    s = B[a, c]
+                    for x in range(c):
+                        s -= B[a, x] * D[c, x]
+                    B[a, c] = s / D[c, c]
+    return bad
+
+
+@njit(**_JIT)
+def solve_schur(S, W, x):
+    """Solve L L^T x = x in place with the factor in ``blk``."""
+    blk = W.blk
+    r0 = S.jnt_row0
+    for k in range(S.nj):
+        o = r0[k]
+        mk = r0[k + 1] - o
+        for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
+            b = S.row_ids[p]
+            j = S.blk_col[b]
+            oj = r0[j]
+            mj = r0[j + 1] - oj
+            B = blk[b]
+            for a in range(mk):
+                s = 0.0
+                for c in range(mj):
+                    s += B[a, c] * x[oj + c]
+                x[o + a] -= s
+        D = blk[k]
+        for a in range(mk):
+            s = x[o + a]
+            for c in range(a):
+                s -= D[a, c] * x[o + c]
+            x[o + a] = s / D[a, a]
+    for k in range(S.nj - 1, -1, -1):
+        o = r0[k]
+        mk = r0[k + 1] - o
+        for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
+            b = S.col_ids[p]
+            i = S.blk_row[b]
+            oi = r0[i]
+            mi = r0[i + 1] - oi
+            B = blk[b]
+            for c in range(mk):
+                s = 0.0
+                for a in range(mi):
+                    s += B[a, c] * x[oi + a]
+                x[o + c] -= s
+        D = blk[k]
+        for a in range(mk - 1, -1, -1):
+            s = x[o + a]
+            for c in range(a + 1, mk):
+                s -= D[c, a] * x[o + c]
+            x[o + a] = s / D[a, a]
+
+
+# --------------------------------------------------------------------------- evaluator
+@njit(**_JIT)
+def evaluate(t, Y, S, W):
+    """The System Evaluator: dY/dt into ``W.dY``; lambda, Phi, Phi_dot kept in W.
+
+    Returns the number of lifted Cholesky pivots (0 normally).
+    """
+    nb = S.nb
+    update_bodies(Y, S, W)
+    build_forces(S, W)
+    bad = 0
+    for b in range(nb):
+        for c in range(6):
+            W.acc[b, c] = W.afree[b, c]
+    if S.nrows > 0:
+        constraint_rows(S, W)
+        _scale_by_minv(S, W)
+        assemble_schur(S, W)
+        bad = factor_schur(S, W)
+        for k in range(S.nj):
+            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                s = -W.gamma[r]
+                for side in range(2):
+                    b = S.jnt_slot[k, side]
+                    if b < nb:
+                        for c in range(6):
+                            s += W.J[r, side, c] * W.afree[b, c]
+                W.lam[r] = s
+        solve_schur(S, W, W.lam)
+        for k in range(S.nj):
+            for side in range(2):
+                b = S.jnt_slot[k, side]
+                if b < nb:
+                    for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                        lr = W.lam[r]
+                        for c in range(6):
+                            W.acc[b, c] -= W.MJ[r, side, c] * lr
+    dY = W.dY
+    off = 7 * nb
+    for b in range(nb):
+        p = 7 * b
+        v = off + 6 * b
+        qw = Y[p + 3]
+        qx = Y[p + 4]
+        qy = Y[p + 5]
+        qz = Y[p + 6]
+        wx = Y[v + 3]
+        wy = Y[v + 4]
+        wz = Y[v + 5]
+        dY[p] = Y[v]
+        dY[p + 1] = Y[v + 1]
+        dY[p + 2] = Y[v + 2]
+        # q_dot = 1/2 q (x) (0, omega_b)   (seed 000)
+        dY[p + 3] = -0.5 * (qx * wx + qy * wy + qz * wz)
+        dY[p + 4] = 0.5 * (qw * wx + qy * wz - qz * wy)
+        dY[p + 5] = 0.5 * (qw * wy + qz * wx - qx * wz)
+        dY[p + 6] = 0.5 * (qw * wz + qx * wy - qy * wx)
+        for c in range(6):
+            dY[v + c] = W.acc[b, c]
+    return bad
+
+
+# --------------------------------------------------------------------------- fixed-step loops
+@njit(**_JIT)
+def _normalize_quats(Y, nb):
+    for b in range(nb):
+        p = 7 * b + 3
+        n = math.sqrt(Y[p] ** 2 + Y[p + 1] ** 2 + Y[p + 2] ** 2 + Y[p + 3] ** 2)
+        for c in range(4):
+            Y[p + c] /= n
+
+
+@njit(**_JIT)
+def _set_loads(S, W, tab, row):
+    for i in range(S.load_tab.shape[0]):
+        col = S.load_tab[i]
+        if col >= 0:
+            for c in range(3):
+                W.load_val[i, c] = tab[row, col, c]
+
+
+@njit(**_JIT)
+def _violation(S, W):
+    m = 0.0
+    for r in range(S.nrows):
+        v = abs(W.phi[r]) * S.row_scale[r]
+        if not v <= m:   # also catches NaN
+            m = v
+    return m
+
+
+@njit(**_JIT)
+def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit):
+    """Advance ``Y`` (in place) over ``len(nsub)`` output intervals.
+
+    Interval ``k`` starts at ``tstart[k]`` and is ``nsub[k]`` steps of size
+    ``hsub[k]``; the state at its end goes to ``out_Y[k]``. ``tab[m]`` holds the
+    tabulated load values at the m-th distinct time of the chunk: per interval
+    ``tstart + j h / 2`` for ``j = 0 .. 2 nsub`` (step starts, midpoints, ends).
+
+    Returns ``(status, intervals_done, t, violation)``; status 0 = ok,
+    1 = non-finite state, 2 = constraint violation above ``viol_limit``
+    (``t`` is then the time at which it was detected).
+    """
+    n = Y.shape[0]
+    nb = S.nb
+    off = 7 * nb
+    k1 = np.empty(n)
+    k2 = np.empty(n)
+    k3 = np.empty(n)
+    Yt = np.empty(n)
+    row = 0
+    t = tstart[0] if tstart.shape[0] > 0 else 0.0
+    for k in range(nsub.shape[0]):
+        h = hsub[k]
+        for s in range(nsub[k]):
+            t = tstart[k] + s * h
+            _set_loads(S, W, tab, row)
+            evaluate(t, Y, S, W)
+            viol = _violation(S, W)
+            if not viol <= viol_limit:
+                return 2, k, t, viol
+            if method == 0:      # explicit Euler
+                for i in range(n):
+                    Y[i] += h * W.dY[i]
+            elif method == 1:    # symplectic (semi-implicit) Euler: v first, then q with new v
+                for i in range(off, n):
+                    Y[i] += h * W.dY[i]
+                for b in range(nb):
+                    p = 7 * b
+                    v = off + 6 * b
+                    for c in range(3):
+                        Y[p + c] += h * Y[v + c]
+                    qw = Y[p + 3]
+                    qx = Y[p + 4]
+                    qy = Y[p + 5]
+                    qz = Y[p + 6]
+                    wx = Y[v + 3]
+                    wy = Y[v + 4]
+                    wz = Y[v + 5]
+                    Y[p + 3] += -0.5 * h * (qx * wx + qy * wy + qz * wz)
+                    Y[p + 4] += 0.5 * h * (qw * wx + qy * wz - qz * wy)
+                    Y[p + 5] += 0.5 * h * (qw * wy + qz * wx - qx * wz)
+                    Y[p + 6] += 0.5 * h * (qw * wz + qx * wy - qy * wx)
+            else:                # classical RK4
+                for i in range(n):
+                    k1[i] = W.dY[i]
+                    Yt[i] = Y[i] + 0.5 * h * k1[i]
+                _set_loads(S, W, tab, row + 1)
+                evaluate(t + 0.5 * h, Yt, S, W)
+                for i in range(n):
+                    k2[i] = W.dY[i]
+                    Yt[i] = Y[i] + 0.5 * h * k2[i]
+                evaluate(t + 0.5 * h, Yt, S, W)
+                for i in range(n):
+                    k3[i] = W.dY[i]
+                    Yt[i] = Y[i] + h * k3[i]
+                _set_loads(S, W, tab, row + 2)
+                evaluate(t + h, Yt, S, W)
+                for i in range(n):
+                    Y[i] += h / 6.0 * (k1[i] + 2.0 * (k2[i] + k3[i]) + W.dY[i])
+            _normalize_quats(Y, nb)
+            row += 2
+            for i in range(n):
+                if not np.isfinite(Y[i]):
+                    return 1, k, t + h, np.inf
+        row += 1
+        for i in range(n):
+            out_Y[k, i] = Y[i]
+        t = tstart[k] + nsub[k] * h
+    return 0, nsub.shape[0], t, 0.0
+
+
+# --------------------------------------------------------------------------- results
+@njit(**_JIT)
+def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react):
+    """Evaluate each output sample once more for accelerations, multipliers,
+    constraint residuals and joint reactions (force and torque on the joint's
+    second body at its anchor, world axes)."""
+    nb = S.nb
+    for m in range(times.shape[0]):
+        _set_loads(S, W, tab, m)
+        evaluate(times[m], Ys[m], S, W)
+        for b in range(nb):
+            for c in range(6):
+                acc[m, b, c] = W.acc[b, c]
+        pm = 0.0
+        pdm = 0.0
+        for r in range(S.nrows):
+            lam[m, r] = W.lam[r]
+            pm = max(pm, abs(W.phi[r]))
+            pdm = max(pdm, abs(W.phidot[r]))
+        phi_max[m] = pm
+        phidot_max[m] = pdm
+        for k in range(S.nj):
+            bj = S.jnt_slot[k, 1]
+            Aj = W.A[bj]
+            f0 = 0.0
+            f1 = 0.0
+            f2 = 0.0
+            t0 = 0.0
+            t1 = 0.0
+            t2 = 0.0
+            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                lr = W.lam[r]
+                f0 -= W.J[r, 1, 0] * lr
+                f1 -= W.J[r, 1, 1] * lr
+                f2 -= W.J[r, 1, 2] * lr
+                t0 -= W.J[r, 1, 3] * lr
+                t1 -= W.J[r, 1, 4] * lr
+                t2 -= W.J[r, 1, 5] * lr
+            # body-frame torque about the CoG -> world, then about the anchor P_j
+            tw0 = Aj[0, 0] * t0 + Aj[0, 1] * t1 + Aj[0, 2] * t2
+            tw1 = Aj[1, 0] * t0 + Aj[1, 1] * t1 + Aj[1, 2] * t2
+            tw2 = Aj[2, 0] * t0 + Aj[2, 1] * t1 + Aj[2, 2] * t2
+            u = S.jnt_anchor[k, 1]
+            s0 = Aj[0, 0] * u[0] + Aj[0, 1] * u[1] + Aj[0, 2] * u[2]
+            s1 = Aj[1, 0] * u[0] + Aj[1, 1] * u[1] + Aj[1, 2] * u[2]
+            s2 = Aj[2, 0] * u[0] + Aj[2, 1] * u[1] + Aj[2, 2] * u[2]
+            x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
+            react[m, k, 0] = f0
+            react[m, k, 1] = f1
+            react[m, k, 2] = f2
+            react[m, k, 3] = tw0 - x0
+            react[m, k, 4] = tw1 - x1
+            react[m, k, 5] = tw2 - x2

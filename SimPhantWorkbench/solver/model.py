@@ -1,0 +1,439 @@
+"""The scripting API: ``Model`` with bodies, joints, forces and torques.
+
+All quantities are SI (m, kg, s, N, rad). Positions, axes and points passed to
+``add_joint``/``add_force`` are in world coordinates at the initial time.
+Quaternions are scalar first ``(w, x, y, z)``.
+
+Example::
+
+    from SimPhantWorkbench.solver import Model
+    m = Model(gravity=(0, 0, -9.81))
+    link = m.add_body("link", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(2, 0, 0))
+    hinge = m.add_joint("revolute", m.ground, link, point=(0, 0, 0), axis=(0, 1, 0))
+    r = m.simulate(t_end=5.0, dt=1e-3, method="rk4", output_dt=0.01)
+    r.position(link)[-1], r.reaction_force(hinge)[-1]
+"""
+import math
+import numbers
+
+import numpy as np
+
+from .errors import ModelError
+from .joints import JOINT_TYPES, joint_spec
+from .rotations import as_rotation_matrix, orthonormal_frame
+
+__all__ = ["Model", "Body", "Joint", "Load", "GROUND"]
+
+
+def _vec3(value, what):
+    try:
+        v = np.asarray(value, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise ModelError("%s: expected 3 numbers, got %r" % (what, value)) from None
+    if v.shape != (3,):
+        raise ModelError("%s: expected 3 numbers, got %r" % (what, value))
+    if not np.all(np.isfinite(v)):
+        raise ModelError("%s: values must be finite, got %r" % (what, value))
+    return v
+
+
+def _unit(value, what):
+    v = _vec3(value, what)
+    n = np.linalg.norm(v)
+    if n < 1e-12:
+        raise ModelError("%s: zero-length axis" % what)
+    return v / n
+
+
+class Body:
+    """A rigid body. Created by ``Model.add_body``; ``Model.ground`` is the fixed world.
+
+    The solver works in the centroidal principal frame; ``orientation`` (the
+    user's body frame) and the principal frame differ by the constant rotation
+    ``R_pu`` (user axes expressed in principal axes) when the inertia was given
+    as a full tensor.
+    """
+
+    def __init__(self, model, name, index):
+        self.model = model
+        self.name = name
+        self.index = index  # -1 for ground
+
+    @property
+    def is_ground(self):
+        return self.index < 0
+
+    def __repr__(self):
+        return "<Body %r>" % self.name
+
+
+class _Ground(Body):
+    def __init__(self, model):
+        super().__init__(model, "ground", -1)
+        self.mass = math.inf
+        self.position = np.zeros(3)
+        self.A_user = np.eye(3)
+        self.A_principal = np.eye(3)
+        self.R_pu = np.eye(3)
+
+
+GROUND = "ground"
+
+
+class Joint:
+    """A joint between ``body1`` (side i) and ``body2`` (side j). Created by ``Model.add_joint``."""
+
+    def __init__(self, model, name, kind, body1, body2, frame1, frame2, length):
+        self.model = model
+        self.name = name
+        self.kind = kind
+        self.body1 = body1
+        self.body2 = body2
+        self.frame1 = frame1  # (point (3,), rotation (3,3)) in world at t0
+        self.frame2 = frame2
+        self.length = length
+        self.index = None
+
+    @property
+    def spec(self):
+        return JOINT_TYPES[self.kind]
+
+    def __repr__(self):
+        return "<Joint %r %s: %s - %s>" % (self.name, self.kind, self.body1.name, self.body2.name)
+
+
+class Load:
+    """A force at a body point or a torque; value constant or ``callable(t) -> 3-vector``."""
+
+    def __init__(self, model, name, kind, body, value, frame, local_point):
+        self.model = model
+        self.name = name
+        self.kind = kind          # "force" or "torque"
+        self.body = body
+        self.value = value        # np.ndarray (3,) or callable
+        self.frame = frame        # "world" or "body"
+        self.local_point = local_point  # body (user) frame, from the CoG
+        self.index = None
+
+    @property
+    def is_timed(self):
+        return callable(self.value)
+
+    def value_at(self, t):
+        if not self.is_timed:
+            return self.value
+        try:
+            v = np.asarray(self.value(t), dtype=float).reshape(-1)
+        except Exception as exc:  # noqa: BLE001 - report the user's function failure
+            raise ModelError("%s %r: its function failed at t=%g: %s"
+                             % (self.kind, self.name, t, exc)) from exc
+        if v.shape != (3,) or not np.all(np.isfinite(v)):
+            raise ModelError("%s %r: its function must return 3 finite numbers, got %r at t=%g"
+                             % (self.kind, self.name, v, t))
+        return v
+
+    def __repr__(self):
+        return "<Load %r %s on %s>" % (self.name, self.kind, self.body.name)
+
+
+class Model:
+    """A multibody model (seed 000: RigidBody, Joint and Force objects).
+
+    Parameters
+    ----------
+    gravity : 3 floats
+        Gravitational acceleration [m/s^2], world frame.
+    """
+
+    def __init__(self, gravity=(0.0, 0.0, -9.81)):
+        self.gravity = _vec3(gravity, "Model gravity")
+        self.ground = _Ground(self)
+        self.bodies = []
+        self.joints = []
+        self.loads = []
+
+    # ------------------------------------------------------------------ bodies
+    def add_body(self, name, mass, inertia, position=(0.0, 0.0, 0.0), orientation=(1.0, 0.0, 0.0, 0.0),
+                 velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0)):
+        """Add a rigid body.
+
+        Parameters
+        ----------
+        name : str
+            Unique name (used in error messages and results).
+        mass : float
+            Mass [kg], finite and positive.
+        inertia : 3 floats or 3x3
+            Either the principal moments ``(Ixx, Iyy, Izz)`` [kg m^2] about the
+            CoG in the body frame given by ``orientation``, or the full inertia
+            tensor about the CoG in world axes at t0 (then diagonalised; poses
+            are still reported in the ``orientation`` frame).
+        position : 3 floats
+            CoG position [m], world.
+        orientation : quaternion (w, x, y, z) or 3x3
+            Body frame relative to the world at t0.
+        velocity, angular_velocity : 3 floats
+            Initial CoG velocity [m/s] and angular velocity [rad/s], world axes.
+        """
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("body name must be a non-empty string, got %r" % (name,))
+        if name == GROUND or any(b.name == name for b in self.bodies):
+            raise ModelError("body %r: a body with this name already exists" % name)
+        what = "body %r" % name
+        if isinstance(mass, bool) or not isinstance(mass, numbers.Real) or not math.isfinite(mass) \
+                or mass <= 0.0:
+            raise ModelError("%s: mass must be a finite positive number, got %r" % (what, mass))
+        try:
+            A_user = as_rotation_matrix(orientation, what + " orientation")
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
+        moments, A_principal = _principal_inertia(inertia, A_user, what)
+        body = Body(self, name, len(self.bodies))
+        body.mass = float(mass)
+        body.moments = moments
+        body.A_user = A_user
+        body.A_principal = A_principal
+        body.R_pu = A_principal.T @ A_user   # user axes in the principal frame
+        body.position = _vec3(position, what + " position")
+        body.velocity = _vec3(velocity, what + " velocity")
+        body.angular_velocity = _vec3(angular_velocity, what + " angular_velocity")
+        self.bodies.append(body)
+        return body
+
+    def body(self, ref):
+        """Resolve a ``Body``, a body name, or ``"ground"``."""
+        if isinstance(ref, Body):
+            if ref.model is not self:
+                raise ModelError("body %r belongs to another model" % ref.name)
+            return ref
+        if ref is None or ref == GROUND:
+            return self.ground
+        for b in self.bodies:
+            if b.name == ref:
+                return b
+        raise ModelError("unknown body %r" % (ref,))
+
+    # ------------------------------------------------------------------ joints
+    def add_joint(self, kind, body1, body2, point=None, axis=None, axis2=None, frame1=None,
+                  frame2=None, point2=None, length=None, name=None):
+        """Add a joint of registered ``kind`` between ``body1`` and ``body2``.
+
+        Geometry is given in world coordinates at t0, either as ``point`` and
+        ``axis`` (the joint z axis; ``axis2`` is the second cross axis of a
+        universal joint: the spider's x axis is ``axis`` on body1 and its y axis
+        ``axis2`` on body2), or per side as ``frame1``/``frame2`` =
+        ``(position, rotation)`` with rotation a quaternion or a 3x3 matrix,
+        when the sides are not yet coincident (they are assembled at t0).
+        ``distance`` and ``revolute_spherical`` also take ``point2`` (the point
+        of body2) and optionally ``length`` (default: the distance at t0).
+        """
+        spec = joint_spec(kind)
+        if name is None:
+            name = "%s%d" % (kind, len(self.joints) + 1)
+        what = "joint %r (%s)" % (name, kind)
+        if any(j.name == name for j in self.joints):
+            raise ModelError("%s: a joint with this name already exists" % what)
+        b1 = self._joint_body(body1, what)
+        b2 = self._joint_body(body2, what)
+        if b1 is b2:
+            if b1.is_ground:
+                raise ModelError("%s: both sides are ground; a joint needs a moving body" % what)
+            raise ModelError("%s: joins body %r to itself" % (what, b1.name))
+        if b1.is_ground and b2.is_ground:
+            raise ModelError("%s: both sides are ground; a joint needs a moving body" % what)
+
+        if frame1 is not None or frame2 is not None:
+            f1 = _frame(frame1 if frame1 is not None else frame2, what + " frame1")
+            f2 = _frame(frame2 if frame2 is not None else frame1, what + " frame2")
+        else:
+            if point is None:
+                raise ModelError("%s: needs point= (or frame1=/frame2=)" % what)
+            p = _vec3(point, what + " point")
+            if "axis" in spec.needs and axis is None:
+                raise ModelError("%s: needs axis=" % what)
+            if spec.name == "universal":
+                if axis2 is None:
+                    raise ModelError("%s: needs axis2= (the cross axis on body2)" % what)
+                x = _unit(axis, what + " axis")
+                y = _unit(axis2, what + " axis2")
+                if abs(np.dot(x, y)) > 1e-6:
+                    raise ModelError("%s: axis and axis2 must be perpendicular (cos = %.3g)"
+                                     % (what, np.dot(x, y)))
+                y = y - np.dot(x, y) * x
+                y /= np.linalg.norm(y)
+                R = np.column_stack([x, y, np.cross(x, y)])
+            elif axis is not None:
+                R = orthonormal_frame(_unit(axis, what + " axis"))
+            else:
+                R = np.eye(3)
+            f1 = (p, R)
+            f2 = (p.copy(), R.copy())
+        if "point2" in spec.needs:
+            if point2 is None:
+                raise ModelError("%s: needs point2= (the point on body2)" % what)
+            f2 = (_vec3(point2, what + " point2"), f2[1])
+            if length is None:
+                length = float(np.linalg.norm(f2[0] - f1[0]))
+            if not (isinstance(length, numbers.Real) and math.isfinite(length) and length > 0.0):
+                raise ModelError("%s: length must be finite and positive, got %r" % (what, length))
+        elif length is not None:
+            raise ModelError("%s: length= only applies to distance-type joints" % what)
+        j = Joint(self, name, spec.name, b1, b2, f1, f2, None if length is None else float(length))
+        j.index = len(self.joints)
+        self.joints.append(j)
+        return j
+
+    def _joint_body(self, ref, what):
+        try:
+            return self.body(ref)
+        except ModelError as exc:
+            raise ModelError("%s: %s" % (what, exc)) from None
+
+    def joint(self, ref):
+        if isinstance(ref, Joint):
+            return ref
+        for j in self.joints:
+            if j.name == ref:
+                return j
+        raise ModelError("unknown joint %r" % (ref,))
+
+    # ------------------------------------------------------------------ loads
+    def add_force(self, body, force, point=None, local_point=None, frame="world", name=None):
+        """Apply ``force`` [N] (3 floats or ``callable(t)``) to ``body``.
+
+        The application point is ``point`` (world coordinates at t0) or
+        ``local_point`` (body frame, from the CoG); default the CoG. With
+        ``frame="body"`` the force components are in the body frame and turn
+        with it.
+        """
+        return self._add_load("force", body, force, point, local_point, frame, name)
+
+    def add_torque(self, body, torque, frame="world", name=None):
+        """Apply a pure torque [N m] (3 floats or ``callable(t)``) to ``body``."""
+        return self._add_load("torque", body, torque, None, None, frame, name)
+
+    def _add_load(self, kind, body, value, point, local_point, frame, name):
+        if name is None:
+            name = "%s%d" % (kind, len(self.loads) + 1)
+        what = "%s %r" % (kind, name)
+        b = self._joint_body(body, what)
+        if b.is_ground:
+            raise ModelError("%s: cannot be applied to ground" % what)
+        if frame not in ("world", "body"):
+            raise ModelError("%s: frame must be 'world' or 'body', got %r" % (what, frame))
+        if not callable(value):
+            value = _vec3(value, what)
+        if point is not None and local_point is not None:
+            raise ModelError("%s: give point= or local_point=, not both" % what)
+        if point is not None:
+            local = b.A_user.T @ (_vec3(point, what + " point") - b.position)
+        elif local_point is not None:
+            local = _vec3(local_point, what + " local_point")
+        else:
+            local = np.zeros(3)
+        load = Load(self, name, kind, b, value, frame, local)
+        load.index = len(self.loads)
+        self.loads.append(load)
+        return load
+
+    # ------------------------------------------------------------------ analysis
+    def degrees_of_freedom(self):
+        """Gruebler count ``6 N - (constraint rows)`` (ignores redundancy)."""
+        return 6 * len(self.bodies) - sum(len(j.spec.rows) for j in self.joints)
+
+    def compile(self, **settings):
+        """Freeze the model into flat arrays (``System``)."""
+        from .system import System
+        return System(self, **settings)
+
+    def simulate(self, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
+                 t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0,
+                 regularization=1e-9, assemble=True, progress=None, violation_limit=0.5):
+        """Integrate from ``t0`` to ``t_end`` and return a ``Result``.
+
+        Parameters
+        ----------
+        t_end : float
+            End time [s].
+        dt : float
+            Step [s] of the fixed-step methods ("euler", "symplectic_euler",
+            "rk4"); for SciPy methods an optional maximum step.
+        method : str
+            "euler", "symplectic_euler", "rk4", or SciPy's "RK45", "DOP853",
+            "Radau", "BDF", "LSODA" (which use ``rtol``/``atol``).
+        output_dt : float
+            Output sampling interval [s], independent of ``dt`` (default:
+            ``max(dt, t_end/1000)``).
+        baumgarte : (alpha, beta)
+            Baumgarte constants [1/s] of ``gamma* = gamma - 2 alpha Phi_dot -
+            beta^2 Phi``. Alternatively ``time_constant`` [s] and
+            ``damping_ratio``: ``beta = 1/time_constant``,
+            ``alpha = damping_ratio/time_constant``. Default time constant
+            ``max(0.02, 5 dt)`` s, critically damped.
+        regularization : float
+            Tikhonov ``eps`` relative to the largest diagonal entry of
+            ``Phi_q M^-1 Phi_q^T`` at t0.
+        assemble : bool
+            Project the initial positions and velocities onto the constraints.
+        progress : callable(t, t_end) -> bool or None
+            Called between chunks of integration; returning False cancels
+            (``SimulationCancelled`` carries the partial result).
+        violation_limit : float
+            Integration stops when max |Phi| (lengths relative to the model size,
+            angles in radians) exceeds this.
+        """
+        from .simulation import simulate
+        return simulate(self, t_end=t_end, dt=dt, method=method, output_dt=output_dt, rtol=rtol,
+                        atol=atol, t0=t0, baumgarte=baumgarte, time_constant=time_constant,
+                        damping_ratio=damping_ratio, regularization=regularization,
+                        assemble=assemble, progress=progress, violation_limit=violation_limit)
+
+
+def _frame(frame, what):
+    try:
+        pos, rot = frame
+    except (TypeError, ValueError):
+        raise ModelError("%s: expected (position, rotation)" % what) from None
+    p = _vec3(pos, what + " position")
+    try:
+        R = as_rotation_matrix(rot, what + " rotation")
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
+    return p, R
+
+
+def _principal_inertia(inertia, A_user, what):
+    """Principal moments and the principal frame (world, t0) of the given inertia."""
+    try:
+        I = np.asarray(inertia, dtype=float)
+    except (TypeError, ValueError):
+        raise ModelError("%s: inertia must be 3 numbers or a 3x3 matrix" % what) from None
+    if I.shape == (3,):
+        if not np.all(np.isfinite(I)):
+            raise ModelError("%s: inertia must be finite, got %r" % (what, inertia))
+        moments = I.copy()
+        A_principal = A_user.copy()
+    elif I.shape == (3, 3):
+        if not np.all(np.isfinite(I)):
+            raise ModelError("%s: inertia must be finite, got %r" % (what, inertia))
+        scale = max(np.abs(I).max(), 1e-300)
+        if np.abs(I - I.T).max() > 1e-9 * scale:
+            raise ModelError("%s: inertia tensor is not symmetric" % what)
+        w, V = np.linalg.eigh(0.5 * (I + I.T))
+        if np.linalg.det(V) < 0.0:
+            V[:, 2] = -V[:, 2]
+        moments = w
+        A_principal = V
+    else:
+        raise ModelError("%s: inertia must be 3 principal moments or a 3x3 tensor, got shape %s"
+                         % (what, I.shape))
+    if np.any(moments <= 0.0):
+        raise ModelError("%s: inertia is not positive definite (principal moments %s)"
+                         % (what, np.array2string(moments, precision=6)))
+    tol = 1e-9 * moments.sum()
+    for a in range(3):
+        if moments[a] > moments[(a + 1) % 3] + moments[(a + 2) % 3] + tol:
+            raise ModelError("%s: inertia violates the triangle inequality (principal moments %s): "
+                             "no rigid body has these moments"
+                             % (what, np.array2string(moments, precision=6)))
+    return moments, A_principal

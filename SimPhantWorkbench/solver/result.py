@@ -1,0 +1,183 @@
+"""``Result``: time series of a simulation, in world axes and the user's body frames.
+
+Bodies are addressed by ``Body`` object or name, joints by ``Joint`` object or
+name. Every array has the output samples along its first axis.
+"""
+import numpy as np
+
+from . import kernels
+from .rotations import euler_zyx, matrix_to_quat
+
+__all__ = ["Result"]
+
+
+def _quats_continuous(A):
+    """Quaternions of rotation matrices (n, 3, 3), sign-continuous in time, first w >= 0."""
+    q = np.array([matrix_to_quat(a) for a in A]).reshape(-1, 4)
+    for i in range(1, len(q)):
+        if np.dot(q[i], q[i - 1]) < 0.0:
+            q[i] = -q[i]
+    return q
+
+
+class Result:
+    """Outputs of ``Model.simulate``.
+
+    Attributes
+    ----------
+    t : (n,) output times [s]
+    settings : dict of the run (method, dt, steps, nfev, wall_time, alpha, beta, eps, ...)
+    assembly : ``AssemblyReport`` of the initial projection (or None)
+    body_names, joint_names : names in model order
+    """
+
+    def __init__(self, system, t, Ys, assembly=None, settings=None):
+        model = system.model
+        S, W = system.S, system.W
+        n = len(t)
+        nb = S.nb
+        self.t = np.asarray(t, dtype=float).copy()
+        self.states = np.asarray(Ys, dtype=float).copy()
+        self.assembly = assembly
+        self.settings = dict(settings or {})
+        self.body_names = list(system.body_names)
+        self.joint_names = [j.name for j in model.joints]
+        self.joint_kinds = [j.kind for j in model.joints]
+        self.masses = np.array([b.mass for b in model.bodies])
+        self.gravity = np.array(model.gravity, dtype=float)
+
+        acc = np.zeros((n, nb, 6))
+        lam = np.zeros((n, S.nrows))
+        phi_max = np.zeros(n)
+        phidot_max = np.zeros(n)
+        react = np.zeros((n, S.nj, 6))
+        tab = system.load_table(self.t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
+        if n:
+            kernels.post_process(self.t, self.states, S, W, tab, acc, lam, phi_max, phidot_max, react)
+        self.multipliers = lam
+        self._phi_max = phi_max
+        self._phidot_max = phidot_max
+        # reactions back to model joint order
+        self._react = react[:, system.joint_pos, :] if S.nj else react
+
+        Y = self.states
+        self._pos = np.zeros((n, nb, 3))
+        self._A = np.zeros((n, nb, 3, 3))          # user frame -> world
+        self._vel = np.zeros((n, nb, 3))
+        self._omega_w = np.zeros((n, nb, 3))
+        self._omega_b = np.zeros((n, nb, 3))      # user body frame
+        self._acc = acc[:, :, :3].copy()
+        self._alpha_w = np.zeros((n, nb, 3))
+        kin = np.zeros(n)
+        pot = np.zeros(n)
+        from .rotations import quat_to_matrix
+        for b in range(nb):
+            p = 7 * b
+            v = 7 * nb + 6 * b
+            Ap = quat_to_matrix(Y[:, p + 3:p + 7])           # principal -> world
+            Rpu = system.R_pu[b]
+            wb_p = Y[:, v + 3:v + 6]
+            self._pos[:, b] = Y[:, p:p + 3]
+            self._A[:, b] = Ap @ Rpu
+            self._vel[:, b] = Y[:, v:v + 3]
+            self._omega_w[:, b] = np.einsum("nij,nj->ni", Ap, wb_p)
+            self._omega_b[:, b] = wb_p @ Rpu               # R_pu^T w_p, row-wise
+            self._alpha_w[:, b] = np.einsum("nij,nj->ni", Ap, acc[:, b, 3:])
+            m = self.masses[b]
+            Jp = S.body_inertia[b]
+            kin += 0.5 * m * np.einsum("ni,ni->n", self._vel[:, b], self._vel[:, b])
+            kin += 0.5 * np.einsum("ni,i,ni->n", wb_p, Jp, wb_p)
+            pot -= m * (self._pos[:, b] @ self.gravity)
+        self._kinetic = kin
+        self._potential = pot
+        self._quat_cache = {}
+
+    # ------------------------------------------------------------------ lookup
+    def _b(self, body):
+        name = body if isinstance(body, str) else getattr(body, "name", None)
+        try:
+            return self.body_names.index(name)
+        except ValueError:
+            raise KeyError("no moving body %r in this result" % (name,)) from None
+
+    def _j(self, joint):
+        name = joint if isinstance(joint, str) else getattr(joint, "name", None)
+        try:
+            return self.joint_names.index(name)
+        except ValueError:
+            raise KeyError("no joint %r in this result" % (name,)) from None
+
+    def __len__(self):
+        return len(self.t)
+
+    # ------------------------------------------------------------------ bodies
+    def position(self, body):
+        """CoG position [m], world, (n, 3)."""
+        return self._pos[:, self._b(body)].copy()
+
+    def rotation_matrix(self, body):
+        """Rotation of the body's own frame (``orientation`` at t0) to world, (n, 3, 3)."""
+        return self._A[:, self._b(body)].copy()
+
+    def quaternion(self, body):
+        """Orientation (w, x, y, z) of the body's own frame, sign-continuous, (n, 4)."""
+        b = self._b(body)
+        if b not in self._quat_cache:
+            self._quat_cache[b] = _quats_continuous(self._A[:, b])
+        return self._quat_cache[b].copy()
+
+    def euler_angles(self, body):
+        """Z-Y-X angles (theta_x, theta_y, theta_z) [rad] of the body frame, for display."""
+        return euler_zyx(self._A[:, self._b(body)])
+
+    def velocity(self, body):
+        """CoG velocity [m/s], world, (n, 3)."""
+        return self._vel[:, self._b(body)].copy()
+
+    def angular_velocity(self, body, frame="world"):
+        """Angular velocity [rad/s], world axes or the body's own axes (``frame="body"``)."""
+        b = self._b(body)
+        if frame == "world":
+            return self._omega_w[:, b].copy()
+        if frame == "body":
+            return self._omega_b[:, b].copy()
+        raise ValueError("frame must be 'world' or 'body', got %r" % (frame,))
+
+    def acceleration(self, body):
+        """CoG acceleration [m/s^2], world, (n, 3)."""
+        return self._acc[:, self._b(body)].copy()
+
+    def angular_acceleration(self, body):
+        """Angular acceleration [rad/s^2], world axes, (n, 3)."""
+        return self._alpha_w[:, self._b(body)].copy()
+
+    def point_position(self, body, local_point):
+        """World position of a point given in the body's own frame (origin CoG)."""
+        b = self._b(body)
+        p = np.asarray(local_point, dtype=float)
+        return self._pos[:, b] + self._A[:, b] @ p
+
+    def point_velocity(self, body, local_point):
+        """World velocity of a point given in the body's own frame (origin CoG)."""
+        b = self._b(body)
+        s = self._A[:, b] @ np.asarray(local_point, dtype=float)
+        return self._vel[:, b] + np.cross(self._omega_w[:, b], s)
+
+    # ------------------------------------------------------------------ joints
+    def reaction_force(self, joint):
+        """Force [N] the joint exerts on its second body, world axes, (n, 3)."""
+        return self._react[:, self._j(joint), :3].copy()
+
+    def reaction_torque(self, joint):
+        """Torque [N m] the joint exerts on its second body about the joint point, world, (n, 3)."""
+        return self._react[:, self._j(joint), 3:].copy()
+
+    # ------------------------------------------------------------------ system
+    def energy(self):
+        """Dict of (n,) arrays [J]: kinetic, potential (gravity), total."""
+        return {"kinetic": self._kinetic.copy(), "potential": self._potential.copy(),
+                "total": self._kinetic + self._potential}
+
+    def constraint_violation(self):
+        """Dict of (n,) arrays: max |Phi| ("position") and max |Phi_dot| ("velocity")."""
+        return {"position": self._phi_max.copy(), "velocity": self._phidot_max.copy()}

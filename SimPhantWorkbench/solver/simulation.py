@@ -1,0 +1,267 @@
+"""Running a model: settings check, assembly, the time loop, results."""
+import math
+import time as _time
+
+import numpy as np
+
+from . import kernels
+from .assembly import assemble as _assemble
+from .errors import ModelError, SimulationCancelled, SimulationError
+from .integrators import method_info
+from .result import Result
+
+__all__ = ["simulate", "output_times", "baumgarte_constants"]
+
+#: Fixed-step integration runs in chunks of about this much wall time between
+#: progress reports (and cancel checks).
+CHUNK_SECONDS = 0.1
+
+
+def _positive(value, what):
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ModelError("%s must be a positive number, got %r" % (what, value)) from None
+    if not math.isfinite(v) or v <= 0.0:
+        raise ModelError("%s must be finite and positive, got %r" % (what, value))
+    return v
+
+
+def baumgarte_constants(baumgarte=None, time_constant=None, damping_ratio=1.0, dt=None):
+    """(alpha, beta) from explicit constants or a time constant and damping ratio.
+
+    ``beta = 1/time_constant`` is the natural frequency of the constraint error
+    dynamics ``Phi'' + 2 alpha Phi' + beta^2 Phi = 0`` and
+    ``alpha = damping_ratio * beta``.
+    """
+    if baumgarte is not None:
+        try:
+            alpha, beta = (float(x) for x in baumgarte)
+        except (TypeError, ValueError):
+            raise ModelError("baumgarte must be (alpha, beta), got %r" % (baumgarte,)) from None
+        if not (math.isfinite(alpha) and math.isfinite(beta)) or alpha < 0 or beta < 0:
+            raise ModelError("baumgarte constants must be finite and >= 0, got %r" % (baumgarte,))
+        return alpha, beta
+    if time_constant is None:
+        time_constant = max(0.02, 5.0 * dt) if dt else 0.02
+    tc = _positive(time_constant, "time_constant")
+    zeta = float(damping_ratio)
+    if not math.isfinite(zeta) or zeta < 0.0:
+        raise ModelError("damping_ratio must be finite and >= 0, got %r" % (damping_ratio,))
+    return zeta / tc, 1.0 / tc
+
+
+def output_times(t0, t_end, output_dt):
+    """Output sample times t0, t0 + output_dt, ..., always ending exactly at t_end."""
+    n = int(math.floor((t_end - t0) / output_dt + 1e-9))
+    ts = t0 + output_dt * np.arange(n + 1)
+    if t_end - ts[-1] > 1e-9 * max(1.0, abs(t_end)):
+        ts = np.append(ts, t_end)
+    else:
+        ts[-1] = t_end
+    return ts
+
+
+def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
+             t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-9,
+             assemble=True, progress=None, violation_limit=0.5):
+    info = method_info(method)
+    t0 = float(t0)
+    if not math.isfinite(t0):
+        raise ModelError("t0 must be finite, got %r" % (t0,))
+    t_end = _positive(t_end, "t_end")
+    if t_end <= t0:
+        raise ModelError("t_end (%g) must be after t0 (%g)" % (t_end, t0))
+    if info.fixed_step:
+        if dt is None:
+            raise ModelError("method %r needs a step dt" % info.name)
+        dt = _positive(dt, "dt")
+    elif dt is not None:
+        dt = _positive(dt, "dt")
+    if output_dt is None:
+        output_dt = max(dt or 0.0, (t_end - t0) / 1000.0)
+    output_dt = _positive(output_dt, "output_dt")
+    if not info.fixed_step:
+        rtol = _positive(rtol, "rtol")
+        atol = _positive(atol, "atol")
+    regularization = _positive(regularization, "regularization")
+    violation_limit = _positive(violation_limit, "violation_limit")
+    if not model.bodies:
+        raise ModelError("the model has no moving bodies")
+    alpha, beta = baumgarte_constants(baumgarte, time_constant, damping_ratio, dt)
+
+    system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
+    Y0 = system.y0.copy()
+    report = None
+    if assemble:
+        Y0, report = _assemble(system, Y0)
+    times = output_times(t0, t_end, output_dt)
+    settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
+                    alpha=alpha, beta=beta, regularization=regularization,
+                    eps=system.S.eps, t0=t0, t_end=t_end)
+    wall0 = _time.perf_counter()
+    if info.fixed_step:
+        run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress)
+    else:
+        run = _ScipyRun(system, info, times, Y0, dt, rtol, atol, violation_limit, progress)
+    try:
+        run.run()
+    finally:
+        settings["wall_time"] = _time.perf_counter() - wall0
+        settings["steps"] = run.steps
+        settings["nfev"] = run.nfev
+    result = Result(system, times[:run.done], run.Ys[:run.done], report, settings)
+    if run.error is not None:
+        cls, msg, t_fail = run.error
+        raise cls(msg, time=t_fail, result=result)
+    return result
+
+
+class _Run:
+    def __init__(self, system, info, times, Y0, violation_limit, progress):
+        self.system = system
+        self.info = info
+        self.times = times
+        self.Ys = np.zeros((len(times), len(Y0)))
+        self.Ys[0] = Y0
+        self.done = 1
+        self.steps = 0
+        self.nfev = 0
+        self.violation_limit = violation_limit
+        self.progress = progress
+        self.error = None
+
+    def _report(self, t):
+        if self.progress is not None and self.progress(t, self.times[-1]) is False:
+            self.error = (SimulationCancelled, "simulation cancelled at t=%.6g s" % t, t)
+            return False
+        return True
+
+    def _violation_error(self, t, Y):
+        """Name the joint with the largest violation in the message."""
+        sysm = self.system
+        kernels.update_bodies(Y, sysm.S, sysm.W)
+        kernels.constraint_rows(sysm.S, sysm.W)
+        res = np.abs(sysm.W.phi * sysm.S.row_scale)
+        r = int(np.nanargmax(np.where(np.isfinite(res), res, np.inf)))
+        self.error = (SimulationError,
+                      "integration stopped at t=%.6g s: constraint violation %.3g exceeds the limit "
+                      "%.3g, worst at joint %r (step too large, or the mechanism locks or is "
+                      "driven past a singular position)"
+                      % (t, res[r], self.violation_limit, sysm.joint_name_of_row(r)), t)
+
+    def _nonfinite_error(self, t):
+        self.error = (SimulationError,
+                      "integration stopped at t=%.6g s: the state became NaN/Inf "
+                      "(try a smaller step or check forces and inertia)" % t, t)
+
+
+class _FixedStepRun(_Run):
+    def __init__(self, system, info, times, Y0, dt, violation_limit, progress):
+        super().__init__(system, info, times, Y0, violation_limit, progress)
+        spans = np.diff(times)
+        self.nsub = np.maximum(1, np.ceil(spans / dt - 1e-9)).astype(np.int64)
+        self.hsub = spans / self.nsub
+
+    def run(self):
+        sysm = self.system
+        Y = self.Ys[0].copy()
+        nint = len(self.nsub)
+        k = 0
+        chunk = max(1, min(nint, int(2000 // max(1, self.nsub[0]))))
+        while k < nint:
+            kend = min(nint, k + chunk)
+            nsub = self.nsub[k:kend]
+            hsub = self.hsub[k:kend]
+            tstart = self.times[k:kend]
+            if sysm.timed_loads:
+                tt = np.concatenate([ts + 0.5 * h * np.arange(2 * n + 1)
+                                     for ts, n, h in zip(tstart, nsub, hsub)])
+                tab = sysm.load_table(tt)
+            else:
+                tab = np.zeros((1, 0, 3))
+            out = self.Ys[k + 1:kend + 1]
+            w0 = _time.perf_counter()
+            status, ndone, t_stop, _viol = kernels.integrate_fixed(
+                self.info.kernel_id, Y, tstart, nsub, hsub, sysm.S, sysm.W, tab, out,
+                self.violation_limit)
+            wall = _time.perf_counter() - w0
+            self.steps += int(nsub[:ndone].sum())
+            self.done = k + 1 + ndone
+            evals = {0: 1, 1: 1, 2: 4}[self.info.kernel_id]
+            self.nfev += evals * int(nsub[:ndone].sum())
+            if status == 1:
+                self._nonfinite_error(t_stop)
+                return
+            if status == 2:
+                self._violation_error(t_stop, Y)
+                return
+            k = kend
+            if not self._report(self.times[self.done - 1]):
+                return
+            # aim for CHUNK_SECONDS of work per chunk
+            per = wall / len(nsub)
+            chunk = max(1, min(4 * chunk, int(CHUNK_SECONDS / max(per, 1e-9))))
+
+
+class _ScipyRun(_Run):
+    def __init__(self, system, info, times, Y0, dt, rtol, atol, violation_limit, progress):
+        super().__init__(system, info, times, Y0, violation_limit, progress)
+        self.dt = dt
+        self.rtol = rtol
+        self.atol = atol
+
+    def run(self):
+        import scipy.integrate as si
+
+        sysm = self.system
+        cls = getattr(si, self.info.scipy_class)
+
+        def fun(t, y):
+            self.nfev += 1
+            return sysm.evaluate(t, y)
+
+        kw = dict(rtol=self.rtol, atol=self.atol)
+        if self.dt is not None:
+            kw["max_step"] = self.dt
+        solver = cls(fun, self.times[0], self.Ys[0].copy(), self.times[-1], **kw)
+        nb = sysm.nb
+        last_report = _time.perf_counter()
+        while self.done < len(self.times):
+            msg = solver.step()
+            self.steps += 1
+            if solver.status == "failed":
+                self.error = (SimulationError, "integration stopped at t=%.6g s: %s (%s)"
+                              % (solver.t, msg, self.info.name), solver.t)
+                return
+            y = solver.y
+            if not np.all(np.isfinite(y)):
+                self._nonfinite_error(solver.t)
+                return
+            kernels.update_bodies(y, sysm.S, sysm.W)
+            kernels.constraint_rows(sysm.S, sysm.W)
+            viol = float(np.abs(sysm.W.phi * sysm.S.row_scale).max(initial=0.0))
+            if not viol <= self.violation_limit:
+                self._violation_error(solver.t, y.copy())
+                return
+            if self.done < len(self.times) and self.times[self.done] <= solver.t:
+                dense = solver.dense_output()
+                while self.done < len(self.times) and self.times[self.done] <= solver.t:
+                    tk = self.times[self.done]
+                    yk = y if tk == solver.t else dense(tk)
+                    yk = np.array(yk, dtype=float)
+                    for b in range(nb):
+                        q = yk[7 * b + 3:7 * b + 7]
+                        yk[7 * b + 3:7 * b + 7] = q / np.linalg.norm(q)
+                    self.Ys[self.done] = yk
+                    self.done += 1
+            now = _time.perf_counter()
+            if now - last_report > CHUNK_SECONDS:
+                last_report = now
+                if not self._report(solver.t):
+                    return
+            if solver.status == "finished" and self.done < len(self.times):
+                # round-off at the end: take the final state
+                self.Ys[self.done:] = y
+                self.done = len(self.times)
+        self._report(self.times[-1])

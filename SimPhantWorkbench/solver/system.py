@@ -1,0 +1,217 @@
+"""``System``: a ``Model`` frozen into flat arrays for the jitted kernels.
+
+Seed 000 steps 1.2-1.3: ground filtration (ground is the extra slot ``nb``),
+body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
+principal frame), and joints packed into contiguous arrays, in the elimination
+order chosen by ``sparse.analyse``.
+"""
+import numpy as np
+
+from . import kernels
+from .joints import PRIM_DOT1
+from .rotations import matrix_to_quat
+
+__all__ = ["System"]
+
+
+class System:
+    """Flat-array form of a ``Model`` plus helpers to evaluate it.
+
+    ``joint_order[s]`` is the model joint stored at position ``s``;
+    ``joint_pos[j]`` the position of model joint ``j``.
+    """
+
+    def __init__(self, model, alpha=0.0, beta=0.0, regularization=1e-9):
+        from .sparse import analyse
+
+        self.model = model
+        bodies = model.bodies
+        joints = model.joints
+        nb = len(bodies)
+        self.nb = nb
+        self.body_names = [b.name for b in bodies]
+        self.R_pu = np.array([b.R_pu for b in bodies]).reshape(nb, 3, 3)
+
+        pattern = analyse([(j.body1.index, j.body2.index) for j in joints], nb)
+        self.pattern = pattern
+        order = [int(i) for i in pattern.order]
+        self.joint_order = np.array(order, dtype=np.int64)
+        self.joint_pos = np.empty(len(joints), dtype=np.int64)
+        self.joint_pos[self.joint_order] = np.arange(len(joints))
+        sj = [joints[i] for i in order]
+        nj = len(sj)
+
+        # ---- bodies (principal frame)
+        body_minv = np.array([1.0 / b.mass for b in bodies], dtype=float)
+        body_inertia = np.array([b.moments for b in bodies], dtype=float).reshape(nb, 3)
+        Y0 = np.zeros(13 * nb)
+        for b in bodies:
+            p = 7 * b.index
+            v = 7 * nb + 6 * b.index
+            Y0[p:p + 3] = b.position
+            Y0[p + 3:p + 7] = matrix_to_quat(b.A_principal)
+            Y0[v:v + 3] = b.velocity
+            Y0[v + 3:v + 6] = b.A_principal.T @ b.angular_velocity
+        self.y0 = Y0
+
+        # ---- joints
+        jnt_slot = np.zeros((nj, 2), dtype=np.int64)
+        jnt_anchor = np.zeros((nj, 2, 3))
+        jnt_frame = np.zeros((nj, 2, 3, 3))
+        jnt_length = np.ones(nj)
+        row0 = [0]
+        prim, ai, aj = [], [], []
+        lengths = [1e-3]
+        for s, j in enumerate(sj):
+            for side, (body, (P, R)) in enumerate(((j.body1, j.frame1), (j.body2, j.frame2))):
+                if body.is_ground:
+                    jnt_slot[s, side] = nb
+                    jnt_anchor[s, side] = P
+                    jnt_frame[s, side] = R
+                else:
+                    jnt_slot[s, side] = body.index
+                    Ap = body.A_principal
+                    jnt_anchor[s, side] = Ap.T @ (P - body.position)
+                    jnt_frame[s, side] = Ap.T @ R
+                    lengths.append(np.linalg.norm(jnt_anchor[s, side]))
+            if j.length is not None:
+                jnt_length[s] = j.length
+                lengths.append(j.length)
+            for (pr, a, b) in j.spec.rows:
+                prim.append(pr)
+                ai.append(a)
+                aj.append(b)
+            row0.append(len(prim))
+        self.length_scale = float(max(lengths))
+        row_prim = np.array(prim, dtype=np.int64)
+        row_scale = np.where(row_prim == PRIM_DOT1, 1.0, 1.0 / self.length_scale)
+        nrows = len(prim)
+
+        # ---- loads (principal frame)
+        loads = model.loads
+        nl = len(loads)
+        load_kind = np.array([0 if ld.kind == "force" else 1 for ld in loads], dtype=np.int64)
+        load_body = np.array([ld.body.index for ld in loads], dtype=np.int64)
+        load_point = np.zeros((nl, 3))
+        load_frame = np.array([0 if ld.frame == "world" else 1 for ld in loads], dtype=np.int64)
+        load_tab = -np.ones(nl, dtype=np.int64)
+        load_val = np.zeros((nl, 3))
+        self.timed_loads = []
+        for i, ld in enumerate(loads):
+            Rpu = ld.body.R_pu
+            load_point[i] = Rpu @ ld.local_point
+            if ld.is_timed:
+                load_tab[i] = len(self.timed_loads)
+                self.timed_loads.append(ld)
+            else:
+                load_val[i] = self._load_to_kernel(ld, ld.value)
+
+        self.S = kernels.SystemArrays(
+            nb=nb, nj=nj, nrows=nrows,
+            body_minv=body_minv, body_inertia=body_inertia,
+            body_inertia_inv=1.0 / body_inertia,
+            gravity=np.asarray(model.gravity, dtype=float).copy(),
+            jnt_slot=jnt_slot, jnt_anchor=jnt_anchor, jnt_frame=jnt_frame, jnt_length=jnt_length,
+            jnt_row0=np.array(row0, dtype=np.int64),
+            row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
+            row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
+            diag=pattern.diag, blk_row=pattern.blk_row, blk_col=pattern.blk_col,
+            col_ptr=pattern.col_ptr, col_ids=pattern.col_ids,
+            row_ptr=pattern.row_ptr, row_ids=pattern.row_ids,
+            upd_ptr=pattern.upd_ptr, upd_a=pattern.upd_a, upd_c=pattern.upd_c,
+            cpl_blk=pattern.cpl_blk, cpl_k=pattern.cpl_k, cpl_l=pattern.cpl_l,
+            cpl_sk=pattern.cpl_sk, cpl_sl=pattern.cpl_sl, cpl_body=pattern.cpl_body,
+            load_kind=load_kind, load_body=load_body, load_point=load_point,
+            load_frame=load_frame, load_tab=load_tab,
+            alpha=float(alpha), beta=float(beta), eps=0.0,
+        )
+        A = np.zeros((nb + 1, 3, 3))
+        A[nb] = np.eye(3)
+        self.W = kernels.Workspace(
+            A=A, r=np.zeros((nb + 1, 3)), vel=np.zeros((nb + 1, 3)),
+            omega_w=np.zeros((nb + 1, 3)), omega_b=np.zeros((nb + 1, 3)),
+            Q=np.zeros((nb, 6)), afree=np.zeros((nb, 6)), acc=np.zeros((nb, 6)),
+            phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
+            J=np.zeros((nrows, 2, 6)), MJ=np.zeros((nrows, 2, 6)),
+            blk=np.zeros((len(pattern.blk_row), 6, 6)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
+            load_val=load_val, dY=np.zeros(13 * nb),
+        )
+        self.row_joint = np.repeat(np.arange(nj), np.diff(self.S.jnt_row0))
+        self.set_regularization(regularization)
+
+    # ------------------------------------------------------------------ settings
+    def set_baumgarte(self, alpha, beta):
+        self.S = self.S._replace(alpha=float(alpha), beta=float(beta))
+
+    def set_regularization(self, relative):
+        """eps = relative x largest diagonal entry of Phi_q M^-1 Phi_q^T at the initial state."""
+        self.regularization = float(relative)
+        scale = 1.0
+        if self.S.nrows:
+            self.S = self.S._replace(eps=0.0)
+            self.set_loads(0.0)
+            kernels.update_bodies(self.y0, self.S, self.W)
+            kernels.constraint_rows(self.S, self.W)
+            kernels._scale_by_minv(self.S, self.W)
+            kernels.assemble_schur(self.S, self.W)
+            diag = [self.W.blk[k, a, a] for k in range(self.S.nj)
+                    for a in range(self.S.jnt_row0[k + 1] - self.S.jnt_row0[k])]
+            scale = max(max(diag), 1e-300)
+        self.eps_scale = scale
+        self.S = self.S._replace(eps=self.regularization * scale)
+
+    # ------------------------------------------------------------------ loads
+    def _load_to_kernel(self, load, value):
+        v = np.asarray(value, dtype=float)
+        if load.frame == "body":
+            v = load.body.R_pu @ v
+        return v
+
+    def load_table(self, times):
+        """Values of the time-dependent loads at ``times``: shape (len(times), n_timed, 3)."""
+        times = np.asarray(times, dtype=float)
+        tab = np.zeros((len(times), len(self.timed_loads), 3))
+        for c, ld in enumerate(self.timed_loads):
+            for m, t in enumerate(times):
+                tab[m, c] = self._load_to_kernel(ld, ld.value_at(float(t)))
+        return tab
+
+    def set_loads(self, t):
+        if self.timed_loads:
+            kernels._set_loads(self.S, self.W, self.load_table([t]), 0)
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, t, Y):
+        """dY/dt at (t, Y) (a copy); multipliers etc. stay in ``self.W``."""
+        self.set_loads(t)
+        kernels.evaluate(float(t), np.ascontiguousarray(Y, dtype=float), self.S, self.W)
+        return self.W.dY.copy()
+
+    def constraint_state(self, Y):
+        """Phi, Phi_q (dense, nrows x 6nb, system row order) and gamma (without Baumgarte)."""
+        S0 = self.S._replace(alpha=0.0, beta=0.0)
+        kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), S0, self.W)
+        kernels.constraint_rows(S0, self.W)
+        nb = self.nb
+        J = np.zeros((S0.nrows, 6 * nb))
+        for k in range(S0.nj):
+            for side in range(2):
+                b = S0.jnt_slot[k, side]
+                if b < nb:
+                    for r in range(S0.jnt_row0[k], S0.jnt_row0[k + 1]):
+                        J[r, 6 * b:6 * b + 6] += self.W.J[r, side]
+        return self.W.phi.copy(), J, self.W.gamma.copy()
+
+    def mass_matrix_inverse(self):
+        """Diagonal of M^-1 (6 nb): [1/m]*3 + 1/J per body."""
+        return np.concatenate([np.concatenate([[mi] * 3, jinv]) for mi, jinv in
+                               zip(self.S.body_minv, self.S.body_inertia_inv)]) if self.nb else \
+            np.zeros(0)
+
+    def joint_rows(self, joint_index):
+        """Slice of the system rows of model joint ``joint_index``."""
+        s = self.joint_pos[joint_index]
+        return slice(int(self.S.jnt_row0[s]), int(self.S.jnt_row0[s + 1]))
+
+    def joint_name_of_row(self, r):
+        return self.model.joints[self.joint_order[self.row_joint[r]]].name

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs what SimPhant needs on a Debian machine, idempotently, then prints the
+# environment the other make targets use (as shell assignments, see env.mk).
+#
+#  1. Debian packages: FreeCAD and the Python packages FreeCAD's own Python uses
+#     (numpy, scipy, matplotlib, pytest) plus xvfb for the GUI tests.
+#  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
+#     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
+#  3. The workbench linked into FreeCAD's user Mod directory.
+#
+# Nothing is done twice: each step checks first.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+log() { echo "[setup] $*" >&2; }
+
+APT_PACKAGES="freecad python3-numpy python3-scipy python3-matplotlib python3-pil python3-pytest xvfb xauth"
+missing=""
+for p in $APT_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    log "installing Debian packages:$missing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -q >&2
+    $SUDO apt-get install -y -q --no-install-recommends $missing >&2
+fi
+
+# Ask FreeCAD where its user data lives, which Python it runs and where its libs are.
+info=$(freecadcmd "$here/tools/freecad_info.py" 2>/dev/null | grep '^SIMPHANT_' || true)
+if [ -z "$info" ]; then
+    log "could not query freecadcmd"; exit 1
+fi
+eval "$info"
+
+mkdir -p "$SIMPHANT_PYPKG_DIR"
+if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import numba" >/dev/null 2>&1; then
+    log "installing numba into $SIMPHANT_PYPKG_DIR (python $SIMPHANT_PYVER)"
+    PIP="/usr/bin/python3 -m pip"
+    $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
+    $PIP install -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        --python-version "$SIMPHANT_PYVER" --target "$SIMPHANT_PYPKG_DIR" \
+        -r "$here/requirements-freecad.txt" >&2
+fi
+
+mkdir -p "$SIMPHANT_MOD_DIR"
+link="$SIMPHANT_MOD_DIR/SimPhant"
+if [ "$(readlink -f "$link" 2>/dev/null)" != "$here" ]; then
+    log "linking workbench: $link -> $here"
+    rm -rf "$link"
+    ln -s "$here" "$link"
+fi
+
+echo "SIMPHANT_PYPKG_DIR=$SIMPHANT_PYPKG_DIR"
+echo "SIMPHANT_FC_LIB=$SIMPHANT_FC_LIB"
+echo "SIMPHANT_MOD_DIR=$SIMPHANT_MOD_DIR"
+echo "SIMPHANT_PYVER=$SIMPHANT_PYVER"

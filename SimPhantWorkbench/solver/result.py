@@ -3,10 +3,12 @@
 Bodies are addressed by ``Body`` object or name, joints by ``Joint`` object or
 name. Every array has the output samples along its first axis.
 """
+import json
+
 import numpy as np
 
 from . import kernels
-from .rotations import euler_zyx, matrix_to_quat
+from .rotations import euler_zyx, matrix_to_quat, quat_to_matrix
 
 __all__ = ["Result"]
 
@@ -27,70 +29,115 @@ class Result:
     ----------
     t : (n,) output times [s]
     settings : dict of the run (method, dt, steps, nfev, wall_time, alpha, beta, eps, ...)
-    assembly : ``AssemblyReport`` of the initial projection (or None)
+    assembly : ``AssemblyReport`` of the initial projection (or None; after
+        ``from_arrays`` only its text survives, in ``assembly_summary``)
     body_names, joint_names : names in model order
+
+    ``to_arrays()`` / ``Result.from_arrays()`` turn a result into a dict of
+    NumPy arrays and back (e.g. to store it in a FreeCAD document).
     """
 
-    def __init__(self, system, t, Ys, assembly=None, settings=None):
+    #: arrays that make up a result (all with the samples along axis 0, except masses/gravity)
+    _ARRAYS = ("t", "states", "masses", "gravity", "multipliers", "phi_max", "phidot_max",
+               "react", "pos", "A", "vel", "omega_w", "omega_b", "acc", "alpha_w", "kinetic",
+               "potential")
+
+    _PUBLIC = ("t", "states", "masses", "gravity", "multipliers")
+
+    @classmethod
+    def _attr(cls, key):
+        return key if key in cls._PUBLIC else "_" + key
+
+    def __init__(self, arrays, meta):
+        for k in self._ARRAYS:
+            setattr(self, self._attr(k), np.asarray(arrays[k], dtype=float))
+        self.body_names = list(meta["body_names"])
+        self.joint_names = list(meta["joint_names"])
+        self.joint_kinds = list(meta.get("joint_kinds", []))
+        self.settings = dict(meta.get("settings", {}))
+        self.assembly = None
+        self.assembly_summary = meta.get("assembly_summary", "")
+        self._quat_cache = {}
+
+    @classmethod
+    def from_run(cls, system, t, Ys, assembly=None, settings=None):
+        """Post-process a run: one more evaluation per output sample gives the
+        accelerations, multipliers, residuals and reactions."""
         model = system.model
         S, W = system.S, system.W
         n = len(t)
         nb = S.nb
-        self.t = np.asarray(t, dtype=float).copy()
-        self.states = np.asarray(Ys, dtype=float).copy()
-        self.assembly = assembly
-        self.settings = dict(settings or {})
-        self.body_names = list(system.body_names)
-        self.joint_names = [j.name for j in model.joints]
-        self.joint_kinds = [j.kind for j in model.joints]
-        self.masses = np.array([b.mass for b in model.bodies])
-        self.gravity = np.array(model.gravity, dtype=float)
-
+        t = np.asarray(t, dtype=float).copy()
+        Y = np.asarray(Ys, dtype=float).copy()
         acc = np.zeros((n, nb, 6))
         lam = np.zeros((n, S.nrows))
         phi_max = np.zeros(n)
         phidot_max = np.zeros(n)
         react = np.zeros((n, S.nj, 6))
-        tab = system.load_table(self.t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
+        tab = system.load_table(t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
         if n:
-            kernels.post_process(self.t, self.states, S, W, tab, acc, lam, phi_max, phidot_max, react)
-        self.multipliers = lam
-        self._phi_max = phi_max
-        self._phidot_max = phidot_max
-        # reactions back to model joint order
-        self._react = react[:, system.joint_pos, :] if S.nj else react
-
-        Y = self.states
-        self._pos = np.zeros((n, nb, 3))
-        self._A = np.zeros((n, nb, 3, 3))          # user frame -> world
-        self._vel = np.zeros((n, nb, 3))
-        self._omega_w = np.zeros((n, nb, 3))
-        self._omega_b = np.zeros((n, nb, 3))      # user body frame
-        self._acc = acc[:, :, :3].copy()
-        self._alpha_w = np.zeros((n, nb, 3))
-        kin = np.zeros(n)
-        pot = np.zeros(n)
-        from .rotations import quat_to_matrix
+            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react)
+        masses = np.array([b.mass for b in model.bodies])
+        gravity = np.array(model.gravity, dtype=float)
+        a = dict(t=t, states=Y, masses=masses, gravity=gravity, multipliers=lam, phi_max=phi_max,
+                 phidot_max=phidot_max,
+                 react=react[:, system.joint_pos, :] if S.nj else react,   # model joint order
+                 pos=np.zeros((n, nb, 3)), A=np.zeros((n, nb, 3, 3)), vel=np.zeros((n, nb, 3)),
+                 omega_w=np.zeros((n, nb, 3)), omega_b=np.zeros((n, nb, 3)),
+                 acc=acc[:, :, :3].copy(), alpha_w=np.zeros((n, nb, 3)),
+                 kinetic=np.zeros(n), potential=np.zeros(n))
         for b in range(nb):
             p = 7 * b
             v = 7 * nb + 6 * b
-            Ap = quat_to_matrix(Y[:, p + 3:p + 7])           # principal -> world
-            Rpu = system.R_pu[b]
+            Ap = quat_to_matrix(Y[:, p + 3:p + 7])           # principal frame -> world
+            Rpu = system.R_pu[b]                              # user axes in the principal frame
             wb_p = Y[:, v + 3:v + 6]
-            self._pos[:, b] = Y[:, p:p + 3]
-            self._A[:, b] = Ap @ Rpu
-            self._vel[:, b] = Y[:, v:v + 3]
-            self._omega_w[:, b] = np.einsum("nij,nj->ni", Ap, wb_p)
-            self._omega_b[:, b] = wb_p @ Rpu               # R_pu^T w_p, row-wise
-            self._alpha_w[:, b] = np.einsum("nij,nj->ni", Ap, acc[:, b, 3:])
-            m = self.masses[b]
-            Jp = S.body_inertia[b]
-            kin += 0.5 * m * np.einsum("ni,ni->n", self._vel[:, b], self._vel[:, b])
-            kin += 0.5 * np.einsum("ni,i,ni->n", wb_p, Jp, wb_p)
-            pot -= m * (self._pos[:, b] @ self.gravity)
-        self._kinetic = kin
-        self._potential = pot
-        self._quat_cache = {}
+            a["pos"][:, b] = Y[:, p:p + 3]
+            a["A"][:, b] = Ap @ Rpu
+            a["vel"][:, b] = Y[:, v:v + 3]
+            a["omega_w"][:, b] = np.einsum("nij,nj->ni", Ap, wb_p)
+            a["omega_b"][:, b] = wb_p @ Rpu                    # R_pu^T w_p, row-wise
+            a["alpha_w"][:, b] = np.einsum("nij,nj->ni", Ap, acc[:, b, 3:])
+            m = masses[b]
+            a["kinetic"] += 0.5 * m * np.einsum("ni,ni->n", a["vel"][:, b], a["vel"][:, b])
+            a["kinetic"] += 0.5 * np.einsum("ni,i,ni->n", wb_p, S.body_inertia[b], wb_p)
+            a["potential"] -= m * (a["pos"][:, b] @ gravity)
+        meta = dict(body_names=list(system.body_names),
+                    joint_names=[j.name for j in model.joints],
+                    joint_kinds=[j.kind for j in model.joints],
+                    settings=dict(settings or {}),
+                    assembly_summary=assembly.summary() if assembly is not None else "")
+        res = cls(a, meta)
+        res.assembly = assembly
+        return res
+
+    def to_arrays(self):
+        """All data as a dict of NumPy arrays; metadata JSON-encoded in ``meta`` (0-d str array)."""
+        out = {}
+        for k in self._ARRAYS:
+            out[k] = np.array(getattr(self, self._attr(k)))
+        meta = dict(body_names=self.body_names, joint_names=self.joint_names,
+                    joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
+                    settings={k: v for k, v in self.settings.items()
+                              if isinstance(v, (str, int, float, bool, type(None)))},
+                    format="simphant-result-1")
+        out["meta"] = np.array(json.dumps(meta))
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays):
+        """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive)."""
+        meta = json.loads(str(np.asarray(arrays["meta"])))
+        return cls({k: arrays[k] for k in cls._ARRAYS}, meta)
+
+    def save(self, path):
+        """Write an ``.npz`` archive (``Result.load`` reads it back)."""
+        np.savez_compressed(path, **self.to_arrays())
+
+    @classmethod
+    def load(cls, path):
+        with np.load(path, allow_pickle=False) as z:
+            return cls.from_arrays({k: z[k] for k in z.files})
 
     # ------------------------------------------------------------------ lookup
     def _b(self, body):

@@ -110,7 +110,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         settings["wall_time"] = _time.perf_counter() - wall0
         settings["steps"] = run.steps
         settings["nfev"] = run.nfev
-    result = Result(system, times[:run.done], run.Ys[:run.done], report, settings)
+    result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)

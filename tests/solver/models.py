@@ -1,0 +1,137 @@
+"""Model zoo shared by the solver tests and the benchmarks (sympy.mechanics style)."""
+import math
+
+import numpy as np
+
+from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.solver.rotations import quat_from_axis_angle, quat_multiply, quat_to_matrix
+
+
+def random_rotation(rng):
+    q = rng.normal(size=4)
+    return q / np.linalg.norm(q)
+
+
+def random_inertia(rng):
+    """Principal moments that satisfy the triangle inequality."""
+    while True:
+        m = rng.uniform(0.05, 1.0, size=3)
+        if all(m[a] <= m[(a + 1) % 3] + m[(a + 2) % 3] for a in range(3)):
+            return m
+
+
+def retract(Y, nb, b, dv, h):
+    """State moved by h along velocity-space direction dv (6,) of body b (body-frame rotation)."""
+    Y = Y.copy()
+    p = 7 * b
+    Y[p:p + 3] += h * dv[:3]
+    th = h * np.asarray(dv[3:], dtype=float)
+    ang = np.linalg.norm(th)
+    if ang > 0:
+        Y[p + 3:p + 7] = quat_multiply(Y[p + 3:p + 7], quat_from_axis_angle(th / ang, ang))
+    return Y
+
+
+def flow(Y, nb, h):
+    """State after time h of motion with constant v and constant body-frame omega."""
+    Y = Y.copy()
+    for b in range(nb):
+        v = Y[7 * nb + 6 * b:7 * nb + 6 * b + 6]
+        Y = retract(Y, nb, b, v, h)
+    return Y
+
+
+def inertia_tensor_along(axis, i_axial, i_transverse):
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    return i_transverse * (np.eye(3) - np.outer(a, a)) + i_axial * np.outer(a, a)
+
+
+def chain(n, kind="revolute", length=1.0, mass=1.0, radius=0.02, gravity=(0, 0, -9.81)):
+    """N-link pendulum: bars along x, joint i at (i L, 0, 0), revolute about y (or spherical)."""
+    m = Model(gravity=gravity)
+    i_ax = 0.5 * mass * radius ** 2
+    i_tr = mass * (3 * radius ** 2 + length ** 2) / 12.0
+    prev = m.ground
+    bodies, joints = [], []
+    for i in range(n):
+        b = m.add_body("bar%d" % i, mass=mass, inertia=(i_ax, i_tr, i_tr),
+                       position=((i + 0.5) * length, 0.0, 0.0))
+        kw = dict(point=(i * length, 0.0, 0.0))
+        if kind == "revolute":
+            kw["axis"] = (0.0, 1.0, 0.0)
+        joints.append(m.add_joint(kind, prev, b, name="J%d" % i, **kw))
+        bodies.append(b)
+        prev = b
+    return m, bodies, joints
+
+
+def four_bar(gravity=(0, 0, -9.81)):
+    """Planar four-bar of revolutes with parallel axes (redundant in 3-D): crank 0.3, coupler 1.0,
+    rocker 0.8, ground 0.9, in the x-z plane, axes along y."""
+    m = Model(gravity=gravity)
+    A = np.array([0.0, 0.0, 0.0])
+    D = np.array([0.9, 0.0, 0.0])
+    B = A + 0.3 * np.array([math.cos(1.2), 0.0, math.sin(1.2)])
+    # C: |C - B| = 1.0, |C - D| = 0.8 (upper solution)
+    dBD = D - B
+    L = np.linalg.norm(dBD)
+    a = (1.0 ** 2 - 0.8 ** 2 + L ** 2) / (2 * L)
+    hgt = math.sqrt(1.0 ** 2 - a ** 2)
+    e = dBD / L
+    perp = np.array([-e[2], 0.0, e[0]])
+    C = B + a * e + hgt * perp
+    links = []
+    for name, P, Q, mass in (("crank", A, B, 0.3), ("coupler", B, C, 1.0), ("rocker", D, C, 0.8)):
+        axis = Q - P
+        length = np.linalg.norm(axis)
+        links.append(m.add_body(name, mass=mass,
+                                inertia=inertia_tensor_along(axis, 1e-4 * mass,
+                                                             mass * length ** 2 / 12.0),
+                                position=0.5 * (P + Q)))
+    y = (0.0, 1.0, 0.0)
+    joints = [m.add_joint("revolute", m.ground, links[0], point=A, axis=y, name="A"),
+              m.add_joint("revolute", links[0], links[1], point=B, axis=y, name="B"),
+              m.add_joint("revolute", links[1], links[2], point=C, axis=y, name="C"),
+              m.add_joint("revolute", links[2], m.ground, point=D, axis=y, name="D")]
+    return m, links, joints
+
+
+BRICARD_POINTS = [(0, 0, 0), (1, 0, 0), (1, -1, 0), (1, -1, 1), (0, -1, 1), (0, 0, 1)]
+BRICARD_AXES = [(0, 1, 0), (0, 0, 1), (1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 0)]
+
+
+def bricard():
+    """Bricard mechanism of shared/benchmarks/README.md section 2."""
+    m = Model(gravity=(0.0, -9.81, 0.0))
+    P = [np.array(p, dtype=float) for p in BRICARD_POINTS]
+    links = []
+    for i in range(5):
+        axis = P[i + 1] - P[i]
+        links.append(m.add_body("link%d" % i, mass=1.0,
+                                inertia=inertia_tensor_along(axis, 0.0016667, 0.0841667),
+                                position=0.5 * (P[i] + P[i + 1])))
+    ends = [m.ground] + links + [m.ground]
+    joints = [m.add_joint("revolute", ends[i], ends[i + 1], point=P[i], axis=BRICARD_AXES[i],
+                          name="J%d" % i) for i in range(6)]
+    return m, links, joints
+
+
+def compound_pendulum(length=1.0, mass=2.0, radius=0.05, theta0=0.1, gravity=9.81):
+    """Rod hinged at one end about y, released at angle theta0 below horizontal... from vertical."""
+    m = Model(gravity=(0.0, 0.0, -gravity))
+    i_ax = 0.5 * mass * radius ** 2
+    i_tr = mass * (3 * radius ** 2 + length ** 2) / 12.0
+    d = 0.5 * length
+    # hanging straight down is theta = 0; rotate by theta0 about y
+    pos = (d * math.sin(theta0), 0.0, -d * math.cos(theta0))
+    q = quat_from_axis_angle((0, 1, 0), theta0)   # body z along the rod (downwards at theta 0)
+    b = m.add_body("rod", mass=mass, inertia=(i_tr, i_tr, i_ax), position=pos,
+                   orientation=quat_multiply(q, quat_from_axis_angle((1, 0, 0), math.pi)))
+    j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0), name="hinge")
+    i_o = i_tr + mass * d * d
+    return m, b, j, dict(I_O=i_o, m=mass, d=d, g=gravity)
+
+
+__all__ = ["random_rotation", "random_inertia", "retract", "flow", "inertia_tensor_along", "chain",
+           "four_bar", "bricard", "compound_pendulum", "quat_to_matrix"]

@@ -1,0 +1,137 @@
+"""The block-sparse Schur complement solve equals a dense full-KKT solve.
+
+Dense reference (seed 000, with the Tikhonov block):
+    [ M      Phi_q^T ] [q_ddot]   [ Q     ]
+    [ Phi_q  -eps I  ] [lambda] = [ gamma*]
+solved with np.linalg.solve; SimPhant must agree to 1e-10 relative.
+"""
+import numpy as np
+import pytest
+
+from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.solver.sparse import analyse
+
+from .models import bricard, chain, four_bar, random_inertia, random_rotation
+
+
+def _dense_kkt(sysm, Y):
+    sysm.evaluate(0.0, Y)
+    S, W = sysm.S, sysm.W
+    nb = S.nb
+    Q = W.Q.reshape(-1).copy()
+    gamma_star = W.gamma.copy()
+    _, J, _ = sysm.constraint_state(Y)
+    Mdiag = 1.0 / sysm.mass_matrix_inverse()
+    n, m = 6 * nb, J.shape[0]
+    K = np.zeros((n + m, n + m))
+    K[:n, :n] = np.diag(Mdiag)
+    K[:n, n:] = J.T
+    K[n:, :n] = J
+    K[n:, n:] = -S.eps * np.eye(m)
+    sol = np.linalg.solve(K, np.concatenate([Q, gamma_star]))
+    return sol[:n], sol[n:]
+
+
+def _random_tree_with_loops(rng, nb=6, loops=2):
+    m = Model(gravity=(0.3, -9.0, 1.0))
+    bodies = [m.add_body("b%d" % i, mass=rng.uniform(0.2, 5.0), inertia=random_inertia(rng),
+                         position=rng.normal(size=3), orientation=random_rotation(rng),
+                         velocity=rng.normal(size=3), angular_velocity=rng.normal(size=3))
+              for i in range(nb)]
+    kinds = ["revolute", "spherical", "universal", "cylindrical", "prismatic", "planar", "fixed",
+             "distance", "revolute_spherical"]
+    everyone = [m.ground] + bodies
+    pairs = [(everyone[rng.integers(0, i + 1)], bodies[i]) for i in range(nb)]
+    for _ in range(loops):
+        a, b = rng.choice(nb, size=2, replace=False)
+        pairs.append((bodies[a], bodies[b]))
+    for n, (b1, b2) in enumerate(pairs):
+        kind = kinds[n % len(kinds)]
+        f1 = (rng.normal(size=3), random_rotation(rng))
+        f2 = (rng.normal(size=3), random_rotation(rng))
+        kw = dict(frame1=f1, frame2=f2)
+        if kind in ("distance", "revolute_spherical"):
+            kw["point2"] = f2[0]
+        m.add_joint(kind, b1, b2, **kw)
+    return m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_schur_equals_dense_kkt_random_trees(seed):
+    """Trees of mixed joints at random unassembled poses (well-posed): 1e-10 relative."""
+    rng = np.random.default_rng(seed)
+    m = _random_tree_with_loops(rng, nb=4 + seed, loops=0)
+    sysm = m.compile(alpha=3.0, beta=4.0, regularization=1e-9)
+    Y = sysm.y0
+    dY = sysm.evaluate(0.0, Y)
+    acc = dY[7 * sysm.nb:]
+    lam = sysm.W.lam.copy()
+    acc_ref, lam_ref = _dense_kkt(sysm, Y)
+    assert np.linalg.norm(acc - acc_ref) <= 1e-10 * np.linalg.norm(acc_ref)
+    assert np.linalg.norm(lam - lam_ref) <= 1e-10 * np.linalg.norm(lam_ref)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_schur_solves_the_regularised_kkt_with_random_loops(seed):
+    """With loops of random joints the constraints are often redundant (C singular up to
+    eps): lambda is then only as good as cond(C + eps I) allows, for the dense solve too.
+    Both must satisfy the KKT equations to round-off times that conditioning."""
+    rng = np.random.default_rng(100 + seed)
+    m = _random_tree_with_loops(rng, nb=4 + seed, loops=1 + seed % 2)
+    sysm = m.compile(alpha=3.0, beta=4.0, regularization=1e-9)
+    Y = sysm.y0
+    acc = sysm.evaluate(0.0, Y)[7 * sysm.nb:]
+    lam = sysm.W.lam.copy()
+    Q = sysm.W.Q.reshape(-1).copy()
+    gamma_star = sysm.W.gamma.copy()
+    _, J, _ = sysm.constraint_state(Y)
+    Minv = sysm.mass_matrix_inverse()
+    r_dyn = np.linalg.norm(acc / Minv + J.T @ lam - Q) / np.linalg.norm(Q)
+    r_kin = np.linalg.norm(J @ acc - sysm.S.eps * lam - gamma_star) / np.linalg.norm(gamma_star)
+    assert r_dyn < 1e-7 and r_kin < 1e-7
+    acc_ref, _ = _dense_kkt(sysm, Y)
+    assert np.linalg.norm(acc - acc_ref) <= 1e-7 * np.linalg.norm(acc_ref)
+
+
+@pytest.mark.parametrize("maker", [lambda: chain(12)[0], lambda: four_bar()[0],
+                                   lambda: bricard()[0]], ids=["chain", "four_bar", "bricard"])
+def test_schur_equals_dense_kkt_benchmark_models(maker):
+    m = maker()
+    sysm = m.compile(alpha=10.0, beta=10.0)
+    dY = sysm.evaluate(0.0, sysm.y0)
+    acc_ref, lam_ref = _dense_kkt(sysm, sysm.y0)
+    acc = dY[7 * sysm.nb:]
+    assert np.linalg.norm(acc - acc_ref) <= 1e-10 * np.linalg.norm(acc_ref)
+    # redundant loops: lambda is not unique, the regularised one is; compare it too
+    assert np.linalg.norm(sysm.W.lam - lam_ref) <= 1e-10 * np.linalg.norm(lam_ref)
+
+
+def test_pattern_of_a_chain_has_no_fill():
+    """A chain gives a block-tridiagonal Schur complement: n diagonal and n-1 off-diagonal blocks."""
+    n = 40
+    pat = analyse([(i - 1, i) for i in range(n)], n)
+    assert len(pat.blk_row) == n + (n - 1)
+    # each off-diagonal block couples neighbours only
+    assert all(abs(int(r) - int(c)) == 1 for r, c in zip(pat.blk_row[n:], pat.blk_col[n:]))
+
+
+def test_pattern_of_a_loop_and_a_star():
+    # closed loop of 6 joints through 5 bodies and ground: some fill, but far from dense
+    loop = [(-1, 0), (0, 1), (1, 2), (2, 3), (3, 4), (4, -1)]
+    pat = analyse(loop, 5)
+    nblocks = len(pat.blk_row)
+    assert 6 + 5 <= nblocks <= 6 + 9
+    # a hub body with 8 spokes: every pair of its joints couples (clique), no more
+    star = [(0, i) for i in range(1, 9)] + [(-1, 0)]
+    pat = analyse(star, 9)
+    assert len(pat.blk_row) == 9 + 9 * 8 // 2
+
+
+def test_schur_is_linear_in_n_for_chains():
+    """Work lists grow linearly along a chain (no hidden quadratic term)."""
+    sizes = []
+    for n in (16, 64, 256):
+        pat = analyse([(i - 1, i) for i in range(n)], n)
+        sizes.append(len(pat.upd_a) + len(pat.cpl_blk) + len(pat.blk_row))
+    assert sizes[2] / sizes[1] == pytest.approx(4.0, rel=0.02)
+    assert sizes[1] / sizes[0] == pytest.approx(4.0, rel=0.05)

@@ -660,10 +660,10 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
 
 # --------------------------------------------------------------------------- results
 @njit(**_JIT)
-def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react):
+def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors):
     """Evaluate each output sample once more for accelerations, multipliers,
-    constraint residuals and joint reactions (force and torque on the joint's
-    second body at its anchor, world axes)."""
+    constraint residuals, joint anchors (world, both sides) and joint reactions
+    (force and torque on the joint's second body about its anchor, world axes)."""
     nb = S.nb
     for m in range(times.shape[0]):
         _set_loads(S, W, tab, m)
@@ -711,3 +711,9 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react):
             react[m, k, 3] = tw0 - x0
             react[m, k, 4] = tw1 - x1
             react[m, k, 5] = tw2 - x2
+            for side in range(2):
+                b = S.jnt_slot[k, side]
+                A = W.A[b]
+                u = S.jnt_anchor[k, side]
+                for c in range(3):
+                    anchors[m, k, side, c] = W.r[b, c] + A[c, 0] * u[0] + A[c, 1] * u[1] + A[c, 2] * u[2]

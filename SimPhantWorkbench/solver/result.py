@@ -39,7 +39,7 @@ class Result:
 
     #: arrays that make up a result (all with the samples along axis 0, except masses/gravity)
     _ARRAYS = ("t", "states", "masses", "gravity", "multipliers", "phi_max", "phidot_max",
-               "react", "pos", "A", "vel", "omega_w", "omega_b", "acc", "alpha_w", "kinetic",
+               "react", "anchors", "pos", "A", "vel", "omega_w", "omega_b", "acc", "alpha_w", "kinetic",
                "potential")
 
     _PUBLIC = ("t", "states", "masses", "gravity", "multipliers")
@@ -74,14 +74,16 @@ class Result:
         phi_max = np.zeros(n)
         phidot_max = np.zeros(n)
         react = np.zeros((n, S.nj, 6))
+        anchors = np.zeros((n, S.nj, 2, 3))
         tab = system.load_table(t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
         if n:
-            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react)
+            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
         a = dict(t=t, states=Y, masses=masses, gravity=gravity, multipliers=lam, phi_max=phi_max,
                  phidot_max=phidot_max,
-                 react=react[:, system.joint_pos, :] if S.nj else react,   # model joint order
+                 react=react[:, system.joint_pos] if S.nj else react,   # model joint order
+                 anchors=anchors[:, system.joint_pos] if S.nj else anchors,
                  pos=np.zeros((n, nb, 3)), A=np.zeros((n, nb, 3, 3)), vel=np.zeros((n, nb, 3)),
                  omega_w=np.zeros((n, nb, 3)), omega_b=np.zeros((n, nb, 3)),
                  acc=acc[:, :, :3].copy(), alpha_w=np.zeros((n, nb, 3)),
@@ -215,9 +217,27 @@ class Result:
         """Force [N] the joint exerts on its second body, world axes, (n, 3)."""
         return self._react[:, self._j(joint), :3].copy()
 
-    def reaction_torque(self, joint):
-        """Torque [N m] the joint exerts on its second body about the joint point, world, (n, 3)."""
-        return self._react[:, self._j(joint), 3:].copy()
+    def reaction_torque(self, joint, about="body2"):
+        """Torque [N m] the joint exerts on its second body, world axes, (n, 3).
+
+        About the joint point of the second body (``about="body2"``, default) or
+        of the first body (``"body1"``); they differ when the anchors separate
+        (prismatic, cylindrical, planar, distance joints).
+        """
+        k = self._j(joint)
+        T = self._react[:, k, 3:].copy()
+        if about == "body2":
+            return T
+        if about == "body1":
+            F = self._react[:, k, :3]
+            return T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)
+        raise ValueError("about must be 'body2' or 'body1', got %r" % (about,))
+
+    def joint_point(self, joint, side="body2"):
+        """World position [m] of the joint point on ``side`` ("body1" or "body2"), (n, 3)."""
+        if side not in ("body1", "body2"):
+            raise ValueError("side must be 'body1' or 'body2', got %r" % (side,))
+        return self._anchors[:, self._j(joint), 1 if side == "body2" else 0].copy()
 
     # ------------------------------------------------------------------ system
     def energy(self):

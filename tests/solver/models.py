@@ -118,20 +118,34 @@ def bricard():
 
 
 def compound_pendulum(length=1.0, mass=2.0, radius=0.05, theta0=0.1, gravity=9.81):
-    """Rod hinged at one end about y, released at angle theta0 below horizontal... from vertical."""
+    """Rod of ``length`` hinged at its top end (origin) about world y, hanging along -z
+    at theta = 0, released from rest at ``theta0`` [rad]. Body z runs along the rod."""
     m = Model(gravity=(0.0, 0.0, -gravity))
     i_ax = 0.5 * mass * radius ** 2
     i_tr = mass * (3 * radius ** 2 + length ** 2) / 12.0
     d = 0.5 * length
-    # hanging straight down is theta = 0; rotate by theta0 about y
-    pos = (d * math.sin(theta0), 0.0, -d * math.cos(theta0))
-    q = quat_from_axis_angle((0, 1, 0), theta0)   # body z along the rod (downwards at theta 0)
-    b = m.add_body("rod", mass=mass, inertia=(i_tr, i_tr, i_ax), position=pos,
-                   orientation=quat_multiply(q, quat_from_axis_angle((1, 0, 0), math.pi)))
+    q = quat_multiply(quat_from_axis_angle((0, 1, 0), theta0),
+                      quat_from_axis_angle((1, 0, 0), math.pi))   # body z -> -z, then swing
+    pos = quat_to_matrix(q) @ np.array([0.0, 0.0, d])
+    b = m.add_body("rod", mass=mass, inertia=(i_tr, i_tr, i_ax), position=pos, orientation=q)
     j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0), name="hinge")
     i_o = i_tr + mass * d * d
     return m, b, j, dict(I_O=i_o, m=mass, d=d, g=gravity)
 
 
+def swing_angle(r, b):
+    """Angle of the rod from the downward vertical, positive about +y."""
+    p = r.position(b)
+    return np.arctan2(p[:, 0], -p[:, 2])
+
+
+def period_from_crossings(t, theta):
+    """Mean period from upward zero crossings (linear interpolation)."""
+    s = np.nonzero((theta[:-1] < 0) & (theta[1:] >= 0))[0]
+    tc = t[s] - theta[s] * (t[s + 1] - t[s]) / (theta[s + 1] - theta[s])
+    return (tc[-1] - tc[0]) / (len(tc) - 1), len(tc) - 1
+
+
 __all__ = ["random_rotation", "random_inertia", "retract", "flow", "inertia_tensor_along", "chain",
-           "four_bar", "bricard", "compound_pendulum", "quat_to_matrix"]
+           "four_bar", "bricard", "compound_pendulum", "swing_angle", "period_from_crossings",
+           "quat_to_matrix"]

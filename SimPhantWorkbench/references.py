@@ -1,0 +1,239 @@
+"""Reference frames (point and axis) of picked vertices, edges and faces.
+
+A joint is placed on geometry the user picks: a vertex, an edge or a face of a
+shape object. ``reference_frame`` turns such a pick ``(obj, "Face3")`` into a
+point and an axis in world coordinates, SI units (m).
+
+Elements are looked up with ``Part.getShape(obj, subname, needSubElement=True)``
+pre-multiplied by the placements of the containers ``obj`` sits in, as
+``massprops.global_shape`` does, so objects inside ``App::Part``/``Body``
+containers and ``App::Link`` objects work the same way on FreeCAD 0.20 and 1.x.
+"""
+import re
+from collections import namedtuple
+
+import numpy as np
+
+import Part
+
+from SimPhantWorkbench.massprops import M_PER_MM, container_matrix
+from SimPhantWorkbench.solver.errors import ModelError
+
+__all__ = ["RefFrame", "KINDS", "reference_frame", "global_element", "split_subname"]
+
+RefFrame = namedtuple("RefFrame", [
+    "kind",   # one of KINDS
+    "point",  # (3,) m, world
+    "axis",   # (3,) unit vector, world; None for "vertex" and "sphere"
+    "label",  # "<Label>.<subname>", for messages
+])
+
+KINDS = ("vertex", "line", "circle", "plane", "cylinder", "sphere", "cone")
+
+SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar, "
+                  "cylindrical, spherical or conical face")
+
+_ELEMENT_NAME = re.compile(r"^(Vertex|Edge|Face)([1-9][0-9]*)$")
+_PLURAL = {"Vertex": ("Vertexes", "vertices"), "Edge": ("Edges", "edges"),
+           "Face": ("Faces", "faces")}
+_MIN_LENGTH = 1e-9  # mm; shorter straight edges have no direction
+
+
+def split_subname(subname):
+    """Split a FreeCAD sub-element path into object path and element name.
+
+    Parameters
+    ----------
+    subname : str
+        ``"Face3"``, a dotted path relative to an object as FreeCAD's selection
+        gives it (``"Body.Pad.Face3"``), or a FreeCAD 1.x path with a mapped
+        (topological naming) element, ``"Pad.;#7:1;:G0;XTR.Face3"``.
+
+    Returns
+    -------
+    path : str
+        The object path, ``""`` or ending with ``"."`` (``"Body.Pad."``).
+    element : str
+        The indexed element name (``"Face3"``), possibly not a valid one.
+    """
+    parts = subname.split(".")
+    start = next((i for i, p in enumerate(parts) if p.startswith(";")), len(parts) - 1)
+    path = ".".join(parts[:start]) + ("." if start else "")
+    return path, parts[-1]
+
+
+def global_element(obj, subname):
+    """The picked vertex, edge or face in world coordinates.
+
+    Parameters
+    ----------
+    obj : App.DocumentObject
+        Any object ``massprops.global_shape`` accepts.
+    subname : str
+        Element name or dotted path, see ``split_subname``.
+
+    Returns
+    -------
+    Part.Vertex, Part.Edge or Part.Face
+        The element, world coordinates [mm].
+
+    Raises
+    ------
+    ModelError
+        The subname does not name a vertex, edge or face, or it no longer
+        exists; the message starts with ``"<Label>.<subname>"``.
+    """
+    label = "%s.%s" % (obj.Label, subname)
+    path, element = split_subname(subname)
+    if not _ELEMENT_NAME.match(element):
+        raise ModelError("%s: '%s' does not name a vertex, edge or face (expected e.g. "
+                         "'Vertex1', 'Edge5', 'Face2')" % (label, element))
+    mat = container_matrix(obj)
+    shape = Part.getShape(obj, subname, needSubElement=True, mat=mat)
+    if shape.isNull() and path + element != subname:
+        # A 1.x mapped name FreeCAD cannot resolve here: use its indexed part.
+        shape = Part.getShape(obj, path + element, needSubElement=True, mat=mat)
+    if shape.isNull():
+        raise ModelError(_missing_message(obj, path, element, mat, label))
+    return shape
+
+
+def _missing_message(obj, path, element, mat, label):
+    owner = obj.getSubObject(path, 1) if path else obj
+    if owner is None:
+        return "%s: '%s' has no sub-object '%s'" % (label, obj.Label, path.rstrip("."))
+    shape = Part.getShape(obj, path, mat=mat)
+    kind = _ELEMENT_NAME.match(element).group(1)
+    attribute, plural = _PLURAL[kind]
+    count = 0 if shape.isNull() else len(getattr(shape, attribute))
+    return "%s: %s of '%s' no longer exists (the shape has %d %s)" % (
+        label, element, owner.Label, count, plural)
+
+
+def reference_frame(obj, subname):
+    """Point and axis of a picked vertex, edge or face, in world coordinates.
+
+    ========  ==========================================  ============================
+    kind      point                                       axis
+    ========  ==========================================  ============================
+    vertex    the vertex                                  None
+    line      mid-point of the edge                       first -> last vertex (edge
+                                                          orientation respected)
+    circle    centre (full circles and arcs)              the circle's Axis
+    plane     centre of mass of the face                  outward normal (respects
+                                                          ``Face.Orientation``)
+    cylinder  face centre of mass projected on the axis   the cylinder's Axis
+    sphere    centre                                      None
+    cone      apex                                        the cone's Axis
+    ========  ==========================================  ============================
+
+    Axes of circles, cylinders and cones are as FreeCAD's geometry reports
+    them (``Circle.Axis``, ``Cylinder.Axis``, ``Cone.Axis``, as FreeCAD's
+    Assembly workbench uses them); they do not flip with the orientation of the
+    edge or face, so their sign is a modelling accident: on FreeCAD 0.20 the
+    side face of a ``Part::Cylinder`` reports -z while its circles report +z.
+    Only plane normals are oriented (outward).
+
+    Parameters
+    ----------
+    obj : App.DocumentObject
+        Any object ``massprops.global_shape`` accepts.
+    subname : str
+        ``"Vertex3"``, ``"Edge5"``, ``"Face2"`` or a dotted path relative to
+        ``obj`` (``"Body.Pad.Face3"``).
+
+    Returns
+    -------
+    RefFrame
+        ``point`` [m] and unit ``axis`` in world coordinates.
+
+    Raises
+    ------
+    ModelError
+        The element does not exist or is of an unsupported kind (B-spline
+        face, ellipse edge, torus...); the message names ``<Label>.<subname>``.
+    """
+    label = "%s.%s" % (obj.Label, subname)
+    element = global_element(obj, subname)
+    kind, point, axis = _ELEMENT_FRAMES[element.ShapeType](element, label)
+    return RefFrame(kind, _array(point) * M_PER_MM, None if axis is None else _unit(axis),
+                    label)
+
+
+def _vertex_frame(vertex, label):
+    return "vertex", vertex.Point, None
+
+
+def _edge_frame(edge, label):
+    curve = _geometry(edge, "Curve")
+    if isinstance(curve, (Part.Line, Part.LineSegment)):
+        first, last = edge.firstVertex(True).Point, edge.lastVertex(True).Point
+        if (last - first).Length < _MIN_LENGTH:
+            raise ModelError("%s: the straight edge has zero length" % label)
+        return "line", (first + last) * 0.5, last - first
+    if isinstance(curve, Part.Circle):
+        return "circle", curve.Center, curve.Axis
+    raise _unsupported(label, "edge", curve)
+
+
+def _face_frame(face, label):
+    surface = _geometry(face, "Surface")
+    if isinstance(surface, Part.RectangularTrimmedSurface):
+        surface = surface.BasisSurface
+    if isinstance(surface, Part.Plane):
+        return _plane_frame(face)
+    if isinstance(surface, Part.Cylinder):
+        centre, axis = _array(surface.Center), _unit(surface.Axis)
+        offset = _array(face.CenterOfMass) - centre
+        return "cylinder", centre + axis * (offset @ axis), axis
+    if isinstance(surface, Part.Sphere):
+        return "sphere", surface.Center, None
+    if isinstance(surface, Part.Cone):
+        return "cone", surface.Apex, surface.Axis
+    if _is_planar(surface):  # e.g. a flat B-spline face from a STEP file
+        return _plane_frame(face)
+    raise _unsupported(label, "face", surface)
+
+
+def _plane_frame(face):
+    """Centre of mass and outward normal of a planar face."""
+    # The normal of a plane is the same at every parameter, so the middle of
+    # the face's parameter range serves even when it falls in a hole.
+    u0, u1, v0, v1 = face.ParameterRange
+    normal = face.normalAt(0.5 * (u0 + u1), 0.5 * (v0 + v1))  # flipped for reversed faces
+    return "plane", face.CenterOfMass, normal
+
+
+def _is_planar(surface):
+    """Whether a surface is flat within Precision::Confusion (GeometrySurface.isPlanar,
+    0.20 and 1.x). Not ``Face.findPlane()``: it fits a plane to the boundary edges
+    only and accepts curved faces with flat boundaries."""
+    try:
+        return surface is not None and surface.isPlanar()
+    except Exception:  # isPlanar raises for some surface types
+        return False
+
+
+_ELEMENT_FRAMES = {"Vertex": _vertex_frame, "Edge": _edge_frame, "Face": _face_frame}
+
+
+def _geometry(element, attribute):
+    try:
+        return getattr(element, attribute)
+    except Exception:  # FreeCAD raises for geometry types it cannot wrap
+        return None
+
+
+def _unsupported(label, what, geometry):
+    name = "unknown" if geometry is None else type(geometry).__name__
+    return ModelError("%s: unsupported %s geometry (%s); a reference must be %s"
+                      % (label, what, name, SUPPORTED_TEXT))
+
+
+def _array(vector):
+    return np.array([vector[0], vector[1], vector[2]], dtype=float)
+
+
+def _unit(vector):
+    v = _array(vector)
+    return v / np.linalg.norm(v)

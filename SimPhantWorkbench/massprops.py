@@ -28,7 +28,7 @@ import Part
 from SimPhantWorkbench.solver.errors import ModelError
 
 __all__ = ["MassProperties", "DEFAULT_DENSITY", "container_matrix", "global_shape",
-           "solid_pieces", "material_density", "mass_properties", "principal_frame"]
+           "shape_at", "solid_pieces", "material_density", "mass_properties", "principal_frame"]
 
 DEFAULT_DENSITY = 7850.0
 """Density [kg/m^3] used when an object has no material (structural steel)."""
@@ -106,7 +106,7 @@ def global_shape(obj):
         The object has no shape or an empty one (meshes, empty features,
         empty containers).
     """
-    shape = Part.getShape(obj, mat=container_matrix(obj))
+    shape = shape_at(obj, "", container_matrix(obj))
     if shape.isNull():
         raise ModelError(_no_shape_message(obj))
     return shape
@@ -136,6 +136,30 @@ def solid_pieces(obj):
     return pieces
 
 
+def shape_at(root, sub, mat, element=False):
+    """``Part.getShape`` of ``root``'s sub-object ``sub`` pre-multiplied by ``mat``.
+
+    Parameters
+    ----------
+    root : App.DocumentObject
+    sub : str
+        Dotted sub-object path (``"Inner.Box."``), an element path
+        (``"Box.Face3"``, with ``element=True``) or ``""`` for ``root`` itself.
+    mat : FreeCAD.Matrix
+        Placement of ``root``'s containers (``container_matrix(root)``).
+    element : bool
+        Return the named sub-element instead of the whole sub-object.
+
+    Returns
+    -------
+    Part.Shape
+        World coordinates [mm]; a null shape when nothing matches.
+    """
+    if not sub:  # no subname argument at all, rather than an empty one
+        return Part.getShape(root, mat=mat)
+    return Part.getShape(root, sub, needSubElement=element, mat=mat)
+
+
 def _collect_pieces(root, sub, mat, pieces, depth):
     """Append (object, shape) of ``root``'s sub-object ``sub`` to ``pieces``."""
     if depth > _MAX_DEPTH:
@@ -146,7 +170,7 @@ def _collect_pieces(root, sub, mat, pieces, depth):
         return
     target = node.getLinkedObject(True)
     if target.isDerivedFrom("Part::Feature"):
-        pieces.append((target, Part.getShape(root, sub, mat=mat)))
+        pieces.append((target, shape_at(root, sub, mat)))
         return
     for child in node.getSubObjects():
         if _is_visible(node, child):

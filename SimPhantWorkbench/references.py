@@ -16,7 +16,7 @@ import numpy as np
 
 import Part
 
-from SimPhantWorkbench.massprops import M_PER_MM, container_matrix
+from SimPhantWorkbench.massprops import M_PER_MM, container_matrix, shape_at
 from SimPhantWorkbench.solver.errors import ModelError
 
 __all__ = ["RefFrame", "KINDS", "reference_frame", "global_element", "split_subname"]
@@ -89,10 +89,10 @@ def global_element(obj, subname):
         raise ModelError("%s: '%s' does not name a vertex, edge or face (expected e.g. "
                          "'Vertex1', 'Edge5', 'Face2')" % (label, element))
     mat = container_matrix(obj)
-    shape = Part.getShape(obj, subname, needSubElement=True, mat=mat)
+    shape = shape_at(obj, subname, mat, element=True)
     if shape.isNull() and path + element != subname:
         # A 1.x mapped name FreeCAD cannot resolve here: use its indexed part.
-        shape = Part.getShape(obj, path + element, needSubElement=True, mat=mat)
+        shape = shape_at(obj, path + element, mat, element=True)
     if shape.isNull():
         raise ModelError(_missing_message(obj, path, element, mat, label))
     return shape
@@ -102,7 +102,7 @@ def _missing_message(obj, path, element, mat, label):
     owner = obj.getSubObject(path, 1) if path else obj
     if owner is None:
         return "%s: '%s' has no sub-object '%s'" % (label, obj.Label, path.rstrip("."))
-    shape = Part.getShape(obj, path, mat=mat)
+    shape = shape_at(obj, path, mat)
     kind = _ELEMENT_NAME.match(element).group(1)
     attribute, plural = _PLURAL[kind]
     count = 0 if shape.isNull() else len(getattr(shape, attribute))

@@ -270,6 +270,24 @@ def test_link_inside_placed_part(doc):
     assert_props(mass_properties(link, density=RHO), box_analytic(10, 20, 30, world, RHO))
 
 
+def test_link_array_elements_and_hidden_element(doc):
+    box = add_box(doc, 10, 20, 30, place(0, 0, 0, (0, 0, 1), 10))
+    array = doc.addObject("App::Link", "Array")
+    array.LinkedObject = box
+    array.ElementCount = 3
+    placements = [place(0, 0, 0), place(100, 0, 0, (1, 0, 0), 90), place(0, 80, 0, (0, 1, 0), 45)]
+    for element, pl in zip(array.ElementList, placements):
+        element.Placement = pl  # (setting PlacementList does not reach existing elements)
+    array.Placement = place(0, 0, 50, (0, 0, 1), 30)
+    doc.recompute()
+    # LinkTransform is off: element placements replace the box's own (10 deg) rotation
+    boxes = [box_analytic(10, 20, 30, array.Placement.multiply(p), RHO) for p in placements]
+    assert_props(mass_properties(array, density=RHO), combine(*boxes))
+    array.setElementVisible("1", False)  # a hidden element does not count
+    doc.recompute()
+    assert_props(mass_properties(array, density=RHO), combine(boxes[0], boxes[2]))
+
+
 def test_part_with_two_children_and_hidden_one(doc):
     group = doc.addObject("App::Part", "Group")
     group.Placement = place(0, 0, 10, (0, 0, 1), 30)

@@ -14,7 +14,9 @@ and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
   Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi`` (erratum 1);
 * Tikhonov-regularised Schur complement
   ``(Phi_q M^-1 Phi_q^T + eps I) lambda = Phi_q M^-1 Q - gamma*`` (erratum 4),
-  assembled and factorised block-sparse (see ``sparse``), then
+  assembled and factorised block-sparse (see ``sparse``), with ``eps`` per row
+  relative to that row's diagonal at t0 (i.e. Tikhonov on the row-equilibrated
+  constraints, so rows of different units and scales are softened alike), then
   ``q_ddot = M^-1 (Q - Phi_q^T lambda)``.
 
 Ground is the extra body slot ``nb`` (identity rotation, at rest).
@@ -45,7 +47,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "eps",
+    "alpha", "beta", "row_eps",
 ])
 
 Workspace = namedtuple("Workspace", [
@@ -375,7 +377,7 @@ def assemble_schur(S, W):
                 B[a, cc] += s
     for k in range(S.nj):
         for a in range(r0[k + 1] - r0[k]):
-            blk[k, a, a] += S.eps
+            blk[k, a, a] += S.row_eps[r0[k] + a]
 
 
 @njit(**_JIT)
@@ -405,7 +407,7 @@ def factor_schur(S, W):
                 s -= D[c, x] * D[c, x]
             if s <= tiny:
                 bad += 1
-                s = max(S.eps, 1e-30)
+                s = max(S.row_eps[r0[k] + c], 1e-30)
             dcc = math.sqrt(s)
             D[c, c] = dcc
             for a in range(c + 1, mk):

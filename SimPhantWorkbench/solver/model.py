@@ -348,7 +348,7 @@ class Model:
 
     def simulate(self, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
                  t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0,
-                 regularization=1e-9, assemble=True, progress=None, violation_limit=0.5):
+                 regularization=1e-8, assemble=True, progress=None, violation_limit=0.5):
         """Integrate from ``t0`` to ``t_end`` and return a ``Result``.
 
         Parameters
@@ -371,8 +371,8 @@ class Model:
             ``alpha = damping_ratio/time_constant``. Default time constant
             ``max(0.02, 5 dt)`` s, critically damped.
         regularization : float
-            Tikhonov ``eps`` relative to the largest diagonal entry of
-            ``Phi_q M^-1 Phi_q^T`` at t0.
+            Tikhonov ``eps`` of each constraint row, relative to that row's
+            diagonal entry of ``Phi_q M^-1 Phi_q^T`` at t0.
         assemble : bool
             Project the initial positions and velocities onto the constraints.
         progress : callable(t, t_end) -> bool or None

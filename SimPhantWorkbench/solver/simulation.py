@@ -63,7 +63,7 @@ def output_times(t0, t_end, output_dt):
 
 
 def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
-             t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-9,
+             t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-8,
              assemble=True, progress=None, violation_limit=0.5):
     info = method_info(method)
     t0 = float(t0)
@@ -98,7 +98,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     times = output_times(t0, t_end, output_dt)
     settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
                     alpha=alpha, beta=beta, regularization=regularization,
-                    eps=system.S.eps, t0=t0, t_end=t_end)
+                    t0=t0, t_end=t_end)
     wall0 = _time.perf_counter()
     if info.fixed_step:
         run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress)

@@ -21,7 +21,7 @@ class System:
     ``joint_pos[j]`` the position of model joint ``j``.
     """
 
-    def __init__(self, model, alpha=0.0, beta=0.0, regularization=1e-9):
+    def __init__(self, model, alpha=0.0, beta=0.0, regularization=1e-8):
         from .sparse import analyse
 
         self.model = model
@@ -123,7 +123,7 @@ class System:
             cpl_sk=pattern.cpl_sk, cpl_sl=pattern.cpl_sl, cpl_body=pattern.cpl_body,
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
-            alpha=float(alpha), beta=float(beta), eps=0.0,
+            alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -144,21 +144,29 @@ class System:
         self.S = self.S._replace(alpha=float(alpha), beta=float(beta))
 
     def set_regularization(self, relative):
-        """eps = relative x largest diagonal entry of Phi_q M^-1 Phi_q^T at the initial state."""
+        """Tikhonov eps per row: ``relative`` x that row's diagonal entry of
+        ``Phi_q M^-1 Phi_q^T`` at the initial state.
+
+        Equivalent to ``C + eps I`` on the constraints scaled to unit diagonal:
+        a global eps would soften rows with small diagonals (e.g. translations of
+        heavy bodies) far more than rows with large ones (rotations of bodies with
+        small moments of inertia).
+        """
         self.regularization = float(relative)
-        scale = 1.0
-        if self.S.nrows:
-            self.S = self.S._replace(eps=0.0)
+        nrows = self.S.nrows
+        diag = np.ones(nrows)
+        if nrows:
+            self.S = self.S._replace(row_eps=np.zeros(nrows))
             self.set_loads(0.0)
             kernels.update_bodies(self.y0, self.S, self.W)
             kernels.constraint_rows(self.S, self.W)
             kernels._scale_by_minv(self.S, self.W)
             kernels.assemble_schur(self.S, self.W)
-            diag = [self.W.blk[k, a, a] for k in range(self.S.nj)
-                    for a in range(self.S.jnt_row0[k + 1] - self.S.jnt_row0[k])]
-            scale = max(max(diag), 1e-300)
-        self.eps_scale = scale
-        self.S = self.S._replace(eps=self.regularization * scale)
+            diag = np.array([self.W.blk[k, a, a] for k in range(self.S.nj)
+                             for a in range(self.S.jnt_row0[k + 1] - self.S.jnt_row0[k])])
+            floor = max(diag.max(), 1e-300) * 1e-6
+            diag = np.maximum(diag, floor)
+        self.S = self.S._replace(row_eps=self.regularization * diag)
 
     # ------------------------------------------------------------------ loads
     def _load_to_kernel(self, load, value):

@@ -117,7 +117,9 @@ def solid_pieces(obj):
 
     A ``Part::Feature`` (a ``PartDesign::Body`` included) is one piece; an
     ``App::Part`` or a link to one contributes its visible children,
-    recursively; a link array one piece per element.
+    recursively; a link array one piece per visible element. Visibility is
+    what ``Part.getShape`` uses too: the inputs of a boolean inside an
+    ``App::Part`` count unless hidden (the GUI hides them; scripts must).
 
     Parameters
     ----------

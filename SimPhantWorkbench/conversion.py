@@ -1,0 +1,697 @@
+"""THE document -> solver conversion (the one place where units and conventions change).
+
+FreeCAD side: lengths in mm, angles in degrees, ``FreeCAD.Rotation`` with
+quaternion ``.Q = (x, y, z, w)``, Quantity properties with units, placements
+relative to the parent container. Solver side: SI (m, kg, s, N, rad), world
+coordinates, quaternions scalar first ``(w, x, y, z)``.
+
+Conventions fixed here:
+
+* A body's own frame is the global placement of its shape object; the solver
+  body is given that orientation, its CoG position and its inertia tensor about
+  the CoG in world axes. ``c_local`` (the CoG in the object's frame, mm) ties
+  the two: ``object base = r_cog - A c_local``.
+* Joint frames come from the picked references (``references.reference_frame``);
+  side 2's z axis is aligned with side 1's when they are anti-parallel.
+* Solver entities are named after the document objects' Labels (made unique
+  with the object Name when Labels collide), so solver messages name them.
+
+``convert(study)`` returns a ``Conversion`` holding the solver ``Model`` and
+the mappings between document objects and solver bodies, joints and loads.
+"""
+import ast
+import math
+from collections import namedtuple
+
+import numpy as np
+
+import FreeCAD
+
+from .objects.base import is_type
+from .objects.study import find_study, study_bodies, study_joints, study_loads
+from .solver import JOINT_TYPES, Model, ModelError
+from .solver.rotations import matrix_to_quat, orthonormal_frame, quat_to_matrix
+
+__all__ = [
+    "M_PER_MM", "quantity_si", "vector_array", "rotation_to_quat", "quat_to_rotation",
+    "rotation_to_matrix", "matrix_to_rotation", "placement_to_frame", "frame_to_placement",
+    "container_placement", "global_placement", "parse_time_function", "format_vector_function",
+    "BodyData", "body_data", "body_of_object", "reference_of", "JointData", "joint_data",
+    "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
+    "simulation_settings", "Conversion", "convert",
+]
+
+M_PER_MM = 1e-3
+KG_M2_TO_KG_MM2 = 1e6
+_PARALLEL_TOL = 1e-6     # 1 - |cos| below which two axes count as parallel
+_MAX_NESTING = 64
+
+
+# ============================================================================ units, frames
+
+def quantity_si(value, unit):
+    """A Quantity (or a number already in ``unit``, or a text like "2 s") as float in ``unit``."""
+    if isinstance(value, str):
+        value = FreeCAD.Units.Quantity(value)
+    if hasattr(value, "getValueAs"):
+        v = value.getValueAs(unit)
+        return float(getattr(v, "Value", v))
+    return float(value)
+
+
+def vector_array(v):
+    """A ``FreeCAD.Vector`` (or 3-sequence) as a float array (3,), unit unchanged."""
+    return np.array([v[0], v[1], v[2]], dtype=float)
+
+
+def rotation_to_quat(rot):
+    """``FreeCAD.Rotation`` -> solver quaternion ``(w, x, y, z)``."""
+    x, y, z, w = rot.Q
+    return np.array([w, x, y, z], dtype=float)
+
+
+def quat_to_rotation(q):
+    """Solver quaternion ``(w, x, y, z)`` -> ``FreeCAD.Rotation``."""
+    w, x, y, z = (float(c) for c in q)
+    return FreeCAD.Rotation(x, y, z, w)
+
+
+def rotation_to_matrix(rot):
+    """``FreeCAD.Rotation`` -> 3x3 rotation matrix (columns: the rotated x, y, z axes)."""
+    return quat_to_matrix(rotation_to_quat(rot))
+
+
+def matrix_to_rotation(A):
+    """3x3 rotation matrix -> ``FreeCAD.Rotation``."""
+    return quat_to_rotation(matrix_to_quat(np.asarray(A, dtype=float)))
+
+
+def placement_to_frame(pl):
+    """``FreeCAD.Placement`` (mm) -> (origin [m] (3,), rotation matrix (3, 3))."""
+    return vector_array(pl.Base) * M_PER_MM, rotation_to_matrix(pl.Rotation)
+
+
+def frame_to_placement(point_m, R):
+    """(origin [m], rotation matrix) -> ``FreeCAD.Placement`` (mm)."""
+    p = np.asarray(point_m, dtype=float) / M_PER_MM
+    return FreeCAD.Placement(FreeCAD.Vector(*p), matrix_to_rotation(R))
+
+
+def container_placement(obj):
+    """Global placement of the containers (``App::Part``, ``PartDesign::Body``) ``obj`` sits in.
+
+    Maps coordinates of ``obj``'s parent to world coordinates; identity for a
+    top-level object. The same chain as ``massprops.container_matrix``, kept as
+    placements (no matrix round trip).
+    """
+    pl = FreeCAD.Placement()
+    parent = obj.getParentGeoFeatureGroup()
+    depth = 0
+    while parent is not None and depth < _MAX_NESTING:
+        pl = parent.Placement.multiply(pl)
+        parent = parent.getParentGeoFeatureGroup()
+        depth += 1
+    return pl
+
+
+def global_placement(obj):
+    """Global placement of a shape object (Part feature, PartDesign Body, App::Part, App::Link)."""
+    return container_placement(obj).multiply(obj.Placement)
+
+
+# ============================================================================ time functions
+
+_MATH_NAMES = {name: getattr(math, name) for name in (
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
+    "acosh", "atanh", "exp", "log", "log10", "log2", "sqrt", "hypot", "fabs", "floor", "ceil",
+    "fmod", "copysign", "degrees", "radians", "pi", "e", "tau", "inf")}
+_MATH_NAMES.update(abs=abs, min=min, max=max)
+_FUNCTION_NAMES = {k for k, v in _MATH_NAMES.items() if callable(v)}
+_ALLOWED_NODES = (ast.Expression, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.Call,
+                  ast.Name, ast.Load, ast.Constant, ast.IfExp, ast.Compare, ast.BoolOp,
+                  ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+                  ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or, ast.Lt, ast.LtE, ast.Gt,
+                  ast.GtE, ast.Eq, ast.NotEq)
+
+
+class _FloatConstants(ast.NodeTransformer):
+    """Make integer literals floats, so that ``9**9**9`` overflows instead of hanging."""
+
+    def visit_Constant(self, node):
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            return node
+        return ast.copy_location(ast.Constant(float(node.value)), node)
+
+
+def format_vector_function(value):
+    """The text form of a vector function: a string as is, or 3 components joined by ", "."""
+    if isinstance(value, str):
+        return value.strip()
+    parts = [str(c).strip() for c in value]
+    return ", ".join(parts)
+
+
+def parse_time_function(text, what):
+    """Compile a vector expression of time ``t`` [s] into ``f(t) -> (3,) array``.
+
+    ``text`` is three comma-separated components, e.g. ``"0, 0, 10*sin(2*pi*t)"``
+    (or a 3-sequence of component strings). Allowed: numbers, ``t``, arithmetic
+    (``+ - * / // % **``), comparisons, ``a if c else b``, and the functions and
+    constants of ``math`` (sin, cos, exp, sqrt, pi, ...) plus abs, min, max.
+    Anything else (attributes, names, subscripts, lambdas...) is rejected, so
+    text stored in a document cannot run arbitrary code. ``what`` names the
+    object in error messages. The function is checked at t = 0.
+    """
+    source = format_vector_function(text)
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        raise ModelError("%s: cannot read the function %r: %s" % (what, source, exc.msg)) from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED_NODES):
+            raise ModelError("%s: %r is not allowed in the function %r (only numbers, t, "
+                             "arithmetic and math functions)"
+                             % (what, type(node).__name__, source))
+        if isinstance(node, ast.Name) and node.id != "t" and node.id not in _MATH_NAMES:
+            raise ModelError("%s: unknown name %r in the function %r (use t and math functions "
+                             "such as sin, cos, exp, sqrt, pi)" % (what, node.id, source))
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTION_NAMES \
+                    or node.keywords:
+                raise ModelError("%s: only math functions can be called in %r" % (what, source))
+        if isinstance(node, ast.Constant) and (isinstance(node.value, bool)
+                                               or not isinstance(node.value, (int, float))):
+            raise ModelError("%s: only numbers are allowed as constants in %r" % (what, source))
+    body = tree.body
+    if not isinstance(body, (ast.Tuple, ast.List)) or len(body.elts) != 3:
+        raise ModelError("%s: the function %r must have 3 comma-separated components "
+                         "(x, y, z)" % (what, source))
+    tree = ast.fix_missing_locations(_FloatConstants().visit(tree))
+    code = compile(tree, "<%s>" % what, "eval")
+    namespace = {"__builtins__": {}}
+    namespace.update(_MATH_NAMES)
+
+    def function(t):
+        namespace["t"] = float(t)
+        return np.array(eval(code, namespace), dtype=float)  # noqa: S307 - validated AST
+
+    function.source = source
+    try:
+        v = function(0.0)
+    except Exception as exc:  # noqa: BLE001 - report the user's expression failure
+        raise ModelError("%s: the function %r fails at t = 0: %s" % (what, source, exc)) from None
+    if v.shape != (3,) or not np.all(np.isfinite(v)):
+        raise ModelError("%s: the function %r must give 3 finite numbers, got %r at t = 0"
+                         % (what, source, v))
+    return function
+
+
+# ============================================================================ bodies
+
+BodyData = namedtuple("BodyData", [
+    "obj",          # the SimPhant Body object
+    "shape",        # its shape object
+    "fixed",        # bool
+    "mass_props",   # massprops.MassProperties (SI, world)
+    "placement",    # global placement of the shape object (mm)
+    "frame",        # (origin m, rotation 3x3) of the body's own frame, world
+    "cog_local",    # (3,) CoG in the shape object's frame [mm]
+    "velocity",     # (3,) m/s, world
+    "omega",        # (3,) rad/s, world
+])
+
+
+def _label(obj):
+    return "%s '%s'" % (_kind_word(obj), obj.Label)
+
+
+def _kind_word(obj):
+    for t, word in (("SimPhant::Body", "Body"), ("SimPhant::Joint", "Joint"),
+                    ("SimPhant::Force", "Force"), ("SimPhant::Torque", "Torque"),
+                    ("SimPhant::Study", "Study"), ("SimPhant::Result", "Result")):
+        if is_type(obj, t):
+            return word
+    return "Object"
+
+
+def _body_mass_properties(body):
+    """Mass properties of a Body's shape object (MassOverride > Density > material > default)."""
+    from . import massprops
+    shape = body.ShapeObject
+    if shape is None:
+        raise ModelError("%s has no shape object" % _label(body))
+    mass = float(body.MassOverride) if body.MassOverride > 0.0 else None
+    density = float(body.Density) if body.Density > 0.0 else None
+    if body.MassOverride < 0.0 or not math.isfinite(body.MassOverride):
+        raise ModelError("%s: MassOverride must be >= 0 kg, got %r" % (_label(body),
+                                                                        body.MassOverride))
+    if body.Density < 0.0 or not math.isfinite(body.Density):
+        raise ModelError("%s: Density must be >= 0 kg/m^3, got %r" % (_label(body), body.Density))
+    try:
+        mp = massprops.mass_properties(shape, density=density, mass=mass)
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (_label(body), exc)) from None
+    except Exception as exc:  # noqa: BLE001 - FreeCAD/OCC failures on odd objects
+        raise ModelError("%s: cannot compute the mass properties of '%s': %s"
+                         % (_label(body), shape.Label, exc)) from None
+    return mp
+
+
+def _warn_default_density(body, mp):
+    if mp.density_source == "default":
+        FreeCAD.Console.PrintWarning(
+            "SimPhant: %s: '%s' has no material and the body no Density; using the default "
+            "density %g kg/m^3 (mass %.6g kg). Set the body's Density or MassOverride.\n"
+            % (_label(body), body.ShapeObject.Label, mp.density, mp.mass))
+
+
+def body_data(body, warn=True):
+    """Evaluate a SimPhant Body object (fresh mass properties and placement).
+
+    A fixed body needs no mass: when its object has no solid (a datum, a
+    sketch used as ground) ``mass_props`` and ``cog_local`` are ``None``.
+    """
+    shape = body.ShapeObject
+    if shape is None:
+        raise ModelError("%s has no shape object" % _label(body))
+    try:
+        mp = _body_mass_properties(body)
+    except ModelError:
+        if not body.Fixed:
+            raise
+        mp = None
+    if warn and mp is not None and not body.Fixed:
+        _warn_default_density(body, mp)
+    pl = global_placement(shape)
+    origin, R = placement_to_frame(pl)
+    cog_local = None if mp is None \
+        else R.T @ (np.asarray(mp.cog, dtype=float) - origin) / M_PER_MM
+    v = vector_array(body.InitialVelocity) * M_PER_MM
+    w = np.radians(vector_array(body.InitialAngularVelocity))
+    return BodyData(body, shape, bool(body.Fixed), mp, pl, (origin, R), cog_local, v, w)
+
+
+def update_body_properties(body):
+    """Refresh a Body's read-only mass properties (its ``execute``)."""
+    bd = body_data(body, warn=True)
+    mp = bd.mass_props
+    if mp is None:  # a fixed body without solid: no mass needed
+        body.Mass = 0.0
+        body.Volume = 0.0
+        body.DensityUsed = 0.0
+        body.DensitySource = "none (fixed body without solid)"
+        return
+    body.Mass = float(mp.mass)
+    body.Volume = float(mp.volume) / M_PER_MM ** 3
+    body.DensityUsed = float(mp.density)
+    body.DensitySource = str(mp.density_source)
+    body.CoG = FreeCAD.Vector(*(np.asarray(mp.cog) / M_PER_MM))
+    body.PrincipalMoments = FreeCAD.Vector(*(np.asarray(mp.principal_moments) * KG_M2_TO_KG_MM2))
+    body.PrincipalAxes = matrix_to_rotation(mp.principal_axes)
+
+
+def _ancestors(obj):
+    """Containers ``obj`` sits in, innermost first."""
+    out = []
+    parent = obj.getParentGeoFeatureGroup()
+    while parent is not None and len(out) < _MAX_NESTING:
+        out.append(parent)
+        parent = parent.getParentGeoFeatureGroup()
+    return out
+
+
+def body_of_object(bodies, obj):
+    """The Body (of ``bodies``) whose shape object is ``obj`` or contains it, else ``None``."""
+    if obj is None:
+        return None
+    chain = [obj] + _ancestors(obj)
+    for candidate in chain:
+        for b in bodies:
+            if b.ShapeObject is not None and b.ShapeObject == candidate:
+                return b
+    return None
+
+
+# ============================================================================ joints
+
+def reference_of(value):
+    """Normalise an XLinkSub value to ``(obj, subname)`` or ``None`` when empty."""
+    if not value:
+        return None
+    obj, subs = value[0], value[1] if len(value) > 1 else ""
+    if obj is None:
+        return None
+    if isinstance(subs, (list, tuple)):
+        subs = [s for s in subs if s]
+        if len(subs) > 1:
+            raise ModelError("'%s': pick one element, not %d (%s)"
+                             % (obj.Label, len(subs), ", ".join(subs)))
+        subs = subs[0] if subs else ""
+    return obj, subs
+
+
+JointData = namedtuple("JointData", [
+    "obj",       # the SimPhant Joint object
+    "kind",      # registry name
+    "body1",     # SimPhant Body objects of side 1 and 2
+    "body2",
+    "frame1",    # (point m, R 3x3) world, t0
+    "frame2",
+    "point2",    # point of body 2 [m] (distance-type joints) or None
+    "length",    # kept distance [m] or None
+])
+
+
+def _reference_frame(joint, which, bodies):
+    from .references import reference_frame
+    what = "%s: %s" % (_label(joint), which)
+    ref = reference_of(getattr(joint, which))
+    if ref is None:
+        raise ModelError("%s is empty: pick a vertex, edge or face of a body" % what)
+    obj, sub = ref
+    body = body_of_object(bodies, obj)
+    if body is None:
+        raise ModelError("%s: '%s' is not the shape of a body of this study; add a body for it "
+                         "first" % (what, obj.Label))
+    if not sub:
+        raise ModelError("%s: pick a vertex, edge or face of '%s', not the whole object"
+                         % (what, obj.Label))
+    try:
+        rf = reference_frame(obj, sub)
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (what, exc)) from None
+    except Exception as exc:  # noqa: BLE001 - FreeCAD/OCC failures on odd references
+        raise ModelError("%s: '%s.%s' cannot be used: %s" % (what, obj.Label, sub, exc)) from None
+    return body, rf
+
+
+def _aligned(a, b):
+    """1 - |cos| of the angle between unit vectors a and b is below the tolerance."""
+    return 1.0 - abs(float(np.dot(a, b))) < _PARALLEL_TOL
+
+
+def joint_data(joint, bodies=None):
+    """World joint frames (t0) of a Joint object from its references.
+
+    Side 1 from ``Reference1``, side 2 from ``Reference2``. The z axis of a side
+    is its reference's axis; a side without an axis (vertex, sphere) takes the
+    other side's. When both have axes and they are anti-parallel, side 2's is
+    turned to side 1's; parallel axes give both sides the same frame. A kind
+    whose spec needs an axis fails when neither reference has one. ``Reverse``
+    flips both z axes; ``Offset`` moves side 2's point by ``-offset z`` so that
+    assembly leaves side 2's reference ``offset`` ahead of side 1's along z.
+    """
+    study = find_study(joint)
+    if bodies is None:
+        if study is None:
+            raise ModelError("%s is not in a study" % _label(joint))
+        bodies = study_bodies(study)
+    kind = joint.JointType
+    try:
+        spec = JOINT_TYPES[kind]
+    except KeyError:
+        raise ModelError("%s: unknown joint type %r; valid types: %s"
+                         % (_label(joint), kind, ", ".join(JOINT_TYPES))) from None
+    body1, rf1 = _reference_frame(joint, "Reference1", bodies)
+    body2, rf2 = _reference_frame(joint, "Reference2", bodies)
+    if body1 == body2:
+        raise ModelError("%s: both references are on body '%s' ('%s' and '%s'); a joint "
+                         "connects two different bodies" % (_label(joint), body1.Label,
+                                                            rf1.label, rf2.label))
+    if body1.Fixed and body2.Fixed:
+        raise ModelError("%s: both bodies ('%s' and '%s') are fixed; a joint needs a moving "
+                         "body" % (_label(joint), body1.Label, body2.Label))
+    p1, p2 = np.array(rf1.point, dtype=float), np.array(rf2.point, dtype=float)
+    a1 = None if rf1.axis is None else np.array(rf1.axis, dtype=float)
+    a2 = None if rf2.axis is None else np.array(rf2.axis, dtype=float)
+
+    if kind == "universal":
+        if a1 is None or a2 is None:
+            raise ModelError("%s: a universal joint needs an axis on both sides (the cross axes); "
+                             "'%s' and '%s' give %s and %s"
+                             % (_label(joint), rf1.label, rf2.label, rf1.kind, rf2.kind))
+        if abs(float(np.dot(a1, a2))) > 1e-3:
+            raise ModelError("%s: the cross axes of a universal joint must be perpendicular "
+                             "(angle %.3f deg)" % (_label(joint),
+                                                   math.degrees(math.acos(np.clip(
+                                                       abs(np.dot(a1, a2)), -1, 1)))))
+        y = a2 - np.dot(a1, a2) * a1
+        y /= np.linalg.norm(y)
+        R1 = np.column_stack([a1, y, np.cross(a1, y)])
+        R2 = R1.copy()
+    else:
+        if a1 is None and a2 is None:
+            if "axis" in spec.needs:
+                raise ModelError("%s: a %s joint needs an axis, but neither reference has one "
+                                 "('%s' is a %s, '%s' a %s); pick an edge or a face"
+                                 % (_label(joint), spec.label.lower(), rf1.label, rf1.kind,
+                                    rf2.label, rf2.kind))
+            R1 = np.eye(3)
+            R2 = np.eye(3)
+        else:
+            z1 = a1 if a1 is not None else a2
+            z2 = a2 if a2 is not None else a1
+            if np.dot(z1, z2) < 0.0:
+                z2 = -z2       # a pin and its hole: keep the mechanism as modelled
+            R1 = orthonormal_frame(z1)
+            R2 = R1.copy() if (_aligned(z1, z2) or kind == "fixed") \
+                else orthonormal_frame(z2, x_hint=R1[:, 0])
+    if joint.Reverse:
+        flip = np.diag([1.0, -1.0, -1.0])     # 180 deg about x: z -> -z, right-handed
+        R1 = R1 @ flip
+        R2 = R2 @ flip
+    offset = quantity_si(joint.Offset, "m")
+    if offset != 0.0:
+        if a1 is None and a2 is None:
+            raise ModelError("%s: Offset needs a joint axis, but neither reference has one"
+                             % _label(joint))
+        p2 = p2 - offset * R1[:, 2]
+    point2 = None
+    length = None
+    if "point2" in spec.needs:
+        point2 = p2
+        L = quantity_si(joint.Length, "m")
+        length = L if L > 0.0 else None
+    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length)
+
+
+def joint_local_frames(jd):
+    """The two joint frames of ``jd`` in their bodies' local frames, as mm Placements."""
+    out = []
+    for body, (p, R) in ((jd.body1, jd.frame1), (jd.body2, jd.frame2)):
+        g = global_placement(body.ShapeObject)
+        out.append(g.inverse().multiply(frame_to_placement(p, R)))
+    return tuple(out)
+
+
+def update_joint_properties(joint):
+    """Refresh a Joint's read-only local frames (its ``execute``)."""
+    jd = joint_data(joint)
+    f1, f2 = joint_local_frames(jd)
+    joint.Frame1 = f1
+    joint.Frame2 = f2
+
+
+# ============================================================================ study settings
+
+def gravity_vector(study):
+    """Gravity [m/s^2], world: ``GravityAcceleration`` times the unit ``GravityDirection``."""
+    g = quantity_si(study.GravityAcceleration, "m/s^2")
+    d = vector_array(study.GravityDirection)
+    n = np.linalg.norm(d)
+    if g == 0.0:
+        return np.zeros(3)
+    if not math.isfinite(g) or not n > 0.0:
+        raise ModelError("%s: GravityDirection must be a non-zero vector when "
+                         "GravityAcceleration is not zero" % _label(study))
+    return g * d / n
+
+
+def simulation_settings(study, **overrides):
+    """Keyword arguments of ``Model.simulate`` from a Study's properties (SI).
+
+    ``overrides`` replace any of them (``t_end``, ``dt``, ``method``,
+    ``output_dt``, ``rtol``, ``atol``, ``time_constant``, ``damping_ratio``,
+    ``baumgarte``, ...).
+    """
+    s = dict(t_end=float(study.EndTime), method=str(study.Integrator),
+             rtol=float(study.RelativeTolerance), atol=float(study.AbsoluteTolerance))
+    from .solver import METHODS
+    info = METHODS.get(s["method"])
+    dt = float(study.TimeStep)
+    s["dt"] = dt if (dt > 0.0 or (info is not None and info.fixed_step)) else None
+    out = float(study.OutputInterval)
+    s["output_dt"] = out if out > 0.0 else None
+    if study.Stabilisation == "Baumgarte":
+        s["baumgarte"] = (float(study.BaumgarteAlpha), float(study.BaumgarteBeta))
+    else:
+        tc = float(study.TimeConstant)
+        s["time_constant"] = tc if tc > 0.0 else None
+        s["damping_ratio"] = float(study.DampingRatio)
+    if "baumgarte" in overrides or "time_constant" in overrides:
+        s.pop("baumgarte", None)
+    s.update(overrides)
+    return s
+
+
+# ============================================================================ the model
+
+class Conversion:
+    """A study converted to a solver ``Model``, with the mappings both ways.
+
+    Attributes
+    ----------
+    study : the Study object
+    model : solver ``Model``
+    bodies : list of ``BodyData`` (all bodies, study order)
+    moving : list of ``BodyData`` of the moving bodies, in solver (result) order
+    joints : list of ``JointData`` (study order = solver order)
+    body_map : dict Body object Name -> solver ``Body`` (``model.ground`` for fixed bodies)
+    joint_map : dict Joint object Name -> solver ``Joint``
+    load_map : dict Force/Torque object Name -> solver ``Load``
+    """
+
+    def __init__(self, study):
+        self.study = study
+        self.model = None
+        self.bodies = []
+        self.moving = []
+        self.joints = []
+        self.body_map = {}
+        self.joint_map = {}
+        self.load_map = {}
+
+    def solver_body(self, body_obj):
+        return self.body_map[body_obj.Name]
+
+    def solver_joint(self, joint_obj):
+        return self.joint_map[joint_obj.Name]
+
+    def body_object(self, solver_name):
+        """The document Body object of a solver body name."""
+        for bd in self.bodies:
+            sb = self.body_map[bd.obj.Name]
+            if not sb.is_ground and sb.name == solver_name:
+                return bd.obj
+        raise KeyError(solver_name)
+
+
+def _unique_names(objs):
+    """Solver names: Labels, with the object Name added where Labels collide."""
+    labels = [o.Label for o in objs]
+    return {o.Name: (o.Label if labels.count(o.Label) == 1 else "%s (%s)" % (o.Label, o.Name))
+            for o in objs}
+
+
+def _check_bodies(study, bodies):
+    if not bodies:
+        raise ModelError("%s has no bodies: add a body for each solid that moves or is fixed"
+                         % _label(study))
+    seen = {}
+    for b in bodies:
+        shape = b.ShapeObject
+        if shape is None:
+            raise ModelError("%s has no shape object" % _label(b))
+        if shape.Name in seen:
+            raise ModelError("Bodies '%s' and '%s' use the same object '%s'"
+                             % (seen[shape.Name].Label, b.Label, shape.Label))
+        seen[shape.Name] = b
+    for b in bodies:
+        for anc in _ancestors(b.ShapeObject):
+            if anc.Name in seen:
+                raise ModelError("%s: '%s' lies inside '%s', the shape of body '%s'; its mass "
+                                 "would count twice" % (_label(b), b.ShapeObject.Label,
+                                                        anc.Label, seen[anc.Name].Label))
+    if all(b.Fixed for b in bodies):
+        raise ModelError("%s: all bodies are fixed; nothing can move" % _label(study))
+
+
+def convert(study):
+    """Build the solver ``Model`` of a Study; ``ModelError`` naming the object at fault."""
+    conv = Conversion(study)
+    bodies = study_bodies(study)
+    _check_bodies(study, bodies)
+    model = Model(gravity=gravity_vector(study))
+    conv.model = model
+
+    names = _unique_names(bodies)
+    for b in bodies:
+        bd = body_data(b)
+        conv.bodies.append(bd)
+        if bd.fixed:
+            conv.body_map[b.Name] = model.ground
+            continue
+        mp = bd.mass_props
+        try:
+            sb = model.add_body(names[b.Name], mass=float(mp.mass),
+                                inertia=np.asarray(mp.inertia, dtype=float),
+                                position=np.asarray(mp.cog, dtype=float),
+                                orientation=rotation_to_quat(bd.placement.Rotation),
+                                velocity=bd.velocity, angular_velocity=bd.omega)
+        except ModelError as exc:
+            raise ModelError("%s: %s" % (_label(b), exc)) from None
+        conv.body_map[b.Name] = sb
+        conv.moving.append(bd)
+
+    joints = study_joints(study)
+    jnames = _unique_names(joints)
+    for j in joints:
+        jd = joint_data(j, bodies)
+        try:
+            sj = model.add_joint(jd.kind, conv.body_map[jd.body1.Name],
+                                 conv.body_map[jd.body2.Name], frame1=jd.frame1,
+                                 frame2=jd.frame2, point2=jd.point2, length=jd.length,
+                                 name=jnames[j.Name])
+        except ModelError as exc:
+            raise ModelError("%s: %s" % (_label(j), exc)) from None
+        conv.joints.append(jd)
+        conv.joint_map[j.Name] = sj
+
+    loads = study_loads(study)
+    lnames = _unique_names(loads)
+    for ld in loads:
+        conv.load_map[ld.Name] = _add_load(conv, ld, bodies, lnames[ld.Name])
+    return conv
+
+
+def _add_load(conv, load, bodies, name):
+    what = _label(load)
+    body = load.Body
+    if body is None:
+        raise ModelError("%s has no body" % what)
+    if body not in bodies:
+        raise ModelError("%s: body '%s' is not in this study" % (what, body.Label))
+    if body.Fixed:
+        raise ModelError("%s: body '%s' is fixed; a load needs a moving body"
+                         % (what, body.Label))
+    sb = conv.body_map[body.Name]
+    torque = is_type(load, "SimPhant::Torque")
+    text = (load.TorqueFunction if torque else load.ForceFunction).strip()
+    if text:
+        value = parse_time_function(text, what)
+    else:
+        value = vector_array(load.Torque if torque else load.Force)
+    frame = str(load.Frame).lower()
+    try:
+        if torque:
+            return conv.model.add_torque(sb, value, frame=frame, name=name)
+        point = None
+        ref = reference_of(load.Reference)
+        if ref is not None and ref[1]:
+            from .references import reference_frame
+            obj, sub = ref
+            if body_of_object([body], obj) is None:
+                raise ModelError("%s: the point '%s.%s' is not on body '%s'"
+                                 % (what, obj.Label, sub, body.Label))
+            try:
+                point = np.asarray(reference_frame(obj, sub).point, dtype=float)
+            except ModelError as exc:
+                raise ModelError("%s: Reference: %s" % (what, exc)) from None
+            except Exception as exc:  # noqa: BLE001 - FreeCAD/OCC failures
+                raise ModelError("%s: Reference '%s.%s' cannot be used: %s"
+                                 % (what, obj.Label, sub, exc)) from None
+        return conv.model.add_force(sb, value, point=point, frame=frame, name=name)
+    except ModelError as exc:
+        if str(exc).startswith(what):
+            raise
+        raise ModelError("%s: %s" % (what, exc)) from None

@@ -1,0 +1,361 @@
+"""The one headless entry point that creates SimPhant document objects.
+
+Scripts, GUI commands and tests all create objects here (as FEM's
+``ObjectsFem``). Every function validates its input first and raises
+``ModelError`` naming the offending object, so a failed call adds nothing to
+the document. View providers are attached only when ``FreeCAD.GuiUp``
+(``_attach_view_provider`` is the hook; the GUI modules do not exist yet).
+
+Units follow the document: lengths in mm, angles in degrees, forces in N,
+torques in N m, density in kg/m^3, mass in kg; vector components may also be
+given as quantity strings ("1 m/s").
+
+Example::
+
+    import FreeCAD
+    from SimPhantWorkbench import factory, runner
+    doc = FreeCAD.ActiveDocument
+    study = factory.make_study(doc)
+    base = factory.make_body(study, doc.Base, fixed=True)
+    rod = factory.make_body(study, doc.Rod, density=2700)
+    factory.make_joint(study, "revolute", (doc.Base, "Edge1"), (doc.Rod, "Vertex2"))
+    result = runner.run_study(study)
+"""
+import FreeCAD
+
+from .objects.base import is_type, transaction
+from .objects.study import find_study, study_bodies, study_result
+from .solver import JOINT_TYPES, ModelError
+
+__all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result"]
+
+
+def _attach_view_provider(obj, module_name, class_name):
+    """Attach ``SimPhantWorkbench.viewproviders.<module_name>.<class_name>`` in the GUI.
+
+    Hook for the GUI layer: does nothing headless or while the view provider
+    module does not exist.
+    """
+    if not FreeCAD.GuiUp or obj.ViewObject is None:
+        return
+    import importlib
+    try:
+        module = importlib.import_module("SimPhantWorkbench.viewproviders." + module_name)
+    except ImportError:
+        return
+    getattr(module, class_name)(obj.ViewObject)
+
+
+def _require_study(study):
+    if not is_type(study, "SimPhant::Study"):
+        label = getattr(study, "Label", repr(study))
+        raise ModelError("'%s' is not a SimPhant study" % label)
+    return study
+
+
+def _add(study, type_id, name, proxy_cls, vp_module, vp_class, label=None):
+    obj = study.Document.addObject(type_id, name)
+    proxy_cls(obj)
+    if label:
+        obj.Label = label
+    study.addObject(obj)
+    _attach_view_provider(obj, vp_module, vp_class)
+    return obj
+
+
+def _vector(value, unit, what):
+    """A 3-vector of numbers (in ``unit``) or quantity strings -> ``FreeCAD.Vector`` in ``unit``."""
+    from .conversion import quantity_si
+    if value is None:
+        return FreeCAD.Vector()
+    try:
+        comps = [quantity_si(c, unit) for c in value]
+    except Exception as exc:  # noqa: BLE001 - report any malformed input
+        raise ModelError("%s: expected 3 numbers [%s] or quantities, got %r (%s)"
+                         % (what, unit, value, exc)) from None
+    if len(comps) != 3:
+        raise ModelError("%s: expected 3 components, got %r" % (what, value))
+    return FreeCAD.Vector(*comps)
+
+
+def _nonnegative(value, what):
+    import math
+    if value is None:
+        return 0.0
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ModelError("%s must be a number, got %r" % (what, value)) from None
+    if not math.isfinite(v) or v <= 0.0:
+        raise ModelError("%s must be positive and finite, got %r" % (what, value))
+    return v
+
+
+# ----------------------------------------------------------------------------- study
+
+def make_study(doc, name="Study"):
+    """Add a Study (the container of a motion study) to ``doc``."""
+    from .objects.study import Study
+    obj = doc.addObject("App::DocumentObjectGroupPython", name)
+    Study(obj)
+    _attach_view_provider(obj, "view_study", "VPStudy")
+    return obj
+
+
+def make_result(study, name="Result"):
+    """Add an (empty) Result object to ``study``; ``runner.run_study`` fills it."""
+    from .objects.result import Result
+    _require_study(study)
+    if study_result(study) is not None:
+        raise ModelError("Study '%s' already has a result '%s'"
+                         % (study.Label, study_result(study).Label))
+    return _create(study, "Add SimPhant result", name, Result, "view_result", "VPResult", None,
+                   lambda obj: None)
+
+
+# ----------------------------------------------------------------------------- bodies
+
+def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=None,
+              angular_velocity=None, name=None):
+    """Add a rigid body made of ``shape_obj`` to ``study``.
+
+    Parameters
+    ----------
+    shape_obj : Part feature, PartDesign Body, App::Part or App::Link
+        The solid(s) the body moves.
+    fixed : bool
+        The body is the ground (does not move).
+    density : float, optional
+        Density [kg/m^3]; default: the object's material, else the default
+        density (with a warning).
+    mass : float, optional
+        Mass [kg] overriding volume x density.
+    velocity : 3 components, optional
+        Initial CoG velocity [mm/s] (or quantity strings), world axes.
+    angular_velocity : 3 components, optional
+        Initial angular velocity [deg/s] (or quantity strings), world axes.
+    name : str, optional
+        Object name (and label); default ``"Body"`` labelled after the shape.
+    """
+    from .conversion import body_data
+    from .objects.body import Body
+    _require_study(study)
+    if shape_obj is None or not hasattr(shape_obj, "Placement"):
+        raise ModelError("'%s' cannot be a body: it has no placement (pick a Part feature, a "
+                         "PartDesign Body, an App::Part or an App::Link)"
+                         % getattr(shape_obj, "Label", shape_obj))
+    if shape_obj.Document != study.Document:
+        raise ModelError("'%s' is in another document than study '%s'"
+                         % (shape_obj.Label, study.Label))
+    for b in study_bodies(study):
+        if b.ShapeObject == shape_obj:
+            raise ModelError("'%s' is already body '%s' of study '%s'"
+                             % (shape_obj.Label, b.Label, study.Label))
+    what = "Body for '%s'" % shape_obj.Label
+    density = _nonnegative(density, what + ": density")
+    mass = _nonnegative(mass, what + ": mass")
+    v = _vector(velocity, "mm/s", what + ": velocity")
+    w = _vector(angular_velocity, "deg/s", what + ": angular velocity")
+
+    def fill(obj):
+        obj.ShapeObject = shape_obj
+        obj.Fixed = bool(fixed)
+        obj.Density = density
+        obj.MassOverride = mass
+        obj.InitialVelocity = v
+        obj.InitialAngularVelocity = w
+        body_data(obj, warn=False)          # validates: solid, volume, density
+        obj.Proxy.execute(obj)              # fills the read-only mass properties
+
+    return _create(study, "Add SimPhant body", name or "Body", Body, "view_body", "VPBody",
+                   name or (shape_obj.Label + "_body"), fill)
+
+
+# ----------------------------------------------------------------------------- joints
+
+def _reference(ref, what):
+    """``(obj, "Edge3")``, ``(obj, ["Edge3"])`` -> value for an XLinkSub property."""
+    if ref is None:
+        raise ModelError("%s: missing reference" % what)
+    try:
+        obj, sub = ref
+    except (TypeError, ValueError):
+        raise ModelError("%s: a reference is (object, 'Edge3'), got %r" % (what, ref)) from None
+    if isinstance(sub, (list, tuple)):
+        if len(sub) != 1:
+            raise ModelError("%s: pick exactly one element of '%s', got %r"
+                             % (what, getattr(obj, "Label", obj), sub))
+        sub = sub[0]
+    if not hasattr(obj, "Document") or not isinstance(sub, str):
+        raise ModelError("%s: a reference is (object, 'Edge3'), got %r" % (what, ref))
+    return obj, [sub]
+
+
+def _joint_kind(kind):
+    if kind not in JOINT_TYPES:
+        raise ModelError("unknown joint type %r; valid types: %s" % (kind, ", ".join(JOINT_TYPES)))
+    return kind
+
+
+def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, length=None):
+    """Add a joint of registry ``kind`` between the bodies owning ``ref1`` and ``ref2``.
+
+    Parameters
+    ----------
+    kind : str
+        A name of ``solver.JOINT_TYPES`` ("revolute", "spherical", ...).
+    ref1, ref2 : (object, "Edge3")
+        Sub-elements (vertex, edge, face) of the shape objects of two different
+        bodies of the study; side 1's reference gives the joint axis direction.
+    offset : float or quantity
+        Side 2 stands ``offset`` [mm] ahead of side 1 along the joint axis.
+    reverse : bool
+        Flip the joint axis.
+    length : float or quantity, optional
+        Distance joints: the kept distance [mm] (default: the one at the start).
+    """
+    from .conversion import joint_data, quantity_si
+    from .objects.joint import Joint
+    _require_study(study)
+    kind = _joint_kind(kind)
+    what = "Joint %s" % (repr(name) if name else "(%s)" % kind)
+    r1 = _reference(ref1, what + " Reference1")
+    r2 = _reference(ref2, what + " Reference2")
+    bodies = study_bodies(study)
+    from .conversion import body_of_object
+    for which, (obj, sub) in (("Reference1", r1), ("Reference2", r2)):
+        if body_of_object(bodies, obj) is None:
+            raise ModelError("%s %s: '%s' is not the shape of a body of study '%s'; add a body "
+                             "for it first" % (what, which, obj.Label, study.Label))
+    def fill(obj):
+        obj.JointType = kind
+        obj.Reference1 = r1
+        obj.Reference2 = r2
+        obj.Offset = quantity_si(offset, "mm")
+        obj.Reverse = bool(reverse)
+        if length is not None:
+            obj.Length = quantity_si(length, "mm")
+        joint_data(obj, bodies)          # validates references, bodies and axes
+        obj.Proxy.execute(obj)           # fills Frame1/Frame2
+
+    return _create(study, "Add SimPhant joint", name or "Joint", Joint, "view_joint", "VPJoint",
+                   name, fill)
+
+
+# ----------------------------------------------------------------------------- loads
+
+def _load_body(study, body_or_obj, what):
+    if is_type(body_or_obj, "SimPhant::Body"):
+        if find_study(body_or_obj) != study:
+            raise ModelError("%s: body '%s' is not in study '%s'"
+                             % (what, body_or_obj.Label, study.Label))
+        return body_or_obj
+    from .conversion import body_of_object
+    body = body_of_object(study_bodies(study), body_or_obj)
+    if body is None:
+        raise ModelError("%s: '%s' is not a body of study '%s'"
+                         % (what, getattr(body_or_obj, "Label", body_or_obj), study.Label))
+    return body
+
+
+def _load_value(value, unit, what):
+    """(constant Vector, function text): a 3-vector of numbers, or expressions of t."""
+    from .conversion import format_vector_function, parse_time_function
+    if isinstance(value, str) or (not isinstance(value, FreeCAD.Vector) and value is not None
+                                  and any(isinstance(c, str) for c in value)):
+        text = format_vector_function(value)
+        parse_time_function(text, what)          # validate now
+        return FreeCAD.Vector(), text
+    return _vector(value, unit, what), ""
+
+
+def _frame(frame, what):
+    from .objects.load import LOAD_FRAMES
+    for f in LOAD_FRAMES:
+        if isinstance(frame, str) and frame.lower() == f.lower():
+            return f
+    raise ModelError("%s: frame must be 'world' or 'body', got %r" % (what, frame))
+
+
+def _make_load(study, body_or_obj, value, ref, frame, name, torque):
+    from .objects.load import Force, Torque
+    _require_study(study)
+    kind = "Torque" if torque else "Force"
+    what = "%s %s" % (kind, repr(name) if name else "")
+    what = what.strip()
+    body = _load_body(study, body_or_obj, what)
+    if body.Fixed:
+        raise ModelError("%s: body '%s' is fixed; a load needs a moving body"
+                         % (what, body.Label))
+    vec, text = _load_value(value, "N m" if torque else "N", what)
+    frame = _frame(frame, what)
+    r = None
+    if ref is not None:
+        r = _reference(ref, what + " Reference")
+        from .conversion import body_of_object
+        if body_of_object([body], r[0]) is None:
+            raise ModelError("%s: the point '%s.%s' is not on body '%s'"
+                             % (what, r[0].Label, r[1][0], body.Label))
+        from .references import reference_frame
+        reference_frame(r[0], r[1][0])     # validates the element
+    def fill(obj):
+        obj.Body = body
+        if torque:
+            obj.Torque = vec
+            obj.TorqueFunction = text
+        else:
+            obj.Force = vec
+            obj.ForceFunction = text
+            if r is not None:
+                obj.Reference = r
+        obj.Frame = frame
+
+    return _create(study, "Add SimPhant " + kind.lower(), name or kind,
+                   Torque if torque else Force, "view_load", "VPLoad", name, fill)
+
+
+def make_force(study, body_or_obj, force, ref=None, frame="world", name=None):
+    """Add a force [N] on a body (given as its Body object or its shape object).
+
+    ``force`` is a constant 3-vector [N], or a function of time ``t`` [s]: a
+    string ``"0, 0, 10*sin(2*pi*t)"`` or three component strings. It acts at
+    the point of ``ref`` ``(obj, "Vertex2")`` (a vertex, or the centre of an
+    edge or face of the body), else at the CoG; ``frame`` "world" or "body".
+    """
+    return _make_load(study, body_or_obj, force, ref, frame, name, torque=False)
+
+
+def make_torque(study, body_or_obj, torque, frame="world", name=None):
+    """Add a pure torque [N m] (constant 3-vector or function of ``t``, as ``make_force``)."""
+    return _make_load(study, body_or_obj, torque, None, frame, name, torque=True)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _create(study, title, name, proxy_cls, vp_module, vp_class, label, fill):
+    """Add a ``proxy_cls`` object to ``study`` and ``fill`` it, in one undo step.
+
+    If anything fails the object is removed again (undo may be off headless).
+    """
+    doc = study.Document
+    obj = None
+    try:
+        with transaction(doc, title):
+            obj = _add(study, "App::FeaturePython", name, proxy_cls, vp_module, vp_class, label)
+            fill(obj)
+            obj.purgeTouched()
+    except Exception:
+        _discard(doc, obj)
+        raise
+    return obj
+
+
+def _discard(doc, obj):
+    """Remove a half-made object (undo may be off, so abortTransaction alone is not enough)."""
+    if obj is None:
+        return
+    try:
+        if doc.getObject(obj.Name) is not None:
+            doc.removeObject(obj.Name)
+    except Exception:  # noqa: BLE001 - already gone
+        pass

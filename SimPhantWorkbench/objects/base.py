@@ -1,0 +1,170 @@
+"""Declarative properties and the proxy base class of all SimPhant document objects.
+
+Every object type lists its properties as data (``PROPERTIES``, a tuple of
+``PropertySpec``). ``ensure_properties`` adds the missing ones with their
+defaults and re-applies editor flags; it runs when an object is created and
+again in ``onDocumentRestored``, so a document saved by an older SimPhant gains
+the properties added since, and nothing happens twice.
+
+The proxy classes' module paths and names are stored in ``.FCStd`` files:
+``SimPhantWorkbench.objects.<module>.<Class>`` is public API, never rename.
+
+Units: FreeCAD Quantity properties carry their unit; properties FreeCAD 0.20
+has no Quantity type for (time, density, mass, force, velocity) are plain
+floats/vectors with the unit written in their tooltip and in brackets here.
+"""
+from collections import namedtuple
+
+__all__ = ["PropertySpec", "prop", "ensure_properties", "BaseProxy", "proxy_type", "is_type",
+           "transaction"]
+
+PropertySpec = namedtuple("PropertySpec", [
+    "type",       # FreeCAD property type, e.g. "App::PropertyFloat"
+    "name",       # property name (stored in documents: never rename)
+    "group",      # property editor group
+    "doc",        # tooltip, with the unit in brackets
+    "default",    # initial value (None: FreeCAD's default); enumerations: the selected item
+    "values",     # enumerations: the items, or a callable returning them (read at add time)
+    "read_only",  # shown but not editable in the property editor (computed values)
+    "hidden",     # not shown in the property editor
+    "output",     # a computed value: setting it does not touch the object (no recompute loop)
+])
+
+
+def prop(type, name, group, doc, default=None, values=None, read_only=False, hidden=False,
+         output=False):
+    """Build a ``PropertySpec`` (keyword defaults for the flags)."""
+    return PropertySpec(type, name, group, doc, default, values, read_only, hidden, output)
+
+
+# FreeCAD property attribute bits (App::PropertyType)
+_PROP_OUTPUT = 8
+_PROP_NORECOMPUTE = 16
+
+
+def _enum_values(spec):
+    values = spec.values() if callable(spec.values) else spec.values
+    return list(values)
+
+
+def _current_enum_items(obj, name):
+    try:
+        return list(obj.getEnumerationsOfProperty(name))
+    except Exception:  # noqa: BLE001 - older FreeCAD without this call
+        return None
+
+
+def ensure_properties(obj, specs):
+    """Add the properties of ``specs`` that ``obj`` lacks (with defaults); idempotent.
+
+    Existing properties keep their values. Enumerations get the current item
+    list (e.g. joint kinds added to the solver registry since the document was
+    saved) while keeping the selected item. Editor modes are re-applied.
+    Returns the names of the properties that were added.
+    """
+    added = []
+    existing = set(obj.PropertiesList)
+    for spec in specs:
+        if spec.name not in existing:
+            attr = (_PROP_OUTPUT | _PROP_NORECOMPUTE) if spec.output else 0
+            obj.addProperty(spec.type, spec.name, spec.group, spec.doc, attr)
+            added.append(spec.name)
+            if spec.type == "App::PropertyEnumeration":
+                setattr(obj, spec.name, _enum_values(spec))
+            if spec.default is not None:
+                setattr(obj, spec.name, spec.default)
+        elif spec.type == "App::PropertyEnumeration" and obj.getTypeIdOfProperty(spec.name) == spec.type:
+            items = _enum_values(spec)
+            if _current_enum_items(obj, spec.name) != items:
+                current = getattr(obj, spec.name)
+                setattr(obj, spec.name, items)
+                if current in items:
+                    setattr(obj, spec.name, current)
+        mode = []
+        if spec.read_only:
+            mode.append("ReadOnly")
+        if spec.hidden:
+            mode.append("Hidden")
+        if sorted(obj.getEditorMode(spec.name)) != sorted(mode):
+            obj.setEditorMode(spec.name, mode)
+    return added
+
+
+def proxy_type(obj):
+    """The ``Type`` string of a Python feature's proxy (``"SimPhant::Body"`` ...), or ``None``."""
+    proxy = getattr(obj, "Proxy", None)
+    return getattr(proxy, "Type", None)
+
+
+def is_type(obj, type_name):
+    """True when ``obj`` is a SimPhant object of ``type_name`` (e.g. ``"SimPhant::Joint"``)."""
+    return obj is not None and proxy_type(obj) == type_name
+
+
+class BaseProxy:
+    """App-side proxy: declares ``Type`` and ``PROPERTIES``; nothing else is persisted.
+
+    The proxy keeps no state worth saving (everything lives in properties), so
+    serialisation returns ``None`` (``dumps``/``loads`` for FreeCAD >= 0.22,
+    ``__getstate__``/``__setstate__`` for 0.20/0.21).
+    """
+
+    Type = "SimPhant::Base"
+    PROPERTIES = ()
+
+    def __init__(self, obj):
+        obj.Proxy = self
+        ensure_properties(obj, self.PROPERTIES)
+
+    def onDocumentRestored(self, obj):
+        ensure_properties(obj, self.PROPERTIES)
+
+    def execute(self, obj):
+        """Cheap derived values only; simulations never run here."""
+
+    # serialisation: no proxy state
+    def dumps(self):
+        return None
+
+    def loads(self, state):
+        return None
+
+    def __getstate__(self):
+        return None
+
+    def __setstate__(self, state):
+        return None
+
+
+class transaction:
+    """Context manager: one undo step; aborted when the block raises.
+
+    Joins an already open transaction (a GUI command's) instead of opening a
+    nested one. Headless documents usually have undo off (``UndoMode == 0``),
+    where this only marks the boundaries.
+    """
+
+    def __init__(self, doc, title):
+        self.doc = doc
+        self.title = title
+        self.owner = False
+
+    _open = set()   # documents with a SimPhant transaction open (nesting joins it)
+
+    def __enter__(self):
+        key = self.doc.Name
+        pending = key in transaction._open or getattr(self.doc, "HasPendingTransaction", False)
+        self.owner = not pending
+        if self.owner:
+            transaction._open.add(key)
+            self.doc.openTransaction(self.title)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.owner:
+            transaction._open.discard(self.doc.Name)
+            if exc_type is None:
+                self.doc.commitTransaction()
+            else:
+                self.doc.abortTransaction()
+        return False

@@ -1,0 +1,81 @@
+"""Result: the outcome of a run, stored with the document.
+
+The solver ``Result`` is saved as an ``.npz`` archive (``Result.to_arrays``)
+in ``ResultFile``, an ``App::PropertyFileIncluded``: the file travels inside the
+``.FCStd``, so a reopened document replays and plots without solving again.
+The hidden "Mapping" properties tie the result's bodies and joints to document
+objects and record what playback needs: each moving body's shape object, its
+CoG in the object's own frame and the placement it had when the run started
+(``InitialPlacements`` is a PlacementList, stored bit-exactly).
+
+``get_result`` (module ``SimPhantWorkbench.runner``) loads the archive, cached
+by the proxy per file.
+"""
+import os
+
+from .base import BaseProxy, prop
+
+__all__ = ["Result"]
+
+TYPE = "SimPhant::Result"
+
+
+class Result(BaseProxy):
+    """Proxy of a stored simulation result (``SimPhant::Result``)."""
+
+    Type = TYPE
+
+    PROPERTIES = (
+        prop("App::PropertyFileIncluded", "ResultFile", "Result",
+             "The result arrays (.npz of solver Result.to_arrays)", read_only=True),
+        prop("App::PropertyInteger", "NumberOfFrames", "Result", "Number of stored frames",
+             read_only=True),
+        prop("App::PropertyFloat", "EndTime", "Result", "Time of the last frame [s]",
+             read_only=True),
+        prop("App::PropertyString", "Method", "Result", "Integration method of the run",
+             read_only=True),
+        prop("App::PropertyInteger", "Steps", "Result", "Integration steps taken", read_only=True),
+        prop("App::PropertyFloat", "WallTime", "Result", "Computing time of the run [s]",
+             read_only=True),
+        prop("App::PropertyString", "AssemblySummary", "Result",
+             "What the initial assembly changed", read_only=True),
+        # mapping to the document (hidden)
+        prop("App::PropertyStringList", "BodyObjects", "Mapping",
+             "Names of the SimPhant Body objects, in the order of the result's bodies",
+             hidden=True),
+        prop("App::PropertyStringList", "ShapeObjects", "Mapping",
+             "Names of the moved shape objects, in the order of the result's bodies", hidden=True),
+        prop("App::PropertyVectorList", "CoGLocal", "Mapping",
+             "CoG of each moved object in the object's own frame [mm]", hidden=True),
+        prop("App::PropertyPlacementList", "InitialPlacements", "Mapping",
+             "Placement of each moved object when the run started (restored by reset)",
+             hidden=True),
+        prop("App::PropertyStringList", "JointObjects", "Mapping",
+             "Names of the SimPhant Joint objects, in the order of the result's joints",
+             hidden=True),
+    )
+
+    def __init__(self, obj):
+        super().__init__(obj)
+        self._cache = None
+
+    def load(self, obj):
+        """The stored solver ``Result`` (cached per file), or ``None`` when there is none."""
+        path = obj.ResultFile
+        if not path or not os.path.isfile(path):
+            return None
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
+        cache = getattr(self, "_cache", None)
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        from ..solver import Result as SolverResult
+        res = SolverResult.load(path)
+        self._cache = (key, res)
+        return res
+
+    def remember(self, obj, result):
+        """Cache ``result`` as the content of the current ``ResultFile``."""
+        path = obj.ResultFile
+        st = os.stat(path)
+        self._cache = ((path, st.st_mtime_ns, st.st_size), result)

@@ -1,0 +1,195 @@
+"""Playback: placements of result frames (object origin != CoG, rotated objects, objects in
+an App::Part, App::Links) and a bit-exact reset, also after save/reopen."""
+import numpy as np
+import pytest
+
+import FreeCAD
+import Part
+
+from helpers_doc import (all_placements, docs, free_box, pendulum, placement_bits,  # noqa: F401
+                         reopen, tumbling_study, vec)
+from SimPhantWorkbench import playback, runner
+from SimPhantWorkbench.solver import ModelError
+
+
+def _global_vertices(obj):
+    """World positions [mm] of the vertices of ``obj`` (containers and links included)."""
+    from SimPhantWorkbench.massprops import global_shape
+    return np.array([tuple(v.Point) for v in global_shape(obj).Vertexes])
+
+
+def _local_vertices(obj):
+    """Vertex positions [mm] in ``obj``'s own frame at the current placement."""
+    from SimPhantWorkbench.conversion import global_placement
+    inv = global_placement(obj).inverse()
+    return np.array([tuple(inv.multVec(vec(*p))) for p in _global_vertices(obj)])
+
+
+def _check_frames(study, obj, frames):
+    """After apply_frame(k), every vertex is where the solver says: r.point_position."""
+    r = runner.get_result(study)
+    name = runner.result_key(study, obj)
+    res_obj = [o for o in study.Group if o.Proxy.Type == "SimPhant::Result"][0]
+    c_local = np.array(res_obj.CoGLocal[0])            # mm, object frame
+    local = _local_vertices(obj)                       # before moving: object frame
+    for k in frames:
+        used = playback.apply_frame(study, k)
+        assert used == (k if k >= 0 else len(r.t) + k)
+        expect = np.array([r.point_position(name, (v - c_local) * 1e-3)[used] for v in local])
+        assert np.abs(_global_vertices(obj) * 1e-3 - expect).max() < 1e-12
+    return r
+
+
+def test_apply_frame_places_a_rotated_off_cog_object(docs):
+    doc = docs()
+    box = free_box(doc, placement=FreeCAD.Placement(vec(30, -10, 5),
+                                                    FreeCAD.Rotation(vec(1, 2, 3), 40)))
+    study, _ = tumbling_study(doc, box)
+    r = runner.run_study(study)
+    # the motion is substantial: moved and turned
+    name = r.body_names[0]
+    assert np.linalg.norm(r.position(name)[-1] - r.position(name)[0]) > 0.04
+    assert np.abs(r.rotation_matrix(name)[-1] - r.rotation_matrix(name)[0]).max() > 0.3
+    _check_frames(study, box, [0, 3, len(r.t) - 1, -1])
+
+
+def test_apply_frame_inside_a_placed_app_part(docs):
+    doc = docs()
+    part = doc.addObject("App::Part", "Assembly")
+    part.Placement = FreeCAD.Placement(vec(0, 200, -50), FreeCAD.Rotation(vec(0, 1, 1), 60))
+    box = free_box(doc, placement=FreeCAD.Placement(vec(10, 0, 0), FreeCAD.Rotation(vec(0, 0, 1),
+                                                                                     25)))
+    part.addObject(box)
+    doc.recompute()
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    _check_frames(study, box, [2, 7])
+    assert placement_bits(part.Placement)[:3] == (0.0, 200.0, -50.0)   # the container stays
+
+
+def test_apply_frame_on_an_app_link(docs):
+    doc = docs()
+    box = free_box(doc)
+    link = doc.addObject("App::Link", "BoxLink")
+    link.LinkedObject = box
+    link.Placement = FreeCAD.Placement(vec(0, 0, 300), FreeCAD.Rotation(vec(1, 0, 0), 30))
+    doc.recompute()
+    study, _ = tumbling_study(doc, link)
+    before_box = placement_bits(box.Placement)
+    runner.run_study(study)
+    _check_frames(study, link, [4])
+    assert placement_bits(box.Placement) == before_box     # the linked original stays
+
+
+def test_apply_frame_by_time_picks_the_nearest_frame(docs):
+    doc = docs()
+    p = pendulum(doc)
+    r = runner.run_study(p["study"], t_end=0.1, output_dt=0.01)
+    assert playback.apply_frame(p["study"], 0.0449) == 4
+    assert playback.apply_frame(p["study"], 0.1) == len(r.t) - 1
+    with pytest.raises(ModelError, match="outside"):
+        playback.apply_frame(p["study"], 0.5)
+    with pytest.raises(ModelError, match="does not exist"):
+        playback.apply_frame(p["study"], 99)
+
+
+def test_apply_frame_without_result_names_the_study(docs):
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match="Study 'Study' has no result"):
+        playback.apply_frame(p["study"], 0)
+
+
+def test_fixed_bodies_are_not_moved(docs):
+    doc = docs()
+    p = pendulum(doc)
+    runner.run_study(p["study"], t_end=0.3)
+    pin = placement_bits(p["pin"].Placement)
+    playback.apply_frame(p["study"], -1)
+    assert placement_bits(p["pin"].Placement) == pin
+    assert placement_bits(p["rod"].Placement) != placement_bits(
+        p["study"].Group[-1].InitialPlacements[0])
+
+
+def test_reset_restores_placements_bit_exactly(docs):
+    doc = docs()
+    box = free_box(doc, placement=FreeCAD.Placement(vec(1 / 3, 2 / 7, -5 / 11),
+                                                    FreeCAD.Rotation(vec(0.3, -0.7, 0.2),
+                                                                     123.456789)))
+    study, _ = tumbling_study(doc, box)
+    before = all_placements(doc)
+    runner.run_study(study)
+    assert all_placements(doc) == before                  # running moves nothing
+    playback.apply_frame(study, -1)
+    assert all_placements(doc) != before
+    playback.reset(study)
+    assert all_placements(doc) == before
+
+
+def test_reset_after_reopen_restores_the_original(docs, tmp_path):
+    """InitialPlacements is a PlacementList, stored as binary doubles in the .FCStd: after
+    save/close/reopen, reset gives back the run's start position to the last bit. The
+    rotation is rebuilt by FreeCAD's Rotation(x, y, z, w), which renormalises: its
+    quaternion is the normalised original (it may differ from the original in the last
+    bit; the document's own Placement, written as 16-digit text, is no more exact)."""
+    doc = docs()
+    box = free_box(doc, placement=FreeCAD.Placement(vec(1 / 3, 2 / 7, -5 / 11),
+                                                    FreeCAD.Rotation(vec(0.3, -0.7, 0.2),
+                                                                     123.456789)))
+    study, _ = tumbling_study(doc, box)
+    original = placement_bits(box.Placement)
+    names = (study.Name, box.Name)
+    runner.run_study(study)
+    playback.apply_frame(study, 5)
+    doc2 = reopen(doc, tmp_path / "tumble.FCStd")
+    study2, box2 = (doc2.getObject(n) for n in names)
+    playback.apply_frame(study2, -1)                      # replays without solving
+    playback.reset(study2)
+    restored = placement_bits(box2.Placement)
+    assert restored[:3] == original[:3]
+    assert restored[3:] == tuple(FreeCAD.Rotation(*original[3:]).Q)
+    assert np.abs(np.array(restored[3:]) - original[3:]).max() <= 2.3e-16
+
+
+def test_apply_frame_and_reset_are_undoable(docs):
+    doc = docs()
+    box = free_box(doc)
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    doc.UndoMode = 1
+    start = placement_bits(box.Placement)
+    playback.apply_frame(study, 3)
+    moved = placement_bits(box.Placement)
+    assert moved != start
+    doc.undo()
+    assert placement_bits(box.Placement) == start
+    doc.redo()
+    assert placement_bits(box.Placement) == moved
+    playback.reset(study)
+    assert placement_bits(box.Placement) == start
+    doc.undo()
+    assert placement_bits(box.Placement) == moved
+
+
+def test_playback_skips_objects_deleted_since_the_run(docs):
+    doc = docs()
+    a = free_box(doc, "A")
+    b = free_box(doc, "B", placement=FreeCAD.Placement(vec(0, 100, 0), FreeCAD.Rotation()))
+    study, _ = tumbling_study(doc, a)
+    from SimPhantWorkbench import factory
+    factory.make_body(study, b, density=1000.0)
+    runner.run_study(study)
+    body_b = [o for o in study.Group if getattr(o, "ShapeObject", None) == b][0]
+    doc.removeObject(body_b.Name)
+    doc.removeObject(b.Name)
+    playback.apply_frame(study, 2)
+    playback.reset(study)
+
+
+def test_setting_placement_moves_a_part_feature_without_recompute(docs):
+    """Setting Placement moves a Part feature's shape without recompute (what playback relies on)."""
+    doc = docs()
+    f = doc.addObject("Part::Feature", "Raw")
+    f.Shape = Part.makeBox(1, 1, 1)
+    f.Placement = FreeCAD.Placement(vec(5, 0, 0), FreeCAD.Rotation())
+    assert tuple(f.Shape.BoundBox.Center) == pytest.approx((5.5, 0.5, 0.5))

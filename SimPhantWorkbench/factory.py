@@ -96,9 +96,10 @@ def _nonnegative(value, what):
 def make_study(doc, name="Study"):
     """Add a Study (the container of a motion study) to ``doc``."""
     from .objects.study import Study
-    obj = doc.addObject("App::DocumentObjectGroupPython", name)
-    Study(obj)
-    _attach_view_provider(obj, "view_study", "VPStudy")
+    with transaction(doc, "Add SimPhant study"):
+        obj = doc.addObject("App::DocumentObjectGroupPython", name)
+        Study(obj)
+        _attach_view_provider(obj, "view_study", "VPStudy")
     return obj
 
 

@@ -6,6 +6,7 @@ integration, cancel) happens before the document is touched, so a failed or
 cancelled run leaves the document, its Result and all placements unchanged.
 The result is written in one undo transaction.
 """
+import inspect
 import os
 import shutil
 import tempfile
@@ -15,7 +16,7 @@ import FreeCAD
 from .conversion import convert, simulation_settings
 from .objects.base import is_type, transaction
 from .objects.study import study_result
-from .solver import (AssemblyError, ModelError, SimulationCancelled, SimulationError)
+from .solver import AssemblyError, Model, ModelError, SimulationError
 
 __all__ = ["run_study", "get_result", "result_object", "result_key", "store_result"]
 
@@ -71,18 +72,25 @@ def run_study(study, progress=None, **overrides):
     ModelError, AssemblyError, SimulationError, SimulationCancelled
         With a message naming the study and the object at fault. The document
         is left as it was.
+
+    The run starts from the current placements (after a playback, call
+    ``playback.reset(study)`` first to start where the previous run did).
+    Touched objects are recomputed first, so edited primitives are simulated
+    as they are shown.
     """
     _require_study(study)
+    allowed = set(inspect.signature(Model.simulate).parameters) - {"self", "progress"}
+    unknown = sorted(set(overrides) - allowed)
+    if unknown:
+        raise ModelError("Study '%s': unknown simulation setting(s) %s; valid: %s"
+                         % (study.Label, ", ".join(unknown), ", ".join(sorted(allowed))))
     _recompute_touched(study)
     conv = convert(study)
     settings = simulation_settings(study, **overrides)
-    settings.pop("progress", None)
     try:
         result = conv.model.simulate(progress=progress, **settings)
     except (ModelError, SimulationError) as exc:
         raise _prefixed(study, exc) from None
-    except TypeError as exc:       # an unknown override keyword
-        raise ModelError("Study '%s': %s" % (study.Label, exc)) from None
     store_result(study, conv, result)
     return result
 

@@ -73,7 +73,8 @@ def ensure_properties(obj, specs):
                 setattr(obj, spec.name, _enum_values(spec))
             if spec.default is not None:
                 setattr(obj, spec.name, spec.default)
-        elif spec.type == "App::PropertyEnumeration" and obj.getTypeIdOfProperty(spec.name) == spec.type:
+        elif spec.type == "App::PropertyEnumeration" \
+                and obj.getTypeIdOfProperty(spec.name) == spec.type:
             items = _enum_values(spec)
             if _current_enum_items(obj, spec.name) != items:
                 current = getattr(obj, spec.name)

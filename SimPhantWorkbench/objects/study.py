@@ -89,7 +89,8 @@ def study_joints(study):
 
 
 def study_loads(study):
-    return [o for o in study.Group if is_type(o, "SimPhant::Force") or is_type(o, "SimPhant::Torque")]
+    return [o for o in study.Group
+            if is_type(o, "SimPhant::Force") or is_type(o, "SimPhant::Torque")]
 
 
 def study_result(study):

@@ -9,7 +9,6 @@ import FreeCAD
 from helpers_doc import docs, element_name, free_box, pendulum, vec  # noqa: F401 (fixture)
 from SimPhantWorkbench import conversion, factory
 from SimPhantWorkbench.solver import ModelError
-from SimPhantWorkbench.solver.rotations import quat_to_matrix
 
 
 def _box_world_inertia(m, size_m, R):

@@ -9,7 +9,7 @@ import Part
 
 from helpers_doc import docs, element_name, pendulum, reopen, vec  # noqa: F401 (fixture)
 from SimPhantWorkbench import factory
-from SimPhantWorkbench.objects import base, body, joint, load, result, study
+from SimPhantWorkbench.objects import base, study
 from SimPhantWorkbench.solver import JOINT_TYPES, METHODS, ModelError
 
 MODULES = ["SimPhantWorkbench.objects", "SimPhantWorkbench.objects.base",

@@ -187,9 +187,25 @@ def test_playback_skips_objects_deleted_since_the_run(docs):
 
 
 def test_setting_placement_moves_a_part_feature_without_recompute(docs):
-    """Setting Placement moves a Part feature's shape without recompute (what playback relies on)."""
+    """Setting Placement moves a Part feature's shape without recompute (playback relies on
+    it)."""
     doc = docs()
     f = doc.addObject("Part::Feature", "Raw")
     f.Shape = Part.makeBox(1, 1, 1)
     f.Placement = FreeCAD.Placement(vec(5, 0, 0), FreeCAD.Rotation())
     assert tuple(f.Shape.BoundBox.Center) == pytest.approx((5.5, 0.5, 0.5))
+
+
+def test_apply_frame_on_a_partdesign_body(docs, partdesign):
+    doc = docs()
+    body = doc.addObject("PartDesign::Body", "Body")
+    feature = doc.addObject("PartDesign::AdditiveBox", "Block")
+    body.addObject(feature)
+    feature.Length, feature.Width, feature.Height = 40.0, 20.0, 10.0
+    body.Placement = FreeCAD.Placement(vec(-20, 5, 60), FreeCAD.Rotation(vec(1, 0, 1), 20))
+    doc.recompute()
+    study, _ = tumbling_study(doc, body)
+    runner.run_study(study)
+    _check_frames(study, body, [3, -1])
+    playback.reset(study)
+    assert placement_bits(body.Placement)[:3] == (-20.0, 5.0, 60.0)

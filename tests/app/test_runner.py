@@ -271,3 +271,9 @@ def test_unknown_density_warns_and_runs_with_the_default(docs, monkeypatch):
     from SimPhantWorkbench.massprops import DEFAULT_DENSITY
     r = runner.get_result(m["study"])
     assert r.masses[0] == pytest.approx(DEFAULT_DENSITY * 100e-3 * 20e-3 * 20e-3)
+
+
+def test_unknown_override_is_rejected_before_anything_runs(swing):
+    with pytest.raises(ModelError, match="Study 'Study': unknown simulation setting.*t_stop"):
+        runner.run_study(swing["study"], t_stop=1.0)
+    assert study_result(swing["study"]) is None

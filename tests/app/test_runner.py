@@ -277,3 +277,32 @@ def test_unknown_override_is_rejected_before_anything_runs(swing):
     with pytest.raises(ModelError, match="Study 'Study': unknown simulation setting.*t_stop"):
         runner.run_study(swing["study"], t_stop=1.0)
     assert study_result(swing["study"]) is None
+
+
+def test_reopens_a_study_saved_by_simphant_0_1(docs, tmp_path):
+    """``fixtures/study_v0_1.FCStd`` was saved by SimPhant 0.1 on FreeCAD 0.20.2: its
+    objects, settings and result must load, replay and run in every later version."""
+    import os
+    import shutil
+    from SimPhantWorkbench import playback
+    src = os.path.join(os.path.dirname(__file__), "fixtures", "study_v0_1.FCStd")
+    path = tmp_path / "study_v0_1.FCStd"
+    shutil.copy(src, path)
+    doc = FreeCAD.openDocument(str(path))
+    st = doc.getObject("Study")
+    kinds = sorted(o.Proxy.Type for o in st.Group)
+    assert kinds == ["SimPhant::Body", "SimPhant::Body", "SimPhant::Force", "SimPhant::Joint",
+                     "SimPhant::Result", "SimPhant::Torque"]
+    for o in [st] + list(st.Group):
+        assert set(s.name for s in type(o.Proxy).PROPERTIES) <= set(o.PropertiesList)
+    stored = runner.get_result(st)
+    assert len(stored.t) == 26 and stored.t[-1] == pytest.approx(0.5)
+    rod = doc.getObject("Rod")
+    start = rod.Placement.Base
+    playback.apply_frame(st, -1)
+    assert (rod.Placement.Base - start).Length > 1e-3
+    playback.reset(st)
+    assert tuple(rod.Placement.Base) == tuple(start)
+    r = runner.run_study(st, t_end=0.5, output_dt=0.02)
+    np.testing.assert_allclose(r.position(r.body_names[0]), stored.position(r.body_names[0]),
+                               rtol=1e-9, atol=1e-12)

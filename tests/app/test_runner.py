@@ -204,8 +204,16 @@ def _edit_same_body(m, doc):
 
 
 def _edit_both_fixed(m, doc):
+    free = free_box(doc, "Loose", placement=FreeCAD.Placement(vec(0, 300, 0),
+                                                              FreeCAD.Rotation()))
+    factory.make_body(m["study"], free, density=1000.0)     # something still moves
     m["bb"].Fixed = True
-    return "all bodies are fixed|Hinge.*both bodies"
+    return "Joint 'Hinge': both bodies .* are fixed; a joint needs a moving body"
+
+
+def _edit_all_fixed(m, doc):
+    m["bb"].Fixed = True
+    return "Study 'Study': all bodies are fixed"
 
 
 def _edit_no_bodies(m, doc):
@@ -239,7 +247,8 @@ def _edit_axisless_revolute(m, doc):
 BAD_EDITS = {"no solid (wire)": _edit_to_wire, "zero volume": _edit_to_flat,
              "sub-element gone after a model edit": _edit_stale_edge,
              "both references on one body": _edit_same_body,
-             "both bodies fixed": _edit_both_fixed, "no bodies": _edit_no_bodies,
+             "joint between two fixed bodies": _edit_both_fixed,
+             "all bodies fixed": _edit_all_fixed, "no bodies": _edit_no_bodies,
              "reference on a non-body": _edit_not_a_body,
              "empty reference": _edit_empty_reference, "no shape object": _edit_deleted_shape,
              "revolute without axis": _edit_axisless_revolute}

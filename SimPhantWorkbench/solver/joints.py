@@ -18,6 +18,8 @@ all read ``JOINT_TYPES``.
 """
 from collections import OrderedDict, namedtuple
 
+from .errors import ModelError
+
 __all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "JointSpec",
            "JOINT_TYPES", "joint_spec", "joint_kinds"]
 
@@ -76,9 +78,9 @@ def joint_kinds():
 
 
 def joint_spec(kind):
-    """The ``JointSpec`` of ``kind``; ``ValueError`` listing the valid kinds otherwise."""
+    """The ``JointSpec`` of ``kind``; ``ModelError`` (a ValueError) listing the valid kinds otherwise."""
     try:
         return JOINT_TYPES[kind]
     except (KeyError, TypeError):
-        raise ValueError("unknown joint kind %r; valid kinds: %s"
+        raise ModelError("unknown joint kind %r; valid kinds: %s"
                          % (kind, ", ".join(JOINT_TYPES))) from None

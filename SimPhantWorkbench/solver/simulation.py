@@ -132,7 +132,10 @@ class _Run:
         self.error = None
 
     def _report(self, t):
-        if self.progress is not None and self.progress(t, self.times[-1]) is False:
+        if self.progress is None:
+            return True
+        answer = self.progress(float(t), float(self.times[-1]))
+        if answer is not None and not answer:    # None (no answer) means go on
             self.error = (SimulationCancelled, "simulation cancelled at t=%.6g s" % t, t)
             return False
         return True
@@ -194,6 +197,11 @@ class _FixedStepRun(_Run):
                 self._nonfinite_error(t_stop)
                 return
             if status == 2:
+                # detected at the start of a step: if that is the last stored
+                # sample, it is not a good one
+                if self.done > 1 and abs(t_stop - self.times[self.done - 1]) <= 1e-12 * max(
+                        1.0, abs(t_stop)):
+                    self.done -= 1
                 self._violation_error(t_stop, Y)
                 return
             k = kend

@@ -402,6 +402,49 @@ def _frame(frame, what):
     return p, R
 
 
+def _principal_axes_near_identity(I, rel_tol=1e-10):
+    """Eigen-decomposition ``I = V diag(w) V^T`` with V a rotation as close to the
+    identity as the tensor allows.
+
+    Equal moments leave the axes free within their eigenspace: there the
+    coordinate axes with the largest projections are taken (so a tensor that is
+    already diagonal gives ``V = I``, whatever the equalities). Columns are then
+    matched to the coordinate axes they are closest to and signed positively.
+    """
+    w, V = np.linalg.eigh(I)
+    tol = rel_tol * max(abs(w).max(), 1e-300)
+    E = np.eye(3)
+    # clusters of (nearly) equal eigenvalues
+    start = 0
+    while start < 3:
+        stop = start + 1
+        while stop < 3 and w[stop] - w[start] <= tol:
+            stop += 1
+        d = stop - start
+        if d > 1:
+            P = V[:, start:stop] @ V[:, start:stop].T        # projector onto the eigenspace
+            cand = sorted(range(3), key=lambda k: -np.linalg.norm(P @ E[:, k]))[:d]
+            basis = []
+            for k in cand:
+                v = P @ E[:, k]
+                for u in basis:
+                    v = v - np.dot(u, v) * u
+                basis.append(v / np.linalg.norm(v))
+            V[:, start:stop] = np.column_stack(basis)
+        start = stop
+    best = [int(np.argmax(np.abs(V[:, c]))) for c in range(3)]
+    if sorted(best) == [0, 1, 2]:
+        order = [best.index(k) for k in range(3)]
+        V = V[:, order]
+        w = w[order]
+        for k in range(3):
+            if V[k, k] < 0.0:
+                V[:, k] = -V[:, k]
+    if np.linalg.det(V) < 0.0:
+        V[:, 2] = -V[:, 2]
+    return w, V
+
+
 def _principal_inertia(inertia, A_user, what):
     """Principal moments and the principal frame (world, t0) of the given inertia."""
     try:
@@ -419,11 +462,11 @@ def _principal_inertia(inertia, A_user, what):
         scale = max(np.abs(I).max(), 1e-300)
         if np.abs(I - I.T).max() > 1e-9 * scale:
             raise ModelError("%s: inertia tensor is not symmetric" % what)
-        w, V = np.linalg.eigh(0.5 * (I + I.T))
-        if np.linalg.det(V) < 0.0:
-            V[:, 2] = -V[:, 2]
-        moments = w
-        A_principal = V
+        # Diagonalise in the user's body frame and pick the principal axes closest
+        # to the user's axes (unique even for equal moments, e.g. a round rod).
+        I_user = A_user.T @ (0.5 * (I + I.T)) @ A_user
+        moments, V = _principal_axes_near_identity(I_user)
+        A_principal = A_user @ V
     else:
         raise ModelError("%s: inertia must be 3 principal moments or a 3x3 tensor, got shape %s"
                          % (what, I.shape))

@@ -12,7 +12,10 @@ Conventions fixed here:
   the CoG in world axes. ``c_local`` (the CoG in the object's frame, mm) ties
   the two: ``object base = r_cog - A c_local``.
 * Joint frames come from the picked references (``references.reference_frame``);
-  side 2's z axis is aligned with side 1's when they are anti-parallel.
+  side 2's z axis is aligned with side 1's when they are anti-parallel. A joint
+  whose ``FrameSource`` is ``"Placements"`` gives its frames explicitly instead
+  (``Placement1``/``Placement2``, each in its body's shape-object frame), used
+  as they are.
 * Solver entities are named after the document objects' Labels (made unique
   with the object Name when Labels collide), so solver messages name them.
 
@@ -37,6 +40,7 @@ __all__ = [
     "rotation_to_matrix", "matrix_to_rotation", "placement_to_frame", "frame_to_placement",
     "container_placement", "global_placement", "parse_time_function", "format_vector_function",
     "BodyData", "body_data", "body_of_object", "reference_of", "JointData", "joint_data",
+    "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
     "simulation_settings", "Conversion", "convert",
 ]
@@ -400,6 +404,11 @@ def joint_data(joint, bodies=None):
     whose spec needs an axis fails when neither reference has one. ``Reverse``
     flips both z axes; ``Offset`` moves side 2's point by ``-offset z`` so that
     assembly leaves side 2's reference ``offset`` ahead of side 1's along z.
+
+    With ``FrameSource == "Placements"`` the references only name the bodies
+    and the frames are ``Placement1``/``Placement2`` mapped to world by their
+    bodies' shape-object placements, unchanged (no axis alignment); ``Reverse``
+    and ``Offset`` then act as above.
     """
     study = find_study(joint)
     if bodies is None:
@@ -412,15 +421,80 @@ def joint_data(joint, bodies=None):
     except KeyError:
         raise ModelError("%s: unknown joint type %r; valid types: %s"
                          % (_label(joint), kind, ", ".join(JOINT_TYPES))) from None
-    body1, rf1 = _reference_frame(joint, "Reference1", bodies)
-    body2, rf2 = _reference_frame(joint, "Reference2", bodies)
+    if frame_source(joint) == "Placements":
+        body1, (p1, R1), label1 = _placement_frame(joint, "Reference1", "Placement1", bodies)
+        body2, (p2, R2), label2 = _placement_frame(joint, "Reference2", "Placement2", bodies)
+        _check_joint_bodies(joint, body1, body2, label1, label2)
+        has_axis = True
+    else:
+        body1, body2, (p1, R1), (p2, R2), has_axis = _reference_frames(joint, kind, spec, bodies)
+    if joint.Reverse:
+        flip = np.diag([1.0, -1.0, -1.0])     # 180 deg about x: z -> -z, right-handed
+        R1 = R1 @ flip
+        R2 = R2 @ flip
+    offset = quantity_si(joint.Offset, "m")
+    if offset != 0.0:
+        if not has_axis:
+            raise ModelError("%s: Offset needs a joint axis, but neither reference has one"
+                             % _label(joint))
+        p2 = p2 - offset * R1[:, 2]
+    point2 = None
+    length = None
+    if "point2" in spec.needs:
+        point2 = p2
+        L = quantity_si(joint.Length, "m")
+        length = L if L > 0.0 else None
+    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length)
+
+
+def _check_joint_bodies(joint, body1, body2, label1, label2):
     if body1 == body2:
         raise ModelError("%s: both references are on body '%s' ('%s' and '%s'); a joint "
                          "connects two different bodies" % (_label(joint), body1.Label,
-                                                            rf1.label, rf2.label))
+                                                            label1, label2))
     if body1.Fixed and body2.Fixed:
         raise ModelError("%s: both bodies ('%s' and '%s') are fixed; a joint needs a moving "
                          "body" % (_label(joint), body1.Label, body2.Label))
+
+
+def frame_source(joint):
+    """``"References"`` or ``"Placements"``: where a Joint's frames come from.
+
+    Joints saved before ``FrameSource`` existed (not yet restored) count as
+    ``"References"``.
+    """
+    return str(getattr(joint, "FrameSource", "References"))
+
+
+def _placement_frame(joint, which, placement_name, bodies):
+    """Body and world frame (t0) of one side of a joint with explicit frames.
+
+    The side's reference only names the body (its element is not needed);
+    the frame is ``Placement1``/``Placement2`` in the local frame of that
+    body's shape object.
+    """
+    what = "%s: %s" % (_label(joint), which)
+    ref = reference_of(getattr(joint, which))
+    if ref is None:
+        raise ModelError("%s is empty: it names the body of this side of the joint" % what)
+    obj, sub = ref
+    body = body_of_object(bodies, obj)
+    if body is None:
+        raise ModelError("%s: '%s' is not the shape of a body of this study; add a body for it "
+                         "first" % (what, obj.Label))
+    world = global_placement(body.ShapeObject).multiply(getattr(joint, placement_name))
+    label = "%s.%s" % (obj.Label, sub) if sub else obj.Label
+    return body, placement_to_frame(world), label
+
+
+def _reference_frames(joint, kind, spec, bodies):
+    """Bodies and world frames (t0) of a joint from its picked references.
+
+    Returns ``(body1, body2, frame1, frame2, has_axis)``; see ``joint_data``.
+    """
+    body1, rf1 = _reference_frame(joint, "Reference1", bodies)
+    body2, rf2 = _reference_frame(joint, "Reference2", bodies)
+    _check_joint_bodies(joint, body1, body2, rf1.label, rf2.label)
     p1, p2 = np.array(rf1.point, dtype=float), np.array(rf2.point, dtype=float)
     a1 = None if rf1.axis is None else np.array(rf1.axis, dtype=float)
     a2 = None if rf2.axis is None else np.array(rf2.axis, dtype=float)
@@ -456,23 +530,7 @@ def joint_data(joint, bodies=None):
             R1 = orthonormal_frame(z1)
             R2 = R1.copy() if (_aligned(z1, z2) or kind == "fixed") \
                 else orthonormal_frame(z2, x_hint=R1[:, 0])
-    if joint.Reverse:
-        flip = np.diag([1.0, -1.0, -1.0])     # 180 deg about x: z -> -z, right-handed
-        R1 = R1 @ flip
-        R2 = R2 @ flip
-    offset = quantity_si(joint.Offset, "m")
-    if offset != 0.0:
-        if a1 is None and a2 is None:
-            raise ModelError("%s: Offset needs a joint axis, but neither reference has one"
-                             % _label(joint))
-        p2 = p2 - offset * R1[:, 2]
-    point2 = None
-    length = None
-    if "point2" in spec.needs:
-        point2 = p2
-        L = quantity_si(joint.Length, "m")
-        length = L if L > 0.0 else None
-    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length)
+    return body1, body2, (p1, R1), (p2, R2), a1 is not None or a2 is not None
 
 
 def joint_local_frames(jd):

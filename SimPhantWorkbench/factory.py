@@ -198,7 +198,8 @@ def _joint_kind(kind):
     return kind
 
 
-def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, length=None):
+def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, length=None,
+               placements=None, label=None):
     """Add a joint of registry ``kind`` between the bodies owning ``ref1`` and ``ref2``.
 
     Parameters
@@ -214,14 +215,26 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
         Flip the joint axis.
     length : float or quantity, optional
         Distance joints: the kept distance [mm] (default: the one at the start).
+    placements : (Placement, Placement), optional
+        Explicit joint frames: each side's frame in the local frame of its
+        body's shape object [mm] (``FrameSource = "Placements"``). The
+        references then only name the bodies: ``(obj, "")`` is allowed.
+    label : str, optional
+        Label of the joint (default: ``name``).
     """
     from .conversion import joint_data, quantity_si
     from .objects.joint import Joint
     _require_study(study)
     kind = _joint_kind(kind)
-    what = "Joint %s" % (repr(name) if name else "(%s)" % kind)
+    what = "Joint %s" % (repr(label or name) if (label or name) else "(%s)" % kind)
     r1 = _reference(ref1, what + " Reference1")
     r2 = _reference(ref2, what + " Reference2")
+    if placements is not None:
+        try:
+            pl1, pl2 = (FreeCAD.Placement(p) for p in placements)
+        except Exception:  # noqa: BLE001 - report any malformed input
+            raise ModelError("%s: placements must be two FreeCAD Placements, got %r"
+                             % (what, placements)) from None
     bodies = study_bodies(study)
     from .conversion import body_of_object
     for which, (obj, sub) in (("Reference1", r1), ("Reference2", r2)):
@@ -236,11 +249,15 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
         obj.Reverse = bool(reverse)
         if length is not None:
             obj.Length = quantity_si(length, "mm")
+        if placements is not None:
+            obj.Placement1 = pl1
+            obj.Placement2 = pl2
+            obj.FrameSource = "Placements"
         joint_data(obj, bodies)          # validates references, bodies and axes
         obj.Proxy.execute(obj)           # fills Frame1/Frame2
 
     return _create(study, "Add SimPhant joint", name or "Joint", Joint, "view_joint", "VPJoint",
-                   name, fill)
+                   label or name, fill)
 
 
 # ----------------------------------------------------------------------------- loads

@@ -21,12 +21,23 @@ The z axis of side 2 is aligned with side 1's when the two are anti-parallel
 the joint axis of both sides, ``Offset`` shifts side 2 along it. The computed
 frames are stored in each body's local frame (``Frame1``/``Frame2``, mm) so that
 they move with the bodies.
+
+``FrameSource`` says where the frames come from: ``"References"`` (the
+default, and the only behaviour of documents saved before it existed) computes
+them from the picked elements as above; ``"Placements"`` takes ``Placement1``/
+``Placement2`` as given -- each side's joint frame in the local frame of its
+body's shape object (mm), as an importer (``assembly_import``) or a script
+sets them. The references then only name the bodies (an element is optional);
+``Reverse`` and ``Offset`` apply the same way to both sources.
 """
 from .base import BaseProxy, prop
 
-__all__ = ["Joint"]
+__all__ = ["Joint", "FRAME_SOURCES"]
 
 TYPE = "SimPhant::Joint"
+
+#: Where the joint frames come from (stored in documents: never rename).
+FRAME_SOURCES = ("References", "Placements")
 
 
 def _kinds():
@@ -60,6 +71,17 @@ class Joint(BaseProxy):
         prop("App::PropertyPlacement", "Frame2", "Joint frames",
              "Joint frame 2 in the local frame of body 2's shape object (computed)",
              read_only=True, output=True),
+        # explicit frames (added after 0.1; older documents get the defaults: References)
+        prop("App::PropertyEnumeration", "FrameSource", "Joint frames",
+             "Where the joint frames come from: References (computed from the picked vertex, "
+             "edge or face) or Placements (Placement1/Placement2 as given)",
+             default="References", values=FRAME_SOURCES),
+        prop("App::PropertyPlacement", "Placement1", "Joint frames",
+             "Joint frame 1 in the local frame of body 1's shape object; used when FrameSource "
+             "is Placements"),
+        prop("App::PropertyPlacement", "Placement2", "Joint frames",
+             "Joint frame 2 in the local frame of body 2's shape object; used when FrameSource "
+             "is Placements"),
     )
 
     def execute(self, obj):

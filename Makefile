@@ -26,8 +26,11 @@ demo: setup
 examples: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/examples/make_examples.py
 
+# Speed benchmark (bench/README.md); installs MuJoCo into bench/.deps only.
+# make bench BENCH_ARGS=--quick for a ~1 minute run.
 bench: setup
-	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py
+	@$(ROOT)/bench/install_deps.sh
+	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(ROOT)/out $(ENV_FILE)

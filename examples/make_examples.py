@@ -1,0 +1,404 @@
+"""Build the bundled example models (``examples/<name>.FCStd``) from Part primitives.
+
+Every model is made of ``Part::Box``, ``Part::Cylinder`` and ``Part::Cone``
+features (links are a box fused with two round end bosses, ``Part::MultiFuse``)
+and set up through the factory API only (``make_study``, ``make_body``,
+``make_joint``), exactly as a script in the FreeCAD Python console would do it.
+Joints are picked on geometry: the circular edge of a boss or pin, a face, a
+straight edge; the element names are found by geometry, not hard-coded.
+
+Planar mechanisms move in the x-z plane (gravity -z); each link lies in its own
+slab along y, as real links are stacked, so the hinge circles of two
+neighbouring links meet on the plane between their slabs.
+
+==================  ============================================================
+pendulum            a bar hinged at one end, released 30 deg from the vertical
+double_pendulum     two bars, released horizontal and 45 deg: chaotic
+slider_crank        crank with a flywheel, spun at 2 rev/s, connecting rod, slider on a rail
+four_bar            crank-rocker four-bar (closed loop), crank given a spin
+spinning_top        a cone on a spherical joint at its tip, spinning at 100 rev/s,
+                    tilted 25 deg: it precesses slowly about the vertical
+==================  ============================================================
+
+Usage::
+
+    tools/run_python.sh examples/make_examples.py [--out DIR] [NAME ...]
+
+(``make examples`` rebuilds them all in ``examples/``.)
+"""
+import argparse
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import numpy as np  # noqa: E402
+
+import FreeCAD  # noqa: E402
+import Part  # noqa: E402,F401  (registers the Part feature types)
+
+from SimPhantWorkbench import factory  # noqa: E402
+
+V = FreeCAD.Vector
+
+#: density of the links [kg/m^3] (aluminium) and of the slider and the top (steel)
+ALUMINIUM = 2700.0
+STEEL = 7850.0
+
+#: link cross-section [mm]: thickness along y (the slab), width in the x-z plane,
+#: radius of the end bosses
+THICKNESS = 10.0
+WIDTH = 16.0
+BOSS = 12.0
+
+
+# ============================================================================ geometry helpers
+
+def find_element(obj, kind, point, axis=None, tol=1e-6):
+    """Name ("Edge7") of the ``kind`` element of ``obj``'s shape at ``point`` (mm, world).
+
+    Edges: circles/arcs by centre (and axis parallel to ``axis`` if given), other
+    edges by mid-point. Faces: by centre of mass. Vertices: by position.
+    """
+    shape = obj.Shape
+    target = V(*point)
+    items = {"Vertex": shape.Vertexes, "Edge": shape.Edges, "Face": shape.Faces}[kind]
+    for i, e in enumerate(items, start=1):
+        if kind == "Vertex":
+            p = e.Point
+        elif kind == "Edge":
+            curve = e.Curve
+            if isinstance(curve, Part.Circle):
+                p = curve.Center
+                if axis is not None and abs(abs(curve.Axis.dot(V(*axis))) - 1.0) > 1e-9:
+                    continue
+            else:
+                if axis is not None:
+                    continue
+                p = e.valueAt(0.5 * (e.FirstParameter + e.LastParameter))
+        else:
+            p = e.CenterOfMass
+        if (p - target).Length < tol:
+            return "%s%d" % (kind, i)
+    raise RuntimeError("no %s of '%s' at %s" % (kind, obj.Label, tuple(point)))
+
+
+def _y_cylinder(doc, name, x, z, y0, length, radius):
+    """``Part::Cylinder`` with its axis along +y, from ``y0`` to ``y0 + length``."""
+    cyl = doc.addObject("Part::Cylinder", name)
+    cyl.Radius = radius
+    cyl.Height = length
+    cyl.Placement = FreeCAD.Placement(V(x, y0, z), FreeCAD.Rotation(V(1, 0, 0), -90))
+    return cyl
+
+
+def _hide(obj):
+    if obj.ViewObject is not None:
+        obj.ViewObject.Visibility = False
+
+
+def make_link(doc, name, label, p1, p2, y0, thickness=THICKNESS, width=WIDTH, boss=BOSS,
+              flywheel=0.0):
+    """A flat bar between the hinge points ``p1``, ``p2`` ((x, z) in mm), in the slab
+    ``y0 <= y <= y0 + thickness``, with round bosses centred on the hinge points
+    (and a flywheel disc of radius ``flywheel`` about ``p1`` if given).
+
+    A ``Part::MultiFuse`` of a ``Part::Box`` and ``Part::Cylinder`` features
+    (axis y), labelled ``label``. The hinge circles are the boss (or flywheel)
+    edges on the slab's faces.
+    """
+    (x1, z1), (x2, z2) = p1, p2
+    length = math.hypot(x2 - x1, z2 - z1)
+    phi = math.degrees(math.atan2(z2 - z1, x2 - x1))
+    bar = doc.addObject("Part::Box", name + "Bar")
+    bar.Length, bar.Width, bar.Height = length, thickness, width
+    rot = FreeCAD.Rotation(V(0, 1, 0), -phi)          # box x axis -> p1 -> p2
+    base = V(x1, y0, z1) - rot.multVec(V(0, 0, width / 2.0))
+    bar.Placement = FreeCAD.Placement(base, rot)
+    b1 = _y_cylinder(doc, name + "Boss1", x1, z1, y0, thickness, boss)
+    b2 = _y_cylinder(doc, name + "Boss2", x2, z2, y0, thickness, boss)
+    parts = [bar, b1, b2]
+    if flywheel:
+        parts.append(_y_cylinder(doc, name + "Flywheel", x1, z1, y0, thickness, flywheel))
+    link = doc.addObject("Part::MultiFuse", name)
+    link.Shapes = parts
+    link.Label = label
+    for o in parts:
+        _hide(o)
+    return link
+
+
+def hinge(obj, x, z, y):
+    """The circular edge of ``obj`` centred on (x, y, z) with its axis along y."""
+    return (obj, find_element(obj, "Edge", (x, y, z), axis=(0, 1, 0)))
+
+
+def _perp(u):
+    """``y x u`` for u = (x, z): the velocity of a point at ``u`` from the axis of a
+    rotation about +y at unit rate, as (x, z)."""
+    return (u[1], -u[0])
+
+
+def set_planar_motion(body, omega_y, point, v_point=(0.0, 0.0)):
+    """Give ``body`` a rigid motion in the x-z plane, consistent with its joints.
+
+    ``omega_y`` [rad/s] about +y; ``point`` (x, z) [mm] a point of the body moving at
+    ``v_point`` (x, z) [mm/s]. Sets the CoG velocity (from the body's computed CoG)
+    and the angular velocity, so the solver's initial velocity projection has
+    nothing to correct.
+    """
+    cog = body.CoG
+    w = _perp((cog.x - point[0], cog.z - point[1]))
+    body.InitialVelocity = V(v_point[0] + omega_y * w[0], 0.0, v_point[1] + omega_y * w[1])
+    body.InitialAngularVelocity = V(0.0, math.degrees(omega_y), 0.0)
+
+
+def new_document(name):
+    if name in FreeCAD.listDocuments():
+        FreeCAD.closeDocument(name)
+    return FreeCAD.newDocument(name)
+
+
+def new_study(doc, end_time, time_step=1e-3, output_interval=0.01):
+    study = factory.make_study(doc)
+    study.EndTime = end_time
+    study.TimeStep = time_step
+    study.OutputInterval = output_interval
+    study.Integrator = "rk4"
+    return study
+
+
+# ============================================================================ the examples
+
+def build_pendulum(doc):
+    """A 300 mm aluminium bar hinged at its top end on a fixed pin, released at 30 deg.
+
+    Its period is the compound pendulum's ``4 sqrt(I_O/(m g d)) K(sin^2(15 deg))``.
+    """
+    theta0 = math.radians(30.0)
+    length = 300.0
+    tip = (length * math.sin(theta0), -length * math.cos(theta0))
+    pin = _y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
+    pin.Label = "Pin"
+    bar = make_link(doc, "PendulumBar", "Pendulum bar", (0.0, 0.0), tip, 0.0)
+    doc.recompute()
+    study = new_study(doc, end_time=3.0)
+    factory.make_body(study, pin, fixed=True, name="Support")
+    factory.make_body(study, bar, density=ALUMINIUM, name="Pendulum")
+    factory.make_joint(study, "revolute", hinge(pin, 0, 0, 0.0), hinge(bar, 0, 0, 0.0),
+                       name="Pivot")
+    return study
+
+
+def build_double_pendulum(doc):
+    """Two 200 mm bars, the first released horizontal, the second at 45 deg below it."""
+    a = (200.0, 0.0)
+    b = (200.0 + 200.0 * math.cos(math.radians(-45.0)), 200.0 * math.sin(math.radians(-45.0)))
+    pin = _y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
+    pin.Label = "Pin"
+    upper = make_link(doc, "UpperBar", "Upper bar", (0.0, 0.0), a, 0.0)
+    lower = make_link(doc, "LowerBar", "Lower bar", a, b, THICKNESS)
+    doc.recompute()
+    study = new_study(doc, end_time=4.0)
+    factory.make_body(study, pin, fixed=True, name="Support")
+    factory.make_body(study, upper, density=ALUMINIUM, name="Upper")
+    factory.make_body(study, lower, density=ALUMINIUM, name="Lower")
+    factory.make_joint(study, "revolute", hinge(pin, 0, 0, 0.0), hinge(upper, 0, 0, 0.0),
+                       name="Shoulder")
+    factory.make_joint(study, "revolute", hinge(upper, a[0], a[1], THICKNESS),
+                       hinge(lower, a[0], a[1], THICKNESS), name="Elbow")
+    return study
+
+
+def build_slider_crank(doc):
+    """Steel crank (60 mm) with a flywheel spun at 2 rev/s, aluminium connecting rod
+    (200 mm) and slider on a fixed rail.
+
+    Four joints: crank pivot, crank pin, wrist pin (revolute) and the slider guide
+    (prismatic along x). As usual in CAD, the planar mechanism is modelled with
+    spatial joints; 3 of its 20 constraint equations are redundant (Gruebler
+    count -2, mobility 1), which the solver handles.
+    """
+    r, rod = 60.0, 200.0
+    th = math.radians(45.0)
+    pin = (r * math.cos(th), r * math.sin(th))
+    xs = pin[0] + math.sqrt(rod ** 2 - pin[1] ** 2)
+    post = _y_cylinder(doc, "Post", 0.0, 0.0, -20.0, 20.0, 8.0)
+    post.Label = "Crank post"
+    crank = make_link(doc, "CrankLink", "Crank link", (0.0, 0.0), pin, 0.0, flywheel=45.0)
+    rodlink = make_link(doc, "RodLink", "Connecting rod link", pin, (xs, 0.0), THICKNESS)
+    y_s = 2 * THICKNESS                                   # slider and rail slab: y in [20, 40]
+    slider = doc.addObject("Part::Box", "SliderBlock")
+    slider.Length, slider.Width, slider.Height = 60.0, 20.0, 30.0
+    slider.Placement.Base = V(xs - 30.0, y_s, -15.0)
+    slider.Label = "Slider block"
+    rail = doc.addObject("Part::Box", "RailBar")
+    rail.Length, rail.Width, rail.Height = 420.0, 20.0, 10.0
+    rail.Placement.Base = V(-110.0, y_s, -25.0)
+    rail.Label = "Rail bar"
+    doc.recompute()
+
+    study = new_study(doc, end_time=3.0)
+    factory.make_body(study, post, fixed=True, name="Post")
+    factory.make_body(study, rail, fixed=True, name="Rail")
+    b_crank = factory.make_body(study, crank, density=STEEL, name="Crank")
+    b_rod = factory.make_body(study, rodlink, density=ALUMINIUM, name="ConnectingRod")
+    b_slider = factory.make_body(study, slider, density=ALUMINIUM, name="Slider")
+    # crank at 2 rev/s (counter-clockwise seen from -y: the crank pin rises first);
+    # rod and slider velocities follow from the loop, so nothing needs projecting
+    w_crank = -2.0 * 2.0 * math.pi
+    v_pin = tuple(w_crank * c for c in _perp(pin))
+    w_rod = v_pin[1] / (xs - pin[0])                      # the wrist pin moves along x only
+    set_planar_motion(b_crank, w_crank, (0.0, 0.0))
+    set_planar_motion(b_rod, w_rod, pin, v_pin)
+    v_wrist = v_pin[0] + w_rod * _perp((xs - pin[0], -pin[1]))[0]
+    set_planar_motion(b_slider, 0.0, (xs, 0.0), (v_wrist, 0.0))
+    factory.make_joint(study, "revolute", hinge(post, 0, 0, 0.0), hinge(crank, 0, 0, 0.0),
+                       name="CrankPivot")
+    factory.make_joint(study, "revolute", hinge(crank, pin[0], pin[1], THICKNESS),
+                       hinge(rodlink, pin[0], pin[1], THICKNESS), name="CrankPin")
+    face = find_element(slider, "Face", (xs, y_s, 0.0))    # the slider's face towards the rod
+    factory.make_joint(study, "revolute", hinge(rodlink, xs, 0.0, y_s), (slider, face),
+                       name="WristPin")
+    # the rail's top front edge and the slider's bottom front edge lie on one line
+    guide = find_element(rail, "Edge", (100.0, y_s, -15.0))
+    runner_edge = find_element(slider, "Edge", (xs, y_s, -15.0))
+    factory.make_joint(study, "prismatic", (rail, guide), (slider, runner_edge),
+                       name="SliderGuide")
+    return study
+
+
+def four_bar_points(crank=80.0, coupler=220.0, rocker=160.0, ground=200.0, angle=60.0):
+    """Hinge points A, B, C, D ((x, z) mm) of a four-bar with the crank at ``angle`` deg."""
+    a = (0.0, 0.0)
+    d = (ground, 0.0)
+    th = math.radians(angle)
+    b = (crank * math.cos(th), crank * math.sin(th))
+    # C: intersection of circle(B, coupler) and circle(D, rocker), the upper one
+    dx, dz = d[0] - b[0], d[1] - b[1]
+    dist = math.hypot(dx, dz)
+    along = (coupler ** 2 - rocker ** 2 + dist ** 2) / (2 * dist)
+    h = math.sqrt(coupler ** 2 - along ** 2)
+    ux, uz = dx / dist, dz / dist
+    c = (b[0] + along * ux - h * uz, b[1] + along * uz + h * ux)
+    return a, b, c, d
+
+
+def build_four_bar(doc):
+    """Crank-rocker four-bar (Grashof: 80 + 220 <= 160 + 200), a closed loop of
+    three moving links on two fixed pivots; the crank starts at 3 rev/s."""
+    a, b, c, d = four_bar_points()
+    pa = _y_cylinder(doc, "PivotA", a[0], a[1], -20.0, 20.0, 8.0)
+    pa.Label = "Pivot pin A"
+    crank = make_link(doc, "CrankLink", "Crank link", a, b, 0.0)
+    coupler = make_link(doc, "CouplerLink", "Coupler link", b, c, THICKNESS)
+    rocker = make_link(doc, "RockerLink", "Rocker link", d, c, 2 * THICKNESS)
+    pd = _y_cylinder(doc, "PivotD", d[0], d[1], 3 * THICKNESS, 20.0, 8.0)
+    pd.Label = "Pivot pin D"
+    doc.recompute()
+    study = new_study(doc, end_time=3.0)
+    factory.make_body(study, pa, fixed=True, name="PivotA")
+    factory.make_body(study, pd, fixed=True, name="PivotD")
+    b_crank = factory.make_body(study, crank, density=ALUMINIUM, name="Crank")
+    b_coupler = factory.make_body(study, coupler, density=ALUMINIUM, name="Coupler")
+    b_rocker = factory.make_body(study, rocker, density=ALUMINIUM, name="Rocker")
+    # crank at 3 rev/s; coupler and rocker rates from v_B + w_cp (y x BC) = w_r (y x DC)
+    w_crank = -3.0 * 2.0 * math.pi
+    v_b = tuple(w_crank * q for q in _perp(b))
+    pbc = _perp((c[0] - b[0], c[1] - b[1]))
+    pdc = _perp((c[0] - d[0], c[1] - d[1]))
+    w_cp, w_r = np.linalg.solve([[pbc[0], -pdc[0]], [pbc[1], -pdc[1]]], [-v_b[0], -v_b[1]])
+    set_planar_motion(b_crank, w_crank, a)
+    set_planar_motion(b_coupler, w_cp, b, v_b)
+    set_planar_motion(b_rocker, w_r, d)
+    factory.make_joint(study, "revolute", hinge(pa, a[0], a[1], 0.0),
+                       hinge(crank, a[0], a[1], 0.0), name="JointA")
+    factory.make_joint(study, "revolute", hinge(crank, b[0], b[1], THICKNESS),
+                       hinge(coupler, b[0], b[1], THICKNESS), name="JointB")
+    factory.make_joint(study, "revolute", hinge(coupler, c[0], c[1], 2 * THICKNESS),
+                       hinge(rocker, c[0], c[1], 2 * THICKNESS), name="JointC")
+    factory.make_joint(study, "revolute", hinge(pd, d[0], d[1], 3 * THICKNESS),
+                       hinge(rocker, d[0], d[1], 3 * THICKNESS), name="JointD")
+    return study
+
+
+#: spinning top: spin [rev/s] and tilt of its axis from the vertical [deg]
+TOP_SPIN = 100.0
+TOP_TILT = 25.0
+
+
+def build_spinning_top(doc):
+    """A steel cone (tip at the origin, 40 mm radius, 60 mm high) on a spherical joint
+    at its tip, tilted 25 deg and spinning at 100 rev/s about its axis, released
+    without precession. It precesses about the vertical at about
+    ``m g d / (I_spin omega)`` (about 1.5 rad/s) with a small, fast nutation."""
+    tilt = FreeCAD.Rotation(V(0, 1, 0), TOP_TILT)        # axis +z tilted towards +x
+    cone = doc.addObject("Part::Cone", "TopCone")
+    cone.Radius1 = 0.0
+    cone.Radius2 = 40.0
+    cone.Height = 60.0
+    cone.Placement = FreeCAD.Placement(V(0, 0, 0), tilt)
+    cone.Label = "Top"
+    floor = doc.addObject("Part::Cylinder", "Pedestal")
+    floor.Radius = 15.0
+    floor.Height = 30.0
+    floor.Placement.Base = V(0, 0, -30.0)
+    doc.recompute()
+    study = new_study(doc, end_time=4.0, time_step=2e-4, output_interval=0.01)
+    axis = tilt.multVec(V(0, 0, 1))
+    spin = axis * (TOP_SPIN * 360.0)                       # deg/s, world
+    factory.make_body(study, floor, fixed=True, name="Floor")
+    factory.make_body(study, cone, density=STEEL, name="SpinningTop",
+                      angular_velocity=(spin.x, spin.y, spin.z))
+    # side 1: the pedestal's top circle (its centre); side 2: the conical face (its apex)
+    conical = next("Face%d" % i for i, f in enumerate(cone.Shape.Faces, start=1)
+                   if isinstance(f.Surface, Part.Cone))
+    factory.make_joint(study, "spherical", (floor, find_element(floor, "Edge", (0, 0, 0))),
+                       (cone, conical), name="Tip")
+    return study
+
+
+EXAMPLES = {
+    "pendulum": build_pendulum,
+    "double_pendulum": build_double_pendulum,
+    "slider_crank": build_slider_crank,
+    "four_bar": build_four_bar,
+    "spinning_top": build_spinning_top,
+}
+
+
+def build(name, out_dir):
+    """Build example ``name`` and save it as ``out_dir/<name>.FCStd``; returns the path."""
+    doc = new_document(name)
+    try:
+        EXAMPLES[name](doc)
+        doc.recompute()
+        path = os.path.join(out_dir, name + ".FCStd")
+        doc.saveAs(path)
+    finally:
+        FreeCAD.closeDocument(doc.Name)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=HERE, help="directory for the .FCStd files (default: %s)"
+                    % HERE)
+    ap.add_argument("names", nargs="*", metavar="NAME",
+                    help="examples to build (default: all): " + ", ".join(EXAMPLES))
+    args = ap.parse_args(argv)
+    unknown = [n for n in args.names if n not in EXAMPLES]
+    if unknown:
+        ap.error("unknown example(s) %s; choose from %s" % (", ".join(unknown), ", ".join(EXAMPLES)))
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.names or list(EXAMPLES):
+        print(build(name, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

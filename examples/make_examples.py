@@ -378,7 +378,11 @@ def build(name, out_dir):
         EXAMPLES[name](doc)
         doc.recompute()
         path = os.path.join(out_dir, name + ".FCStd")
-        doc.saveAs(path)
+        # saved beside and moved over: FreeCAD would keep the old file as a backup
+        # (<name>.FCStd1) when saving onto it
+        tmp = os.path.join(out_dir, ".%s.%d.FCStd" % (name, os.getpid()))
+        doc.saveAs(tmp)
+        os.replace(tmp, path)
     finally:
         FreeCAD.closeDocument(doc.Name)
     return path

@@ -1,0 +1,180 @@
+"""outputs: CSV tables read back to the very floats of the result, plots of the stated
+pixel sizes, tessellation (oriented, closed), triangle subdivision, the animation (frames,
+timing, motion) and the body meshes placed by the result as the document shows them."""
+import csv
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import FreeCAD
+import Part
+
+from helpers_doc import docs, pendulum  # noqa: F401
+from SimPhantWorkbench import outputs, runner
+from SimPhantWorkbench.solver import Model
+
+
+@pytest.fixture(scope="module")
+def result():
+    """A swinging link with a second link on it (two revolute joints), 0.5 s."""
+    m = Model(gravity=(0, 0, -9.81))
+    a = m.add_body("upper arm", mass=1.0, inertia=(0.01, 0.02, 0.02), position=(0.2, 0, 0))
+    b = m.add_body("upper_arm", mass=0.5, inertia=(0.005, 0.01, 0.01), position=(0.5, 0, 0))
+    m.add_joint("revolute", m.ground, a, point=(0, 0, 0), axis=(0, 1, 0), name="shoulder")
+    m.add_joint("revolute", a, b, point=(0.4, 0, 0), axis=(0, 1, 0), name="elbow, left")
+    return m.simulate(t_end=0.5, dt=1e-3, output_dt=0.01)
+
+
+def read_csv(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], np.array([[float(x) for x in r] for r in rows[1:]])
+
+
+def test_body_csv_holds_the_result_exactly(result, tmp_path):
+    name = result.body_names[0]
+    path = outputs.write_body_csv(result, name, str(tmp_path / "b.csv"))
+    header, data = read_csv(path)
+    assert tuple(header) == outputs.BODY_COLUMNS
+    assert all("[" in h and h.endswith("]") for h in header)        # units in every name
+    assert data.shape == (len(result.t), 17)
+    np.testing.assert_array_equal(data[:, 0], result.t)
+    np.testing.assert_array_equal(data[:, 1:4], result.position(name))
+    np.testing.assert_array_equal(data[:, 4:8], result.quaternion(name))
+    np.testing.assert_array_equal(data[:, 8:11], result.euler_angles(name))
+    np.testing.assert_array_equal(data[:, 11:14], result.velocity(name))
+    np.testing.assert_array_equal(data[:, 14:17], result.angular_velocity(name))
+
+
+def test_reactions_and_energy_csv(result, tmp_path):
+    header, data = read_csv(outputs.write_reactions_csv(result, str(tmp_path / "r.csv")))
+    assert header[0] == "time [s]" and len(header) == 1 + 6 * len(result.joint_names)
+    assert header[1:7] == ["shoulder F_x [N]", "shoulder F_y [N]", "shoulder F_z [N]",
+                           "shoulder T_x [N m]", "shoulder T_y [N m]", "shoulder T_z [N m]"]
+    assert header[7] == "elbow, left F_x [N]"                       # quoted by csv
+    np.testing.assert_array_equal(data[:, 7:10], result.reaction_force("elbow, left"))
+    np.testing.assert_array_equal(data[:, 10:13], result.reaction_torque("elbow, left"))
+    header, data = read_csv(outputs.write_energy_csv(result, str(tmp_path / "e.csv")))
+    assert tuple(header) == outputs.ENERGY_COLUMNS and data.shape == (len(result.t), 6)
+    e = result.energy()
+    np.testing.assert_array_equal(data[:, 3], e["total"])
+    np.testing.assert_array_equal(data[:, 4], result.constraint_violation()["position"])
+
+
+def test_body_csv_names_are_safe_and_unique(result):
+    assert outputs.safe_name("Crank (Body001)/x") == "Crank_Body001_x"
+    names = [outputs.body_csv_name(result, n) for n in result.body_names]
+    # "upper arm" and "upper_arm" both become upper_arm: numbered apart
+    assert names == ["body_upper_arm_1.csv", "body_upper_arm_2.csv"]
+
+
+def test_plots_have_the_stated_pixel_sizes(result, tmp_path):
+    dpi = outputs.PLOT_DPI
+    for fn, size in ((outputs.plot_positions, outputs.POSITIONS_SIZE),
+                     (outputs.plot_energy, outputs.ENERGY_SIZE),
+                     (outputs.plot_reactions, outputs.reactions_size(result))):
+        path = fn(result, str(tmp_path / (fn.__name__ + ".png")), title="t")
+        with Image.open(path) as im:
+            im.load()
+            assert im.format == "PNG"
+            assert im.size == (round(size[0] * dpi), round(size[1] * dpi))
+            assert len(im.getcolors(1 << 20)) > 50                  # something is drawn
+
+
+def test_reactions_figure_grows_per_joint_up_to_eight():
+    m = Model()
+    prev = m.ground
+    for k in range(10):
+        b = m.add_body("b%d" % k, mass=1.0, inertia=(1, 1, 1), position=(k + 1.0, 0, 0))
+        m.add_joint("revolute", prev, b, point=(k, 0, 0), axis=(0, 1, 0))
+        prev = b
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert outputs.reactions_size(r)[1] == pytest.approx(0.9 + 2.2 * 8)
+
+
+def test_frame_indices_spread_evenly_and_keep_the_ends():
+    idx = outputs.frame_indices(301)
+    assert len(idx) == 100 and idx[0] == 0 and idx[-1] == 300
+    assert np.ptp(np.diff(idx)) <= 1
+    np.testing.assert_array_equal(outputs.frame_indices(40), np.arange(40))
+    np.testing.assert_array_equal(outputs.frame_indices(1), [0])
+    assert len(outputs.frame_indices(0)) == 0
+
+
+def test_subdivide_splits_long_edges_and_keeps_area_and_winding():
+    pts = np.array([[0, 0, 0], [10, 0, 0], [10, 1, 0], [0, 1, 0]], dtype=float)
+    tris = np.array([[0, 1, 2], [0, 2, 3]])
+    p2, t2 = outputs.subdivide(pts, tris, max_edge=1.5)
+    corners = p2[t2]
+    edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)
+    assert edges.max() <= 1.5 and len(t2) > 8
+    n = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    assert np.all(n[:, 2] > 0)                                      # all still facing +z
+    assert 0.5 * n[:, 2].sum() == pytest.approx(10.0)
+
+
+def test_tessellation_is_closed_and_outward():
+    box = Part.makeBox(10, 20, 30)
+    pts, tris, closed = outputs._tessellate(box)
+    assert closed
+    assert outputs._signed_volume(pts, tris) == pytest.approx(6000.0, rel=1e-9)
+    cyl = Part.makeCylinder(5, 10)
+    pts, tris, closed = outputs._tessellate(cyl)
+    assert closed and outputs._signed_volume(pts, tris) == pytest.approx(cyl.Volume, rel=0.02)
+    # a lone face bounds no solid: no culling
+    assert not outputs._tessellate(box.Faces[0])[2]
+
+
+def test_animation_frames_timing_and_motion(result, tmp_path):
+    cube = Part.makeBox(40, 40, 40, FreeCAD.Vector(-20, -20, -20))
+    pts, tris, closed = outputs._tessellate(cube)
+    meshes = [outputs.Mesh("arm", pts * 1e-3, tris, result.body_names[0], "#1f77b4", closed),
+              outputs.Mesh("base", pts * 1e-3 * 0.5, tris, None, "#9a9a9a", closed)]
+    path = str(tmp_path / "a.gif")
+    n = outputs.render_animation(result, meshes, path, frames=12, title="test")
+    assert n == 12
+    with Image.open(path) as im:
+        assert im.format == "GIF" and im.n_frames == 12
+        assert im.size[0] <= outputs.ANIMATION_SIZE and im.size[1] <= outputs.ANIMATION_SIZE
+        # real time: 0.5 s over 11 intervals (GIF counts in units of 10 ms)
+        assert abs(im.info["duration"] - 0.5 / 11 * 1000) <= 10
+        frames = []
+        for k in (0, 11):
+            im.seek(k)
+            frames.append(np.asarray(im.convert("RGB"), dtype=int))
+    assert np.abs(frames[0] - frames[1]).max() > 100                # the arm moved
+    blue = np.array([0x1f, 0x77, 0xb4])
+    assert (np.abs(frames[0] - blue).max(axis=2) < 60).sum() > 50   # and is drawn
+
+
+def test_body_meshes_sit_where_the_document_shows_the_bodies(docs):
+    """At the first sample, a moving body's mesh placed by the result coincides with
+    its shape in the document (the run starts from the shown placements)."""
+    doc = docs()
+    p = pendulum(doc)
+    r = runner.run_study(p["study"], t_end=0.05)
+    meshes = outputs.body_meshes(p["study"], r)
+    by_label = {m.label: m for m in meshes}
+    rod = by_label[p["link"].Label]
+    assert rod.name == runner.result_key(p["study"], p["link"]) and rod.closed
+    world = rod.world(r, 0) * 1e3
+    bb = p["rod"].Shape.BoundBox
+    assert world.min(axis=0) == pytest.approx([bb.XMin, bb.YMin, bb.ZMin], abs=1e-6)
+    assert world.max(axis=0) == pytest.approx([bb.XMax, bb.YMax, bb.ZMax], abs=1e-6)
+    pin = by_label[p["ground"].Label]
+    assert pin.name is None
+    np.testing.assert_allclose(pin.world() * 1e3, pin.points * 1e3)
+    # later it has swung: the rod's lowest point moved along x
+    later = rod.world(r, len(r.t) - 1) * 1e3
+    assert not np.allclose(later, world, atol=1e-3)
+    assert math.isfinite(float(later.sum()))
+
+
+def test_write_all_lists_what_it_wrote(result, tmp_path):
+    seen = []
+    names = outputs.write_all(result, str(tmp_path), None, progress=seen.append)
+    assert names == seen == ["body_upper_arm_1.csv", "body_upper_arm_2.csv", "reactions.csv",
+                             "energy.csv", "positions.png", "energy.png", "reactions.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)

@@ -1,0 +1,563 @@
+"""``simphant``: run the motion study of a FreeCAD document headless and write its outputs.
+
+::
+
+    simphant run [MODEL.FCStd] [--study NAME] [--t-end S] [--dt S] [--method M]
+                 [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
+
+Without ``MODEL`` it runs the bundled slider-crank example. The study is run
+with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
+on stdout and these files are written to ``DIR`` (default
+``./simphant-out/<model name>``):
+
+* ``body_<name>.csv``, ``reactions.csv``, ``energy.csv``, ``positions.png``,
+  ``energy.png``, ``reactions.png``, ``animation.gif`` (see ``outputs``);
+* ``<model name>_result.FCStd``: the document with the study's Result (the
+  input file is never written, unless ``--in-place`` asks for it);
+* ``summary.txt`` (the printed summary) and ``run.json`` (the same, for
+  programs, with the list of files).
+
+Every file is first written into a hidden staging directory inside ``DIR``
+and moved into place only when all of them are complete (``run.json`` last),
+so a failed or cancelled run (Ctrl-C: the runner's cancel) leaves no
+complete-looking output behind; files a previous run listed in its
+``run.json`` and this one does not write are removed.
+
+Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
+study, model); 3 the integration failed; 130 cancelled.
+"""
+import argparse
+import contextlib
+import json
+import math
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+
+from . import __version__
+from .solver import METHODS, ModelError, SimulationCancelled, SimulationError
+
+__all__ = ["main", "build_parser", "default_model", "EXIT_OK", "EXIT_INTERNAL", "EXIT_INPUT",
+           "EXIT_SIMULATION", "EXIT_CANCELLED"]
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_INPUT = 2
+EXIT_SIMULATION = 3
+EXIT_CANCELLED = 130
+
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+EXAMPLES_DIR = os.path.join(ROOT, "examples")
+DEFAULT_EXAMPLE = "slider_crank"
+
+_STAGING_PREFIX = ".simphant-partial-"
+_MANIFEST = "run.json"
+
+
+class CliError(Exception):
+    """A user-facing error: one line, and the exit code to return."""
+
+    def __init__(self, message, code=EXIT_INPUT):
+        super().__init__(message)
+        self.code = code
+
+
+def default_model():
+    """Path of the bundled example ``simphant run`` uses without a model."""
+    return os.path.join(EXAMPLES_DIR, DEFAULT_EXAMPLE + ".FCStd")
+
+
+# ============================================================================ command line
+
+def _positive(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
+    if not (math.isfinite(v) and v > 0.0):
+        raise argparse.ArgumentTypeError("must be a positive number, got %r" % text)
+    return v
+
+
+def _positive_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, got %r" % text)
+    return v
+
+
+def build_parser():
+    ap = argparse.ArgumentParser(
+        prog="simphant", description="SimPhant: rigid multibody dynamics on FreeCAD documents.")
+    ap.add_argument("--version", action="version", version="SimPhant %s" % __version__)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    run = sub.add_parser(
+        "run", help="run the motion study of a FreeCAD document and write its outputs",
+        description="Run the motion study of MODEL (a .FCStd with a SimPhant study) and write "
+                    "CSV tables, plots, an animation and the document with its result to DIR. "
+                    "Without MODEL: the bundled %s example." % DEFAULT_EXAMPLE)
+    run.add_argument("model", nargs="?", metavar="MODEL.FCStd",
+                     help="the document (default: examples/%s.FCStd)" % DEFAULT_EXAMPLE)
+    run.add_argument("--study", metavar="NAME",
+                     help="the study to run, by name or label (needed when there are several)")
+    run.add_argument("--t-end", type=_positive, metavar="S", help="end time [s]")
+    run.add_argument("--dt", type=_positive, metavar="S",
+                     help="time step [s] (fixed-step methods; maximum step of adaptive ones)")
+    run.add_argument("--method", choices=list(METHODS), metavar="M",
+                     help="integration method: %s" % ", ".join(METHODS))
+    run.add_argument("--output-dt", type=_positive, metavar="S",
+                     help="interval between stored samples [s]")
+    run.add_argument("--out", metavar="DIR",
+                     help="output directory (default: ./simphant-out/<model name>)")
+    run.add_argument("--no-animation", action="store_true", help="do not render animation.gif")
+    run.add_argument("--frames", type=_positive_int, default=None, metavar="N",
+                     help="frames of the animation (default: about 100)")
+    run.add_argument("--in-place", action="store_true",
+                     help="also save the result into MODEL itself (otherwise MODEL is never "
+                          "written)")
+    run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    return ap
+
+
+# ============================================================================ progress, Ctrl-C
+
+class ProgressBar:
+    """A text progress bar on ``stream``: redrawn in place on a terminal, else a
+    single line that grows (one ``#`` per 5 %), fit for logs."""
+
+    WIDTH = 30
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.shown = 0           # non-tty: marks printed
+        self.last = 0.0
+        self.started = False
+
+    def __call__(self, t, t_end):
+        frac = 0.0 if not t_end else min(1.0, max(0.0, t / t_end))
+        if self.tty:
+            now = time.monotonic()
+            if now - self.last < 0.1 and frac < 1.0:
+                return
+            self.last = now
+            n = int(round(frac * self.WIDTH))
+            self.stream.write("\rsimulating [%s%s] %3d%%  t = %.4g / %.4g s"
+                              % ("#" * n, "." * (self.WIDTH - n), int(100 * frac), t, t_end))
+        else:
+            if not self.started:
+                self.stream.write("simulating [")
+                self.started = True
+            marks = int(frac * 20 + 1e-9)
+            if marks > self.shown:
+                self.stream.write("#" * (marks - self.shown))
+                self.shown = marks
+        self.stream.flush()
+
+    def close(self, ok=True):
+        if self.tty:
+            self.stream.write("\n" if ok else "  (stopped)\n")
+        elif self.started:
+            self.stream.write("] 100%\n" if ok and self.shown >= 20 else "] stopped\n")
+        self.stream.flush()
+
+
+class _Interrupt:
+    """SIGINT while simulating asks the runner to cancel (at its next progress
+    report); a second one, or one at any other time, raises KeyboardInterrupt.
+    While the outputs are being moved into place it is held back."""
+
+    def __init__(self):
+        self.requested = False
+        self.simulating = False
+        self.committing = False
+        self._previous = None
+        self._installed = False
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)
+        return False
+
+    def _handler(self, signum, frame):
+        if self.committing:
+            self.requested = True
+            return
+        if self.simulating and not self.requested:
+            self.requested = True
+            return
+        raise KeyboardInterrupt
+
+
+# ============================================================================ FreeCAD side
+
+def _import_freecad():
+    """``import FreeCAD`` with its ``Mod`` directories on ``sys.path`` (as FreeCAD's own
+    start-up does), so documents with PartDesign and other workbench objects load."""
+    try:
+        import FreeCAD
+    except ImportError as exc:
+        raise CliError("cannot import FreeCAD (%s); run simphant through bin/simphant or "
+                       "tools/run_python.sh" % exc, EXIT_INTERNAL) from None
+    for base in (FreeCAD.getResourceDir(), FreeCAD.getHomePath()):
+        mod = os.path.join(base, "Mod")
+        if os.path.isdir(mod) and mod not in sys.path:
+            sys.path.append(mod)
+    import Part  # noqa: F401  (Part feature types, needed by nearly every document)
+    return FreeCAD
+
+
+def _open_document(FreeCAD, path):
+    if not os.path.exists(path):
+        raise CliError("model file '%s' not found" % path)
+    if not os.path.isfile(path):
+        raise CliError("model '%s' is not a file" % path)
+    import zipfile
+    if not zipfile.is_zipfile(path):
+        raise CliError("'%s' is not a FreeCAD document (.FCStd)" % path)
+    before = set(FreeCAD.listDocuments())
+    try:
+        doc = FreeCAD.openDocument(path)
+    except Exception as exc:  # noqa: BLE001 - FreeCAD raises assorted types
+        for name in set(FreeCAD.listDocuments()) - before:
+            FreeCAD.closeDocument(name)
+        raise CliError("cannot open '%s': %s" % (path, exc)) from None
+    return doc
+
+
+def _find_study(doc, path, wanted):
+    from .objects.base import is_type
+    studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
+    if not studies:
+        raise CliError("'%s' has no SimPhant study (add one with the SimPhant workbench or "
+                       "factory.make_study)" % path)
+    if wanted is None:
+        if len(studies) > 1:
+            raise CliError("'%s' has %d studies (%s); choose one with --study"
+                           % (path, len(studies), ", ".join(s.Label for s in studies)))
+        return studies[0]
+    for s in studies:
+        if wanted in (s.Name, s.Label):
+            return s
+    raise CliError("'%s' has no study '%s'; its studies: %s"
+                   % (path, wanted, ", ".join(s.Label for s in studies)))
+
+
+def _mobility(model):
+    """(rows, rank) of the constraint Jacobian at t0, or None if it cannot be had."""
+    try:
+        import numpy as np
+        system = model.compile()
+        _phi, J, _gamma = system.constraint_state(system.y0)
+        if J.size == 0:
+            return J.shape[0], 0
+        s = np.linalg.svd(J, compute_uv=False)
+        return J.shape[0], int((s > 1e-8 * s.max()).sum())
+    except Exception:  # noqa: BLE001 - informative only
+        return None
+
+
+# ============================================================================ summary
+
+def _fmt(x, unit=""):
+    return ("%.4g" % x) + ((" " + unit) if unit else "")
+
+
+def _analyse(study, conv, result, path, wall_total):
+    """Everything the summary reports, as plain data (also written to run.json)."""
+    import numpy as np
+    from .objects.study import study_bodies, study_joints, study_loads
+    bodies = study_bodies(study)
+    model = conv.model
+    rows = sum(len(j.spec.rows) for j in model.joints)
+    e = result.energy()
+    total = e["total"]
+    drift = float(np.abs(total - total[0]).max()) if len(total) else 0.0
+    peak_ke = float(e["kinetic"].max()) if len(total) else 0.0
+    viol = result.constraint_violation()
+    s = result.settings
+    mob = _mobility(model)
+    info = dict(
+        model=os.path.abspath(path), study=study.Label,
+        moving_bodies=list(result.body_names),
+        fixed_bodies=[b.Label for b in bodies if b.Fixed],
+        joints=[[j.name, j.kind] for j in model.joints],
+        loads=[o.Label for o in study_loads(study)],
+        gruebler_dof=model.degrees_of_freedom(), constraint_equations=rows,
+        jacobian_rank=None if mob is None else mob[1],
+        mobility=None if mob is None else 6 * len(model.bodies) - mob[1],
+        method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
+        output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
+        nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
+        energy_initial=float(total[0]) if len(total) else None,
+        energy_drift_max=drift, kinetic_energy_peak=peak_ke,
+        energy_drift_relative=drift / peak_ke if peak_ke > 0 else None,
+        violation_position_max=float(viol["position"].max()) if len(result.t) else None,
+        violation_velocity_max=float(viol["velocity"].max()) if len(result.t) else None,
+        assembly=result.assembly.summary() if result.assembly is not None
+        else result.assembly_summary,
+        joint_labels=[j.Label for j in study_joints(study)],
+    )
+    return info
+
+
+def summary_lines(info):
+    """The human summary of ``_analyse``'s data, one string per line."""
+    L = []
+    L.append("model      %s, study '%s'" % (info["model"], info["study"]))
+    mov, fix = info["moving_bodies"], info["fixed_bodies"]
+    L.append("bodies     %d moving (%s)%s" % (len(mov), ", ".join(mov),
+                                            ", %d fixed (%s)" % (len(fix), ", ".join(fix))
+                                            if fix else ""))
+    js = info["joints"]
+    L.append("joints     %d%s" % (len(js), (": " + ", ".join("%s (%s)" % (n, k) for n, k in js))
+                                  if js else ""))
+    if info["loads"]:
+        L.append("loads      %s" % ", ".join(info["loads"]))
+    dof = "DOF        %d (Gruebler: 6 x %d bodies - %d constraint equations)" % (
+        info["gruebler_dof"], len(mov), info["constraint_equations"])
+    if info["mobility"] is not None and info["mobility"] != info["gruebler_dof"]:
+        dof += "; mobility %d (%d redundant equations, closed loops)" % (
+            info["mobility"], info["constraint_equations"] - info["jacobian_rank"])
+    L.append(dof)
+    dt = "adaptive" if info["dt"] is None else "dt %s" % _fmt(info["dt"], "s")
+    L.append("run        %s, %s, t = %s .. %s s, %d samples every %s"
+             % (info["method"], dt, _fmt(info["t0"] or 0.0), _fmt(info["t_end"]),
+                info["samples"], _fmt(info["output_dt"], "s")))
+    steps = info["steps"] or 0
+    span = (info["t_end"] or 0.0) - (info["t0"] or 0.0)
+    L.append("steps      %d%s, %d force evaluations, %s solver wall time"
+             % (steps, " (mean step %s)" % _fmt(span / steps, "s") if steps else "",
+                info["nfev"] or 0, _fmt(info["solver_wall_time"] or 0, "s")))
+    if info["energy_initial"] is not None:
+        rel = info["energy_drift_relative"]
+        line = "energy     E0 = %s, max |E - E0| = %s" % (_fmt(info["energy_initial"], "J"),
+                                                         _fmt(info["energy_drift_max"], "J"))
+        if rel is not None:
+            line += " = %.3g of the peak kinetic energy (%s)" % (
+                rel, _fmt(info["kinetic_energy_peak"], "J"))
+        if info["loads"]:
+            line += "; loads do work, E is not conserved"
+        L.append(line)
+        L.append("violation  max |Phi| = %s (m or rad), max |Phi_dot| = %s (m/s or rad/s)"
+                 % (_fmt(info["violation_position_max"]), _fmt(info["violation_velocity_max"])))
+    assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
+    L.append("assembly   " + assembly[0])
+    L.extend("           " + a.strip() for a in assembly[1:])
+    return L
+
+
+# ============================================================================ outputs
+
+def _size(n):
+    for unit in ("B", "kB", "MB"):
+        if n < 1000 or unit == "MB":
+            return ("%d %s" % (n, unit)) if unit == "B" else ("%.1f %s" % (n, unit))
+        n /= 1000.0
+    return str(n)
+
+
+def _previous_files(out_dir):
+    """Files a previous run listed in ``out_dir/run.json`` (plain names only)."""
+    try:
+        with open(os.path.join(out_dir, _MANIFEST)) as fh:
+            files = json.load(fh).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [f for f in files if isinstance(f, str) and f == os.path.basename(f)
+            and not f.startswith(".")]
+
+
+def _commit(staging, out_dir, names, interrupt):
+    """Move the staged files into ``out_dir`` (the manifest last); drop stale ones."""
+    interrupt.committing = True
+    try:
+        stale = set(_previous_files(out_dir)) - set(names) - {_MANIFEST}
+        for name in names:
+            if name != _MANIFEST:
+                os.replace(os.path.join(staging, name), os.path.join(out_dir, name))
+        for name in stale:
+            try:
+                os.remove(os.path.join(out_dir, name))
+            except OSError:
+                pass
+        os.replace(os.path.join(staging, _MANIFEST), os.path.join(out_dir, _MANIFEST))
+    finally:
+        interrupt.committing = False
+
+
+# ============================================================================ the command
+
+def _run(args, progress, out, err, interrupt):
+    t_start = time.perf_counter()
+    model_path = args.model or default_model()
+    if args.model is None:
+        err.write("simphant: no model given, running the bundled example %s\n" % model_path)
+    out_dir = os.path.abspath(args.out or os.path.join(
+        "simphant-out", os.path.splitext(os.path.basename(model_path))[0]))
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise CliError("output '%s' exists and is not a directory" % out_dir)
+    overrides = {k: getattr(args, k) for k in ("t_end", "dt", "method", "output_dt")
+                 if getattr(args, k) is not None}
+
+    FreeCAD = _import_freecad()
+    from . import outputs, runner
+    from .conversion import convert
+    doc = _open_document(FreeCAD, model_path)
+    staging = None
+    created_dir = False
+    try:
+        study = _find_study(doc, model_path, args.study)
+        try:
+            conv = convert(study)          # model errors before the progress bar; DOF
+        except ModelError as exc:
+            raise CliError("study '%s': %s" % (study.Label, exc)) from None
+
+        bar = ProgressBar(err)
+
+        def report(t, t_end):
+            bar(t, t_end)
+            if interrupt.requested:
+                return False
+            if progress is not None:
+                answer = progress(t, t_end)
+                if answer is not None and not answer:
+                    return False
+            return True
+
+        interrupt.simulating = True
+        try:
+            result = runner.run_study(study, progress=report, **overrides)
+        except SimulationCancelled as exc:
+            bar.close(ok=False)
+            raise CliError("run cancelled at t = %.4g s; nothing written" % (exc.time or 0.0),
+                           EXIT_CANCELLED) from None
+        except SimulationError as exc:
+            bar.close(ok=False)
+            raise CliError("%s; nothing written" % exc, EXIT_SIMULATION) from None
+        except ModelError as exc:
+            bar.close(ok=False)
+            raise CliError(str(exc)) from None
+        finally:
+            interrupt.simulating = False
+        bar.close(ok=True)
+        if interrupt.requested:        # Ctrl-C right after the last report
+            raise KeyboardInterrupt
+
+        # ---- outputs, staged
+        if not os.path.isdir(out_dir):
+            os.makedirs(out_dir)
+            created_dir = True
+        staging = tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir)
+        title = "%s: %s" % (os.path.splitext(os.path.basename(model_path))[0], study.Label)
+        meshes = None
+        if not args.no_animation:
+            err.write("tessellating the bodies\n")
+            meshes = outputs.body_meshes(study, result)
+
+        def note(fname):
+            err.write("writing %s\n" % fname)
+            err.flush()
+
+        names = outputs.write_all(result, staging, meshes, title=title,
+                                  animation_frames=args.frames or outputs.ANIMATION_FRAMES,
+                                  progress=note)
+        stem = os.path.splitext(os.path.basename(model_path))[0]
+        doc_name = stem + "_result.FCStd"
+        if not args.in_place:
+            note(doc_name)
+            doc.saveAs(os.path.join(staging, doc_name))
+            names.append(doc_name)
+        info = _analyse(study, conv, result, model_path, time.perf_counter() - t_start)
+        lines = summary_lines(info)
+        with open(os.path.join(staging, "summary.txt"), "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        names.append("summary.txt")
+        names.append(_MANIFEST)
+        info.update(files=names, simphant=__version__,
+                    freecad=".".join(FreeCAD.Version()[:3]))
+        with open(os.path.join(staging, _MANIFEST), "w") as fh:
+            json.dump(info, fh, indent=1)
+        if args.in_place:
+            note(os.path.basename(model_path) + " (in place)")
+            doc.save()
+        _commit(staging, out_dir, names, interrupt)
+        shutil.rmtree(staging, ignore_errors=True)
+        staging = None
+
+        for line in lines:
+            out.write(line + "\n")
+        out.write("outputs    %s\n" % out_dir)
+        for name in names:
+            out.write("           %-28s %s\n"
+                      % (name, _size(os.path.getsize(os.path.join(out_dir, name)))))
+        if args.in_place:
+            out.write("           %s saved in place\n" % os.path.abspath(model_path))
+        out.write("wall time  %s\n" % _fmt(time.perf_counter() - t_start, "s"))
+        out.flush()
+        return EXIT_OK
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+            if created_dir:
+                try:
+                    os.rmdir(out_dir)          # only if empty
+                except OSError:
+                    pass
+        try:
+            FreeCAD.closeDocument(doc.Name)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+
+
+def main(argv=None, progress=None, stdout=None, stderr=None):
+    """Entry point of ``bin/simphant``; returns the exit code.
+
+    ``progress(t, t_end)`` (optional) is called with the runner's progress
+    reports; returning False cancels the run as Ctrl-C does.
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = parser.parse_args(argv)
+    except SystemExit as exc:          # --help, --version (0), usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    if args.command is None:
+        parser.print_help(err)
+        return EXIT_INPUT
+    with _Interrupt() as interrupt:
+        try:
+            return _run(args, progress, out, err, interrupt)
+        except CliError as exc:
+            kind = "" if exc.code == EXIT_CANCELLED else "error: "
+            err.write("simphant: %s%s\n" % (kind, exc))
+            return exc.code
+        except KeyboardInterrupt:
+            err.write("\nsimphant: run cancelled; nothing written\n")
+            return EXIT_CANCELLED
+        except Exception as exc:  # noqa: BLE001 - last resort: one line, not a traceback
+            if getattr(args, "debug", False):
+                import traceback
+                traceback.print_exc(file=err)
+            err.write("simphant: internal error: %s: %s (run with --debug for the traceback)\n"
+                      % (type(exc).__name__, exc))
+            return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -60,7 +60,6 @@ class AssemblyReport:
 def _correction(system, x):
     """-M^-1 Phi_q^T (C + eps I)^-1 x, per body (nb, 6); x is overwritten."""
     S, W = system.S, system.W
-    kernels._scale_by_minv(S, W)
     kernels.assemble_schur(S, W)
     kernels.factor_schur(S, W)
     kernels.solve_schur(S, W, x)

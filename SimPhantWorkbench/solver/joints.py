@@ -20,13 +20,14 @@ from collections import OrderedDict, namedtuple
 
 from .errors import ModelError
 
-__all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "JointSpec",
+__all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "PRIM_PAD", "JointSpec",
            "JOINT_TYPES", "joint_spec", "joint_kinds"]
 
 PRIM_POINT = 0
 PRIM_DOT1 = 1
 PRIM_DOT2 = 2
 PRIM_DIST = 3
+PRIM_PAD = -1    # padding row of a fixed-size joint block (no constraint)
 
 X, Y, Z = 0, 1, 2
 

@@ -29,10 +29,18 @@ from numba import njit
 
 from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
-__all__ = ["SystemArrays", "Workspace", "evaluate", "integrate_fixed",
+__all__ = ["BLOCK", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "METHOD_IDS", "constraint_rows"]
 
 _JIT = dict(cache=True, nogil=True, boundscheck=False)
+#: Hot linear-algebra kernels may contract to FMA and reassociate sums (no
+#: assumptions about NaN/Inf, so non-finite states are still detected).
+_FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
+
+#: Rows per joint block. Every joint's rows are padded to BLOCK (padding rows have
+#: zero Jacobian, unit diagonal in the Schur complement and lambda = 0), so all
+#: block loops below have constant trip counts that the compiler unrolls.
+BLOCK = 6
 
 #: Fixed-step methods run entirely inside ``integrate_fixed``.
 METHOD_IDS = {"euler": 0, "symplectic_euler": 1, "rk4": 2}
@@ -41,7 +49,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "nb", "nj", "nrows",
     "body_minv", "body_inertia", "body_inertia_inv",
     "gravity",
-    "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0",
+    "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow",
     "row_prim", "row_ai", "row_aj", "row_scale",
     "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
@@ -64,52 +72,54 @@ def _cross(a0, a1, a2, b0, b1, b2):
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
-@njit(**_JIT)
-def quat_to_matrix_into(qw, qx, qy, qz, A):
-    n = math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
-    w = qw / n
-    x = qx / n
-    y = qy / n
-    z = qz / n
-    A[0, 0] = 1.0 - 2.0 * (y * y + z * z)
-    A[0, 1] = 2.0 * (x * y - w * z)
-    A[0, 2] = 2.0 * (x * z + w * y)
-    A[1, 0] = 2.0 * (x * y + w * z)
-    A[1, 1] = 1.0 - 2.0 * (x * x + z * z)
-    A[1, 2] = 2.0 * (y * z - w * x)
-    A[2, 0] = 2.0 * (x * z - w * y)
-    A[2, 1] = 2.0 * (y * z + w * x)
-    A[2, 2] = 1.0 - 2.0 * (x * x + y * y)
-
-
 # --------------------------------------------------------------------------- bodies and forces
-@njit(**_JIT)
+# Hot loops index arrays element-wise (no slicing): in numba every array view
+# costs a reference-count round trip, which dominated the first version.
+@njit(**_FAST)
 def update_bodies(Y, S, W):
     """Unpack Y into rotation matrices, positions, velocities (seed step 3.1)."""
     nb = S.nb
     off = 7 * nb
+    A = W.A
     for b in range(nb):
         p = 7 * b
-        quat_to_matrix_into(Y[p + 3], Y[p + 4], Y[p + 5], Y[p + 6], W.A[b])
+        qw = Y[p + 3]
+        qx = Y[p + 4]
+        qy = Y[p + 5]
+        qz = Y[p + 6]
+        n = 1.0 / math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+        w = qw * n
+        x = qx * n
+        y = qy * n
+        z = qz * n
+        A[b, 0, 0] = 1.0 - 2.0 * (y * y + z * z)
+        A[b, 0, 1] = 2.0 * (x * y - w * z)
+        A[b, 0, 2] = 2.0 * (x * z + w * y)
+        A[b, 1, 0] = 2.0 * (x * y + w * z)
+        A[b, 1, 1] = 1.0 - 2.0 * (x * x + z * z)
+        A[b, 1, 2] = 2.0 * (y * z - w * x)
+        A[b, 2, 0] = 2.0 * (x * z - w * y)
+        A[b, 2, 1] = 2.0 * (y * z + w * x)
+        A[b, 2, 2] = 1.0 - 2.0 * (x * x + y * y)
         v = off + 6 * b
-        A = W.A[b]
         for c in range(3):
             W.r[b, c] = Y[p + c]
             W.vel[b, c] = Y[v + c]
             W.omega_b[b, c] = Y[v + 3 + c]
         for c in range(3):
-            W.omega_w[b, c] = A[c, 0] * W.omega_b[b, 0] + A[c, 1] * W.omega_b[b, 1] + A[c, 2] * W.omega_b[b, 2]
+            W.omega_w[b, c] = (A[b, c, 0] * W.omega_b[b, 0] + A[b, c, 1] * W.omega_b[b, 1]
+                               + A[b, c, 2] * W.omega_b[b, 2])
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def build_forces(S, W):
     """Q per body: [force (world), torque about the CoG (body frame)], then M^-1 Q."""
     nb = S.nb
-    g = S.gravity
+    A = W.A
     for b in range(nb):
         m = 1.0 / S.body_minv[b]
         for c in range(3):
-            W.Q[b, c] = m * g[c]
+            W.Q[b, c] = m * S.gravity[c]
         Jw0 = S.body_inertia[b, 0] * W.omega_b[b, 0]
         Jw1 = S.body_inertia[b, 1] * W.omega_b[b, 1]
         Jw2 = S.body_inertia[b, 2] * W.omega_b[b, 2]
@@ -119,27 +129,23 @@ def build_forces(S, W):
         W.Q[b, 5] = -gz
     for i in range(S.load_kind.shape[0]):
         b = S.load_body[i]
-        A = W.A[b]
         f0 = W.load_val[i, 0]
         f1 = W.load_val[i, 1]
         f2 = W.load_val[i, 2]
         if S.load_frame[i] == 0:   # world -> body components
-            fb0 = A[0, 0] * f0 + A[1, 0] * f1 + A[2, 0] * f2
-            fb1 = A[0, 1] * f0 + A[1, 1] * f1 + A[2, 1] * f2
-            fb2 = A[0, 2] * f0 + A[1, 2] * f1 + A[2, 2] * f2
+            fb0 = A[b, 0, 0] * f0 + A[b, 1, 0] * f1 + A[b, 2, 0] * f2
+            fb1 = A[b, 0, 1] * f0 + A[b, 1, 1] * f1 + A[b, 2, 1] * f2
+            fb2 = A[b, 0, 2] * f0 + A[b, 1, 2] * f1 + A[b, 2, 2] * f2
         else:
             fb0 = f0
             fb1 = f1
             fb2 = f2
         if S.load_kind[i] == 0:   # force at a body point
-            fw0 = A[0, 0] * fb0 + A[0, 1] * fb1 + A[0, 2] * fb2
-            fw1 = A[1, 0] * fb0 + A[1, 1] * fb1 + A[1, 2] * fb2
-            fw2 = A[2, 0] * fb0 + A[2, 1] * fb1 + A[2, 2] * fb2
-            W.Q[b, 0] += fw0
-            W.Q[b, 1] += fw1
-            W.Q[b, 2] += fw2
-            u = S.load_point[i]
-            tx, ty, tz = _cross(u[0], u[1], u[2], fb0, fb1, fb2)
+            W.Q[b, 0] += A[b, 0, 0] * fb0 + A[b, 0, 1] * fb1 + A[b, 0, 2] * fb2
+            W.Q[b, 1] += A[b, 1, 0] * fb0 + A[b, 1, 1] * fb1 + A[b, 1, 2] * fb2
+            W.Q[b, 2] += A[b, 2, 0] * fb0 + A[b, 2, 1] * fb1 + A[b, 2, 2] * fb2
+            tx, ty, tz = _cross(S.load_point[i, 0], S.load_point[i, 1], S.load_point[i, 2],
+                                fb0, fb1, fb2)
             W.Q[b, 3] += tx
             W.Q[b, 4] += ty
             W.Q[b, 5] += tz
@@ -155,9 +161,11 @@ def build_forces(S, W):
 
 
 # --------------------------------------------------------------------------- joints
-@njit(**_JIT)
+@njit(**_FAST)
 def constraint_rows(S, W):
-    """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot, gamma*.
+    """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot,
+    gamma* and, for the Schur complement, MJ = M^-1 Phi_q^T and the right-hand
+    side Phi_q M^-1 Q - gamma* (in ``W.lam``).
 
     Row primitives (see ``joints``), with P = r + s, s = A u, d = P_j - P_i,
     omega world-frame, d_dot = v_j + w_j x s_j - v_i - w_i x s_i and
@@ -172,23 +180,29 @@ def constraint_rows(S, W):
     DIST:    Phi = (d.d - L^2) / 2L;  [-d/L, A_i^T (d x s_i)/L | d/L, A_j^T (s_j x d)/L];
              gamma = -(d_dot . d_dot + d . d_cent) / L
     """
+    nb = S.nb
     alpha = S.alpha
     beta2 = S.beta * S.beta
-    gi = np.empty(6)
-    gj = np.empty(6)
+    A = W.A
+    F = S.jnt_frame
+    U = S.jnt_anchor
+    J = W.J
+    MJ = W.MJ
     for k in range(S.nj):
         bi = S.jnt_slot[k, 0]
         bj = S.jnt_slot[k, 1]
-        Ai = W.A[bi]
-        Aj = W.A[bj]
-        ui = S.jnt_anchor[k, 0]
-        uj = S.jnt_anchor[k, 1]
-        si0 = Ai[0, 0] * ui[0] + Ai[0, 1] * ui[1] + Ai[0, 2] * ui[2]
-        si1 = Ai[1, 0] * ui[0] + Ai[1, 1] * ui[1] + Ai[1, 2] * ui[2]
-        si2 = Ai[2, 0] * ui[0] + Ai[2, 1] * ui[1] + Ai[2, 2] * ui[2]
-        sj0 = Aj[0, 0] * uj[0] + Aj[0, 1] * uj[1] + Aj[0, 2] * uj[2]
-        sj1 = Aj[1, 0] * uj[0] + Aj[1, 1] * uj[1] + Aj[1, 2] * uj[2]
-        sj2 = Aj[2, 0] * uj[0] + Aj[2, 1] * uj[1] + Aj[2, 2] * uj[2]
+        u0 = U[k, 0, 0]
+        u1 = U[k, 0, 1]
+        u2 = U[k, 0, 2]
+        si0 = A[bi, 0, 0] * u0 + A[bi, 0, 1] * u1 + A[bi, 0, 2] * u2
+        si1 = A[bi, 1, 0] * u0 + A[bi, 1, 1] * u1 + A[bi, 1, 2] * u2
+        si2 = A[bi, 2, 0] * u0 + A[bi, 2, 1] * u1 + A[bi, 2, 2] * u2
+        u0 = U[k, 1, 0]
+        u1 = U[k, 1, 1]
+        u2 = U[k, 1, 2]
+        sj0 = A[bj, 0, 0] * u0 + A[bj, 0, 1] * u1 + A[bj, 0, 2] * u2
+        sj1 = A[bj, 1, 0] * u0 + A[bj, 1, 1] * u1 + A[bj, 1, 2] * u2
+        sj2 = A[bj, 2, 0] * u0 + A[bj, 2, 1] * u1 + A[bj, 2, 2] * u2
         d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
         d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
         d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
@@ -208,63 +222,52 @@ def constraint_rows(S, W):
         dc0 = cj0 - ci0
         dc1 = cj1 - ci1
         dc2 = cj2 - ci2
-        Fi = S.jnt_frame[k, 0]
-        Fj = S.jnt_frame[k, 1]
-        for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+        mi_i = S.body_minv[bi] if bi < nb else 0.0
+        mi_j = S.body_minv[bj] if bj < nb else 0.0
+        for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
-            phi = 0.0
-            gam = 0.0
+            # world-frame gradients: t = translational, g = rotational (before A^T)
             if prim == PRIM_POINT:
                 c = S.row_ai[r]
                 e0 = 1.0 if c == 0 else 0.0
                 e1 = 1.0 if c == 1 else 0.0
                 e2 = 1.0 if c == 2 else 0.0
-                if c == 0:
-                    phi = -d0
-                    gam = dc0
-                elif c == 1:
-                    phi = -d1
-                    gam = dc1
-                else:
-                    phi = -d2
-                    gam = dc2
-                gi[0] = e0
-                gi[1] = e1
-                gi[2] = e2
-                gj[0] = -e0
-                gj[1] = -e1
-                gj[2] = -e2
-                x0, x1, x2 = _cross(si0, si1, si2, e0, e1, e2)
-                gi[3] = x0
-                gi[4] = x1
-                gi[5] = x2
-                x0, x1, x2 = _cross(sj0, sj1, sj2, e0, e1, e2)
-                gj[3] = -x0
-                gj[4] = -x1
-                gj[5] = -x2
+                phi = -(e0 * d0 + e1 * d1 + e2 * d2)
+                gam = e0 * dc0 + e1 * dc1 + e2 * dc2
+                ti0 = e0
+                ti1 = e1
+                ti2 = e2
+                tj0 = -e0
+                tj1 = -e1
+                tj2 = -e2
+                gi0, gi1, gi2 = _cross(si0, si1, si2, e0, e1, e2)
+                gj0, gj1, gj2 = _cross(e0, e1, e2, sj0, sj1, sj2)
             elif prim == PRIM_DOT1:
                 ca = S.row_ai[r]
                 cb = S.row_aj[r]
-                a0 = Ai[0, 0] * Fi[0, ca] + Ai[0, 1] * Fi[1, ca] + Ai[0, 2] * Fi[2, ca]
-                a1 = Ai[1, 0] * Fi[0, ca] + Ai[1, 1] * Fi[1, ca] + Ai[1, 2] * Fi[2, ca]
-                a2 = Ai[2, 0] * Fi[0, ca] + Ai[2, 1] * Fi[1, ca] + Ai[2, 2] * Fi[2, ca]
-                b0 = Aj[0, 0] * Fj[0, cb] + Aj[0, 1] * Fj[1, cb] + Aj[0, 2] * Fj[2, cb]
-                b1 = Aj[1, 0] * Fj[0, cb] + Aj[1, 1] * Fj[1, cb] + Aj[1, 2] * Fj[2, cb]
-                b2 = Aj[2, 0] * Fj[0, cb] + Aj[2, 1] * Fj[1, cb] + Aj[2, 2] * Fj[2, cb]
+                f0 = F[k, 0, 0, ca]
+                f1 = F[k, 0, 1, ca]
+                f2 = F[k, 0, 2, ca]
+                a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
+                a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
+                a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
+                f0 = F[k, 1, 0, cb]
+                f1 = F[k, 1, 1, cb]
+                f2 = F[k, 1, 2, cb]
+                b0 = A[bj, 0, 0] * f0 + A[bj, 0, 1] * f1 + A[bj, 0, 2] * f2
+                b1 = A[bj, 1, 0] * f0 + A[bj, 1, 1] * f1 + A[bj, 1, 2] * f2
+                b2 = A[bj, 2, 0] * f0 + A[bj, 2, 1] * f1 + A[bj, 2, 2] * f2
                 phi = a0 * b0 + a1 * b1 + a2 * b2
-                x0, x1, x2 = _cross(a0, a1, a2, b0, b1, b2)
-                gi[0] = 0.0
-                gi[1] = 0.0
-                gi[2] = 0.0
-                gj[0] = 0.0
-                gj[1] = 0.0
-                gj[2] = 0.0
-                gi[3] = x0
-                gi[4] = x1
-                gi[5] = x2
-                gj[3] = -x0
-                gj[4] = -x1
-                gj[5] = -x2
+                ti0 = 0.0
+                ti1 = 0.0
+                ti2 = 0.0
+                tj0 = 0.0
+                tj1 = 0.0
+                tj2 = 0.0
+                gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
+                gj0 = -gi0
+                gj1 = -gi1
+                gj2 = -gi2
                 wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
                 wb0, wb1, wb2 = _cross(wj0, wj1, wj2, b0, b1, b2)
                 waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
@@ -274,24 +277,21 @@ def constraint_rows(S, W):
                         + (a0 * wbb0 + a1 * wbb1 + a2 * wbb2))
             elif prim == PRIM_DOT2:
                 ca = S.row_ai[r]
-                a0 = Ai[0, 0] * Fi[0, ca] + Ai[0, 1] * Fi[1, ca] + Ai[0, 2] * Fi[2, ca]
-                a1 = Ai[1, 0] * Fi[0, ca] + Ai[1, 1] * Fi[1, ca] + Ai[1, 2] * Fi[2, ca]
-                a2 = Ai[2, 0] * Fi[0, ca] + Ai[2, 1] * Fi[1, ca] + Ai[2, 2] * Fi[2, ca]
+                f0 = F[k, 0, 0, ca]
+                f1 = F[k, 0, 1, ca]
+                f2 = F[k, 0, 2, ca]
+                a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
+                a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
+                a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
                 phi = a0 * d0 + a1 * d1 + a2 * d2
-                gi[0] = -a0
-                gi[1] = -a1
-                gi[2] = -a2
-                gj[0] = a0
-                gj[1] = a1
-                gj[2] = a2
-                x0, x1, x2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
-                gi[3] = x0
-                gi[4] = x1
-                gi[5] = x2
-                x0, x1, x2 = _cross(sj0, sj1, sj2, a0, a1, a2)
-                gj[3] = x0
-                gj[4] = x1
-                gj[5] = x2
+                ti0 = -a0
+                ti1 = -a1
+                ti2 = -a2
+                tj0 = a0
+                tj1 = a1
+                tj2 = a2
+                gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
+                gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
                 wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
                 waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
                 gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
@@ -301,194 +301,213 @@ def constraint_rows(S, W):
                 L = S.jnt_length[k]
                 il = 1.0 / L
                 phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
-                gi[0] = -d0 * il
-                gi[1] = -d1 * il
-                gi[2] = -d2 * il
-                gj[0] = d0 * il
-                gj[1] = d1 * il
-                gj[2] = d2 * il
+                ti0 = -d0 * il
+                ti1 = -d1 * il
+                ti2 = -d2 * il
+                tj0 = -ti0
+                tj1 = -ti1
+                tj2 = -ti2
                 x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
-                gi[3] = x0 * il
-                gi[4] = x1 * il
-                gi[5] = x2 * il
+                gi0 = x0 * il
+                gi1 = x1 * il
+                gi2 = x2 * il
                 x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
-                gj[3] = x0 * il
-                gj[4] = x1 * il
-                gj[5] = x2 * il
+                gj0 = x0 * il
+                gj1 = x1 * il
+                gj2 = x2 * il
                 gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2) + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
-            # Store; rotational columns to the body frame: A^T g.
-            Jr = W.J[r]
-            for c in range(3):
-                Jr[0, c] = gi[c]
-                Jr[1, c] = gj[c]
-                Jr[0, 3 + c] = Ai[0, c] * gi[3] + Ai[1, c] * gi[4] + Ai[2, c] * gi[5]
-                Jr[1, 3 + c] = Aj[0, c] * gj[3] + Aj[1, c] * gj[4] + Aj[2, c] * gj[5]
-            pd = 0.0
-            for c in range(3):
-                pd += Jr[0, c] * W.vel[bi, c] + Jr[0, 3 + c] * W.omega_b[bi, c]
-                pd += Jr[1, c] * W.vel[bj, c] + Jr[1, 3 + c] * W.omega_b[bj, c]
+            # rotational columns in the body frame: A^T g
+            ri0 = A[bi, 0, 0] * gi0 + A[bi, 1, 0] * gi1 + A[bi, 2, 0] * gi2
+            ri1 = A[bi, 0, 1] * gi0 + A[bi, 1, 1] * gi1 + A[bi, 2, 1] * gi2
+            ri2 = A[bi, 0, 2] * gi0 + A[bi, 1, 2] * gi1 + A[bi, 2, 2] * gi2
+            rj0 = A[bj, 0, 0] * gj0 + A[bj, 1, 0] * gj1 + A[bj, 2, 0] * gj2
+            rj1 = A[bj, 0, 1] * gj0 + A[bj, 1, 1] * gj1 + A[bj, 2, 1] * gj2
+            rj2 = A[bj, 0, 2] * gj0 + A[bj, 1, 2] * gj1 + A[bj, 2, 2] * gj2
+            J[r, 0, 0] = ti0
+            J[r, 0, 1] = ti1
+            J[r, 0, 2] = ti2
+            J[r, 0, 3] = ri0
+            J[r, 0, 4] = ri1
+            J[r, 0, 5] = ri2
+            J[r, 1, 0] = tj0
+            J[r, 1, 1] = tj1
+            J[r, 1, 2] = tj2
+            J[r, 1, 3] = rj0
+            J[r, 1, 4] = rj1
+            J[r, 1, 5] = rj2
+            pd = (ti0 * W.vel[bi, 0] + ti1 * W.vel[bi, 1] + ti2 * W.vel[bi, 2]
+                  + ri0 * W.omega_b[bi, 0] + ri1 * W.omega_b[bi, 1] + ri2 * W.omega_b[bi, 2]
+                  + tj0 * W.vel[bj, 0] + tj1 * W.vel[bj, 1] + tj2 * W.vel[bj, 2]
+                  + rj0 * W.omega_b[bj, 0] + rj1 * W.omega_b[bj, 1] + rj2 * W.omega_b[bj, 2])
+            gstar = gam - 2.0 * alpha * pd - beta2 * phi
             W.phi[r] = phi
             W.phidot[r] = pd
-            W.gamma[r] = gam - 2.0 * alpha * pd - beta2 * phi
+            W.gamma[r] = gstar
+            # M^-1 J^T (zero on the ground side) and the Schur right-hand side
+            rhs = -gstar
+            if bi < nb:
+                MJ[r, 0, 0] = ti0 * mi_i
+                MJ[r, 0, 1] = ti1 * mi_i
+                MJ[r, 0, 2] = ti2 * mi_i
+                MJ[r, 0, 3] = ri0 * S.body_inertia_inv[bi, 0]
+                MJ[r, 0, 4] = ri1 * S.body_inertia_inv[bi, 1]
+                MJ[r, 0, 5] = ri2 * S.body_inertia_inv[bi, 2]
+                rhs += (ti0 * W.afree[bi, 0] + ti1 * W.afree[bi, 1] + ti2 * W.afree[bi, 2]
+                        + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4] + ri2 * W.afree[bi, 5])
+            else:
+                for c in range(6):
+                    MJ[r, 0, c] = 0.0
+            if bj < nb:
+                MJ[r, 1, 0] = tj0 * mi_j
+                MJ[r, 1, 1] = tj1 * mi_j
+                MJ[r, 1, 2] = tj2 * mi_j
+                MJ[r, 1, 3] = rj0 * S.body_inertia_inv[bj, 0]
+                MJ[r, 1, 4] = rj1 * S.body_inertia_inv[bj, 1]
+                MJ[r, 1, 5] = rj2 * S.body_inertia_inv[bj, 2]
+                rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
+                        + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
+            else:
+                for c in range(6):
+                    MJ[r, 1, c] = 0.0
+            W.lam[r] = rhs
+        for r in range(S.jnt_row0[k] + S.jnt_nrow[k], S.jnt_row0[k + 1]):
+            W.lam[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
 
 
 # --------------------------------------------------------------------------- Schur complement
-@njit(**_JIT)
-def _scale_by_minv(S, W):
-    """MJ = M^-1 Phi_q^T per row and side (zero on the ground side)."""
-    nb = S.nb
-    for k in range(S.nj):
-        for side in range(2):
-            b = S.jnt_slot[k, side]
-            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
-                if b < nb:
-                    mi = S.body_minv[b]
-                    for c in range(3):
-                        W.MJ[r, side, c] = W.J[r, side, c] * mi
-                        W.MJ[r, side, 3 + c] = W.J[r, side, 3 + c] * S.body_inertia_inv[b, c]
-                else:
-                    for c in range(6):
-                        W.MJ[r, side, c] = 0.0
-
-
-@njit(**_JIT)
+@njit(**_FAST)
 def assemble_schur(S, W):
     """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower blocks only)."""
     blk = W.blk
-    blk[:] = 0.0
-    r0 = S.jnt_row0
-    for c in range(S.cpl_blk.shape[0]):
-        b = S.cpl_blk[c]
-        k = S.cpl_k[c]
-        l = S.cpl_l[c]
-        sk = S.cpl_sk[c]
-        sl = S.cpl_sl[c]
-        mk = r0[k + 1] - r0[k]
-        ml = r0[l + 1] - r0[l]
-        B = blk[b]
-        for a in range(mk):
-            ra = r0[k] + a
-            cmax = a + 1 if k == l else ml
-            for cc in range(cmax):
-                rc = r0[l] + cc
-                s = 0.0
-                for x in range(6):
-                    s += W.MJ[ra, sk, x] * W.J[rc, sl, x]
-                B[a, cc] += s
+    MJ = W.MJ
+    J = W.J
+    for b in range(blk.shape[0]):
+        for a in range(BLOCK):
+            for c in range(BLOCK):
+                blk[b, a, c] = 0.0
+    for q in range(S.cpl_blk.shape[0]):
+        b = S.cpl_blk[q]
+        k = S.cpl_k[q]
+        l = S.cpl_l[q]
+        sk = S.cpl_sk[q]
+        sl = S.cpl_sl[q]
+        ok = BLOCK * k
+        ol = BLOCK * l
+        if k == l:     # diagonal block: lower triangle only
+            for a in range(BLOCK):
+                ra = ok + a
+                for cc in range(a + 1):
+                    rc = ol + cc
+                    blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
+                                      + MJ[ra, sk, 2] * J[rc, sl, 2] + MJ[ra, sk, 3] * J[rc, sl, 3]
+                                      + MJ[ra, sk, 4] * J[rc, sl, 4] + MJ[ra, sk, 5] * J[rc, sl, 5])
+        else:
+            for a in range(BLOCK):
+                ra = ok + a
+                for cc in range(BLOCK):
+                    rc = ol + cc
+                    blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
+                                      + MJ[ra, sk, 2] * J[rc, sl, 2] + MJ[ra, sk, 3] * J[rc, sl, 3]
+                                      + MJ[ra, sk, 4] * J[rc, sl, 4] + MJ[ra, sk, 5] * J[rc, sl, 5])
     for k in range(S.nj):
-        for a in range(r0[k + 1] - r0[k]):
-            blk[k, a, a] += S.row_eps[r0[k] + a]
+        for a in range(BLOCK):
+            blk[k, a, a] += S.row_eps[BLOCK * k + a]
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def factor_schur(S, W):
-    """In-place left-looking block Cholesky of ``blk``. Returns the number of
+    """In-place left-looking block Cholesky of ``blk`` (lower triangle used); the
+    reciprocals of the diagonal of L go to ``W.rhs``. Returns the number of
     pivots that had to be lifted (0 for a positive definite matrix)."""
     blk = W.blk
-    r0 = S.jnt_row0
+    dinv = W.rhs
     bad = 0
     tiny = 1e-300
     for k in range(S.nj):
-        mk = r0[k + 1] - r0[k]
-        D = blk[k]
+        ok = BLOCK * k
         for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
-            La = blk[S.upd_a[u]]
-            j = S.blk_col[S.upd_a[u]]
-            mj = r0[j + 1] - r0[j]
-            for a in range(mk):
+            ba = S.upd_a[u]
+            for a in range(BLOCK):
                 for c in range(a + 1):
                     s = 0.0
-                    for x in range(mj):
-                        s += La[a, x] * La[c, x]
-                    D[a, c] -= s
-        for c in range(mk):
-            s = D[c, c]
+                    for x in range(BLOCK):
+                        s += blk[ba, a, x] * blk[ba, c, x]
+                    blk[k, a, c] -= s
+        for c in range(BLOCK):
+            s = blk[k, c, c]
             for x in range(c):
-                s -= D[c, x] * D[c, x]
+                s -= blk[k, c, x] * blk[k, c, x]
             if s <= tiny:
                 bad += 1
-                s = max(S.row_eps[r0[k] + c], 1e-30)
+                s = max(S.row_eps[ok + c], 1e-30)
             dcc = math.sqrt(s)
-            D[c, c] = dcc
-            for a in range(c + 1, mk):
-                t = D[a, c]
+            inv = 1.0 / dcc
+            blk[k, c, c] = dcc
+            dinv[ok + c] = inv
+            for a in range(c + 1, BLOCK):
+                t = blk[k, a, c]
                 for x in range(c):
-                    t -= D[a, x] * D[c, x]
-                D[a, c] = t / dcc
+                    t -= blk[k, a, x] * blk[k, c, x]
+                blk[k, a, c] = t * inv
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            i = S.blk_row[b]
-            mi = r0[i + 1] - r0[i]
-            B = blk[b]
             for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
-                La = blk[S.upd_a[u]]
-                Lc = blk[S.upd_c[u]]
-                j = S.blk_col[S.upd_a[u]]
-                mj = r0[j + 1] - r0[j]
-                for a in range(mi):
-                    for c in range(mk):
+                ba = S.upd_a[u]
+                bc = S.upd_c[u]
+                for a in range(BLOCK):
+                    for c in range(BLOCK):
                         s = 0.0
-                        for x in range(mj):
-                            s += La[a, x] * Lc[c, x]
-                        B[a, c] -= s
-            for a in range(mi):
-                for c in range(mk):
-                    s = B[a, c]
+                        for x in range(BLOCK):
+                            s += blk[ba, a, x] * blk[bc, c, x]
+                        blk[b, a, c] -= s
+            for a in range(BLOCK):
+                for c in range(BLOCK):
+                    s = blk[b, a, c]
                     for x in range(c):
-                        s -= B[a, x] * D[c, x]
-                    B[a, c] = s / D[c, c]
+                        s -= blk[b, a, x] * blk[k, c, x]
+                    blk[b, a, c] = s * dinv[ok + c]
     return bad
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def solve_schur(S, W, x):
-    """Solve L L^T x = x in place with the factor in ``blk``."""
+    """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in ``W.rhs``)."""
     blk = W.blk
-    r0 = S.jnt_row0
+    dinv = W.rhs
     for k in range(S.nj):
-        o = r0[k]
-        mk = r0[k + 1] - o
+        o = BLOCK * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
             b = S.row_ids[p]
-            j = S.blk_col[b]
-            oj = r0[j]
-            mj = r0[j + 1] - oj
-            B = blk[b]
-            for a in range(mk):
+            oj = BLOCK * S.blk_col[b]
+            for a in range(BLOCK):
                 s = 0.0
-                for c in range(mj):
-                    s += B[a, c] * x[oj + c]
+                for c in range(BLOCK):
+                    s += blk[b, a, c] * x[oj + c]
                 x[o + a] -= s
-        D = blk[k]
-        for a in range(mk):
+        for a in range(BLOCK):
             s = x[o + a]
             for c in range(a):
-                s -= D[a, c] * x[o + c]
-            x[o + a] = s / D[a, a]
+                s -= blk[k, a, c] * x[o + c]
+            x[o + a] = s * dinv[o + a]
     for k in range(S.nj - 1, -1, -1):
-        o = r0[k]
-        mk = r0[k + 1] - o
+        o = BLOCK * k
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            i = S.blk_row[b]
-            oi = r0[i]
-            mi = r0[i + 1] - oi
-            B = blk[b]
-            for c in range(mk):
+            oi = BLOCK * S.blk_row[b]
+            for c in range(BLOCK):
                 s = 0.0
-                for a in range(mi):
-                    s += B[a, c] * x[oi + a]
+                for a in range(BLOCK):
+                    s += blk[b, a, c] * x[oi + a]
                 x[o + c] -= s
-        D = blk[k]
-        for a in range(mk - 1, -1, -1):
+        for a in range(BLOCK - 1, -1, -1):
             s = x[o + a]
-            for c in range(a + 1, mk):
-                s -= D[c, a] * x[o + c]
-            x[o + a] = s / D[a, a]
+            for c in range(a + 1, BLOCK):
+                s -= blk[k, c, a] * x[o + c]
+            x[o + a] = s * dinv[o + a]
 
 
 # --------------------------------------------------------------------------- evaluator
-@njit(**_JIT)
+@njit(**_FAST)
 def evaluate(t, Y, S, W):
     """The System Evaluator: dY/dt into ``W.dY``; lambda, Phi, Phi_dot kept in W.
 
@@ -498,32 +517,24 @@ def evaluate(t, Y, S, W):
     update_bodies(Y, S, W)
     build_forces(S, W)
     bad = 0
+    acc = W.acc
     for b in range(nb):
         for c in range(6):
-            W.acc[b, c] = W.afree[b, c]
+            acc[b, c] = W.afree[b, c]
     if S.nrows > 0:
-        constraint_rows(S, W)
-        _scale_by_minv(S, W)
+        constraint_rows(S, W)      # also MJ and the right-hand side (in W.lam)
         assemble_schur(S, W)
         bad = factor_schur(S, W)
-        for k in range(S.nj):
-            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
-                s = -W.gamma[r]
-                for side in range(2):
-                    b = S.jnt_slot[k, side]
-                    if b < nb:
-                        for c in range(6):
-                            s += W.J[r, side, c] * W.afree[b, c]
-                W.lam[r] = s
         solve_schur(S, W, W.lam)
+        MJ = W.MJ
         for k in range(S.nj):
             for side in range(2):
                 b = S.jnt_slot[k, side]
                 if b < nb:
-                    for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                    for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
                         lr = W.lam[r]
                         for c in range(6):
-                            W.acc[b, c] -= W.MJ[r, side, c] * lr
+                            acc[b, c] -= MJ[r, side, c] * lr
     dY = W.dY
     off = 7 * nb
     for b in range(nb):
@@ -545,7 +556,7 @@ def evaluate(t, Y, S, W):
         dY[p + 5] = 0.5 * (qw * wy + qz * wx - qx * wz)
         dY[p + 6] = 0.5 * (qw * wz + qx * wy - qy * wx)
         for c in range(6):
-            dY[v + c] = W.acc[b, c]
+            dY[v + c] = acc[b, c]
     return bad
 
 

@@ -80,7 +80,8 @@ class Result:
             kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
-        a = dict(t=t, states=Y, masses=masses, gravity=gravity, multipliers=lam, phi_max=phi_max,
+        a = dict(t=t, states=Y, masses=masses, gravity=gravity,
+                 multipliers=lam[:, system.active_rows], phi_max=phi_max,
                  phidot_max=phidot_max,
                  react=react[:, system.joint_pos] if S.nj else react,   # model joint order
                  anchors=anchors[:, system.joint_pos] if S.nj else anchors,

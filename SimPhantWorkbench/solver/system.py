@@ -8,7 +8,7 @@ order chosen by ``sparse.analyse``.
 import numpy as np
 
 from . import kernels
-from .joints import PRIM_DOT1
+from .joints import PRIM_DOT1, PRIM_PAD
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -60,6 +60,7 @@ class System:
         jnt_frame = np.zeros((nj, 2, 3, 3))
         jnt_length = np.ones(nj)
         row0 = [0]
+        jnt_nrow = []
         prim, ai, aj = [], [], []
         lengths = [1e-3]
         for s, j in enumerate(sj):
@@ -77,15 +78,27 @@ class System:
             if j.length is not None:
                 jnt_length[s] = j.length
                 lengths.append(j.length)
-            for (pr, a, b) in j.spec.rows:
+            rows = j.spec.rows
+            if len(rows) > kernels.BLOCK:
+                raise ValueError("joint kind %r has %d rows; the kernels allow %d"
+                                 % (j.kind, len(rows), kernels.BLOCK))
+            jnt_nrow.append(len(rows))
+            for (pr, a, b) in rows:
                 prim.append(pr)
                 ai.append(a)
                 aj.append(b)
+            for _ in range(kernels.BLOCK - len(rows)):   # padding rows
+                prim.append(PRIM_PAD)
+                ai.append(0)
+                aj.append(0)
             row0.append(len(prim))
         self.length_scale = float(max(lengths))
         row_prim = np.array(prim, dtype=np.int64)
         row_scale = np.where(row_prim == PRIM_DOT1, 1.0, 1.0 / self.length_scale)
+        row_scale[row_prim == PRIM_PAD] = 0.0
         nrows = len(prim)
+        #: indices of the real (non-padding) rows, in system order
+        self.active_rows = np.nonzero(row_prim != PRIM_PAD)[0]
 
         # ---- loads (principal frame)
         loads = model.loads
@@ -112,7 +125,7 @@ class System:
             body_inertia_inv=1.0 / body_inertia,
             gravity=np.asarray(model.gravity, dtype=float).copy(),
             jnt_slot=jnt_slot, jnt_anchor=jnt_anchor, jnt_frame=jnt_frame, jnt_length=jnt_length,
-            jnt_row0=np.array(row0, dtype=np.int64),
+            jnt_row0=np.array(row0, dtype=np.int64), jnt_nrow=np.array(jnt_nrow, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
             row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
             diag=pattern.diag, blk_row=pattern.blk_row, blk_col=pattern.blk_col,
@@ -160,13 +173,15 @@ class System:
             self.set_loads(0.0)
             kernels.update_bodies(self.y0, self.S, self.W)
             kernels.constraint_rows(self.S, self.W)
-            kernels._scale_by_minv(self.S, self.W)
             kernels.assemble_schur(self.S, self.W)
             diag = np.array([self.W.blk[k, a, a] for k in range(self.S.nj)
-                             for a in range(self.S.jnt_row0[k + 1] - self.S.jnt_row0[k])])
-            floor = max(diag.max(), 1e-300) * 1e-6
+                             for a in range(kernels.BLOCK)])
+            act = self.active_rows
+            floor = max(diag[act].max(), 1e-300) * 1e-6
             diag = np.maximum(diag, floor)
-        self.S = self.S._replace(row_eps=self.regularization * diag)
+        eps = self.regularization * diag
+        eps[self.S.row_prim == PRIM_PAD] = 1.0     # padding rows: unit diagonal
+        self.S = self.S._replace(row_eps=eps)
 
     # ------------------------------------------------------------------ loads
     def _load_to_kernel(self, load, value):
@@ -196,7 +211,8 @@ class System:
         return self.W.dY.copy()
 
     def constraint_state(self, Y):
-        """Phi, Phi_q (dense, nrows x 6nb, system row order) and gamma (without Baumgarte)."""
+        """Phi, Phi_q (dense, rows x 6nb) and gamma (without Baumgarte) of the real
+        constraint rows, in system order (padding rows left out)."""
         S0 = self.S._replace(alpha=0.0, beta=0.0)
         kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), S0, self.W)
         kernels.constraint_rows(S0, self.W)
@@ -208,18 +224,14 @@ class System:
                 if b < nb:
                     for r in range(S0.jnt_row0[k], S0.jnt_row0[k + 1]):
                         J[r, 6 * b:6 * b + 6] += self.W.J[r, side]
-        return self.W.phi.copy(), J, self.W.gamma.copy()
+        act = self.active_rows
+        return self.W.phi[act].copy(), J[act], self.W.gamma[act].copy()
 
     def mass_matrix_inverse(self):
         """Diagonal of M^-1 (6 nb): [1/m]*3 + 1/J per body."""
         return np.concatenate([np.concatenate([[mi] * 3, jinv]) for mi, jinv in
                                zip(self.S.body_minv, self.S.body_inertia_inv)]) if self.nb else \
             np.zeros(0)
-
-    def joint_rows(self, joint_index):
-        """Slice of the system rows of model joint ``joint_index``."""
-        s = self.joint_pos[joint_index]
-        return slice(int(self.S.jnt_row0[s]), int(self.S.jnt_row0[s + 1]))
 
     def joint_name_of_row(self, r):
         return self.model.joints[self.joint_order[self.row_joint[r]]].name

@@ -40,8 +40,8 @@ def test_force_at_an_offset_point_gives_the_moment_about_the_cog():
     A = quat_to_matrix(q)
     T_body = A.T @ np.cross(P - np.array([0.2, 0, 0]), F)
     alpha_world = A @ (T_body / np.array([0.5, 1.0, 1.2]))
-    np.testing.assert_allclose(r.angular_acceleration(b)[0], alpha_world, rtol=1e-12)
-    np.testing.assert_allclose(r.acceleration(b)[0], F / 2.0, rtol=1e-12)
+    np.testing.assert_allclose(r.angular_acceleration(b)[0], alpha_world, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(r.acceleration(b)[0], F / 2.0, rtol=1e-12, atol=1e-15)
 
 
 def test_body_frame_force_turns_with_the_body():

@@ -123,6 +123,7 @@ def build_parser():
                      help="also save the result into MODEL itself (otherwise MODEL is never "
                           "written)")
     run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    ap.commands = {"run": run}         # the sub-command parsers, for documentation checks
     return ap
 
 

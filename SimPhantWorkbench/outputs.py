@@ -426,7 +426,7 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
     from PIL import Image
     import matplotlib.colors as mcolors
     from matplotlib.transforms import IdentityTransform
-    from mpl_toolkits.mplot3d import proj3d  # noqa: F401  (also registers "3d")
+    import mpl_toolkits.mplot3d  # noqa: F401  (registers the "3d" projection)
 
     idx = frame_indices(len(result.t), frames)
     if len(idx) == 0 or not meshes:
@@ -482,9 +482,10 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
         n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
         flat = tri.reshape(-1, 3)
-        px, py, pz = proj3d.proj_transform(flat[:, 0], flat[:, 1], flat[:, 2], M)
-        xy = np.stack([px, py], axis=-1).reshape(ntri, 3, 2)
-        depth = np.asarray(pz).reshape(ntri, 3).mean(axis=1)
+        proj = np.concatenate([flat, np.ones((len(flat), 1))], axis=1) @ M.T
+        proj = proj[:, :3] / proj[:, 3:]            # as mplot3d's proj_transform
+        xy = proj[:, :2].reshape(ntri, 3, 2)
+        depth = proj[:, 2].reshape(ntri, 3).mean(axis=1)
         # back faces of closed meshes are hidden: skip them
         facing = np.cross(xy[:, 1] - xy[:, 0], xy[:, 2] - xy[:, 0]) < 0.0
         keep = np.nonzero(facing | ~closed)[0]
@@ -535,8 +536,10 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
     if gc is not None:
         gc.restore()
 
-    palette = images[len(images) // 2].quantize(colors=128, method=Image.MEDIANCUT)
-    frames_p = [im.quantize(palette=palette, dither=Image.NONE) for im in images]
+    median_cut = getattr(getattr(Image, "Quantize", Image), "MEDIANCUT")   # Pillow 9.1+ / older
+    no_dither = getattr(getattr(Image, "Dither", Image), "NONE")
+    palette = images[len(images) // 2].quantize(colors=128, method=median_cut)
+    frames_p = [im.quantize(palette=palette, dither=no_dither) for im in images]
     if len(idx) > 1:
         step = (result.t[idx[-1]] - result.t[idx[0]]) / (len(idx) - 1)
         duration = max(_MIN_FRAME_MS, int(round(step * 1000.0)))

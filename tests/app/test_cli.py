@@ -375,3 +375,30 @@ def test_launcher_version_and_usage():
     assert done.returncode == 0 and done.stdout.strip().startswith("SimPhant ")
     done = subprocess.run([LAUNCHER], cwd="/", capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "run" in done.stderr
+
+
+def test_launcher_opens_a_partdesign_document(tmp_path, partdesign):
+    """A fresh interpreter loads PartDesign objects: the CLI puts FreeCAD's Mod
+    directories on sys.path. A PartDesign body falls freely for 0.2 s."""
+    from SimPhantWorkbench import factory
+    doc = FreeCAD.newDocument("PDFall")
+    try:
+        body = doc.addObject("PartDesign::Body", "Body")
+        box = doc.addObject("PartDesign::AdditiveBox", "AdditiveBox")
+        body.addObject(box)
+        box.Length, box.Width, box.Height = 40, 30, 20
+        doc.recompute()
+        study = factory.make_study(doc)
+        factory.make_body(study, body, density=1000, name="Falling")
+        path = str(tmp_path / "pd.FCStd")
+        doc.saveAs(path)
+    finally:
+        FreeCAD.closeDocument(doc.Name)
+    out = tmp_path / "out"
+    done = subprocess.run([LAUNCHER, "run", path, "--t-end", "0.2", "--no-animation",
+                           "--out", str(out)], cwd="/", capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    _, data = read_csv(out / "body_Falling.csv")
+    assert data[-1, 0] == pytest.approx(0.2)
+    assert data[-1, 3] - data[0, 3] == pytest.approx(-0.5 * 9.80665 * 0.2 ** 2, rel=1e-9)

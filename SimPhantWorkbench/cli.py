@@ -257,8 +257,14 @@ def _find_study(doc, path, wanted):
                    % (path, wanted, ", ".join(s.Label for s in studies)))
 
 
+#: above this many moving bodies the Jacobian's rank (a dense SVD) is not computed
+_RANK_MAX_BODIES = 200
+
+
 def _mobility(model):
     """(rows, rank) of the constraint Jacobian at t0, or None if it cannot be had."""
+    if len(model.bodies) > _RANK_MAX_BODIES:
+        return None
     try:
         import numpy as np
         system = model.compile()

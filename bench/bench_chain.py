@@ -289,129 +289,139 @@ def loglog_slope(Ns, ts):
 
 
 # ============================================================================ chain
+def _paired(sp_t, mj_t):
+    """Median of the ratios of samples taken back to back (robust to load bursts)."""
+    r = [a / b for a, b in zip(sp_t, mj_t) if a and b]
+    return float(np.median(r)) if r else None
+
+
 def bench_chain(kind, Ns, cfg, results):
-    dt, t_end, reps = cfg["dt"], cfg["t_end"], cfg["repeats"]
-    ref_div = cfg["ref_div"]
+    """Per N: one full-length run per engine for the accuracy numbers (tip error vs a
+    dt/ref_div reference, energy drift, constraint violation), then ``pairs`` short
+    timing samples (``sample_steps`` steps each) taken back to back SimPhant, MuJoCo,
+    naive slice, SimPhant, MuJoCo, ... Per-step times are medians over the samples;
+    SimPhant/MuJoCo ratios are medians of the per-pair ratios."""
+    dt, t_end, ref_div = cfg["dt"], cfg["t_end"], cfg["ref_div"]
+    full_steps = int(round(t_end / dt))
+    pairs = cfg["pairs"]
+    sample_steps = min(full_steps, cfg["sample_steps"])
+    every = max(1, int(round(cfg["output_dt"] / dt)))
     rows = []
     for N in Ns:
         log("[bench] chain %s N=%d" % (kind, N))
-        row = dict(kind=kind, N=N, dt=dt, t_end=t_end)
+        row = dict(kind=kind, N=N, dt=dt, t_end=t_end, pairs=pairs, sample_steps=sample_steps,
+                   loadavg_before=os.getloadavg())
         builder = (lambda N=N: models.chain_simphant(N, kind))
         xml = models.chain_mjcf(N, kind, dt) if mujoco else None
         mj_tip = (lambda m, d, N=N: mj_point(m, d, "link%d" % (N - 1), models.CHAIN_TIP_MJ_LOCAL))
 
-        # ---- MuJoCo: full runs, or a limited number of steps when too slow
-        mj_nsteps = None
+        # ---- SimPhant: full-length run (accuracy) and its dt/ref_div reference
+        try:
+            sp = simphant_run(builder, t_end, dt, models.CHAIN_TIP_LOCAL, cfg["output_dt"])
+        except Exception as exc:  # noqa: BLE001
+            row["simphant_error"] = "%s: %s" % (type(exc).__name__, exc)
+            log("[bench]   SimPhant failed: %s" % row["simphant_error"])
+            rows.append(row)
+            continue
+        sp["per_step_full_run"] = sp.pop("per_step")
+        w0 = time.perf_counter()
+        ref = simphant_run(builder, t_end, dt / ref_div, models.CHAIN_TIP_LOCAL, cfg["output_dt"],
+                           baumgarte=(sp["alpha"], sp["beta"]))
+        sp["ref"] = dict(dt=dt / ref_div, tip=ref["tip"], wall=time.perf_counter() - w0,
+                         per_step=ref["per_step"])
+        sp["tip_error"] = dist(sp["tip"], ref["tip"])
+
+        # ---- MuJoCo: full-length run when affordable, its reference, the sample length
+        mj, mj_sample = None, sample_steps
         if mujoco:
             per = mujoco_probe_per_step(xml, dt)
-            full_steps = int(round(t_end / dt))
-            if per * full_steps * reps > cfg["mujoco_budget"]:
-                mj_nsteps = max(5, int(cfg["mujoco_budget"] / (per * cfg["limited_repeats"])))
-                mj_nsteps = min(mj_nsteps, full_steps)
+            mj_sample = int(min(sample_steps, max(3, cfg["mujoco_budget"] / (per * pairs))))
+            if per * full_steps <= cfg["mujoco_full_budget"]:
+                mj = mujoco_run(xml, t_end, dt, tip=mj_tip)
+                mj["per_step_full_run"] = mj.pop("per_step")
+                if per * full_steps * ref_div <= cfg["mujoco_ref_budget"]:
+                    w0 = time.perf_counter()
+                    mref = mujoco_run(models.chain_mjcf(N, kind, dt / ref_div), t_end, dt / ref_div,
+                                      tip=mj_tip, chunk=10 * ref_div)
+                    mj["ref"] = dict(dt=dt / ref_div, tip=mref["tip"],
+                                     wall=time.perf_counter() - w0, per_step=mref["per_step"])
+                    mj["tip_error"] = dist(mj["tip"], mref["tip"])
+                    # how far apart the two converged solutions are (formulation check)
+                    row["converged_tip_diff_simphant_vs_mujoco"] = dist(ref["tip"], mref["tip"])
+            else:
+                mj = dict(full_run=False, nv=None)
+        else:
+            row["mujoco_error"] = MUJOCO_ERROR
 
-        # ---- interleaved repeats: SimPhant, then MuJoCo, then a slice of the naive run
-        sp_runs, mj_runs = [], []
-        mj_reps = reps if mj_nsteps is None else cfg["limited_repeats"]
+        # ---- naive NumPy: a full run when affordable, else a few steps; stepped in slices
         stepper, naive_full = None, False
-        full_steps = int(round(t_end / dt))
-        row["loadavg_before"] = os.getloadavg()
-        nrep = max(reps, mj_reps)
-        for rep in range(nrep):
-            if rep < reps:
-                try:
-                    sp_runs.append(simphant_run(builder, t_end, dt, models.CHAIN_TIP_LOCAL,
-                                                cfg["output_dt"]))
-                except Exception as exc:  # noqa: BLE001
-                    row["simphant_error"] = "%s: %s" % (type(exc).__name__, exc)
-                    log("[bench]   SimPhant failed: %s" % row["simphant_error"])
-                    break
-            if mujoco and rep < mj_reps:
-                mj_runs.append(mujoco_run(xml, t_end, dt, nsteps=mj_nsteps, tip=mj_tip))
-            if cfg["naive"] and sp_runs:
-                if stepper is None:
-                    # a full run when affordable, else a few steps (median per step)
-                    s0 = sp_runs[0]
-                    reg = s0["regularization"] or 1e-9
-                    nb = (lambda N=N: models.chain_naive(N, kind))
-                    per = naive_probe_per_step(nb, s0["alpha"], s0["beta"], reg, dt, cfg["eps_rule"])
-                    nsteps = full_steps
-                    naive_full = per * full_steps <= cfg["naive_full_budget"]
-                    if not naive_full:
-                        nsteps = int(min(full_steps, max(cfg["naive_min_steps"],
-                                                         cfg["naive_limited_budget"] / per)))
-                    stepper = NaiveStepper(nb, s0["alpha"], s0["beta"], reg, cfg["eps_rule"], dt,
-                                           nsteps, max(1, int(round(cfg["output_dt"] / dt))))
-                left = stepper.total - stepper.done
-                stepper.advance(int(math.ceil(left / (nrep - rep))))
+        if cfg["naive"]:
+            reg = sp["regularization"] or 1e-9
+            nb = (lambda N=N: models.chain_naive(N, kind))
+            per = naive_probe_per_step(nb, sp["alpha"], sp["beta"], reg, dt, cfg["eps_rule"])
+            nsteps = full_steps
+            naive_full = per * full_steps <= cfg["naive_full_budget"]
+            if not naive_full:
+                nsteps = int(min(full_steps, max(cfg["naive_min_steps"],
+                                                 cfg["naive_limited_budget"] / per)))
+            stepper = NaiveStepper(nb, sp["alpha"], sp["beta"], reg, cfg["eps_rule"], dt, nsteps,
+                                   every)
+
+        # ---- timing samples, back to back
+        sp_t, mj_t = [], []
+        for i in range(pairs):
+            sp_t.append(simphant_run(builder, sample_steps * dt, dt, models.CHAIN_TIP_LOCAL,
+                                     sample_steps * dt)["per_step"])
+            if mujoco:
+                mj_t.append(mujoco_run(xml, mj_sample * dt, dt, nsteps=mj_sample,
+                                       chunk=mj_sample)["per_step"])
+            if stepper is not None:
+                stepper.advance(int(math.ceil((stepper.total - stepper.done) / (pairs - i))))
         row["loadavg_after"] = os.getloadavg()
 
-        sp = None
-        if sp_runs:
-            sp = dict(sp_runs[0])
-            sp["per_step"] = median([r["per_step"] for r in sp_runs])
-            sp["per_step_repeats"] = [r["per_step"] for r in sp_runs]
-            sp["per_sim_second"] = sp["per_step"] / dt
-            # converged reference: the same solver, same Baumgarte constants, dt / ref_div
-            w0 = time.perf_counter()
-            ref = simphant_run(builder, t_end, dt / ref_div, models.CHAIN_TIP_LOCAL, cfg["output_dt"],
-                               baumgarte=(sp["alpha"], sp["beta"]))
-            sp["ref"] = dict(dt=dt / ref_div, tip=ref["tip"], wall=time.perf_counter() - w0,
-                             per_step=ref["per_step"])
-            sp["tip_error"] = dist(sp["tip"], ref["tip"])
+        sp["per_step"] = median(sp_t)
+        sp["per_step_samples"] = sp_t
+        sp["per_sim_second"] = sp["per_step"] / dt
+        sp["steps"] = full_steps
         row["simphant"] = sp
-
-        mj = None
-        if mj_runs:
-            mj = dict(mj_runs[0])
-            mj["per_step"] = median([r["per_step"] for r in mj_runs])
-            mj["per_step_repeats"] = [r["per_step"] for r in mj_runs]
+        if mj is not None:
+            mj["per_step"] = median(mj_t)
+            mj["per_step_samples"] = mj_t
+            mj["sample_steps"] = mj_sample
             mj["per_sim_second"] = mj["per_step"] / dt
-            mj["repeats"] = len(mj_runs)
-            if mj_nsteps is None:
-                w0 = time.perf_counter()
-                mref = mujoco_run(models.chain_mjcf(N, kind, dt / ref_div), t_end, dt / ref_div,
-                                  tip=mj_tip, chunk=10 * ref_div)
-                mj["ref"] = dict(dt=dt / ref_div, tip=mref["tip"], wall=time.perf_counter() - w0,
-                                 per_step=mref["per_step"])
-                mj["tip_error"] = dist(mj["tip"], mref["tip"])
-                if sp is not None:
-                    # how far apart the two converged solutions are (formulation check)
-                    row["converged_tip_diff_simphant_vs_mujoco"] = dist(sp["ref"]["tip"], mref["tip"])
-        elif not mujoco:
-            row["mujoco_error"] = MUJOCO_ERROR
+            mj["steps"] = full_steps if mj["full_run"] else mj_sample
+            mj["ratio_simphant_over_mujoco_paired"] = _paired(sp_t, mj_t)
         row["mujoco"] = mj
 
-        # ---- naive NumPy (stepped above, interleaved with the repeats)
         nv = None
         if stepper is not None:
             if naive_full and stepper.done < stepper.total:
                 stepper.advance(stepper.total - stepper.done)
             nv = stepper.result(naive_full, N - 1, models.CHAIN_TIP_LOCAL)
-            if nv["full_run"] and sp is not None:
-                nv["tip_error"] = dist(nv["tip"], sp["ref"]["tip"])   # vs SimPhant's dt/8 reference
+            if nv["full_run"]:
+                nv["tip_error"] = dist(nv["tip"], ref["tip"])   # vs SimPhant's dt/8 reference
                 nv["tip_diff_vs_simphant"] = dist(nv["tip"], sp["tip"])
         row["naive"] = nv
         rows.append(row)
         log("[bench]   simphant %s  mujoco %s  naive %s" % (
-            fmt_us(sp and sp["per_step"]), fmt_us(mj and mj["per_step"]),
+            fmt_us(sp["per_step"]), fmt_us(mj and mj["per_step"]),
             fmt_us(nv and nv["per_step"])))
     results["chain"][kind] = rows
 
 
 # ============================================================================ four-bar
 def bench_fourbar(cfg, results):
-    dt, t_end, reps, ref_div = cfg["dt"], cfg["t_end"], cfg["repeats"], cfg["ref_div"]
+    dt, t_end, ref_div = cfg["dt"], cfg["t_end"], cfg["ref_div"]
+    pairs = cfg["pairs"]
+    full_steps = int(round(t_end / dt))
+    sample_steps = min(full_steps, cfg["sample_steps"])
     log("[bench] four-bar")
     tipl = models.fourbar_tip_local()
 
-    def builder():
+    def sp_once(dt_, t_end_, output_dt, baumgarte=None):
         m, bs = models.fourbar_simphant()
-        return m, bs
-
-    def sp_once(dt_, baumgarte=None):
-        m, bs = builder()
         kw = {} if baumgarte is None else dict(baumgarte=baumgarte)
-        r = m.simulate(t_end=t_end, dt=dt_, method="rk4", output_dt=cfg["output_dt"], **kw)
+        r = m.simulate(t_end=t_end_, dt=dt_, method="rk4", output_dt=output_dt, **kw)
         E = r.energy()["total"]
         v = r.constraint_violation()
         st = r.settings
@@ -422,7 +432,8 @@ def bench_fourbar(cfg, results):
                     violation_max=float(np.max(v["position"])), alpha=st["alpha"],
                     beta=st["beta"], regularization=st.get("regularization"))
 
-    out = dict(dt=dt, t_end=t_end, description=models.__doc__.split("Four-bar:")[1].strip())
+    out = dict(dt=dt, t_end=t_end, pairs=pairs, sample_steps=sample_steps,
+               description=models.__doc__.split("Four-bar:")[1].strip())
     D = np.array(models.FOURBAR_POINTS["D"])
     D_local = D - np.array(models.FOURBAR_POINTS["C"])
     # MuJoCo's equality constraints are soft (reference acceleration of a spring-damper
@@ -431,41 +442,21 @@ def bench_fourbar(cfg, results):
     mj_variants = [("mujoco", (2.0 * dt, 1.0)), ("mujoco_default_solref", None)]
     mj_tip = (lambda m, d: mj_point(m, d, models.FOURBAR_TIP_MJ_BODY, models.fourbar_tip_mj_local()))
     mj_viol = (lambda m, d: float(np.linalg.norm(mj_point(m, d, "rocker", D_local) - D)))
-    sp_runs = []
-    mj_runs = {name: [] for name, _ in mj_variants}
-    for _ in range(reps):
-        sp_runs.append(sp_once(dt))
-        if mujoco:
-            for name, solref in mj_variants:
-                mj_runs[name].append(mujoco_run(models.fourbar_mjcf(dt, solref=solref), t_end, dt,
-                                                tip=mj_tip, violation=mj_viol))
-    sp = dict(sp_runs[0])
-    sp["per_step"] = median([r["per_step"] for r in sp_runs])
-    sp["per_step_repeats"] = [r["per_step"] for r in sp_runs]
-    ref = sp_once(dt / ref_div, baumgarte=(sp["alpha"], sp["beta"]))
+
+    sp = sp_once(dt, t_end, cfg["output_dt"])
+    sp["per_step_full_run"] = sp.pop("per_step")
+    ref = sp_once(dt / ref_div, t_end, cfg["output_dt"], baumgarte=(sp["alpha"], sp["beta"]))
     sp["ref"] = dict(dt=dt / ref_div, tip=ref["tip"])
     sp["tip_error"] = dist(sp["tip"], ref["tip"])
     out["simphant"] = sp
-
-    every = max(1, int(round(cfg["output_dt"] / dt)))
-    if cfg["naive"]:
-        stepper = NaiveStepper(models.fourbar_naive, sp["alpha"], sp["beta"],
-                               sp["regularization"] or 1e-9, cfg["eps_rule"], dt,
-                               int(round(t_end / dt)), every)
-        stepper.advance(stepper.total)
-        nv = stepper.result(True, 1, tipl)
-        nv["tip_error"] = dist(nv["tip"], ref["tip"])
-        nv["tip_diff_vs_simphant"] = dist(nv["tip"], sp["tip"])
-        out["naive"] = nv
     for name, solref in mj_variants:
-        runs = mj_runs[name]
-        if not runs:
+        if not mujoco:
             out[name] = None
             out["mujoco_error"] = MUJOCO_ERROR
             continue
-        mj = dict(runs[0])
-        mj["per_step"] = median([r["per_step"] for r in runs])
-        mj["per_step_repeats"] = [r["per_step"] for r in runs]
+        mj = mujoco_run(models.fourbar_mjcf(dt, solref=solref), t_end, dt, tip=mj_tip,
+                        violation=mj_viol)
+        mj["per_step_full_run"] = mj.pop("per_step")
         # reference: the same (compliant) MuJoCo model, same solref, at dt / ref_div
         mref = mujoco_run(models.fourbar_mjcf(dt / ref_div, solref=solref), t_end, dt / ref_div,
                           tip=mj_tip, violation=mj_viol, chunk=10 * ref_div)
@@ -475,6 +466,37 @@ def bench_fourbar(cfg, results):
         mj["constraint"] = ("equality connect, solref=%s, default solimp=(0.9, 0.95, 0.001)"
                             % ("(%g, 1)" % solref[0] if solref else "default (0.02, 1)"))
         out[name] = mj
+
+    stepper = None
+    if cfg["naive"]:
+        every = max(1, int(round(cfg["output_dt"] / dt)))
+        stepper = NaiveStepper(models.fourbar_naive, sp["alpha"], sp["beta"],
+                               sp["regularization"] or 1e-9, cfg["eps_rule"], dt, full_steps, every)
+
+    samples = {"simphant": []}
+    samples.update({name: [] for name, _ in mj_variants})
+    for i in range(pairs):
+        samples["simphant"].append(sp_once(dt, sample_steps * dt, sample_steps * dt)["per_step"])
+        if mujoco:
+            for name, solref in mj_variants:
+                samples[name].append(mujoco_run(models.fourbar_mjcf(dt, solref=solref),
+                                                sample_steps * dt, dt, nsteps=sample_steps,
+                                                chunk=sample_steps)["per_step"])
+        if stepper is not None:
+            stepper.advance(int(math.ceil((stepper.total - stepper.done) / (pairs - i))))
+    for name in samples:
+        if out.get(name):
+            out[name]["per_step"] = median(samples[name])
+            out[name]["per_step_samples"] = samples[name]
+            if name != "simphant":
+                out[name]["ratio_simphant_over_mujoco_paired"] = _paired(samples["simphant"],
+                                                                         samples[name])
+    if stepper is not None:
+        stepper.advance(stepper.total - stepper.done)
+        nv = stepper.result(True, 1, tipl)
+        nv["tip_error"] = dist(nv["tip"], ref["tip"])
+        nv["tip_diff_vs_simphant"] = dist(nv["tip"], sp["tip"])
+        out["naive"] = nv
     results["fourbar"] = out
     log("[bench]   simphant %s  mujoco %s  naive %s" % (
         fmt_us(sp["per_step"]), fmt_us(out.get("mujoco") and out["mujoco"]["per_step"]),
@@ -535,28 +557,27 @@ def derive(results):
         sp = [r["simphant"]["per_step"] if r.get("simphant") else None for r in rows]
         mj = [r["mujoco"]["per_step"] if r.get("mujoco") else None for r in rows]
         nv = [r["naive"]["per_step"] if r.get("naive") else None for r in rows]
-        spmin = [min(r["simphant"]["per_step_repeats"]) if r.get("simphant") else None
+        spmin = [min(r["simphant"]["per_step_samples"]) if r.get("simphant") else None
                  for r in rows]
-        mjmin = [min(r["mujoco"]["per_step_repeats"]) if r.get("mujoco") else None for r in rows]
         der[kind] = dict(
-            ratio_simphant_over_mujoco={str(N): (s / m if s and m else None)
-                                        for N, s, m in zip(Ns, sp, mj)},
-            # noise-robust variant: fastest repeat of each engine
-            ratio_simphant_over_mujoco_best_repeat={str(N): (s / m if s and m else None)
-                                                    for N, s, m in zip(Ns, spmin, mjmin)},
-            simphant_cost_exponent_best_repeat=loglog_slope(Ns, spmin),
+            # median over back-to-back pairs of sample(SimPhant) / sample(MuJoCo)
+            ratio_simphant_over_mujoco={str(r["N"]): (r["mujoco"].get(
+                "ratio_simphant_over_mujoco_paired") if r.get("mujoco") else None) for r in rows},
+            # ratio of the two medians (for comparison)
+            ratio_of_medians={str(N): (s / m if s and m else None) for N, s, m in zip(Ns, sp, mj)},
             speedup_vs_naive={str(N): (n / s if s and n else None) for N, s, n in zip(Ns, sp, nv)},
             simphant_cost_exponent=loglog_slope(Ns, sp),
+            simphant_cost_exponent_fastest_sample=loglog_slope(Ns, spmin),
             mujoco_cost_exponent=loglog_slope(Ns, mj),
             naive_cost_exponent=loglog_slope(Ns, nv),
         )
     fb = results.get("fourbar")
     if fb:
         der["fourbar"] = dict(
-            ratio_simphant_over_mujoco=(fb["simphant"]["per_step"] / fb["mujoco"]["per_step"]
+            ratio_simphant_over_mujoco=(fb["mujoco"]["ratio_simphant_over_mujoco_paired"]
                                         if fb.get("mujoco") else None),
             ratio_simphant_over_mujoco_default_solref=(
-                fb["simphant"]["per_step"] / fb["mujoco_default_solref"]["per_step"]
+                fb["mujoco_default_solref"]["ratio_simphant_over_mujoco_paired"]
                 if fb.get("mujoco_default_solref") else None),
             speedup_vs_naive=(fb["naive"]["per_step"] / fb["simphant"]["per_step"]
                               if fb.get("naive") else None))
@@ -641,12 +662,12 @@ def table(results):
     der = results.get("derived", {})
     for kind in results["chain"]:
         d = der.get(kind, {})
-        out.append("%s: SimPhant/MuJoCo per step: %s" % (kind, ", ".join(
+        out.append("%s: SimPhant/MuJoCo per step (median of paired samples): %s" % (kind, ", ".join(
             "N=%s %s" % (k, "-" if v is None else "%.3g" % v)
             for k, v in d.get("ratio_simphant_over_mujoco", {}).items())))
-        out.append("%s: same, fastest repeat of each: %s" % (kind, ", ".join(
+        out.append("%s: (ratio of the medians: %s)" % (kind, ", ".join(
             "N=%s %s" % (k, "-" if v is None else "%.3g" % v)
-            for k, v in d.get("ratio_simphant_over_mujoco_best_repeat", {}).items())))
+            for k, v in d.get("ratio_of_medians", {}).items())))
         out.append("%s: speed-up vs naive NumPy: %s" % (kind, ", ".join(
             "N=%s %s" % (k, "-" if v is None else "%.0fx" % v)
             for k, v in d.get("speedup_vs_naive", {}).items())))
@@ -669,9 +690,14 @@ def table(results):
         out.append("  %-22s %-10s target %-8s %s" % (
             k, "-" if v is None else "%.3g" % v, t["target"],
             {True: "MET", False: "NOT MET", None: "n/a"}[t["met"]]))
-    out.append("(* = limited number of steps timed, median per step; tip err vs the same engine "
-               "at dt/%d (naive: vs SimPhant's dt/%d run); 'vs ref' = |tip SimPhant(dt/%d) - "
-               "tip MuJoCo(dt/%d)|)" % ((results["config"]["ref_div"],) * 4))
+    c = results["config"]
+    out.append("(per step: median of %d timing samples of %d steps, taken back to back with the "
+               "other engines; * = no full-length run, only that many steps timed (naive: median "
+               "over single steps); tip err: |tip - tip of the same engine at dt/%d| after %g s "
+               "(naive: vs SimPhant's dt/%d run); E drift: max |E(t) - E(0)| [J]; max|Phi| over "
+               "samples every %g s; 'vs ref': |tip SimPhant(dt/%d) - tip MuJoCo(dt/%d)| [m])"
+               % (c["pairs"], c["sample_steps"], c["ref_div"], c["t_end"], c["ref_div"],
+                  c["output_dt"], c["ref_div"], c["ref_div"]))
     return "\n".join(out)
 
 
@@ -679,11 +705,12 @@ def table(results):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
-                    help="short runs (t_end 0.2 s, 2 repeats, smaller time budgets; ~1-2 min)")
+                    help="short runs (t_end 0.2 s, 4 samples of 100 steps, smaller budgets; ~1.5 min)")
     ap.add_argument("--sizes", type=str, default="1,4,16,64,256")
     ap.add_argument("--dt", type=float, default=1e-3)
     ap.add_argument("--t-end", type=float, default=None)
-    ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--pairs", type=int, default=None,
+                    help="timing samples per engine and N (default 10, quick 4)")
     ap.add_argument("--no-naive", action="store_true")
     ap.add_argument("--no-spherical", action="store_true")
     ap.add_argument("--no-fourbar", action="store_true")
@@ -695,11 +722,13 @@ def main(argv=None):
     cfg = dict(
         dt=args.dt,
         t_end=args.t_end if args.t_end else (0.2 if quick else 1.0),
-        repeats=args.repeats if args.repeats else (2 if quick else 5),
-        limited_repeats=2 if quick else 3,
+        pairs=args.pairs if args.pairs else (4 if quick else 10),
+        sample_steps=100 if quick else 200,        # steps per timing sample
         ref_div=8,
         output_dt=0.01,
-        mujoco_budget=5.0 if quick else 30.0,     # s of timed MuJoCo stepping per (kind, N)
+        mujoco_budget=5.0 if quick else 30.0,      # s of MuJoCo timing samples per (kind, N)
+        mujoco_full_budget=5.0 if quick else 15.0,  # full-length MuJoCo run if below this
+        mujoco_ref_budget=20.0 if quick else 80.0,  # its dt/ref_div reference if below this
         naive=not args.no_naive,
         naive_full_budget=3.0 if quick else 20.0,  # full run if estimated below this
         naive_limited_budget=2.0 if quick else 8.0,

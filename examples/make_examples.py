@@ -97,6 +97,10 @@ def _y_cylinder(doc, name, x, z, y0, length, radius):
 
 
 def _hide(obj):
+    """Hide a boolean's input: the App-side ``Visibility`` is saved with the document even
+    headless (no GuiDocument.xml), so FreeCAD's GUI opens the example with only the fused
+    links shown (the inputs do not move in playback)."""
+    obj.Visibility = False
     if obj.ViewObject is not None:
         obj.ViewObject.Visibility = False
 
@@ -371,17 +375,78 @@ EXAMPLES = {
 }
 
 
+#: colours of the moving bodies' shapes, in study order (those of the animation), and of
+#: the fixed ones
+MOVING_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")
+FIXED_COLOR = "#9a9a9a"
+
+
+def _packed(color):
+    """'#rrggbb' -> FreeCAD's packed colour (r << 24 | g << 16 | b << 8 | transparency)."""
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return (r << 24) | (g << 16) | (b << 8)
+
+
+def gui_document_xml(study):
+    """A minimal ``GuiDocument.xml``: visibility (from the App side) and the shape colours.
+
+    Saved headless, a document has no ``GuiDocument.xml``, and FreeCAD's GUI then
+    opens it with every object hidden. This one gives each object its view
+    provider's ``Visibility`` and the bodies' shapes a ``ShapeColor``.
+    """
+    from SimPhantWorkbench.objects.study import study_bodies
+    doc = study.Document
+    colors = {}
+    moving = 0
+    for body in study_bodies(study):
+        if body.Fixed:
+            colors[body.ShapeObject.Name] = FIXED_COLOR
+        else:
+            colors[body.ShapeObject.Name] = MOVING_COLORS[moving % len(MOVING_COLORS)]
+            moving += 1
+    items = []
+    for obj in doc.Objects:
+        props = ['                <Property name="Visibility" type="App::PropertyBool">\n'
+                 '                    <Bool value="%s"/>\n'
+                 '                </Property>' % ("true" if obj.Visibility else "false")]
+        if obj.Name in colors:
+            props.append('                <Property name="ShapeColor" type="App::PropertyColor">\n'
+                         '                    <PropertyColor value="%d"/>\n'
+                         '                </Property>' % _packed(colors[obj.Name]))
+        items.append('        <ViewProvider name="%s" expanded="0">\n'
+                     '            <Properties Count="%d">\n%s\n'
+                     '            </Properties>\n'
+                     '        </ViewProvider>' % (obj.Name, len(props), "\n".join(props)))
+    return ("<?xml version='1.0' encoding='utf-8'?>\n"
+            '<Document SchemaVersion="1">\n'
+            '    <ViewProviderData Count="%d">\n%s\n    </ViewProviderData>\n'
+            '    <Camera settings=""/>\n'
+            "</Document>\n" % (len(items), "\n".join(items)))
+
+
+def add_gui_document(path, xml):
+    """Add ``GuiDocument.xml`` to the .FCStd archive at ``path`` (if it has none)."""
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        if "GuiDocument.xml" in z.namelist():
+            return
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("GuiDocument.xml", xml)
+
+
 def build(name, out_dir):
     """Build example ``name`` and save it as ``out_dir/<name>.FCStd``; returns the path."""
     doc = new_document(name)
     try:
-        EXAMPLES[name](doc)
+        study = EXAMPLES[name](doc)
         doc.recompute()
         path = os.path.join(out_dir, name + ".FCStd")
         # saved beside and moved over: FreeCAD would keep the old file as a backup
         # (<name>.FCStd1) when saving onto it
         tmp = os.path.join(out_dir, ".%s.%d.FCStd" % (name, os.getpid()))
         doc.saveAs(tmp)
+        if not FreeCAD.GuiUp:
+            add_gui_document(tmp, gui_document_xml(study))
         os.replace(tmp, path)
     finally:
         FreeCAD.closeDocument(doc.Name)

@@ -2,6 +2,7 @@
 directory, each one run with its study's own settings and checked against physics
 (energy, closed-form periods and precession rates, kinematics); the committed
 ``examples/*.FCStd`` must match what the script builds."""
+import contextlib
 import importlib.util
 import math
 import os
@@ -37,6 +38,19 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("examples")
     assert make_examples.main(["--out", str(out)]) == 0
     return {n: str(out / (n + ".FCStd")) for n in NAMES}
+
+
+@contextlib.contextmanager
+def opened(path):
+    """The document at ``path``, closed afterwards unless it was open already (then
+    FreeCAD hands out the open one)."""
+    before = set(FreeCAD.listDocuments())
+    doc = FreeCAD.openDocument(path)
+    try:
+        yield doc
+    finally:
+        if doc.Name not in before:
+            FreeCAD.closeDocument(doc.Name)
 
 
 class Opened:
@@ -193,9 +207,7 @@ def test_committed_example_matches_the_script(built, name):
     initial velocities), joints (kinds, references) and study settings."""
 
     def describe(path):
-        before = set(FreeCAD.listDocuments())
-        doc = FreeCAD.openDocument(path)        # (the same document if already open)
-        try:
+        with opened(path) as doc:
             study = next(o for o in doc.Objects if is_type(o, "SimPhant::Study"))
             settings = {p: getattr(study, p) for p in
                         ("EndTime", "TimeStep", "OutputInterval", "Integrator")}
@@ -206,10 +218,43 @@ def test_committed_example_matches_the_script(built, name):
                        j.Reference2[0].Label, tuple(j.Reference2[1]))
                       for j in study_joints(study)]
             return settings, bodies, joints
-        finally:
-            if doc.Name not in before:
-                FreeCAD.closeDocument(doc.Name)
 
     committed = os.path.join(ROOT, "examples", name + ".FCStd")
     assert os.path.isfile(committed), "run `make examples` and commit examples/*.FCStd"
     assert describe(committed) == describe(built[name])
+    assert gui_view(committed) == gui_view(built[name])
+
+
+def gui_view(path):
+    """{object name: (visible, colour or None)} from the archive's GuiDocument.xml."""
+    import re
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        xml = z.read("GuiDocument.xml").decode()
+    out = {}
+    for name, body in re.findall(r'<ViewProvider name="([^"]+)".*?>(.*?)</ViewProvider>', xml,
+                                 re.S):
+        visible = re.search(r'name="Visibility".*?<Bool value="(\w+)"', body, re.S).group(1)
+        color = re.search(r'name="ShapeColor".*?<PropertyColor value="(\d+)"', body, re.S)
+        out[name] = (visible == "true", int(color.group(1)) if color else None)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_examples_carry_view_data_for_the_gui(built, name):
+    """Saved headless, a document has no GuiDocument.xml and FreeCAD's GUI opens it with
+    every object hidden: the script adds one. Every object has an entry with its App-side
+    visibility; the inputs of the fused links are hidden; every body's shape is coloured."""
+    view = gui_view(built[name])
+    with opened(built[name]) as doc:
+        objects = [o for o in doc.Objects if not is_type(o, "SimPhant::Result")]  # (runs)
+        assert set(view) == {o.Name for o in objects}
+        for o in objects:
+            assert view[o.Name][0] == o.Visibility, o.Name
+            if o.TypeId == "Part::MultiFuse":
+                assert o.Visibility and not any(view[i.Name][0] for i in o.Shapes)
+        study = next(o for o in doc.Objects if is_type(o, "SimPhant::Study"))
+        colors = [view[b.ShapeObject.Name][1] for b in study_bodies(study)]
+        assert None not in colors
+        moving = [c for c, b in zip(colors, study_bodies(study)) if not b.Fixed]
+        assert len(set(moving)) == len(moving)                  # told apart

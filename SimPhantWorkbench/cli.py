@@ -13,7 +13,9 @@ on stdout and these files are written to ``DIR`` (default
 * ``body_<name>.csv``, ``reactions.csv``, ``energy.csv``, ``positions.png``,
   ``energy.png``, ``reactions.png``, ``animation.gif`` (see ``outputs``);
 * ``<model name>_result.FCStd``: the document with the study's Result (the
-  input file is never written, unless ``--in-place`` asks for it);
+  input file is never written, unless ``--in-place`` asks for it), with the
+  input's view data (``GuiDocument.xml``: visibility, colours), which FreeCAD
+  does not write without its GUI;
 * ``summary.txt`` (the printed summary) and ``run.json`` (the same, for
   programs, with the list of files).
 
@@ -239,6 +241,61 @@ def _open_document(FreeCAD, path):
     return doc
 
 
+def _gui_members(path):
+    """The GUI part of a .FCStd: ``GuiDocument.xml`` (visibility, colours, display
+    modes...), the files it refers to (colour lists) and the thumbnail, as
+    ``{name: bytes}``; empty when the document has none.
+
+    FreeCAD without its GUI does not write them: a document saved headless
+    opens in the GUI with every object hidden and default colours. The CLI
+    puts them back into what it saves.
+    """
+    import re
+    import zipfile
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            if "GuiDocument.xml" not in names:
+                return {}
+            xml = z.read("GuiDocument.xml")
+            wanted = {"GuiDocument.xml"}
+            wanted |= {m.decode("utf-8", "replace") for m in re.findall(rb'file="([^"]+)"', xml)}
+            wanted |= {n for n in names if n.startswith("thumbnails/")}
+            return {n: z.read(n) for n in sorted(wanted & names)}
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return {}
+
+
+def _restore_gui_members(path, members, err):
+    """Add ``members`` (``_gui_members`` of the input) to the saved .FCStd ``path`` if it has
+    no GUI part of its own; written beside and moved over."""
+    import zipfile
+    if not members:
+        return
+    with zipfile.ZipFile(path) as z:
+        names = set(z.namelist())
+        if "GuiDocument.xml" in names:
+            return
+        if names & set(members):
+            err.write("simphant: warning: not restoring the view data of the document (its "
+                      "file names clash with %s)\n" % ", ".join(sorted(names & set(members))))
+            return
+        entries = [(info, z.read(info.filename)) for info in z.infolist()]
+        comment = z.comment
+    tmp = path + ".gui.tmp"
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.comment = comment
+            for info, data in entries:
+                z.writestr(info, data)
+            for name, data in members.items():
+                z.writestr(name, data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
 def _find_study(doc, path, wanted):
     from .objects.base import is_type
     studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
@@ -424,6 +481,7 @@ def _run(args, progress, out, err, interrupt):
     from . import outputs, runner
     from .conversion import convert
     doc = _open_document(FreeCAD, model_path)
+    gui = _gui_members(model_path)
     staging = None
     created_dir = False
     try:
@@ -487,6 +545,7 @@ def _run(args, progress, out, err, interrupt):
         if not args.in_place:
             note(doc_name)
             doc.saveAs(os.path.join(staging, doc_name))
+            _restore_gui_members(os.path.join(staging, doc_name), gui, err)
             names.append(doc_name)
         info = _analyse(study, conv, result, model_path, time.perf_counter() - t_start)
         lines = summary_lines(info)
@@ -501,6 +560,7 @@ def _run(args, progress, out, err, interrupt):
         if args.in_place:
             note(os.path.basename(model_path) + " (in place)")
             doc.save()
+            _restore_gui_members(model_path, gui, err)
         _commit(staging, out_dir, names, interrupt)
         shutil.rmtree(staging, ignore_errors=True)
         staging = None

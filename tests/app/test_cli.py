@@ -159,6 +159,12 @@ def test_saved_document_reopens_with_a_result_equal_to_the_csv(demo):
         np.testing.assert_array_equal(data[:, 3], r.energy()["total"])
     finally:
         FreeCAD.closeDocument(doc.Name)
+    # the view data (FreeCAD writes none headless) is carried over from the input
+    import zipfile
+    with zipfile.ZipFile(cli.default_model()) as z:
+        gui = z.read("GuiDocument.xml")
+    with zipfile.ZipFile(os.path.join(demo["out"], "slider_crank_result.FCStd")) as z:
+        assert z.read("GuiDocument.xml") == gui and z.comment == b"FreeCAD Document"
     # the bundled model itself has no result
     doc = FreeCAD.openDocument(cli.default_model())
     try:
@@ -330,6 +336,9 @@ def test_in_place_saves_the_result_into_the_model(tmp_path):
         assert study_result(study_of(doc)).NumberOfFrames == 21
     finally:
         FreeCAD.closeDocument(doc.Name)
+    import zipfile
+    with zipfile.ZipFile(model) as z, zipfile.ZipFile(example("pendulum")) as orig:
+        assert z.read("GuiDocument.xml") == orig.read("GuiDocument.xml")
 
 
 def test_default_output_directory_is_under_the_working_directory(tmp_path, monkeypatch):

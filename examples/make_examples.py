@@ -387,13 +387,44 @@ def _packed(color):
     return (r << 24) | (g << 16) | (b << 8)
 
 
-def gui_document_xml(study):
-    """A minimal ``GuiDocument.xml``: visibility (from the App side) and the shape colours.
+#: the GUI's initial view (elevation, azimuth) [deg], as matplotlib's and the animation's:
+#: planar mechanisms seen mostly from -y, the top from higher up
+VIEWS = {"spinning_top": (35.0, -60.0)}
+DEFAULT_VIEW = (18.0, -72.0)
+
+
+def camera_settings(doc, view):
+    """An Open Inventor orthographic camera looking at the visible shapes from ``view``."""
+    boxes = [o.Shape.BoundBox for o in doc.Objects
+             if o.Visibility and hasattr(o, "Shape") and not o.Shape.isNull()]
+    bb = boxes[0]
+    for b in boxes[1:]:
+        bb.add(b)
+    elev, azim = (math.radians(a) for a in view)
+    z = V(math.cos(elev) * math.cos(azim), math.cos(elev) * math.sin(azim), math.sin(elev))
+    y = (V(0, 0, 1) - z * z.z).normalize()
+    x = y.cross(z)
+    rot = FreeCAD.Rotation(FreeCAD.Matrix(x.x, y.x, z.x, 0, x.y, y.y, z.y, 0,
+                                          x.z, y.z, z.z, 0, 0, 0, 0, 1))
+    size = bb.DiagonalLength
+    pos = bb.Center + z * (2.0 * size)
+    axis = rot.Axis
+    return ("OrthographicCamera {\n  viewportMapping ADJUST_CAMERA\n  position %.6g %.6g %.6g\n"
+            "  orientation %.9g %.9g %.9g  %.9g\n  nearDistance %.6g\n  farDistance %.6g\n"
+            "  aspectRatio 1\n  focalDistance %.6g\n  height %.6g\n\n}\n"
+            % (pos.x, pos.y, pos.z, axis.x, axis.y, axis.z, rot.Angle, 0.5 * size,
+               4.0 * size, 2.0 * size, 1.1 * size))
+
+
+def gui_document_xml(study, view=DEFAULT_VIEW):
+    """A minimal ``GuiDocument.xml``: visibility (from the App side), the shape colours
+    and a camera looking at the model from ``view`` (elevation, azimuth in degrees).
 
     Saved headless, a document has no ``GuiDocument.xml``, and FreeCAD's GUI then
     opens it with every object hidden. This one gives each object its view
     provider's ``Visibility`` and the bodies' shapes a ``ShapeColor``.
     """
+    from xml.sax.saxutils import quoteattr
     from SimPhantWorkbench.objects.study import study_bodies
     doc = study.Document
     colors = {}
@@ -420,8 +451,9 @@ def gui_document_xml(study):
     return ("<?xml version='1.0' encoding='utf-8'?>\n"
             '<Document SchemaVersion="1">\n'
             '    <ViewProviderData Count="%d">\n%s\n    </ViewProviderData>\n'
-            '    <Camera settings=""/>\n'
-            "</Document>\n" % (len(items), "\n".join(items)))
+            '    <Camera settings=%s/>\n'
+            "</Document>\n" % (len(items), "\n".join(items),
+                                quoteattr(camera_settings(doc, view))))
 
 
 def add_gui_document(path, xml):
@@ -446,7 +478,7 @@ def build(name, out_dir):
         tmp = os.path.join(out_dir, ".%s.%d.FCStd" % (name, os.getpid()))
         doc.saveAs(tmp)
         if not FreeCAD.GuiUp:
-            add_gui_document(tmp, gui_document_xml(study))
+            add_gui_document(tmp, gui_document_xml(study, VIEWS.get(name, DEFAULT_VIEW)))
         os.replace(tmp, path)
     finally:
         FreeCAD.closeDocument(doc.Name)

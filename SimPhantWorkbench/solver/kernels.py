@@ -29,7 +29,7 @@ from numba import njit
 
 from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
-__all__ = ["BLOCK", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
+__all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "METHOD_IDS", "constraint_rows"]
 
 _JIT = dict(cache=True, nogil=True, boundscheck=False)
@@ -37,10 +37,21 @@ _JIT = dict(cache=True, nogil=True, boundscheck=False)
 #: assumptions about NaN/Inf, so non-finite states are still detected).
 _FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
 
-#: Rows per joint block. Every joint's rows are padded to BLOCK (padding rows have
-#: zero Jacobian, unit diagonal in the Schur complement and lambda = 0), so all
-#: block loops below have constant trip counts that the compiler unrolls.
-BLOCK = 6
+#: Rows per joint block: every joint's rows are padded to the model's block size
+#: (padding rows have zero Jacobian, unit diagonal in the Schur complement and
+#: lambda = 0). The size travels as the LENGTH of the tuple ``S.bsize``, so it is
+#: a compile-time constant: numba compiles one specialisation per block size and
+#: every block loop below has a constant trip count that LLVM unrolls.
+BLOCK_SIZES = (3, 5, 6)
+
+
+def block_size(max_rows):
+    """Smallest supported block size holding ``max_rows`` rows."""
+    for b in BLOCK_SIZES:
+        if max_rows <= b:
+            return b
+    raise ValueError("a joint with %d rows exceeds the largest block (%d)"
+                     % (max_rows, BLOCK_SIZES[-1]))
 
 #: Fixed-step methods run entirely inside ``integrate_fixed``.
 METHOD_IDS = {"euler": 0, "symplectic_euler": 1, "rk4": 2}
@@ -49,13 +60,13 @@ SystemArrays = namedtuple("SystemArrays", [
     "nb", "nj", "nrows",
     "body_minv", "body_inertia", "body_inertia_inv",
     "gravity",
-    "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow",
+    "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow", "jnt_ntrans",
     "row_prim", "row_ai", "row_aj", "row_scale",
     "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps",
+    "alpha", "beta", "row_eps", "bsize",
 ])
 
 Workspace = namedtuple("Workspace", [
@@ -226,103 +237,119 @@ def constraint_rows(S, W):
         mi_j = S.body_minv[bj] if bj < nb else 0.0
         for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
-            # world-frame gradients: t = translational, g = rotational (before A^T)
+            # t = translational columns (world), r = rotational columns (body frame),
+            # pd = Phi_dot = Phi_q q_dot (each primitive has it in closed form)
             if prim == PRIM_POINT:
                 c = S.row_ai[r]
-                e0 = 1.0 if c == 0 else 0.0
-                e1 = 1.0 if c == 1 else 0.0
-                e2 = 1.0 if c == 2 else 0.0
-                phi = -(e0 * d0 + e1 * d1 + e2 * d2)
-                gam = e0 * dc0 + e1 * dc1 + e2 * dc2
-                ti0 = e0
-                ti1 = e1
-                ti2 = e2
-                tj0 = -e0
-                tj1 = -e1
-                tj2 = -e2
-                gi0, gi1, gi2 = _cross(si0, si1, si2, e0, e1, e2)
-                gj0, gj1, gj2 = _cross(e0, e1, e2, sj0, sj1, sj2)
-            elif prim == PRIM_DOT1:
-                ca = S.row_ai[r]
-                cb = S.row_aj[r]
-                f0 = F[k, 0, 0, ca]
-                f1 = F[k, 0, 1, ca]
-                f2 = F[k, 0, 2, ca]
-                a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
-                a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
-                a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
-                f0 = F[k, 1, 0, cb]
-                f1 = F[k, 1, 1, cb]
-                f2 = F[k, 1, 2, cb]
-                b0 = A[bj, 0, 0] * f0 + A[bj, 0, 1] * f1 + A[bj, 0, 2] * f2
-                b1 = A[bj, 1, 0] * f0 + A[bj, 1, 1] * f1 + A[bj, 1, 2] * f2
-                b2 = A[bj, 2, 0] * f0 + A[bj, 2, 1] * f1 + A[bj, 2, 2] * f2
-                phi = a0 * b0 + a1 * b1 + a2 * b2
-                ti0 = 0.0
-                ti1 = 0.0
-                ti2 = 0.0
-                tj0 = 0.0
-                tj1 = 0.0
-                tj2 = 0.0
-                gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
-                gj0 = -gi0
-                gj1 = -gi1
-                gj2 = -gi2
-                wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
-                wb0, wb1, wb2 = _cross(wj0, wj1, wj2, b0, b1, b2)
-                waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
-                wbb0, wbb1, wbb2 = _cross(wj0, wj1, wj2, wb0, wb1, wb2)
-                gam = -((waa0 * b0 + waa1 * b1 + waa2 * b2)
-                        + 2.0 * (wa0 * wb0 + wa1 * wb1 + wa2 * wb2)
-                        + (a0 * wbb0 + a1 * wbb1 + a2 * wbb2))
-            elif prim == PRIM_DOT2:
-                ca = S.row_ai[r]
-                f0 = F[k, 0, 0, ca]
-                f1 = F[k, 0, 1, ca]
-                f2 = F[k, 0, 2, ca]
-                a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
-                a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
-                a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
-                phi = a0 * d0 + a1 * d1 + a2 * d2
-                ti0 = -a0
-                ti1 = -a1
-                ti2 = -a2
-                tj0 = a0
-                tj1 = a1
-                tj2 = a2
-                gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
-                gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
-                wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
-                waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
-                gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
-                        + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
-                        + (d0 * waa0 + d1 * waa1 + d2 * waa2))
-            else:  # PRIM_DIST
-                L = S.jnt_length[k]
-                il = 1.0 / L
-                phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
-                ti0 = -d0 * il
-                ti1 = -d1 * il
-                ti2 = -d2 * il
+                if c == 0:
+                    phi = -d0
+                    gam = dc0
+                    pd = -dd0
+                elif c == 1:
+                    phi = -d1
+                    gam = dc1
+                    pd = -dd1
+                else:
+                    phi = -d2
+                    gam = dc2
+                    pd = -dd2
+                ti0 = 1.0 if c == 0 else 0.0
+                ti1 = 1.0 if c == 1 else 0.0
+                ti2 = 1.0 if c == 2 else 0.0
                 tj0 = -ti0
                 tj1 = -ti1
                 tj2 = -ti2
-                x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
-                gi0 = x0 * il
-                gi1 = x1 * il
-                gi2 = x2 * il
-                x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
-                gj0 = x0 * il
-                gj1 = x1 * il
-                gj2 = x2 * il
-                gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2) + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
-            # rotational columns in the body frame: A^T g
-            ri0 = A[bi, 0, 0] * gi0 + A[bi, 1, 0] * gi1 + A[bi, 2, 0] * gi2
-            ri1 = A[bi, 0, 1] * gi0 + A[bi, 1, 1] * gi1 + A[bi, 2, 1] * gi2
-            ri2 = A[bi, 0, 2] * gi0 + A[bi, 1, 2] * gi1 + A[bi, 2, 2] * gi2
-            rj0 = A[bj, 0, 0] * gj0 + A[bj, 1, 0] * gj1 + A[bj, 2, 0] * gj2
-            rj1 = A[bj, 0, 1] * gj0 + A[bj, 1, 1] * gj1 + A[bj, 2, 1] * gj2
-            rj2 = A[bj, 0, 2] * gj0 + A[bj, 1, 2] * gj1 + A[bj, 2, 2] * gj2
+                # A_i^T (s_i x e_c) = u_i x (row c of A_i); A_j^T (e_c x s_j) = (row c of A_j) x u_j
+                ri0, ri1, ri2 = _cross(U[k, 0, 0], U[k, 0, 1], U[k, 0, 2],
+                                       A[bi, c, 0], A[bi, c, 1], A[bi, c, 2])
+                rj0, rj1, rj2 = _cross(A[bj, c, 0], A[bj, c, 1], A[bj, c, 2],
+                                       U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
+            else:
+                if prim == PRIM_DOT1:
+                    ca = S.row_ai[r]
+                    cb = S.row_aj[r]
+                    f0 = F[k, 0, 0, ca]
+                    f1 = F[k, 0, 1, ca]
+                    f2 = F[k, 0, 2, ca]
+                    a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
+                    a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
+                    a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
+                    f0 = F[k, 1, 0, cb]
+                    f1 = F[k, 1, 1, cb]
+                    f2 = F[k, 1, 2, cb]
+                    b0 = A[bj, 0, 0] * f0 + A[bj, 0, 1] * f1 + A[bj, 0, 2] * f2
+                    b1 = A[bj, 1, 0] * f0 + A[bj, 1, 1] * f1 + A[bj, 1, 2] * f2
+                    b2 = A[bj, 2, 0] * f0 + A[bj, 2, 1] * f1 + A[bj, 2, 2] * f2
+                    phi = a0 * b0 + a1 * b1 + a2 * b2
+                    ti0 = 0.0
+                    ti1 = 0.0
+                    ti2 = 0.0
+                    tj0 = 0.0
+                    tj1 = 0.0
+                    tj2 = 0.0
+                    gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
+                    gj0 = -gi0
+                    gj1 = -gi1
+                    gj2 = -gi2
+                    pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
+                    wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
+                    wb0, wb1, wb2 = _cross(wj0, wj1, wj2, b0, b1, b2)
+                    waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
+                    wbb0, wbb1, wbb2 = _cross(wj0, wj1, wj2, wb0, wb1, wb2)
+                    gam = -((waa0 * b0 + waa1 * b1 + waa2 * b2)
+                            + 2.0 * (wa0 * wb0 + wa1 * wb1 + wa2 * wb2)
+                            + (a0 * wbb0 + a1 * wbb1 + a2 * wbb2))
+                elif prim == PRIM_DOT2:
+                    ca = S.row_ai[r]
+                    f0 = F[k, 0, 0, ca]
+                    f1 = F[k, 0, 1, ca]
+                    f2 = F[k, 0, 2, ca]
+                    a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
+                    a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
+                    a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
+                    phi = a0 * d0 + a1 * d1 + a2 * d2
+                    ti0 = -a0
+                    ti1 = -a1
+                    ti2 = -a2
+                    tj0 = a0
+                    tj1 = a1
+                    tj2 = a2
+                    gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
+                    gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
+                    wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
+                    waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
+                    pd = (wa0 * d0 + wa1 * d1 + wa2 * d2) + (a0 * dd0 + a1 * dd1 + a2 * dd2)
+                    gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
+                            + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
+                            + (d0 * waa0 + d1 * waa1 + d2 * waa2))
+                else:  # PRIM_DIST
+                    L = S.jnt_length[k]
+                    il = 1.0 / L
+                    phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
+                    ti0 = -d0 * il
+                    ti1 = -d1 * il
+                    ti2 = -d2 * il
+                    tj0 = -ti0
+                    tj1 = -ti1
+                    tj2 = -ti2
+                    x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
+                    gi0 = x0 * il
+                    gi1 = x1 * il
+                    gi2 = x2 * il
+                    x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
+                    gj0 = x0 * il
+                    gj1 = x1 * il
+                    gj2 = x2 * il
+                    pd = (d0 * dd0 + d1 * dd1 + d2 * dd2) * il
+                    gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
+                            + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
+                # rotational columns in the body frame: A^T g
+                ri0 = A[bi, 0, 0] * gi0 + A[bi, 1, 0] * gi1 + A[bi, 2, 0] * gi2
+                ri1 = A[bi, 0, 1] * gi0 + A[bi, 1, 1] * gi1 + A[bi, 2, 1] * gi2
+                ri2 = A[bi, 0, 2] * gi0 + A[bi, 1, 2] * gi1 + A[bi, 2, 2] * gi2
+                rj0 = A[bj, 0, 0] * gj0 + A[bj, 1, 0] * gj1 + A[bj, 2, 0] * gj2
+                rj1 = A[bj, 0, 1] * gj0 + A[bj, 1, 1] * gj1 + A[bj, 2, 1] * gj2
+                rj2 = A[bj, 0, 2] * gj0 + A[bj, 1, 2] * gj1 + A[bj, 2, 2] * gj2
             J[r, 0, 0] = ti0
             J[r, 0, 1] = ti1
             J[r, 0, 2] = ti2
@@ -335,10 +362,6 @@ def constraint_rows(S, W):
             J[r, 1, 3] = rj0
             J[r, 1, 4] = rj1
             J[r, 1, 5] = rj2
-            pd = (ti0 * W.vel[bi, 0] + ti1 * W.vel[bi, 1] + ti2 * W.vel[bi, 2]
-                  + ri0 * W.omega_b[bi, 0] + ri1 * W.omega_b[bi, 1] + ri2 * W.omega_b[bi, 2]
-                  + tj0 * W.vel[bj, 0] + tj1 * W.vel[bj, 1] + tj2 * W.vel[bj, 2]
-                  + rj0 * W.omega_b[bj, 0] + rj1 * W.omega_b[bj, 1] + rj2 * W.omega_b[bj, 2])
             gstar = gam - 2.0 * alpha * pd - beta2 * phi
             W.phi[r] = phi
             W.phidot[r] = pd
@@ -378,12 +401,13 @@ def constraint_rows(S, W):
 @njit(**_FAST)
 def assemble_schur(S, W):
     """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower blocks only)."""
+    B = len(S.bsize)
     blk = W.blk
     MJ = W.MJ
     J = W.J
     for b in range(blk.shape[0]):
-        for a in range(BLOCK):
-            for c in range(BLOCK):
+        for a in range(B):
+            for c in range(B):
                 blk[b, a, c] = 0.0
     for q in range(S.cpl_blk.shape[0]):
         b = S.cpl_blk[q]
@@ -391,27 +415,36 @@ def assemble_schur(S, W):
         l = S.cpl_l[q]
         sk = S.cpl_sk[q]
         sl = S.cpl_sl[q]
-        ok = BLOCK * k
-        ol = BLOCK * l
+        ok = B * k
+        ol = B * l
+        # rotational columns: all rows (padding rows are zero)
         if k == l:     # diagonal block: lower triangle only
-            for a in range(BLOCK):
+            for a in range(B):
                 ra = ok + a
                 for cc in range(a + 1):
                     rc = ol + cc
-                    blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
-                                      + MJ[ra, sk, 2] * J[rc, sl, 2] + MJ[ra, sk, 3] * J[rc, sl, 3]
-                                      + MJ[ra, sk, 4] * J[rc, sl, 4] + MJ[ra, sk, 5] * J[rc, sl, 5])
+                    blk[b, a, cc] += (MJ[ra, sk, 3] * J[rc, sl, 3] + MJ[ra, sk, 4] * J[rc, sl, 4]
+                                      + MJ[ra, sk, 5] * J[rc, sl, 5])
         else:
-            for a in range(BLOCK):
+            for a in range(B):
                 ra = ok + a
-                for cc in range(BLOCK):
+                for cc in range(B):
                     rc = ol + cc
-                    blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
-                                      + MJ[ra, sk, 2] * J[rc, sl, 2] + MJ[ra, sk, 3] * J[rc, sl, 3]
-                                      + MJ[ra, sk, 4] * J[rc, sl, 4] + MJ[ra, sk, 5] * J[rc, sl, 5])
+                    blk[b, a, cc] += (MJ[ra, sk, 3] * J[rc, sl, 3] + MJ[ra, sk, 4] * J[rc, sl, 4]
+                                      + MJ[ra, sk, 5] * J[rc, sl, 5])
+        # translational columns: only the rows that have them come first in a joint
+        ntk = S.jnt_ntrans[k]
+        ntl = S.jnt_ntrans[l]
+        for a in range(ntk):
+            ra = ok + a
+            cmax = min(a + 1, ntl) if k == l else ntl
+            for cc in range(cmax):
+                rc = ol + cc
+                blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
+                                  + MJ[ra, sk, 2] * J[rc, sl, 2])
     for k in range(S.nj):
-        for a in range(BLOCK):
-            blk[k, a, a] += S.row_eps[BLOCK * k + a]
+        for a in range(B):
+            blk[k, a, a] += S.row_eps[B * k + a]
 
 
 @njit(**_FAST)
@@ -419,21 +452,22 @@ def factor_schur(S, W):
     """In-place left-looking block Cholesky of ``blk`` (lower triangle used); the
     reciprocals of the diagonal of L go to ``W.rhs``. Returns the number of
     pivots that had to be lifted (0 for a positive definite matrix)."""
+    B = len(S.bsize)
     blk = W.blk
     dinv = W.rhs
     bad = 0
     tiny = 1e-300
     for k in range(S.nj):
-        ok = BLOCK * k
+        ok = B * k
         for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
             ba = S.upd_a[u]
-            for a in range(BLOCK):
+            for a in range(B):
                 for c in range(a + 1):
                     s = 0.0
-                    for x in range(BLOCK):
+                    for x in range(B):
                         s += blk[ba, a, x] * blk[ba, c, x]
                     blk[k, a, c] -= s
-        for c in range(BLOCK):
+        for c in range(B):
             s = blk[k, c, c]
             for x in range(c):
                 s -= blk[k, c, x] * blk[k, c, x]
@@ -444,7 +478,7 @@ def factor_schur(S, W):
             inv = 1.0 / dcc
             blk[k, c, c] = dcc
             dinv[ok + c] = inv
-            for a in range(c + 1, BLOCK):
+            for a in range(c + 1, B):
                 t = blk[k, a, c]
                 for x in range(c):
                     t -= blk[k, a, x] * blk[k, c, x]
@@ -454,14 +488,14 @@ def factor_schur(S, W):
             for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
                 ba = S.upd_a[u]
                 bc = S.upd_c[u]
-                for a in range(BLOCK):
-                    for c in range(BLOCK):
+                for a in range(B):
+                    for c in range(B):
                         s = 0.0
-                        for x in range(BLOCK):
+                        for x in range(B):
                             s += blk[ba, a, x] * blk[bc, c, x]
                         blk[b, a, c] -= s
-            for a in range(BLOCK):
-                for c in range(BLOCK):
+            for a in range(B):
+                for c in range(B):
                     s = blk[b, a, c]
                     for x in range(c):
                         s -= blk[b, a, x] * blk[k, c, x]
@@ -472,36 +506,37 @@ def factor_schur(S, W):
 @njit(**_FAST)
 def solve_schur(S, W, x):
     """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in ``W.rhs``)."""
+    B = len(S.bsize)
     blk = W.blk
     dinv = W.rhs
     for k in range(S.nj):
-        o = BLOCK * k
+        o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
             b = S.row_ids[p]
-            oj = BLOCK * S.blk_col[b]
-            for a in range(BLOCK):
+            oj = B * S.blk_col[b]
+            for a in range(B):
                 s = 0.0
-                for c in range(BLOCK):
+                for c in range(B):
                     s += blk[b, a, c] * x[oj + c]
                 x[o + a] -= s
-        for a in range(BLOCK):
+        for a in range(B):
             s = x[o + a]
             for c in range(a):
                 s -= blk[k, a, c] * x[o + c]
             x[o + a] = s * dinv[o + a]
     for k in range(S.nj - 1, -1, -1):
-        o = BLOCK * k
+        o = B * k
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            oi = BLOCK * S.blk_row[b]
-            for c in range(BLOCK):
+            oi = B * S.blk_row[b]
+            for c in range(B):
                 s = 0.0
-                for a in range(BLOCK):
+                for a in range(B):
                     s += blk[b, a, c] * x[oi + a]
                 x[o + c] -= s
-        for a in range(BLOCK - 1, -1, -1):
+        for a in range(B - 1, -1, -1):
             s = x[o + a]
-            for c in range(a + 1, BLOCK):
+            for c in range(a + 1, B):
                 s -= blk[k, c, a] * x[o + c]
             x[o + a] = s * dinv[o + a]
 

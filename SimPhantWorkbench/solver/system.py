@@ -61,6 +61,9 @@ class System:
         jnt_length = np.ones(nj)
         row0 = [0]
         jnt_nrow = []
+        jnt_ntrans = []
+        bsize = kernels.block_size(max([len(j.spec.rows) for j in sj], default=1))
+        self.block_size = bsize
         prim, ai, aj = [], [], []
         lengths = [1e-3]
         for s, j in enumerate(sj):
@@ -78,16 +81,16 @@ class System:
             if j.length is not None:
                 jnt_length[s] = j.length
                 lengths.append(j.length)
-            rows = j.spec.rows
-            if len(rows) > kernels.BLOCK:
-                raise ValueError("joint kind %r has %d rows; the kernels allow %d"
-                                 % (j.kind, len(rows), kernels.BLOCK))
+            # rows with translational columns first (the Schur assembly skips the
+            # translational part of the others, whose columns are zero)
+            rows = sorted(j.spec.rows, key=lambda row: row[0] == PRIM_DOT1)
             jnt_nrow.append(len(rows))
+            jnt_ntrans.append(sum(1 for row in rows if row[0] != PRIM_DOT1))
             for (pr, a, b) in rows:
                 prim.append(pr)
                 ai.append(a)
                 aj.append(b)
-            for _ in range(kernels.BLOCK - len(rows)):   # padding rows
+            for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)
                 aj.append(0)
@@ -126,6 +129,7 @@ class System:
             gravity=np.asarray(model.gravity, dtype=float).copy(),
             jnt_slot=jnt_slot, jnt_anchor=jnt_anchor, jnt_frame=jnt_frame, jnt_length=jnt_length,
             jnt_row0=np.array(row0, dtype=np.int64), jnt_nrow=np.array(jnt_nrow, dtype=np.int64),
+            jnt_ntrans=np.array(jnt_ntrans, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
             row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
             diag=pattern.diag, blk_row=pattern.blk_row, blk_col=pattern.blk_col,
@@ -136,7 +140,7 @@ class System:
             cpl_sk=pattern.cpl_sk, cpl_sl=pattern.cpl_sl, cpl_body=pattern.cpl_body,
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
-            alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
+            alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows), bsize=(0,) * bsize,
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -146,7 +150,7 @@ class System:
             Q=np.zeros((nb, 6)), afree=np.zeros((nb, 6)), acc=np.zeros((nb, 6)),
             phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
             J=np.zeros((nrows, 2, 6)), MJ=np.zeros((nrows, 2, 6)),
-            blk=np.zeros((len(pattern.blk_row), 6, 6)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
+            blk=np.zeros((len(pattern.blk_row), bsize, bsize)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb),
         )
         self.row_joint = np.repeat(np.arange(nj), np.diff(self.S.jnt_row0))
@@ -175,7 +179,7 @@ class System:
             kernels.constraint_rows(self.S, self.W)
             kernels.assemble_schur(self.S, self.W)
             diag = np.array([self.W.blk[k, a, a] for k in range(self.S.nj)
-                             for a in range(kernels.BLOCK)])
+                             for a in range(self.block_size)])
             act = self.active_rows
             floor = max(diag[act].max(), 1e-300) * 1e-6
             diag = np.maximum(diag, floor)

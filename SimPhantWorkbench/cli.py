@@ -144,6 +144,12 @@ class ProgressBar:
         self.last = 0.0
         self.started = False
 
+    def start(self, t_end):
+        """Show the empty bar at once: the first report can take a while (assembly; on
+        first use numba compiles the solver, about half a minute)."""
+        self.last = 0.0
+        self(0.0, t_end)
+
     def __call__(self, t, t_end):
         frac = 0.0 if not t_end else min(1.0, max(0.0, t / t_end))
         if self.tty:
@@ -504,6 +510,7 @@ def _run(args, progress, out, err, interrupt):
             return True
 
         interrupt.simulating = True
+        bar.start(overrides.get("t_end", float(study.EndTime)))
         try:
             result = runner.run_study(study, progress=report, **overrides)
         except SimulationCancelled as exc:

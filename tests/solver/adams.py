@@ -1,4 +1,4 @@
-"""The ADAMS single-body joint suite (shared/benchmarks/chrono_adams), as SimPhant models.
+"""The ADAMS single-body joint suite (tests/data/chrono_adams), as SimPhant models.
 
 Reference files: MSC.ADAMS results published in Project Chrono's repository
 (BSD-3). Reactions there act on the GROUND body; SimPhant reports the reaction
@@ -16,9 +16,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _find_benchmarks():
+    """The reference files ship with the tests (tests/data/chrono_adams, BSD-3 from
+    Project Chrono); SIMPHANT_BENCHMARKS may point elsewhere."""
     cands = [os.environ.get("SIMPHANT_BENCHMARKS", ""),
-             os.path.join(HERE, "..", "data", "chrono_adams"),
-             os.path.join(HERE, "..", "..", "..", "shared", "benchmarks", "chrono_adams")]
+             os.path.join(HERE, "..", "data", "chrono_adams")]
     for c in cands:
         if c and os.path.isdir(c):
             return os.path.abspath(c)

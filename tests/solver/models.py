@@ -102,7 +102,7 @@ BRICARD_AXES = [(0, 1, 0), (0, 0, 1), (1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 0)
 
 
 def bricard():
-    """Bricard mechanism of shared/benchmarks/README.md section 2."""
+    """Bricard mechanism: 5 unit links (1 kg, 0.1 m square section) and 6 revolutes; gravity -y."""
     m = Model(gravity=(0.0, -9.81, 0.0))
     P = [np.array(p, dtype=float) for p in BRICARD_POINTS]
     links = []

@@ -1,6 +1,6 @@
-"""Validation against MSC.ADAMS: the 11 single-body joint cases of shared/benchmarks.
+"""Validation against MSC.ADAMS: the 11 single-body joint cases of tests/data/chrono_adams.
 
-Acceptance (shared/benchmarks/README.md, as used by Project Chrono): RMS over time of
+Acceptance (as used by Project Chrono against these files): RMS over time of
 (simulated - ADAMS) per column below about 1e-3 (position), 2e-3 (velocity), 1e-3
 (quaternion), 1e-2 (angular velocity), 1e-2...1e-1 (reaction force); energy drift
 RMS <= 1e-2; constraint violation RMS <= 1e-5. SimPhant meets far tighter numbers on

@@ -20,14 +20,16 @@ __all__ = ["assemble", "AssemblyReport"]
 
 
 class AssemblyReport:
-    """What the projection changed: per body translation [m], rotation [rad] and
-    velocity change; the residual before and after; Newton iterations."""
+    """What the projection changed, per body: translation [m], rotation [rad],
+    change of the CoG velocity [m/s] and of the angular velocity [rad/s]; the
+    residuals before and after; Newton iterations."""
 
     def __init__(self, names):
         self.body_names = list(names)
         self.translation = np.zeros(len(names))
         self.rotation = np.zeros(len(names))
         self.velocity_change = np.zeros(len(names))
+        self.angular_velocity_change = np.zeros(len(names))
         self.residual_before = 0.0
         self.residual_after = 0.0
         self.velocity_residual_before = 0.0
@@ -37,7 +39,8 @@ class AssemblyReport:
     @property
     def corrected(self):
         return bool(self.translation.max(initial=0.0) > 0.0 or self.rotation.max(initial=0.0) > 0.0
-                    or self.velocity_change.max(initial=0.0) > 0.0)
+                    or self.velocity_change.max(initial=0.0) > 0.0
+                    or self.angular_velocity_change.max(initial=0.0) > 0.0)
 
     def summary(self):
         if not self.corrected:
@@ -47,10 +50,12 @@ class AssemblyReport:
                  % (self.iterations, self.residual_before, self.residual_after,
                     self.velocity_residual_before, self.velocity_residual_after)]
         for i, n in enumerate(self.body_names):
-            if self.translation[i] or self.rotation[i] or self.velocity_change[i]:
-                lines.append("  %s: moved %.4g m, turned %.4g deg, velocity changed %.4g"
+            if self.translation[i] or self.rotation[i] or self.velocity_change[i] \
+                    or self.angular_velocity_change[i]:
+                lines.append("  %s: moved %.4g m, turned %.4g deg, velocity changed by %.4g m/s "
+                             "and %.4g rad/s"
                              % (n, self.translation[i], math.degrees(self.rotation[i]),
-                                self.velocity_change[i]))
+                                self.velocity_change[i], self.angular_velocity_change[i]))
         return "\n".join(lines)
 
     def __repr__(self):
@@ -69,8 +74,10 @@ def _correction(system, x):
         for side in range(2):
             b = S.jnt_slot[k, side]
             if b < S.nb:
-                dq[b] -= W.MJ[r, side].T @ x[r]
-    return dq
+                dq[b] -= W.J[r, side].T @ x[r]
+    minv = np.concatenate([np.repeat(S.body_minv[:, None], 3, axis=1), S.body_inertia_inv],
+                          axis=1)
+    return dq * minv
 
 
 def _retract(Y, nb, dq, step):
@@ -162,5 +169,6 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     kernels.constraint_rows(S, system.W)
     report.velocity_residual_after = float(np.abs(system.W.phidot * S.row_scale).max())
     dvel = (Y[off:] - Y0[off:]).reshape(nb, 6)
-    report.velocity_change = np.linalg.norm(dvel, axis=1)
+    report.velocity_change = np.linalg.norm(dvel[:, :3], axis=1)
+    report.angular_velocity_change = np.linalg.norm(dvel[:, 3:], axis=1)
     return Y, report

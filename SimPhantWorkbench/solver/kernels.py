@@ -64,7 +64,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "row_prim", "row_ai", "row_aj", "row_scale",
     "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
-    "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body",
+    "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
     "alpha", "beta", "row_eps", "bsize",
 ])
@@ -72,7 +72,7 @@ SystemArrays = namedtuple("SystemArrays", [
 Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
-    "phi", "phidot", "gamma", "J", "MJ", "blk", "rhs", "lam",
+    "phi", "phidot", "gamma", "J", "blk", "rhs", "lam",
     "load_val", "dY",
 ])
 
@@ -175,8 +175,7 @@ def build_forces(S, W):
 @njit(**_FAST)
 def constraint_rows(S, W):
     """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot,
-    gamma* and, for the Schur complement, MJ = M^-1 Phi_q^T and the right-hand
-    side Phi_q M^-1 Q - gamma* (in ``W.lam``).
+    gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.lam``).
 
     Row primitives (see ``joints``), with P = r + s, s = A u, d = P_j - P_i,
     omega world-frame, d_dot = v_j + w_j x s_j - v_i - w_i x s_i and
@@ -198,7 +197,6 @@ def constraint_rows(S, W):
     F = S.jnt_frame
     U = S.jnt_anchor
     J = W.J
-    MJ = W.MJ
     for k in range(S.nj):
         bi = S.jnt_slot[k, 0]
         bj = S.jnt_slot[k, 1]
@@ -233,8 +231,6 @@ def constraint_rows(S, W):
         dc0 = cj0 - ci0
         dc1 = cj1 - ci1
         dc2 = cj2 - ci2
-        mi_i = S.body_minv[bi] if bi < nb else 0.0
-        mi_j = S.body_minv[bj] if bj < nb else 0.0
         for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
             # t = translational columns (world), r = rotational columns (body frame),
@@ -366,32 +362,14 @@ def constraint_rows(S, W):
             W.phi[r] = phi
             W.phidot[r] = pd
             W.gamma[r] = gstar
-            # M^-1 J^T (zero on the ground side) and the Schur right-hand side
+            # the Schur right-hand side Phi_q M^-1 Q - gamma*
             rhs = -gstar
             if bi < nb:
-                MJ[r, 0, 0] = ti0 * mi_i
-                MJ[r, 0, 1] = ti1 * mi_i
-                MJ[r, 0, 2] = ti2 * mi_i
-                MJ[r, 0, 3] = ri0 * S.body_inertia_inv[bi, 0]
-                MJ[r, 0, 4] = ri1 * S.body_inertia_inv[bi, 1]
-                MJ[r, 0, 5] = ri2 * S.body_inertia_inv[bi, 2]
                 rhs += (ti0 * W.afree[bi, 0] + ti1 * W.afree[bi, 1] + ti2 * W.afree[bi, 2]
                         + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4] + ri2 * W.afree[bi, 5])
-            else:
-                for c in range(6):
-                    MJ[r, 0, c] = 0.0
             if bj < nb:
-                MJ[r, 1, 0] = tj0 * mi_j
-                MJ[r, 1, 1] = tj1 * mi_j
-                MJ[r, 1, 2] = tj2 * mi_j
-                MJ[r, 1, 3] = rj0 * S.body_inertia_inv[bj, 0]
-                MJ[r, 1, 4] = rj1 * S.body_inertia_inv[bj, 1]
-                MJ[r, 1, 5] = rj2 * S.body_inertia_inv[bj, 2]
                 rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
                         + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
-            else:
-                for c in range(6):
-                    MJ[r, 1, c] = 0.0
             W.lam[r] = rhs
         for r in range(S.jnt_row0[k] + S.jnt_nrow[k], S.jnt_row0[k + 1]):
             W.lam[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
@@ -400,12 +378,15 @@ def constraint_rows(S, W):
 # --------------------------------------------------------------------------- Schur complement
 @njit(**_FAST)
 def assemble_schur(S, W):
-    """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower blocks only)."""
+    """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower triangles of the
+    diagonal blocks). Each coupling adds J_k,side M_body^-1 J_l,side^T; the first
+    coupling of a block assigns instead of adding, and fill-in blocks (no
+    coupling) are zeroed."""
     B = len(S.bsize)
     blk = W.blk
-    MJ = W.MJ
     J = W.J
-    for b in range(blk.shape[0]):
+    for p in range(S.fill_ids.shape[0]):
+        b = S.fill_ids[p]
         for a in range(B):
             for c in range(B):
                 blk[b, a, c] = 0.0
@@ -415,33 +396,43 @@ def assemble_schur(S, W):
         l = S.cpl_l[q]
         sk = S.cpl_sk[q]
         sl = S.cpl_sl[q]
+        body = S.cpl_body[q]
+        first = S.cpl_first[q]
         ok = B * k
         ol = B * l
-        # rotational columns: all rows (padding rows are zero)
-        if k == l:     # diagonal block: lower triangle only
-            for a in range(B):
-                ra = ok + a
-                for cc in range(a + 1):
+        minv = S.body_minv[body]
+        j0 = S.body_inertia_inv[body, 0]
+        j1 = S.body_inertia_inv[body, 1]
+        j2 = S.body_inertia_inv[body, 2]
+        # rotational columns: all rows (padding rows are zero). Operands are
+        # loaded into locals first: the compiler cannot tell that stores to blk
+        # leave J alone.
+        for a in range(B):
+            ra = ok + a
+            m3 = J[ra, sk, 3] * j0
+            m4 = J[ra, sk, 4] * j1
+            m5 = J[ra, sk, 5] * j2
+            cmax = a + 1 if k == l else B
+            if first:
+                for cc in range(cmax):
                     rc = ol + cc
-                    blk[b, a, cc] += (MJ[ra, sk, 3] * J[rc, sl, 3] + MJ[ra, sk, 4] * J[rc, sl, 4]
-                                      + MJ[ra, sk, 5] * J[rc, sl, 5])
-        else:
-            for a in range(B):
-                ra = ok + a
-                for cc in range(B):
+                    blk[b, a, cc] = m3 * J[rc, sl, 3] + m4 * J[rc, sl, 4] + m5 * J[rc, sl, 5]
+            else:
+                for cc in range(cmax):
                     rc = ol + cc
-                    blk[b, a, cc] += (MJ[ra, sk, 3] * J[rc, sl, 3] + MJ[ra, sk, 4] * J[rc, sl, 4]
-                                      + MJ[ra, sk, 5] * J[rc, sl, 5])
-        # translational columns: only the rows that have them come first in a joint
+                    blk[b, a, cc] += m3 * J[rc, sl, 3] + m4 * J[rc, sl, 4] + m5 * J[rc, sl, 5]
+        # translational columns: only the rows that have them (first in a joint)
         ntk = S.jnt_ntrans[k]
         ntl = S.jnt_ntrans[l]
         for a in range(ntk):
             ra = ok + a
+            m0 = J[ra, sk, 0] * minv
+            m1 = J[ra, sk, 1] * minv
+            m2 = J[ra, sk, 2] * minv
             cmax = min(a + 1, ntl) if k == l else ntl
             for cc in range(cmax):
                 rc = ol + cc
-                blk[b, a, cc] += (MJ[ra, sk, 0] * J[rc, sl, 0] + MJ[ra, sk, 1] * J[rc, sl, 1]
-                                  + MJ[ra, sk, 2] * J[rc, sl, 2])
+                blk[b, a, cc] += m0 * J[rc, sl, 0] + m1 * J[rc, sl, 1] + m2 * J[rc, sl, 2]
     for k in range(S.nj):
         for a in range(B):
             blk[k, a, a] += S.row_eps[B * k + a]
@@ -557,19 +548,38 @@ def evaluate(t, Y, S, W):
         for c in range(6):
             acc[b, c] = W.afree[b, c]
     if S.nrows > 0:
-        constraint_rows(S, W)      # also MJ and the right-hand side (in W.lam)
+        constraint_rows(S, W)      # also the right-hand side (in W.lam)
         assemble_schur(S, W)
         bad = factor_schur(S, W)
         solve_schur(S, W, W.lam)
-        MJ = W.MJ
+        J = W.J
         for k in range(S.nj):
+            r0 = S.jnt_row0[k]
+            r1 = r0 + S.jnt_nrow[k]
             for side in range(2):
                 b = S.jnt_slot[k, side]
-                if b < nb:
-                    for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
+                if b < nb:   # q_ddot -= M^-1 Phi_q^T lambda
+                    f0 = 0.0
+                    f1 = 0.0
+                    f2 = 0.0
+                    f3 = 0.0
+                    f4 = 0.0
+                    f5 = 0.0
+                    for r in range(r0, r1):
                         lr = W.lam[r]
-                        for c in range(6):
-                            acc[b, c] -= MJ[r, side, c] * lr
+                        f0 += J[r, side, 0] * lr
+                        f1 += J[r, side, 1] * lr
+                        f2 += J[r, side, 2] * lr
+                        f3 += J[r, side, 3] * lr
+                        f4 += J[r, side, 4] * lr
+                        f5 += J[r, side, 5] * lr
+                    mi = S.body_minv[b]
+                    acc[b, 0] -= f0 * mi
+                    acc[b, 1] -= f1 * mi
+                    acc[b, 2] -= f2 * mi
+                    acc[b, 3] -= f3 * S.body_inertia_inv[b, 0]
+                    acc[b, 4] -= f4 * S.body_inertia_inv[b, 1]
+                    acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
     dY = W.dY
     off = 7 * nb
     for b in range(nb):

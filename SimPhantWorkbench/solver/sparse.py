@@ -38,6 +38,8 @@ SchurPattern = namedtuple("SchurPattern", [
     "cpl_sk",
     "cpl_sl",
     "cpl_body",
+    "cpl_first",   # 1 for the first coupling of its block (assigns instead of adding)
+    "fill_ids",    # blocks of L without any coupling (fill-in): zeroed before assembly
 ])
 
 
@@ -150,6 +152,9 @@ def analyse(jnt_body, nbody):
     upd_a = np.array([a for u in upd for (a, _) in u], dtype=np.int64)
     upd_c = np.array([c for u in upd for (_, c) in u], dtype=np.int64)
     cpl = np.array(cpl, dtype=np.int64).reshape(-1, 6)
+    first = np.ones(len(cpl), dtype=np.int64)
+    first[1:] = cpl[1:, 0] != cpl[:-1, 0]
+    fill = np.setdiff1d(np.arange(len(blk_row)), cpl[:, 0]).astype(np.int64)
     return SchurPattern(
         order=np.array(order, dtype=np.int64),
         diag=np.arange(nj, dtype=np.int64),
@@ -159,4 +164,5 @@ def analyse(jnt_body, nbody):
         upd_ptr=upd_ptr, upd_a=upd_a, upd_c=upd_c,
         cpl_blk=cpl[:, 0].copy(), cpl_k=cpl[:, 1].copy(), cpl_l=cpl[:, 2].copy(),
         cpl_sk=cpl[:, 3].copy(), cpl_sl=cpl[:, 4].copy(), cpl_body=cpl[:, 5].copy(),
+        cpl_first=first, fill_ids=fill,
     )

@@ -138,6 +138,7 @@ class System:
             upd_ptr=pattern.upd_ptr, upd_a=pattern.upd_a, upd_c=pattern.upd_c,
             cpl_blk=pattern.cpl_blk, cpl_k=pattern.cpl_k, cpl_l=pattern.cpl_l,
             cpl_sk=pattern.cpl_sk, cpl_sl=pattern.cpl_sl, cpl_body=pattern.cpl_body,
+            cpl_first=pattern.cpl_first, fill_ids=pattern.fill_ids,
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
             alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows), bsize=(0,) * bsize,
@@ -149,7 +150,7 @@ class System:
             omega_w=np.zeros((nb + 1, 3)), omega_b=np.zeros((nb + 1, 3)),
             Q=np.zeros((nb, 6)), afree=np.zeros((nb, 6)), acc=np.zeros((nb, 6)),
             phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
-            J=np.zeros((nrows, 2, 6)), MJ=np.zeros((nrows, 2, 6)),
+            J=np.zeros((nrows, 2, 6)),
             blk=np.zeros((len(pattern.blk_row), bsize, bsize)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb),
         )

@@ -62,7 +62,13 @@ def _joint_graph(jnt_body, nbody):
 
 
 def minimum_degree_order(adj):
-    """Greedy minimum-degree elimination order (ties: lowest index) of a graph.
+    """Greedy minimum-degree elimination order of a graph.
+
+    Ties go to a node that does not touch the previously eliminated one (then
+    the lowest index): consecutive eliminations are then independent of each
+    other, so the processor overlaps their latency-bound small factorisations.
+    On a chain this eliminates from both ends alternately (a "twisted"
+    factorisation) with no fill either way.
 
     Returns ``order`` and the adjacency of the filled graph restricted to later
     nodes, i.e. the column pattern of the Cholesky factor.
@@ -72,8 +78,9 @@ def minimum_degree_order(adj):
     alive = set(range(n))
     order = []
     later = [None] * n
+    last_nbrs = set()
     while alive:
-        k = min(alive, key=lambda v: (len(work[v]), v))
+        k = min(alive, key=lambda v: (len(work[v]), v in last_nbrs, v))
         nbrs = work[k]
         later[k] = set(nbrs)
         for a in nbrs:
@@ -81,6 +88,7 @@ def minimum_degree_order(adj):
             work[a].update(nbrs - {a})
         alive.remove(k)
         order.append(k)
+        last_nbrs = set(nbrs)
         work[k] = set()
     return order, later
 

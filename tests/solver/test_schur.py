@@ -115,8 +115,12 @@ def test_pattern_of_a_chain_has_no_fill():
     n = 40
     pat = analyse([(i - 1, i) for i in range(n)], n)
     assert len(pat.blk_row) == n + (n - 1)
-    # each off-diagonal block couples neighbours only
-    assert all(abs(int(r) - int(c)) == 1 for r, c in zip(pat.blk_row[n:], pat.blk_col[n:]))
+    # each off-diagonal block couples neighbours of the chain only
+    orig = pat.order
+    assert all(abs(int(orig[r]) - int(orig[c])) == 1
+               for r, c in zip(pat.blk_row[n:], pat.blk_col[n:]))
+    # eliminated from both ends alternately, so consecutive eliminations are independent
+    assert list(orig[:4]) == [0, n - 1, 1, n - 2]
 
 
 def test_pattern_of_a_loop_and_a_star():

@@ -61,6 +61,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "body_minv", "body_inertia", "body_inertia_inv",
     "gravity",
     "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow", "jnt_ntrans",
+    "jnt_point",
     "row_prim", "row_ai", "row_aj", "row_scale",
     "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
@@ -231,7 +232,50 @@ def constraint_rows(S, W):
         dc0 = cj0 - ci0
         dc1 = cj1 - ci1
         dc2 = cj2 - ci2
-        for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
+        rstart = S.jnt_row0[k]
+        if S.jnt_point[k]:
+            # the joint starts with the three POINT rows x, y, z: done together
+            for c in range(3):
+                r = rstart + c
+                if c == 0:
+                    phi = -d0
+                    gam = dc0
+                    pd = -dd0
+                elif c == 1:
+                    phi = -d1
+                    gam = dc1
+                    pd = -dd1
+                else:
+                    phi = -d2
+                    gam = dc2
+                    pd = -dd2
+                for x in range(3):
+                    J[r, 0, x] = 1.0 if x == c else 0.0
+                    J[r, 1, x] = -1.0 if x == c else 0.0
+                ri0, ri1, ri2 = _cross(U[k, 0, 0], U[k, 0, 1], U[k, 0, 2],
+                                       A[bi, c, 0], A[bi, c, 1], A[bi, c, 2])
+                rj0, rj1, rj2 = _cross(A[bj, c, 0], A[bj, c, 1], A[bj, c, 2],
+                                       U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
+                J[r, 0, 3] = ri0
+                J[r, 0, 4] = ri1
+                J[r, 0, 5] = ri2
+                J[r, 1, 3] = rj0
+                J[r, 1, 4] = rj1
+                J[r, 1, 5] = rj2
+                gstar = gam - 2.0 * alpha * pd - beta2 * phi
+                W.phi[r] = phi
+                W.phidot[r] = pd
+                W.gamma[r] = gstar
+                rhs = -gstar
+                if bi < nb:
+                    rhs += (W.afree[bi, c] + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4]
+                            + ri2 * W.afree[bi, 5])
+                if bj < nb:
+                    rhs += (-W.afree[bj, c] + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4]
+                            + rj2 * W.afree[bj, 5])
+                W.lam[r] = rhs
+            rstart += 3
+        for r in range(rstart, S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
             # t = translational columns (world), r = rotational columns (body frame),
             # pd = Phi_dot = Phi_q q_dot (each primitive has it in closed form)
@@ -422,6 +466,13 @@ def assemble_schur(S, W):
                     rc = ol + cc
                     blk[b, a, cc] += m3 * J[rc, sl, 3] + m4 * J[rc, sl, 4] + m5 * J[rc, sl, 5]
         # translational columns: only the rows that have them (first in a joint)
+        if S.jnt_point[k] == 2 and S.jnt_point[l] == 2:
+            # both joints translate through their POINT rows only (+e_c on side i,
+            # -e_c on side j): that part is +-minv on the diagonal
+            m = minv if sk == sl else -minv
+            for a in range(3):
+                blk[b, a, a] += m
+            continue
         ntk = S.jnt_ntrans[k]
         ntl = S.jnt_ntrans[l]
         for a in range(ntk):

@@ -8,7 +8,7 @@ order chosen by ``sparse.analyse``.
 import numpy as np
 
 from . import kernels
-from .joints import PRIM_DOT1, PRIM_PAD
+from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -62,6 +62,7 @@ class System:
         row0 = [0]
         jnt_nrow = []
         jnt_ntrans = []
+        jnt_point = []
         bsize = kernels.block_size(max([len(j.spec.rows) for j in sj], default=1))
         self.block_size = bsize
         prim, ai, aj = [], [], []
@@ -86,6 +87,13 @@ class System:
             rows = sorted(j.spec.rows, key=lambda row: row[0] == PRIM_DOT1)
             jnt_nrow.append(len(rows))
             jnt_ntrans.append(sum(1 for row in rows if row[0] != PRIM_DOT1))
+            # 1: starts with the POINT rows x, y, z; 2: and they are its only
+            # rows with translational columns
+            point = int(len(rows) >= 3 and [row[:2] for row in rows[:3]] ==
+                        [(PRIM_POINT, 0), (PRIM_POINT, 1), (PRIM_POINT, 2)])
+            if point and jnt_ntrans[-1] == 3:
+                point = 2
+            jnt_point.append(point)
             for (pr, a, b) in rows:
                 prim.append(pr)
                 ai.append(a)
@@ -130,6 +138,7 @@ class System:
             jnt_slot=jnt_slot, jnt_anchor=jnt_anchor, jnt_frame=jnt_frame, jnt_length=jnt_length,
             jnt_row0=np.array(row0, dtype=np.int64), jnt_nrow=np.array(jnt_nrow, dtype=np.int64),
             jnt_ntrans=np.array(jnt_ntrans, dtype=np.int64),
+            jnt_point=np.array(jnt_point, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
             row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
             diag=pattern.diag, blk_row=pattern.blk_row, blk_col=pattern.blk_col,

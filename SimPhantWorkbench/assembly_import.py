@@ -103,7 +103,7 @@ from collections import namedtuple
 import FreeCAD
 import Part
 
-from .conversion import container_placement, global_placement
+from .conversion import ancestors, container_placement, global_placement
 from .objects.base import transaction
 from .solver import ModelError
 
@@ -127,7 +127,6 @@ UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle", "RackPinion", "Screw"
 _DISTANCE_ZERO = 1e-7        # mm; a point-point Distance below this is a ball joint (1.x)
 _MEET_TOL = 1e-3             # mm; JCS origins farther apart: the Assembly is not solved
 _AXIS_TOL = 1e-9             # 1 - |cos| of JCS z axes above this: not solved
-_MAX_DEPTH = 64
 
 # (base) types, tested with isDerivedFrom; 1.1 derives datums from App::DatumElement and
 # origins and coordinate systems from App::LocalCoordinateSystem, 0.20/1.0 do not
@@ -397,7 +396,7 @@ def resolve_reference(assembly, value, what):
                 doc = linked.Document
     start = next((i for i, o in enumerate(chain) if o == assembly), None)
     if start is None:
-        if assembly not in _ancestors(root):
+        if assembly not in ancestors(root):
             raise ModelError("%s: '%s' is outside assembly '%s'; joints can only connect "
                              "parts of the assembly" % (what, label, assembly.Label))
         start = -1          # the root itself lies inside the assembly
@@ -424,17 +423,8 @@ def resolve_reference(assembly, value, what):
     return AssemblyRef(part, chain[owner_index], subname, element, pl, grounded, label)
 
 
-def _ancestors(obj):
-    out = []
-    parent = obj.getParentGeoFeatureGroup()
-    while parent is not None and len(out) < _MAX_DEPTH:
-        out.append(parent)
-        parent = parent.getParentGeoFeatureGroup()
-    return out
-
-
 def _in_assembly(assembly, obj):
-    return obj is not None and assembly in _ancestors(obj)
+    return obj is not None and assembly in ancestors(obj)
 
 
 def _element_kind(ref):

@@ -39,8 +39,8 @@ __all__ = [
     "M_PER_MM", "quantity_si", "vector_array", "rotation_to_quat", "quat_to_rotation",
     "rotation_to_matrix", "matrix_to_rotation", "placement_to_frame", "frame_to_placement",
     "container_placement", "global_placement", "parse_time_function", "format_vector_function",
-    "BodyData", "body_data", "body_of_object", "reference_of", "JointData", "joint_data",
-    "frame_source",
+    "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
+    "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
     "simulation_settings", "Conversion", "convert",
 ]
@@ -314,7 +314,7 @@ def update_body_properties(body):
     body.PrincipalAxes = matrix_to_rotation(mp.principal_axes)
 
 
-def _ancestors(obj):
+def ancestors(obj):
     """Containers ``obj`` sits in, innermost first."""
     out = []
     parent = obj.getParentGeoFeatureGroup()
@@ -328,7 +328,7 @@ def body_of_object(bodies, obj):
     """The Body (of ``bodies``) whose shape object is ``obj`` or contains it, else ``None``."""
     if obj is None:
         return None
-    chain = [obj] + _ancestors(obj)
+    chain = [obj] + ancestors(obj)
     for candidate in chain:
         for b in bodies:
             if b.ShapeObject is not None and b.ShapeObject == candidate:
@@ -366,17 +366,25 @@ JointData = namedtuple("JointData", [
 ])
 
 
-def _reference_frame(joint, which, bodies):
-    from .references import reference_frame
+def _side_reference(joint, which, bodies, empty_hint):
+    """(what, body, obj, subname) of one side of a joint: the reference in
+    property ``which`` and the study Body it lies on (errors name the joint)."""
     what = "%s: %s" % (_label(joint), which)
     ref = reference_of(getattr(joint, which))
     if ref is None:
-        raise ModelError("%s is empty: pick a vertex, edge or face of a body" % what)
+        raise ModelError("%s is empty: %s" % (what, empty_hint))
     obj, sub = ref
     body = body_of_object(bodies, obj)
     if body is None:
         raise ModelError("%s: '%s' is not the shape of a body of this study; add a body for it "
                          "first" % (what, obj.Label))
+    return what, body, obj, sub
+
+
+def _reference_frame(joint, which, bodies):
+    from .references import reference_frame
+    what, body, obj, sub = _side_reference(joint, which, bodies,
+                                           "pick a vertex, edge or face of a body")
     if not sub:
         raise ModelError("%s: pick a vertex, edge or face of '%s', not the whole object"
                          % (what, obj.Label))
@@ -473,15 +481,8 @@ def _placement_frame(joint, which, placement_name, bodies):
     the frame is ``Placement1``/``Placement2`` in the local frame of that
     body's shape object.
     """
-    what = "%s: %s" % (_label(joint), which)
-    ref = reference_of(getattr(joint, which))
-    if ref is None:
-        raise ModelError("%s is empty: it names the body of this side of the joint" % what)
-    obj, sub = ref
-    body = body_of_object(bodies, obj)
-    if body is None:
-        raise ModelError("%s: '%s' is not the shape of a body of this study; add a body for it "
-                         "first" % (what, obj.Label))
+    what, body, obj, sub = _side_reference(joint, which, bodies,
+                                           "it names the body of this side of the joint")
     world = global_placement(body.ShapeObject).multiply(getattr(joint, placement_name))
     label = "%s.%s" % (obj.Label, sub) if sub else obj.Label
     return body, placement_to_frame(world), label
@@ -655,7 +656,7 @@ def _check_bodies(study, bodies):
                              % (seen[shape.Name].Label, b.Label, shape.Label))
         seen[shape.Name] = b
     for b in bodies:
-        for anc in _ancestors(b.ShapeObject):
+        for anc in ancestors(b.ShapeObject):
             if anc.Name in seen:
                 raise ModelError("%s: '%s' lies inside '%s', the shape of body '%s'; its mass "
                                  "would count twice" % (_label(b), b.ShapeObject.Label,

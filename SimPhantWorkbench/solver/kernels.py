@@ -32,7 +32,11 @@ from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "METHOD_IDS", "constraint_rows"]
 
-_JIT = dict(cache=True, nogil=True, boundscheck=False)
+#: No NRT reference counting (``_nrt=False``): the kernels never allocate, they
+#: only index arrays the caller owns, and the reference counting of the ~60
+#: arrays in ``SystemArrays``/``Workspace`` at every kernel call cost about a
+#: quarter of an evaluation.
+_JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False)
 #: Hot linear-algebra kernels may contract to FMA and reassociate sums (no
 #: assumptions about NaN/Inf, so non-finite states are still detected).
 _FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
@@ -74,7 +78,7 @@ Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
     "phi", "phidot", "gamma", "J", "blk", "rhs", "lam",
-    "load_val", "dY",
+    "load_val", "dY", "k1", "k2", "k3", "Yt",
 ])
 
 
@@ -701,10 +705,10 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     n = Y.shape[0]
     nb = S.nb
     off = 7 * nb
-    k1 = np.empty(n)
-    k2 = np.empty(n)
-    k3 = np.empty(n)
-    Yt = np.empty(n)
+    k1 = W.k1
+    k2 = W.k2
+    k3 = W.k3
+    Yt = W.Yt
     row = 0
     t = tstart[0] if tstart.shape[0] > 0 else 0.0
     for k in range(nsub.shape[0]):

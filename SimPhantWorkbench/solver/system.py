@@ -161,7 +161,8 @@ class System:
             phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
             J=np.zeros((nrows, 2, 6)),
             blk=np.zeros((len(pattern.blk_row), bsize, bsize)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
-            load_val=load_val, dY=np.zeros(13 * nb),
+            load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
+            k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb),
         )
         self.row_joint = np.repeat(np.arange(nj), np.diff(self.S.jnt_row0))
         self.set_regularization(regularization)

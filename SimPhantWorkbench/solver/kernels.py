@@ -236,6 +236,9 @@ def constraint_rows(S, W):
         dc0 = cj0 - ci0
         dc1 = cj1 - ci1
         dc2 = cj2 - ci2
+        wii = wi0 * wi0 + wi1 * wi1 + wi2 * wi2
+        wjj = wj0 * wj0 + wj1 * wj1 + wj2 * wj2
+        wij = wi0 * wj0 + wi1 * wj1 + wi2 * wj2
         rstart = S.jnt_row0[k]
         if S.jnt_point[k]:
             # the joint starts with the three POINT rows x, y, z: done together
@@ -336,13 +339,14 @@ def constraint_rows(S, W):
                     gj1 = -gi1
                     gj2 = -gi2
                     pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
-                    wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
-                    wb0, wb1, wb2 = _cross(wj0, wj1, wj2, b0, b1, b2)
-                    waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
-                    wbb0, wbb1, wbb2 = _cross(wj0, wj1, wj2, wb0, wb1, wb2)
-                    gam = -((waa0 * b0 + waa1 * b1 + waa2 * b2)
-                            + 2.0 * (wa0 * wb0 + wa1 * wb1 + wa2 * wb2)
-                            + (a0 * wbb0 + a1 * wbb1 + a2 * wbb2))
+                    # gamma = -[(w_i x (w_i x a)).b + 2 (w_i x a).(w_j x b) + a.(w_j x (w_j x b))]
+                    # expanded with (u x (u x a)).b = (u.a)(u.b) - |u|^2 a.b and
+                    # (u x a).(v x b) = (u.v)(a.b) - (u.b)(v.a)
+                    ia = wi0 * a0 + wi1 * a1 + wi2 * a2
+                    ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+                    ja = wj0 * a0 + wj1 * a1 + wj2 * a2
+                    jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+                    gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
                 elif prim == PRIM_DOT2:
                     ca = S.row_ai[r]
                     f0 = F[k, 0, 0, ca]
@@ -361,11 +365,13 @@ def constraint_rows(S, W):
                     gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
                     gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
                     wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
-                    waa0, waa1, waa2 = _cross(wi0, wi1, wi2, wa0, wa1, wa2)
                     pd = (wa0 * d0 + wa1 * d1 + wa2 * d2) + (a0 * dd0 + a1 * dd1 + a2 * dd2)
+                    # d . (w_i x (w_i x a)) = (w_i.d)(w_i.a) - |w_i|^2 a.d
+                    wd = wi0 * d0 + wi1 * d1 + wi2 * d2
+                    wa = wi0 * a0 + wi1 * a1 + wi2 * a2
                     gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
                             + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
-                            + (d0 * waa0 + d1 * waa1 + d2 * waa2))
+                            + wd * wa - wii * phi)
                 else:  # PRIM_DIST
                     L = S.jnt_length[k]
                     il = 1.0 / L

@@ -27,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from . import blocks
 from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
@@ -501,57 +502,25 @@ def assemble_schur(S, W):
 
 @njit(**_FAST)
 def factor_schur(S, W):
-    """In-place left-looking block Cholesky of ``blk`` (lower triangle used); the
-    reciprocals of the diagonal of L go to ``W.rhs``. Returns the number of
-    pivots that had to be lifted (0 for a positive definite matrix)."""
+    """In-place left-looking block Cholesky of ``blk`` (lower triangles of the
+    diagonal blocks); the reciprocals of the diagonal of L go to ``W.rhs``.
+    Returns the number of pivots that had to be lifted (0 for a positive
+    definite matrix). The dense block operations are the unrolled ones of
+    ``blocks``."""
     B = len(S.bsize)
     blk = W.blk
     dinv = W.rhs
     bad = 0
-    tiny = 1e-300
     for k in range(S.nj):
         ok = B * k
         for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
-            ba = S.upd_a[u]
-            for a in range(B):
-                for c in range(a + 1):
-                    s = 0.0
-                    for x in range(B):
-                        s += blk[ba, a, x] * blk[ba, c, x]
-                    blk[k, a, c] -= s
-        for c in range(B):
-            s = blk[k, c, c]
-            for x in range(c):
-                s -= blk[k, c, x] * blk[k, c, x]
-            if s <= tiny:
-                bad += 1
-                s = max(S.row_eps[ok + c], 1e-30)
-            dcc = math.sqrt(s)
-            inv = 1.0 / dcc
-            blk[k, c, c] = dcc
-            dinv[ok + c] = inv
-            for a in range(c + 1, B):
-                t = blk[k, a, c]
-                for x in range(c):
-                    t -= blk[k, a, x] * blk[k, c, x]
-                blk[k, a, c] = t * inv
+            blocks.syrk(B, blk, k, S.upd_a[u])
+        bad += blocks.chol(B, blk, k, dinv, S.row_eps, ok)
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
             for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
-                ba = S.upd_a[u]
-                bc = S.upd_c[u]
-                for a in range(B):
-                    for c in range(B):
-                        s = 0.0
-                        for x in range(B):
-                            s += blk[ba, a, x] * blk[bc, c, x]
-                        blk[b, a, c] -= s
-            for a in range(B):
-                for c in range(B):
-                    s = blk[b, a, c]
-                    for x in range(c):
-                        s -= blk[b, a, x] * blk[k, c, x]
-                    blk[b, a, c] = s * dinv[ok + c]
+                blocks.gemm(B, blk, b, S.upd_a[u], S.upd_c[u])
+            blocks.trsm(B, blk, b, k, dinv, ok)
     return bad
 
 
@@ -565,32 +534,14 @@ def solve_schur(S, W, x):
         o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
             b = S.row_ids[p]
-            oj = B * S.blk_col[b]
-            for a in range(B):
-                s = 0.0
-                for c in range(B):
-                    s += blk[b, a, c] * x[oj + c]
-                x[o + a] -= s
-        for a in range(B):
-            s = x[o + a]
-            for c in range(a):
-                s -= blk[k, a, c] * x[o + c]
-            x[o + a] = s * dinv[o + a]
+            blocks.fwd_off(B, blk, b, x, o, B * S.blk_col[b])
+        blocks.fwd_diag(B, blk, k, dinv, x, o)
     for k in range(S.nj - 1, -1, -1):
         o = B * k
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            oi = B * S.blk_row[b]
-            for c in range(B):
-                s = 0.0
-                for a in range(B):
-                    s += blk[b, a, c] * x[oi + a]
-                x[o + c] -= s
-        for a in range(B - 1, -1, -1):
-            s = x[o + a]
-            for c in range(a + 1, B):
-                s -= blk[k, c, a] * x[o + c]
-            x[o + a] = s * dinv[o + a]
+            blocks.bwd_off(B, blk, b, x, o, B * S.blk_row[b])
+        blocks.bwd_diag(B, blk, k, dinv, x, o)
 
 
 # --------------------------------------------------------------------------- evaluator

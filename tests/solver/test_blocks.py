@@ -1,0 +1,71 @@
+"""The generated unrolled block kernels: up to date with their generator, and
+equal to the textbook dense operations for every block size."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from SimPhantWorkbench.solver import blocks
+from SimPhantWorkbench.solver.kernels import BLOCK_SIZES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_generated_file_is_up_to_date():
+    gen = os.path.join(ROOT, "tools", "gen_block_kernels.py")
+    assert subprocess.run([sys.executable, gen, "--check"]).returncode == 0, \
+        "blocks.py differs from what tools/gen_block_kernels.py writes: run it"
+
+
+@pytest.mark.parametrize("B", BLOCK_SIZES)
+def test_block_kernels_match_dense_algebra(B):
+    rng = np.random.default_rng(B)
+    blk = rng.normal(size=(4, B, B))
+    G = rng.normal(size=(B, B))
+    blk[0] = G @ G.T + B * np.eye(B)          # SPD diagonal block
+    ref = blk.copy()
+
+    blocks.syrk(B, blk, 0, 1)                  # blk0 -= blk1 blk1^T (lower)
+    D = ref[0] - ref[1] @ ref[1].T
+    np.testing.assert_allclose(np.tril(blk[0]), np.tril(D), atol=1e-12)
+    blk[0] = np.tril(blk[0]) + np.tril(blk[0], -1).T + 10 * B * np.eye(B)   # SPD again
+    D = blk[0].copy()
+
+    dinv = np.zeros(2 * B)
+    eps = np.full(2 * B, 1e-9)
+    assert blocks.chol(B, blk, 0, dinv, eps, B) == 0
+    Lc = np.linalg.cholesky(D)
+    np.testing.assert_allclose(np.tril(blk[0]), Lc, atol=1e-12)
+    np.testing.assert_allclose(dinv[B:], 1 / np.diag(Lc), atol=1e-12)
+
+    M = blk[2].copy()
+    blocks.gemm(B, blk, 2, 1, 3)               # blk2 -= blk1 blk3^T
+    np.testing.assert_allclose(blk[2], M - ref[1] @ ref[3].T, atol=1e-12)
+    M = blk[2].copy()
+    blocks.trsm(B, blk, 2, 0, dinv, B)         # blk2 <- blk2 L^-T
+    np.testing.assert_allclose(blk[2] @ Lc.T, M, atol=1e-10)
+
+    x = rng.normal(size=3 * B)
+    y = x.copy()
+    blocks.fwd_off(B, blk, 2, y, 0, B)
+    np.testing.assert_allclose(y[:B], x[:B] - blk[2] @ x[B:2 * B], atol=1e-12)
+    y = x.copy()
+    blocks.bwd_off(B, blk, 2, y, 0, B)
+    np.testing.assert_allclose(y[:B], x[:B] - blk[2].T @ x[B:2 * B], atol=1e-12)
+    y = x.copy()
+    blocks.fwd_diag(B, blk, 0, dinv, y, B)
+    np.testing.assert_allclose(Lc @ y[B:2 * B], x[B:2 * B], atol=1e-10)
+    y = x.copy()
+    blocks.bwd_diag(B, blk, 0, dinv, y, B)
+    np.testing.assert_allclose(Lc.T @ y[B:2 * B], x[B:2 * B], atol=1e-10)
+
+
+def test_chol_lifts_non_positive_pivots():
+    B = 3
+    blk = np.zeros((1, B, B))
+    blk[0] = np.diag([1.0, 0.0, 4.0])
+    dinv = np.zeros(B)
+    assert blocks.chol(B, blk, 0, dinv, np.full(B, 1e-6), 0) == 1
+    assert blk[0, 1, 1] == pytest.approx(1e-3)

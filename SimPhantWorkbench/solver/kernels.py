@@ -89,6 +89,28 @@ def _cross(a0, a1, a2, b0, b1, b2):
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
+@njit(inline="always")
+def _rot(A, b, v0, v1, v2):
+    """A[b] @ v (body frame -> world)."""
+    return (A[b, 0, 0] * v0 + A[b, 0, 1] * v1 + A[b, 0, 2] * v2,
+            A[b, 1, 0] * v0 + A[b, 1, 1] * v1 + A[b, 1, 2] * v2,
+            A[b, 2, 0] * v0 + A[b, 2, 1] * v1 + A[b, 2, 2] * v2)
+
+
+@njit(inline="always")
+def _rot_t(A, b, v0, v1, v2):
+    """A[b]^T @ v (world -> body frame)."""
+    return (A[b, 0, 0] * v0 + A[b, 1, 0] * v1 + A[b, 2, 0] * v2,
+            A[b, 0, 1] * v0 + A[b, 1, 1] * v1 + A[b, 2, 1] * v2,
+            A[b, 0, 2] * v0 + A[b, 1, 2] * v1 + A[b, 2, 2] * v2)
+
+
+@njit(inline="always")
+def _frame_axis(A, b, F, k, side, col):
+    """World direction of axis ``col`` of joint ``k``'s frame on ``side`` (body ``b``)."""
+    return _rot(A, b, F[k, side, 0, col], F[k, side, 1, col], F[k, side, 2, col])
+
+
 # --------------------------------------------------------------------------- bodies and forces
 # Hot loops index arrays element-wise (no slicing): in numba every array view
 # costs a reference-count round trip, which dominated the first version.
@@ -150,17 +172,16 @@ def build_forces(S, W):
         f1 = W.load_val[i, 1]
         f2 = W.load_val[i, 2]
         if S.load_frame[i] == 0:   # world -> body components
-            fb0 = A[b, 0, 0] * f0 + A[b, 1, 0] * f1 + A[b, 2, 0] * f2
-            fb1 = A[b, 0, 1] * f0 + A[b, 1, 1] * f1 + A[b, 2, 1] * f2
-            fb2 = A[b, 0, 2] * f0 + A[b, 1, 2] * f1 + A[b, 2, 2] * f2
+            fb0, fb1, fb2 = _rot_t(A, b, f0, f1, f2)
         else:
             fb0 = f0
             fb1 = f1
             fb2 = f2
         if S.load_kind[i] == 0:   # force at a body point
-            W.Q[b, 0] += A[b, 0, 0] * fb0 + A[b, 0, 1] * fb1 + A[b, 0, 2] * fb2
-            W.Q[b, 1] += A[b, 1, 0] * fb0 + A[b, 1, 1] * fb1 + A[b, 1, 2] * fb2
-            W.Q[b, 2] += A[b, 2, 0] * fb0 + A[b, 2, 1] * fb1 + A[b, 2, 2] * fb2
+            fw0, fw1, fw2 = _rot(A, b, fb0, fb1, fb2)
+            W.Q[b, 0] += fw0
+            W.Q[b, 1] += fw1
+            W.Q[b, 2] += fw2
             tx, ty, tz = _cross(S.load_point[i, 0], S.load_point[i, 1], S.load_point[i, 2],
                                 fb0, fb1, fb2)
             W.Q[b, 3] += tx
@@ -206,18 +227,8 @@ def constraint_rows(S, W):
     for k in range(S.nj):
         bi = S.jnt_slot[k, 0]
         bj = S.jnt_slot[k, 1]
-        u0 = U[k, 0, 0]
-        u1 = U[k, 0, 1]
-        u2 = U[k, 0, 2]
-        si0 = A[bi, 0, 0] * u0 + A[bi, 0, 1] * u1 + A[bi, 0, 2] * u2
-        si1 = A[bi, 1, 0] * u0 + A[bi, 1, 1] * u1 + A[bi, 1, 2] * u2
-        si2 = A[bi, 2, 0] * u0 + A[bi, 2, 1] * u1 + A[bi, 2, 2] * u2
-        u0 = U[k, 1, 0]
-        u1 = U[k, 1, 1]
-        u2 = U[k, 1, 2]
-        sj0 = A[bj, 0, 0] * u0 + A[bj, 0, 1] * u1 + A[bj, 0, 2] * u2
-        sj1 = A[bj, 1, 0] * u0 + A[bj, 1, 1] * u1 + A[bj, 1, 2] * u2
-        sj2 = A[bj, 2, 0] * u0 + A[bj, 2, 1] * u1 + A[bj, 2, 2] * u2
+        si0, si1, si2 = _rot(A, bi, U[k, 0, 0], U[k, 0, 1], U[k, 0, 2])
+        sj0, sj1, sj2 = _rot(A, bj, U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
         d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
         d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
         d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
@@ -286,121 +297,74 @@ def constraint_rows(S, W):
         for r in range(rstart, S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
             # t = translational columns (world), r = rotational columns (body frame),
-            # pd = Phi_dot = Phi_q q_dot (each primitive has it in closed form)
-            if prim == PRIM_POINT:
-                c = S.row_ai[r]
-                if c == 0:
-                    phi = -d0
-                    gam = dc0
-                    pd = -dd0
-                elif c == 1:
-                    phi = -d1
-                    gam = dc1
-                    pd = -dd1
-                else:
-                    phi = -d2
-                    gam = dc2
-                    pd = -dd2
-                ti0 = 1.0 if c == 0 else 0.0
-                ti1 = 1.0 if c == 1 else 0.0
-                ti2 = 1.0 if c == 2 else 0.0
+            # pd = Phi_dot = Phi_q q_dot (each primitive has it in closed form).
+            # POINT rows always come as the x, y, z triple handled above.
+            if prim == PRIM_DOT1:
+                a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
+                b0, b1, b2 = _frame_axis(A, bj, F, k, 1, S.row_aj[r])
+                phi = a0 * b0 + a1 * b1 + a2 * b2
+                ti0 = 0.0
+                ti1 = 0.0
+                ti2 = 0.0
+                tj0 = 0.0
+                tj1 = 0.0
+                tj2 = 0.0
+                gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
+                gj0 = -gi0
+                gj1 = -gi1
+                gj2 = -gi2
+                pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
+                # gamma = -[(w_i x (w_i x a)).b + 2 (w_i x a).(w_j x b) + a.(w_j x (w_j x b))]
+                # expanded with (u x (u x a)).b = (u.a)(u.b) - |u|^2 a.b and
+                # (u x a).(v x b) = (u.v)(a.b) - (u.b)(v.a)
+                ia = wi0 * a0 + wi1 * a1 + wi2 * a2
+                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+                ja = wj0 * a0 + wj1 * a1 + wj2 * a2
+                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+                gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
+            elif prim == PRIM_DOT2:
+                a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
+                phi = a0 * d0 + a1 * d1 + a2 * d2
+                ti0 = -a0
+                ti1 = -a1
+                ti2 = -a2
+                tj0 = a0
+                tj1 = a1
+                tj2 = a2
+                gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
+                gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
+                wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
+                pd = (wa0 * d0 + wa1 * d1 + wa2 * d2) + (a0 * dd0 + a1 * dd1 + a2 * dd2)
+                # d . (w_i x (w_i x a)) = (w_i.d)(w_i.a) - |w_i|^2 a.d
+                wd = wi0 * d0 + wi1 * d1 + wi2 * d2
+                wa = wi0 * a0 + wi1 * a1 + wi2 * a2
+                gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
+                        + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
+                        + wd * wa - wii * phi)
+            else:  # PRIM_DIST
+                L = S.jnt_length[k]
+                il = 1.0 / L
+                phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
+                ti0 = -d0 * il
+                ti1 = -d1 * il
+                ti2 = -d2 * il
                 tj0 = -ti0
                 tj1 = -ti1
                 tj2 = -ti2
-                # A_i^T (s_i x e_c) = u_i x (row c of A_i); A_j^T (e_c x s_j) = (row c of A_j) x u_j
-                ri0, ri1, ri2 = _cross(U[k, 0, 0], U[k, 0, 1], U[k, 0, 2],
-                                       A[bi, c, 0], A[bi, c, 1], A[bi, c, 2])
-                rj0, rj1, rj2 = _cross(A[bj, c, 0], A[bj, c, 1], A[bj, c, 2],
-                                       U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
-            else:
-                if prim == PRIM_DOT1:
-                    ca = S.row_ai[r]
-                    cb = S.row_aj[r]
-                    f0 = F[k, 0, 0, ca]
-                    f1 = F[k, 0, 1, ca]
-                    f2 = F[k, 0, 2, ca]
-                    a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
-                    a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
-                    a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
-                    f0 = F[k, 1, 0, cb]
-                    f1 = F[k, 1, 1, cb]
-                    f2 = F[k, 1, 2, cb]
-                    b0 = A[bj, 0, 0] * f0 + A[bj, 0, 1] * f1 + A[bj, 0, 2] * f2
-                    b1 = A[bj, 1, 0] * f0 + A[bj, 1, 1] * f1 + A[bj, 1, 2] * f2
-                    b2 = A[bj, 2, 0] * f0 + A[bj, 2, 1] * f1 + A[bj, 2, 2] * f2
-                    phi = a0 * b0 + a1 * b1 + a2 * b2
-                    ti0 = 0.0
-                    ti1 = 0.0
-                    ti2 = 0.0
-                    tj0 = 0.0
-                    tj1 = 0.0
-                    tj2 = 0.0
-                    gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
-                    gj0 = -gi0
-                    gj1 = -gi1
-                    gj2 = -gi2
-                    pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
-                    # gamma = -[(w_i x (w_i x a)).b + 2 (w_i x a).(w_j x b) + a.(w_j x (w_j x b))]
-                    # expanded with (u x (u x a)).b = (u.a)(u.b) - |u|^2 a.b and
-                    # (u x a).(v x b) = (u.v)(a.b) - (u.b)(v.a)
-                    ia = wi0 * a0 + wi1 * a1 + wi2 * a2
-                    ib = wi0 * b0 + wi1 * b1 + wi2 * b2
-                    ja = wj0 * a0 + wj1 * a1 + wj2 * a2
-                    jb = wj0 * b0 + wj1 * b1 + wj2 * b2
-                    gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
-                elif prim == PRIM_DOT2:
-                    ca = S.row_ai[r]
-                    f0 = F[k, 0, 0, ca]
-                    f1 = F[k, 0, 1, ca]
-                    f2 = F[k, 0, 2, ca]
-                    a0 = A[bi, 0, 0] * f0 + A[bi, 0, 1] * f1 + A[bi, 0, 2] * f2
-                    a1 = A[bi, 1, 0] * f0 + A[bi, 1, 1] * f1 + A[bi, 1, 2] * f2
-                    a2 = A[bi, 2, 0] * f0 + A[bi, 2, 1] * f1 + A[bi, 2, 2] * f2
-                    phi = a0 * d0 + a1 * d1 + a2 * d2
-                    ti0 = -a0
-                    ti1 = -a1
-                    ti2 = -a2
-                    tj0 = a0
-                    tj1 = a1
-                    tj2 = a2
-                    gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
-                    gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
-                    wa0, wa1, wa2 = _cross(wi0, wi1, wi2, a0, a1, a2)
-                    pd = (wa0 * d0 + wa1 * d1 + wa2 * d2) + (a0 * dd0 + a1 * dd1 + a2 * dd2)
-                    # d . (w_i x (w_i x a)) = (w_i.d)(w_i.a) - |w_i|^2 a.d
-                    wd = wi0 * d0 + wi1 * d1 + wi2 * d2
-                    wa = wi0 * a0 + wi1 * a1 + wi2 * a2
-                    gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
-                            + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
-                            + wd * wa - wii * phi)
-                else:  # PRIM_DIST
-                    L = S.jnt_length[k]
-                    il = 1.0 / L
-                    phi = 0.5 * (d0 * d0 + d1 * d1 + d2 * d2 - L * L) * il
-                    ti0 = -d0 * il
-                    ti1 = -d1 * il
-                    ti2 = -d2 * il
-                    tj0 = -ti0
-                    tj1 = -ti1
-                    tj2 = -ti2
-                    x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
-                    gi0 = x0 * il
-                    gi1 = x1 * il
-                    gi2 = x2 * il
-                    x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
-                    gj0 = x0 * il
-                    gj1 = x1 * il
-                    gj2 = x2 * il
-                    pd = (d0 * dd0 + d1 * dd1 + d2 * dd2) * il
-                    gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
-                            + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
-                # rotational columns in the body frame: A^T g
-                ri0 = A[bi, 0, 0] * gi0 + A[bi, 1, 0] * gi1 + A[bi, 2, 0] * gi2
-                ri1 = A[bi, 0, 1] * gi0 + A[bi, 1, 1] * gi1 + A[bi, 2, 1] * gi2
-                ri2 = A[bi, 0, 2] * gi0 + A[bi, 1, 2] * gi1 + A[bi, 2, 2] * gi2
-                rj0 = A[bj, 0, 0] * gj0 + A[bj, 1, 0] * gj1 + A[bj, 2, 0] * gj2
-                rj1 = A[bj, 0, 1] * gj0 + A[bj, 1, 1] * gj1 + A[bj, 2, 1] * gj2
-                rj2 = A[bj, 0, 2] * gj0 + A[bj, 1, 2] * gj1 + A[bj, 2, 2] * gj2
+                x0, x1, x2 = _cross(d0, d1, d2, si0, si1, si2)
+                gi0 = x0 * il
+                gi1 = x1 * il
+                gi2 = x2 * il
+                x0, x1, x2 = _cross(sj0, sj1, sj2, d0, d1, d2)
+                gj0 = x0 * il
+                gj1 = x1 * il
+                gj2 = x2 * il
+                pd = (d0 * dd0 + d1 * dd1 + d2 * dd2) * il
+                gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
+                        + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
+            # rotational columns in the body frame: A^T g
+            ri0, ri1, ri2 = _rot_t(A, bi, gi0, gi1, gi2)
+            rj0, rj1, rj2 = _rot_t(A, bj, gj0, gj1, gj2)
             J[r, 0, 0] = ti0
             J[r, 0, 1] = ti1
             J[r, 0, 2] = ti2
@@ -749,9 +713,9 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
             pdm = max(pdm, abs(W.phidot[r]))
         phi_max[m] = pm
         phidot_max[m] = pdm
+        A = W.A
         for k in range(S.nj):
             bj = S.jnt_slot[k, 1]
-            Aj = W.A[bj]
             f0 = 0.0
             f1 = 0.0
             f2 = 0.0
@@ -767,13 +731,9 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
                 t1 -= W.J[r, 1, 4] * lr
                 t2 -= W.J[r, 1, 5] * lr
             # body-frame torque about the CoG -> world, then about the anchor P_j
-            tw0 = Aj[0, 0] * t0 + Aj[0, 1] * t1 + Aj[0, 2] * t2
-            tw1 = Aj[1, 0] * t0 + Aj[1, 1] * t1 + Aj[1, 2] * t2
-            tw2 = Aj[2, 0] * t0 + Aj[2, 1] * t1 + Aj[2, 2] * t2
-            u = S.jnt_anchor[k, 1]
-            s0 = Aj[0, 0] * u[0] + Aj[0, 1] * u[1] + Aj[0, 2] * u[2]
-            s1 = Aj[1, 0] * u[0] + Aj[1, 1] * u[1] + Aj[1, 2] * u[2]
-            s2 = Aj[2, 0] * u[0] + Aj[2, 1] * u[1] + Aj[2, 2] * u[2]
+            tw0, tw1, tw2 = _rot(A, bj, t0, t1, t2)
+            s0, s1, s2 = _rot(A, bj, S.jnt_anchor[k, 1, 0], S.jnt_anchor[k, 1, 1],
+                              S.jnt_anchor[k, 1, 2])
             x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
             react[m, k, 0] = f0
             react[m, k, 1] = f1
@@ -783,7 +743,8 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
             react[m, k, 5] = tw2 - x2
             for side in range(2):
                 b = S.jnt_slot[k, side]
-                A = W.A[b]
-                u = S.jnt_anchor[k, side]
-                for c in range(3):
-                    anchors[m, k, side, c] = W.r[b, c] + A[c, 0] * u[0] + A[c, 1] * u[1] + A[c, 2] * u[2]
+                p0, p1, p2 = _rot(A, b, S.jnt_anchor[k, side, 0], S.jnt_anchor[k, side, 1],
+                                  S.jnt_anchor[k, side, 2])
+                anchors[m, k, side, 0] = W.r[b, 0] + p0
+                anchors[m, k, side, 1] = W.r[b, 1] + p1
+                anchors[m, k, side, 2] = W.r[b, 2] + p2

@@ -93,6 +93,9 @@ class System:
                         [(PRIM_POINT, 0), (PRIM_POINT, 1), (PRIM_POINT, 2)])
             if point and jnt_ntrans[-1] == 3:
                 point = 2
+            if not point and any(row[0] == PRIM_POINT for row in rows):
+                raise ValueError("joint kind %r: POINT rows must come as the x, y, z triple "
+                                 "first (the kernels compute them together)" % j.kind)
             jnt_point.append(point)
             for (pr, a, b) in rows:
                 prim.append(pr)

@@ -22,7 +22,7 @@ _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})
 _INLINE = dict(_JIT, inline="always")
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def syrk_3(blk, d, a):
     p0_0 = blk[a, 0, 0]
     p0_1 = blk[a, 0, 1]
@@ -40,7 +40,7 @@ def syrk_3(blk, d, a):
     blk[d, 2, 1] -= p2_0 * p1_0 + p2_1 * p1_1 + p2_2 * p1_2
     blk[d, 2, 2] -= p2_0 * p2_0 + p2_1 * p2_1 + p2_2 * p2_2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def syrk_5(blk, d, a):
     p0_0 = blk[a, 0, 0]
     p0_1 = blk[a, 0, 1]
@@ -83,7 +83,7 @@ def syrk_5(blk, d, a):
     blk[d, 4, 3] -= p4_0 * p3_0 + p4_1 * p3_1 + p4_2 * p3_2 + p4_3 * p3_3 + p4_4 * p3_4
     blk[d, 4, 4] -= p4_0 * p4_0 + p4_1 * p4_1 + p4_2 * p4_2 + p4_3 * p4_3 + p4_4 * p4_4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def syrk_6(blk, d, a):
     p0_0 = blk[a, 0, 0]
     p0_1 = blk[a, 0, 1]
@@ -151,7 +151,7 @@ def syrk(B, blk, d, a):
         return syrk_5(blk, d, a)
     return syrk_6(blk, d, a)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def gemm_3(blk, b, a, c):
     p0_0 = blk[a, 0, 0]
     q0_0 = blk[c, 0, 0]
@@ -181,7 +181,7 @@ def gemm_3(blk, b, a, c):
     blk[b, 2, 1] -= p2_0 * q1_0 + p2_1 * q1_1 + p2_2 * q1_2
     blk[b, 2, 2] -= p2_0 * q2_0 + p2_1 * q2_1 + p2_2 * q2_2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def gemm_5(blk, b, a, c):
     p0_0 = blk[a, 0, 0]
     q0_0 = blk[c, 0, 0]
@@ -259,7 +259,7 @@ def gemm_5(blk, b, a, c):
     blk[b, 4, 3] -= p4_0 * q3_0 + p4_1 * q3_1 + p4_2 * q3_2 + p4_3 * q3_3 + p4_4 * q3_4
     blk[b, 4, 4] -= p4_0 * q4_0 + p4_1 * q4_1 + p4_2 * q4_2 + p4_3 * q4_3 + p4_4 * q4_4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def gemm_6(blk, b, a, c):
     p0_0 = blk[a, 0, 0]
     q0_0 = blk[c, 0, 0]
@@ -378,7 +378,7 @@ def gemm(B, blk, b, a, c):
         return gemm_5(blk, b, a, c)
     return gemm_6(blk, b, a, c)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def chol_3(blk, d, dinv, eps, o):
     bad = 0
     m0_0 = blk[d, 0, 0]
@@ -419,7 +419,7 @@ def chol_3(blk, d, dinv, eps, o):
     dinv[o + 2] = i2
     return bad
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def chol_5(blk, d, dinv, eps, o):
     bad = 0
     m0_0 = blk[d, 0, 0]
@@ -499,7 +499,7 @@ def chol_5(blk, d, dinv, eps, o):
     dinv[o + 4] = i4
     return bad
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def chol_6(blk, d, dinv, eps, o):
     bad = 0
     m0_0 = blk[d, 0, 0]
@@ -611,7 +611,7 @@ def chol(B, blk, d, dinv, eps, o):
         return chol_5(blk, d, dinv, eps, o)
     return chol_6(blk, d, dinv, eps, o)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def trsm_3(blk, b, d, dinv, o):
     l0_0 = blk[d, 0, 0]
     l1_0 = blk[d, 1, 0]
@@ -641,7 +641,7 @@ def trsm_3(blk, b, d, dinv, o):
     x2_2 = (blk[b, 2, 2] - x2_0 * l2_0 - x2_1 * l2_1) * i2
     blk[b, 2, 2] = x2_2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def trsm_5(blk, b, d, dinv, o):
     l0_0 = blk[d, 0, 0]
     l1_0 = blk[d, 1, 0]
@@ -714,7 +714,7 @@ def trsm_5(blk, b, d, dinv, o):
     x4_4 = (blk[b, 4, 4] - x4_0 * l4_0 - x4_1 * l4_1 - x4_2 * l4_2 - x4_3 * l4_3) * i4
     blk[b, 4, 4] = x4_4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def trsm_6(blk, b, d, dinv, o):
     l0_0 = blk[d, 0, 0]
     l1_0 = blk[d, 1, 0]
@@ -824,7 +824,7 @@ def trsm(B, blk, b, d, dinv, o):
         return trsm_5(blk, b, d, dinv, o)
     return trsm_6(blk, b, d, dinv, o)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_off_3(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -833,7 +833,7 @@ def fwd_off_3(blk, b, x, o, p):
     x[o + 1] -= blk[b, 1, 0] * y0 + blk[b, 1, 1] * y1 + blk[b, 1, 2] * y2
     x[o + 2] -= blk[b, 2, 0] * y0 + blk[b, 2, 1] * y1 + blk[b, 2, 2] * y2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_off_5(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -846,7 +846,7 @@ def fwd_off_5(blk, b, x, o, p):
     x[o + 3] -= blk[b, 3, 0] * y0 + blk[b, 3, 1] * y1 + blk[b, 3, 2] * y2 + blk[b, 3, 3] * y3 + blk[b, 3, 4] * y4
     x[o + 4] -= blk[b, 4, 0] * y0 + blk[b, 4, 1] * y1 + blk[b, 4, 2] * y2 + blk[b, 4, 3] * y3 + blk[b, 4, 4] * y4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_off_6(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -869,7 +869,7 @@ def fwd_off(B, blk, b, x, o, p):
         return fwd_off_5(blk, b, x, o, p)
     return fwd_off_6(blk, b, x, o, p)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_off_3(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -878,7 +878,7 @@ def bwd_off_3(blk, b, x, o, p):
     x[o + 1] -= blk[b, 0, 1] * y0 + blk[b, 1, 1] * y1 + blk[b, 2, 1] * y2
     x[o + 2] -= blk[b, 0, 2] * y0 + blk[b, 1, 2] * y1 + blk[b, 2, 2] * y2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_off_5(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -891,7 +891,7 @@ def bwd_off_5(blk, b, x, o, p):
     x[o + 3] -= blk[b, 0, 3] * y0 + blk[b, 1, 3] * y1 + blk[b, 2, 3] * y2 + blk[b, 3, 3] * y3 + blk[b, 4, 3] * y4
     x[o + 4] -= blk[b, 0, 4] * y0 + blk[b, 1, 4] * y1 + blk[b, 2, 4] * y2 + blk[b, 3, 4] * y3 + blk[b, 4, 4] * y4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_off_6(blk, b, x, o, p):
     y0 = x[p + 0]
     y1 = x[p + 1]
@@ -914,7 +914,7 @@ def bwd_off(B, blk, b, x, o, p):
         return bwd_off_5(blk, b, x, o, p)
     return bwd_off_6(blk, b, x, o, p)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_diag_3(blk, d, dinv, x, o):
     y0 = (x[o + 0]) * dinv[o + 0]
     y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
@@ -923,7 +923,7 @@ def fwd_diag_3(blk, d, dinv, x, o):
     x[o + 1] = y1
     x[o + 2] = y2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_diag_5(blk, d, dinv, x, o):
     y0 = (x[o + 0]) * dinv[o + 0]
     y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
@@ -936,7 +936,7 @@ def fwd_diag_5(blk, d, dinv, x, o):
     x[o + 3] = y3
     x[o + 4] = y4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def fwd_diag_6(blk, d, dinv, x, o):
     y0 = (x[o + 0]) * dinv[o + 0]
     y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
@@ -959,7 +959,7 @@ def fwd_diag(B, blk, d, dinv, x, o):
         return fwd_diag_5(blk, d, dinv, x, o)
     return fwd_diag_6(blk, d, dinv, x, o)
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_diag_3(blk, d, dinv, x, o):
     y2 = (x[o + 2]) * dinv[o + 2]
     y1 = (x[o + 1] - blk[d, 2, 1] * y2) * dinv[o + 1]
@@ -968,7 +968,7 @@ def bwd_diag_3(blk, d, dinv, x, o):
     x[o + 1] = y1
     x[o + 2] = y2
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_diag_5(blk, d, dinv, x, o):
     y4 = (x[o + 4]) * dinv[o + 4]
     y3 = (x[o + 3] - blk[d, 4, 3] * y4) * dinv[o + 3]
@@ -981,7 +981,7 @@ def bwd_diag_5(blk, d, dinv, x, o):
     x[o + 3] = y3
     x[o + 4] = y4
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def bwd_diag_6(blk, d, dinv, x, o):
     y5 = (x[o + 5]) * dinv[o + 5]
     y4 = (x[o + 4] - blk[d, 5, 4] * y5) * dinv[o + 4]

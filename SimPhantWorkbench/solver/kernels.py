@@ -268,9 +268,7 @@ def constraint_rows(S, W):
                     phi = -d2
                     gam = dc2
                     pd = -dd2
-                for x in range(3):
-                    J[r, 0, x] = 1.0 if x == c else 0.0
-                    J[r, 1, x] = -1.0 if x == c else 0.0
+                # translational columns +-e_c are constant: filled once (System)
                 ri0, ri1, ri2 = _cross(U[k, 0, 0], U[k, 0, 1], U[k, 0, 2],
                                        A[bi, c, 0], A[bi, c, 1], A[bi, c, 2])
                 rj0, rj1, rj2 = _cross(A[bj, c, 0], A[bj, c, 1], A[bj, c, 2],
@@ -365,15 +363,16 @@ def constraint_rows(S, W):
             # rotational columns in the body frame: A^T g
             ri0, ri1, ri2 = _rot_t(A, bi, gi0, gi1, gi2)
             rj0, rj1, rj2 = _rot_t(A, bj, gj0, gj1, gj2)
-            J[r, 0, 0] = ti0
-            J[r, 0, 1] = ti1
-            J[r, 0, 2] = ti2
+            if prim != PRIM_DOT1:   # DOT1 rows have no translational columns (zeros, kept)
+                J[r, 0, 0] = ti0
+                J[r, 0, 1] = ti1
+                J[r, 0, 2] = ti2
+                J[r, 1, 0] = tj0
+                J[r, 1, 1] = tj1
+                J[r, 1, 2] = tj2
             J[r, 0, 3] = ri0
             J[r, 0, 4] = ri1
             J[r, 0, 5] = ri2
-            J[r, 1, 0] = tj0
-            J[r, 1, 1] = tj1
-            J[r, 1, 2] = tj2
             J[r, 1, 3] = rj0
             J[r, 1, 4] = rj1
             J[r, 1, 5] = rj2

@@ -167,6 +167,12 @@ class System:
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb),
         )
+        # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);
+        # the kernels never rewrite them (nor the zero ones of the DOT1 rows)
+        for r in np.nonzero(row_prim == PRIM_POINT)[0]:
+            c = self.S.row_ai[r]
+            self.W.J[r, 0, c] = 1.0
+            self.W.J[r, 1, c] = -1.0
         self.row_joint = np.repeat(np.arange(nj), np.diff(self.S.jnt_row0))
         self.set_regularization(regularization)
 

@@ -111,6 +111,33 @@ def _frame_axis(A, b, F, k, side, col):
     return _rot(A, b, F[k, side, 0, col], F[k, side, 1, col], F[k, side, 2, col])
 
 
+@njit(inline="always")
+def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
+                ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2):
+    """Store row ``r``'s rotational Jacobian columns, Phi, Phi_dot, gamma* and its
+    Schur right-hand side ``Phi_q M^-1 Q - gamma*`` (in ``W.lam``). The
+    translational columns ``t`` are used, not stored (their owner stores them)."""
+    J = W.J
+    J[r, 0, 3] = ri0
+    J[r, 0, 4] = ri1
+    J[r, 0, 5] = ri2
+    J[r, 1, 3] = rj0
+    J[r, 1, 4] = rj1
+    J[r, 1, 5] = rj2
+    gstar = gam - 2.0 * alpha * pd - beta2 * phi
+    W.phi[r] = phi
+    W.phidot[r] = pd
+    W.gamma[r] = gstar
+    rhs = -gstar
+    if bi < nb:
+        rhs += (ti0 * W.afree[bi, 0] + ti1 * W.afree[bi, 1] + ti2 * W.afree[bi, 2]
+                + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4] + ri2 * W.afree[bi, 5])
+    if bj < nb:
+        rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
+                + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
+    W.lam[r] = rhs
+
+
 # --------------------------------------------------------------------------- bodies and forces
 # Hot loops index arrays element-wise (no slicing): in numba every array view
 # costs a reference-count round trip, which dominated the first version.
@@ -273,24 +300,11 @@ def constraint_rows(S, W):
                                        A[bi, c, 0], A[bi, c, 1], A[bi, c, 2])
                 rj0, rj1, rj2 = _cross(A[bj, c, 0], A[bj, c, 1], A[bj, c, 2],
                                        U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
-                J[r, 0, 3] = ri0
-                J[r, 0, 4] = ri1
-                J[r, 0, 5] = ri2
-                J[r, 1, 3] = rj0
-                J[r, 1, 4] = rj1
-                J[r, 1, 5] = rj2
-                gstar = gam - 2.0 * alpha * pd - beta2 * phi
-                W.phi[r] = phi
-                W.phidot[r] = pd
-                W.gamma[r] = gstar
-                rhs = -gstar
-                if bi < nb:
-                    rhs += (W.afree[bi, c] + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4]
-                            + ri2 * W.afree[bi, 5])
-                if bj < nb:
-                    rhs += (-W.afree[bj, c] + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4]
-                            + rj2 * W.afree[bj, 5])
-                W.lam[r] = rhs
+                e0 = 1.0 if c == 0 else 0.0
+                e1 = 1.0 if c == 1 else 0.0
+                e2 = 1.0 if c == 2 else 0.0
+                _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
+                            e0, e1, e2, ri0, ri1, ri2, -e0, -e1, -e2, rj0, rj1, rj2)
             rstart += 3
         for r in range(rstart, S.jnt_row0[k] + S.jnt_nrow[k]):
             prim = S.row_prim[r]
@@ -370,25 +384,8 @@ def constraint_rows(S, W):
                 J[r, 1, 0] = tj0
                 J[r, 1, 1] = tj1
                 J[r, 1, 2] = tj2
-            J[r, 0, 3] = ri0
-            J[r, 0, 4] = ri1
-            J[r, 0, 5] = ri2
-            J[r, 1, 3] = rj0
-            J[r, 1, 4] = rj1
-            J[r, 1, 5] = rj2
-            gstar = gam - 2.0 * alpha * pd - beta2 * phi
-            W.phi[r] = phi
-            W.phidot[r] = pd
-            W.gamma[r] = gstar
-            # the Schur right-hand side Phi_q M^-1 Q - gamma*
-            rhs = -gstar
-            if bi < nb:
-                rhs += (ti0 * W.afree[bi, 0] + ti1 * W.afree[bi, 1] + ti2 * W.afree[bi, 2]
-                        + ri0 * W.afree[bi, 3] + ri1 * W.afree[bi, 4] + ri2 * W.afree[bi, 5])
-            if bj < nb:
-                rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
-                        + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
-            W.lam[r] = rhs
+            _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
+                        ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2)
         for r in range(S.jnt_row0[k] + S.jnt_nrow[k], S.jnt_row0[k + 1]):
             W.lam[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
 

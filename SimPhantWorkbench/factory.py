@@ -78,7 +78,8 @@ def _vector(value, unit, what):
     return FreeCAD.Vector(*comps)
 
 
-def _nonnegative(value, what):
+def _optional_positive(value, what):
+    """A positive finite float, or 0.0 ("not set") for None."""
     import math
     if value is None:
         return 0.0
@@ -153,8 +154,8 @@ def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=N
             raise ModelError("'%s' is already body '%s' of study '%s'"
                              % (shape_obj.Label, b.Label, study.Label))
     what = "Body for '%s'" % shape_obj.Label
-    density = _nonnegative(density, what + ": density")
-    mass = _nonnegative(mass, what + ": mass")
+    density = _optional_positive(density, what + ": density")
+    mass = _optional_positive(mass, what + ": mass")
     v = _vector(velocity, "mm/s", what + ": velocity")
     w = _vector(angular_velocity, "deg/s", what + ": angular velocity")
 

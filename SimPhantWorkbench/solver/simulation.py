@@ -110,6 +110,11 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         settings["wall_time"] = _time.perf_counter() - wall0
         settings["steps"] = run.steps
         settings["nfev"] = run.nfev
+        if info.fixed_step:
+            # every output time is a step end: steps are dt or a little shorter
+            # (much shorter when output_dt < dt)
+            settings["step_max"] = float(run.hsub.max()) if len(run.hsub) else dt
+            settings["step_min"] = float(run.hsub.min()) if len(run.hsub) else dt
     result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
     if run.error is not None:
         cls, msg, t_fail = run.error

@@ -139,8 +139,11 @@ def test_output_sampling_is_independent_of_the_step():
     fine = m.simulate(t_end=0.1, dt=1e-4, output_dt=0.0001)
     idx = np.rint(r.t / 1e-4).astype(int)
     np.testing.assert_allclose(r.position(b), fine.position(b)[idx], atol=1e-10)
+    assert r.settings["step_max"] == pytest.approx(0.0123 / 13)    # 13 steps per output interval
+    assert r.settings["step_min"] == pytest.approx(0.0016 / 2)     # the last, shorter interval
     coarse = m.simulate(t_end=0.1, dt=0.05, output_dt=0.01)   # output finer than the step
     assert len(coarse.t) == 11 and coarse.settings["steps"] == 10
+    assert coarse.settings["step_max"] == pytest.approx(0.01)   # steps land on output times
 
 
 def test_result_round_trip_and_accessors(tmp_path):

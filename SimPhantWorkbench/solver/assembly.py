@@ -15,6 +15,7 @@ import numpy as np
 
 from . import kernels
 from .errors import AssemblyError
+from .rotations import quat_from_axis_angle, quat_multiply
 
 __all__ = ["assemble", "AssemblyReport"]
 
@@ -75,12 +76,11 @@ def _correction(system, x):
             b = S.jnt_slot[k, side]
             if b < S.nb:
                 dq[b] -= W.J[r, side].T @ x[r]
-    minv = np.concatenate([np.repeat(S.body_minv[:, None], 3, axis=1), S.body_inertia_inv],
-                          axis=1)
-    return dq * minv
+    return dq * system.mass_matrix_inverse()
 
 
 def _retract(Y, nb, dq, step):
+    """Y moved by ``step * dq``: r += dr, q <- q (x) exp(dtheta_b / 2)."""
     Y = Y.copy()
     for b in range(nb):
         p = 7 * b
@@ -88,26 +88,9 @@ def _retract(Y, nb, dq, step):
         th = step * dq[b, 3:]
         ang = np.linalg.norm(th)
         if ang > 0.0:
-            ax = th / ang
-            dqq = np.concatenate(([math.cos(0.5 * ang)], math.sin(0.5 * ang) * ax))
-            q = Y[p + 3:p + 7]
-            w0, x0, y0, z0 = q
-            w1, x1, y1, z1 = dqq
-            qn = np.array([
-                w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1,
-                w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1,
-                w0 * y1 - x0 * z1 + y0 * w1 + z0 * x1,
-                w0 * z1 + x0 * y1 - y0 * x1 + z0 * w1,
-            ])
-            Y[p + 3:p + 7] = qn / np.linalg.norm(qn)
+            q = quat_multiply(Y[p + 3:p + 7], quat_from_axis_angle(th / ang, ang))
+            Y[p + 3:p + 7] = q / np.linalg.norm(q)
     return Y
-
-
-def _residual(system, Y):
-    S, W = system.S, system.W
-    kernels.update_bodies(Y, S, W)
-    kernels.constraint_rows(S, W)
-    return np.abs(W.phi * S.row_scale)
 
 
 def assemble(system, Y, tol=1e-11, max_iter=60):
@@ -122,7 +105,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     if S.nrows == 0:
         return Y, report
     Y0 = Y.copy()
-    res = _residual(system, Y)
+    res = system.residuals(Y)[0]
     report.residual_before = float(res.max())
     it = 0
     while res.max() > tol and it < max_iter:
@@ -131,7 +114,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
         step = 1.0
         while True:
             Yn = _retract(Y, nb, dq, step)
-            resn = _residual(system, Yn)
+            resn = system.residuals(Yn)[0]
             if resn.max() < res.max() or step < 1e-4:
                 break
             step *= 0.5
@@ -154,20 +137,15 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
         dot = abs(float(np.dot(Y[p + 3:p + 7], Y0[p + 3:p + 7])))
         report.rotation[b] = 2.0 * math.acos(min(1.0, dot))
     off = 7 * nb
-    for _ in range(2):
-        kernels.update_bodies(Y, S, system.W)
-        kernels.constraint_rows(S, system.W)
-        pd = system.W.phidot.copy()
-        vres = float(np.abs(pd * S.row_scale).max())
-        if _ == 0:
-            report.velocity_residual_before = vres
-        if vres <= tol:
+    for it in range(2):
+        vres = system.residuals(Y)[1]
+        if it == 0:
+            report.velocity_residual_before = float(vres.max())
+        if vres.max() <= tol:
             break
-        dv = _correction(system, pd)
+        dv = _correction(system, system.W.phidot.copy())
         Y[off:] += dv.reshape(-1)
-    kernels.update_bodies(Y, S, system.W)
-    kernels.constraint_rows(S, system.W)
-    report.velocity_residual_after = float(np.abs(system.W.phidot * S.row_scale).max())
+    report.velocity_residual_after = float(system.residuals(Y)[1].max())
     dvel = (Y[off:] - Y0[off:]).reshape(nb, 6)
     report.velocity_change = np.linalg.norm(dvel[:, :3], axis=1)
     report.angular_velocity_change = np.linalg.norm(dvel[:, 3:], axis=1)

@@ -31,7 +31,7 @@ from . import blocks
 from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
-           "post_process", "METHOD_IDS", "constraint_rows"]
+           "post_process", "constraint_rows"]
 
 #: No NRT reference counting (``_nrt=False``): the kernels never allocate, they
 #: only index arrays the caller owns, and the reference counting of the ~60
@@ -58,9 +58,6 @@ def block_size(max_rows):
     raise ValueError("a joint with %d rows exceeds the largest block (%d)"
                      % (max_rows, BLOCK_SIZES[-1]))
 
-#: Fixed-step methods run entirely inside ``integrate_fixed``.
-METHOD_IDS = {"euler": 0, "symplectic_euler": 1, "rk4": 2}
-
 SystemArrays = namedtuple("SystemArrays", [
     "nb", "nj", "nrows",
     "body_minv", "body_inertia", "body_inertia_inv",
@@ -68,7 +65,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow", "jnt_ntrans",
     "jnt_point",
     "row_prim", "row_ai", "row_aj", "row_scale",
-    "diag", "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
+    "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",

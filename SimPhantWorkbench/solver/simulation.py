@@ -145,18 +145,14 @@ class _Run:
             return False
         return True
 
-    def _violation_error(self, t, Y):
-        """Name the joint with the largest violation in the message."""
-        sysm = self.system
-        kernels.update_bodies(Y, sysm.S, sysm.W)
-        kernels.constraint_rows(sysm.S, sysm.W)
-        res = np.abs(sysm.W.phi * sysm.S.row_scale)
+    def _violation_error(self, t, res):
+        """Name the joint with the largest violation (``res``: scaled |Phi| per row)."""
         r = int(np.nanargmax(np.where(np.isfinite(res), res, np.inf)))
         self.error = (SimulationError,
                       "integration stopped at t=%.6g s: constraint violation %.3g exceeds the limit "
                       "%.3g, worst at joint %r (step too large, or the mechanism locks or is "
                       "driven past a singular position)"
-                      % (t, res[r], self.violation_limit, sysm.joint_name_of_row(r)), t)
+                      % (t, res[r], self.violation_limit, self.system.joint_name_of_row(r)), t)
 
     def _nonfinite_error(self, t):
         self.error = (SimulationError,
@@ -196,8 +192,7 @@ class _FixedStepRun(_Run):
             wall = _time.perf_counter() - w0
             self.steps += int(nsub[:ndone].sum())
             self.done = k + 1 + ndone
-            evals = {0: 1, 1: 1, 2: 4}[self.info.kernel_id]
-            self.nfev += evals * int(nsub[:ndone].sum())
+            self.nfev += self.info.evals_per_step * int(nsub[:ndone].sum())
             if status == 1:
                 self._nonfinite_error(t_stop)
                 return
@@ -207,7 +202,7 @@ class _FixedStepRun(_Run):
                 if self.done > 1 and abs(t_stop - self.times[self.done - 1]) <= 1e-12 * max(
                         1.0, abs(t_stop)):
                     self.done -= 1
-                self._violation_error(t_stop, Y)
+                self._violation_error(t_stop, sysm.residuals(Y)[0])
                 return
             k = kend
             if not self._report(self.times[self.done - 1]):
@@ -251,11 +246,9 @@ class _ScipyRun(_Run):
             if not np.all(np.isfinite(y)):
                 self._nonfinite_error(solver.t)
                 return
-            kernels.update_bodies(y, sysm.S, sysm.W)
-            kernels.constraint_rows(sysm.S, sysm.W)
-            viol = float(np.abs(sysm.W.phi * sysm.S.row_scale).max(initial=0.0))
-            if not viol <= self.violation_limit:
-                self._violation_error(solver.t, y.copy())
+            res = sysm.residuals(y)[0]
+            if not res.max(initial=0.0) <= self.violation_limit:
+                self._violation_error(solver.t, res)
                 return
             if self.done < len(self.times) and self.times[self.done] <= solver.t:
                 dense = solver.dense_output()

@@ -22,7 +22,6 @@ __all__ = ["SchurPattern", "minimum_degree_order", "analyse"]
 
 SchurPattern = namedtuple("SchurPattern", [
     "order",       # order[s] = original joint index eliminated s-th
-    "diag",        # diag[k] = block id of L_kk (new numbering)
     "blk_row",     # blk_row[b], blk_col[b]: block position (new numbering)
     "blk_col",
     "col_ptr",     # off-diagonal blocks of block column k: col_ids[col_ptr[k]:col_ptr[k+1]]
@@ -165,7 +164,6 @@ def analyse(jnt_body, nbody):
     fill = np.setdiff1d(np.arange(len(blk_row)), cpl[:, 0]).astype(np.int64)
     return SchurPattern(
         order=np.array(order, dtype=np.int64),
-        diag=np.arange(nj, dtype=np.int64),
         blk_row=np.array(blk_row, dtype=np.int64),
         blk_col=np.array(blk_col, dtype=np.int64),
         col_ptr=col_ptr, col_ids=col_ids, row_ptr=row_ptr, row_ids=row_ids,

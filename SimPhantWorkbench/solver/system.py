@@ -144,7 +144,7 @@ class System:
             jnt_point=np.array(jnt_point, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
             row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
-            diag=pattern.diag, blk_row=pattern.blk_row, blk_col=pattern.blk_col,
+            blk_row=pattern.blk_row, blk_col=pattern.blk_col,
             col_ptr=pattern.col_ptr, col_ids=pattern.col_ids,
             row_ptr=pattern.row_ptr, row_ids=pattern.row_ids,
             upd_ptr=pattern.upd_ptr, upd_a=pattern.upd_a, upd_c=pattern.upd_c,
@@ -252,10 +252,16 @@ class System:
         return self.W.phi[act].copy(), J[act], self.W.gamma[act].copy()
 
     def mass_matrix_inverse(self):
-        """Diagonal of M^-1 (6 nb): [1/m]*3 + 1/J per body."""
-        return np.concatenate([np.concatenate([[mi] * 3, jinv]) for mi, jinv in
-                               zip(self.S.body_minv, self.S.body_inertia_inv)]) if self.nb else \
-            np.zeros(0)
+        """Diagonal of M^-1 per body, shape (nb, 6): [1/m]*3 + 1/J (principal)."""
+        return np.column_stack([np.repeat(self.S.body_minv[:, None], 3, axis=1),
+                                self.S.body_inertia_inv]) if self.nb else np.zeros((0, 6))
+
+    def residuals(self, Y):
+        """|Phi| and |Phi_dot| per system row at state Y, lengths relative to the model
+        size (``row_scale``; padding rows 0). What violation limits and tolerances use."""
+        kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), self.S, self.W)
+        kernels.constraint_rows(self.S, self.W)
+        return np.abs(self.W.phi * self.S.row_scale), np.abs(self.W.phidot * self.S.row_scale)
 
     def joint_name_of_row(self, r):
         return self.model.joints[self.joint_order[self.row_joint[r]]].name

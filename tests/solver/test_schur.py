@@ -22,7 +22,7 @@ def _dense_kkt(sysm, Y):
     Q = W.Q.reshape(-1).copy()
     gamma_star = W.gamma[act].copy()
     _, J, _ = sysm.constraint_state(Y)
-    Mdiag = 1.0 / sysm.mass_matrix_inverse()
+    Mdiag = 1.0 / sysm.mass_matrix_inverse().reshape(-1)
     n, m = 6 * nb, J.shape[0]
     K = np.zeros((n + m, n + m))
     K[:n, :n] = np.diag(Mdiag)
@@ -87,7 +87,7 @@ def test_schur_solves_the_regularised_kkt_with_random_loops(seed):
     Q = sysm.W.Q.reshape(-1).copy()
     gamma_star = sysm.W.gamma[act].copy()
     _, J, _ = sysm.constraint_state(Y)
-    Minv = sysm.mass_matrix_inverse()
+    Minv = sysm.mass_matrix_inverse().reshape(-1)
     r_dyn = np.linalg.norm(acc / Minv + J.T @ lam - Q) / np.linalg.norm(Q)
     r_kin = np.linalg.norm(J @ acc - sysm.S.row_eps[act] * lam - gamma_star) / np.linalg.norm(gamma_star)
     assert r_dyn < 1e-6 and r_kin < 1e-6      # round-off x cond(C + E) ~ 1e-16 / 1e-9

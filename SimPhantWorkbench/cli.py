@@ -221,10 +221,8 @@ def _import_freecad():
     except ImportError as exc:
         raise CliError("cannot import FreeCAD (%s); run simphant through bin/simphant or "
                        "tools/run_python.sh" % exc, EXIT_INTERNAL) from None
-    for base in (FreeCAD.getResourceDir(), FreeCAD.getHomePath()):
-        mod = os.path.join(base, "Mod")
-        if os.path.isdir(mod) and mod not in sys.path:
-            sys.path.append(mod)
+    from .headless import add_mod_dirs
+    add_mod_dirs(FreeCAD)
     import Part  # noqa: F401  (Part feature types, needed by nearly every document)
     return FreeCAD
 

@@ -4,8 +4,6 @@ Run with ``tools/run_python.sh -m pytest tests/app``. Without FreeCAD the
 tests here are skipped at collection.
 """
 import itertools
-import os
-import sys
 
 import pytest
 
@@ -17,22 +15,9 @@ except ImportError:  # plain Python: nothing here can run
 collect_ignore_glob = [] if FreeCAD is not None else ["test_*.py"]
 
 
-def _add_freecad_mod_dirs():
-    """Make FreeCAD's Python workbench packages (``PartDesign``, ...) importable.
-
-    ``import FreeCAD`` as a library does not run FreeCAD's start-up, which puts
-    ``<resource dir>/Mod/*`` on ``sys.path``; creating a ``PartDesign::Body``
-    then fails with "No module named 'PartDesign'". Appended at the end, so the
-    compiled modules (``Part.so``) keep priority over the same-named folders.
-    """
-    for base in (FreeCAD.getResourceDir(), FreeCAD.getHomePath()):
-        mod = os.path.join(base, "Mod")
-        if os.path.isdir(mod) and mod not in sys.path:
-            sys.path.append(mod)
-
-
 if FreeCAD is not None:
-    _add_freecad_mod_dirs()
+    from SimPhantWorkbench.headless import add_mod_dirs
+    add_mod_dirs(FreeCAD)     # PartDesign etc. (FreeCAD's start-up is not run)
 
 _counter = itertools.count(1)
 

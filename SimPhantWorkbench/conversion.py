@@ -30,6 +30,7 @@ import numpy as np
 
 import FreeCAD
 
+from .massprops import M_PER_MM, ancestors, container_placement
 from .objects.base import is_type
 from .objects.study import find_study, study_bodies, study_joints, study_loads
 from .solver import JOINT_TYPES, Model, ModelError
@@ -45,10 +46,8 @@ __all__ = [
     "simulation_settings", "Conversion", "convert",
 ]
 
-M_PER_MM = 1e-3
 KG_M2_TO_KG_MM2 = 1e6
 _PARALLEL_TOL = 1e-6     # 1 - |cos| below which two axes count as parallel
-_MAX_NESTING = 64
 
 
 # ============================================================================ units, frames
@@ -99,23 +98,6 @@ def frame_to_placement(point_m, R):
     """(origin [m], rotation matrix) -> ``FreeCAD.Placement`` (mm)."""
     p = np.asarray(point_m, dtype=float) / M_PER_MM
     return FreeCAD.Placement(FreeCAD.Vector(*p), matrix_to_rotation(R))
-
-
-def container_placement(obj):
-    """Global placement of the containers (``App::Part``, ``PartDesign::Body``) ``obj`` sits in.
-
-    Maps coordinates of ``obj``'s parent to world coordinates; identity for a
-    top-level object. The same chain as ``massprops.container_matrix``, kept as
-    placements (no matrix round trip).
-    """
-    pl = FreeCAD.Placement()
-    parent = obj.getParentGeoFeatureGroup()
-    depth = 0
-    while parent is not None and depth < _MAX_NESTING:
-        pl = parent.Placement.multiply(pl)
-        parent = parent.getParentGeoFeatureGroup()
-        depth += 1
-    return pl
 
 
 def global_placement(obj):
@@ -312,16 +294,6 @@ def update_body_properties(body):
     body.CoG = FreeCAD.Vector(*(np.asarray(mp.cog) / M_PER_MM))
     body.PrincipalMoments = FreeCAD.Vector(*(np.asarray(mp.principal_moments) * KG_M2_TO_KG_MM2))
     body.PrincipalAxes = matrix_to_rotation(mp.principal_axes)
-
-
-def ancestors(obj):
-    """Containers ``obj`` sits in, innermost first."""
-    out = []
-    parent = obj.getParentGeoFeatureGroup()
-    while parent is not None and len(out) < _MAX_NESTING:
-        out.append(parent)
-        parent = parent.getParentGeoFeatureGroup()
-    return out
 
 
 def body_of_object(bodies, obj):

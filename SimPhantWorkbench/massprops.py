@@ -27,7 +27,8 @@ import Part
 
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["MassProperties", "DEFAULT_DENSITY", "container_matrix", "global_shape",
+__all__ = ["MassProperties", "DEFAULT_DENSITY", "ancestors", "container_placement",
+           "container_matrix", "global_shape",
            "shape_at", "solid_pieces", "material_density", "mass_properties", "principal_frame"]
 
 DEFAULT_DENSITY = 7850.0
@@ -59,6 +60,25 @@ MassProperties = namedtuple("MassProperties", [
 
 # --------------------------------------------------------------------------- geometry
 
+def ancestors(obj):
+    """Containers (``App::Part``, ``PartDesign::Body``) ``obj`` sits in, innermost first."""
+    out = []
+    parent = obj.getParentGeoFeatureGroup()
+    while parent is not None and len(out) < _MAX_DEPTH:
+        out.append(parent)
+        parent = parent.getParentGeoFeatureGroup()
+    return out
+
+
+def container_placement(obj):
+    """Global placement of the containers ``obj`` sits in: maps coordinates of its
+    parent to world coordinates; identity for a top-level object."""
+    pl = FreeCAD.Placement()
+    for parent in ancestors(obj):
+        pl = parent.Placement.multiply(pl)
+    return pl
+
+
 def container_matrix(obj):
     """Placement of the containers ``obj`` is nested in, as one matrix.
 
@@ -74,14 +94,7 @@ def container_matrix(obj):
         parent container (``App::Part``, ``PartDesign::Body``) to world
         coordinates. Identity for top-level objects.
     """
-    mat = FreeCAD.Matrix()
-    parent = obj.getParentGeoFeatureGroup()
-    depth = 0
-    while parent is not None and depth < _MAX_DEPTH:
-        mat = parent.Placement.toMatrix().multiply(mat)
-        parent = parent.getParentGeoFeatureGroup()
-        depth += 1
-    return mat
+    return container_placement(obj).toMatrix()
 
 
 def global_shape(obj):

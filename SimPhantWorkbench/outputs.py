@@ -267,8 +267,8 @@ class Mesh:
         """World coordinates [m] of the points at sample ``i`` (fixed: always the same)."""
         if self.name is None:
             return self.points
-        A = result.rotation_matrix(self.name)[i]
-        return result.position(self.name)[i] + self.points @ A.T
+        r, A = result.pose(self.name, i)
+        return r + self.points @ A.T
 
 
 def _signed_volume(points, triangles):

@@ -52,23 +52,25 @@ def frame_index(result, index_or_time):
     return int(np.argmin(np.abs(result.t - t)))
 
 
-def frame_placements(study, index_or_time):
-    """``{shape object: Placement}`` (in the object's parent frame) of one frame."""
-    res_obj, result = _result_parts(study)
-    i = frame_index(result, index_or_time)
+def _placements(study, res_obj, result, i):
     doc = study.Document
     out = {}
     for k, name in enumerate(result.body_names):
         obj = doc.getObject(res_obj.ShapeObjects[k])
         if obj is None:
             continue            # deleted since the run
-        A = result.rotation_matrix(name)[i]
-        r_mm = result.position(name)[i] / M_PER_MM
+        r, A = result.pose(name, i)
         c = np.array(res_obj.CoGLocal[k], dtype=float)
-        base = r_mm - A @ c
+        base = r / M_PER_MM - A @ c
         glob = FreeCAD.Placement(FreeCAD.Vector(*base), matrix_to_rotation(A))
         out[obj] = container_placement(obj).inverse().multiply(glob)
     return out
+
+
+def frame_placements(study, index_or_time):
+    """``{shape object: Placement}`` (in the object's parent frame) of one frame."""
+    res_obj, result = _result_parts(study)
+    return _placements(study, res_obj, result, frame_index(result, index_or_time))
 
 
 def apply_frame(study, index_or_time):
@@ -79,7 +81,7 @@ def apply_frame(study, index_or_time):
     """
     res_obj, result = _result_parts(study)
     i = frame_index(result, index_or_time)
-    placements = frame_placements(study, i)
+    placements = _placements(study, res_obj, result, i)
     with transaction(study.Document, "SimPhant: show frame %d" % i):
         for obj, pl in placements.items():
             obj.Placement = pl

@@ -169,6 +169,12 @@ class Result:
         """Rotation of the body's own frame (``orientation`` at t0) to world, (n, 3, 3)."""
         return self._A[:, self._b(body)].copy()
 
+    def pose(self, body, index):
+        """(CoG position (3,), rotation (3, 3) of the body's own frame) at one sample:
+        what playback needs, without copying the whole series."""
+        b = self._b(body)
+        return self._pos[index, b].copy(), self._A[index, b].copy()
+
     def quaternion(self, body):
         """Orientation (w, x, y, z) of the body's own frame, sign-continuous, (n, 4)."""
         b = self._b(body)

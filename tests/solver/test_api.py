@@ -156,6 +156,9 @@ def test_result_round_trip_and_accessors(tmp_path):
     for acc in ("position", "quaternion", "velocity", "angular_velocity", "acceleration"):
         np.testing.assert_array_equal(getattr(r2, acc)("bar2"), getattr(r, acc)(bodies[2]))
     np.testing.assert_array_equal(r2.reaction_force("J1"), r.reaction_force(joints[1]))
+    pos, A = r.pose("bar1", 4)
+    np.testing.assert_array_equal(pos, r.position("bar1")[4])
+    np.testing.assert_array_equal(A, r.rotation_matrix("bar1")[4])
     np.testing.assert_array_equal(r2.energy()["total"], r.energy()["total"])
     assert r2.settings["method"] == "rk4" and r2.settings["steps"] == 500
     # point velocity is the derivative of point position

@@ -16,7 +16,7 @@ import FreeCAD
 from .conversion import convert, simulation_settings
 from .objects.base import is_type, transaction
 from .objects.study import study_result
-from .solver import AssemblyError, Model, ModelError, SimulationError
+from .solver import Model, ModelError, SimulationError
 
 __all__ = ["run_study", "get_result", "result_object", "result_key", "store_result"]
 
@@ -24,16 +24,6 @@ __all__ = ["run_study", "get_result", "result_object", "result_key", "store_resu
 def _require_study(study):
     if not is_type(study, "SimPhant::Study"):
         raise ModelError("'%s' is not a SimPhant study" % getattr(study, "Label", study))
-
-
-def _prefixed(study, exc):
-    """The same SimPhant error, its message prefixed with the study's Label."""
-    msg = "Study '%s': %s" % (study.Label, exc)
-    if isinstance(exc, SimulationError):       # SimulationCancelled included
-        return type(exc)(msg, time=exc.time, result=exc.result)
-    if isinstance(exc, AssemblyError):
-        return AssemblyError(msg, joints=exc.joints)
-    return type(exc)(msg)
 
 
 def _recompute_touched(study):
@@ -90,7 +80,7 @@ def run_study(study, progress=None, **overrides):
     try:
         result = conv.model.simulate(progress=progress, **settings)
     except (ModelError, SimulationError) as exc:
-        raise _prefixed(study, exc) from None
+        raise exc.prefixed("Study '%s'" % study.Label) from None
     store_result(study, conv, result)
     return result
 

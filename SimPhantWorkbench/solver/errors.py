@@ -1,4 +1,5 @@
 """SimPhant error classes. Every message names the body, joint or load at fault."""
+import copy
 
 __all__ = ["SimPhantError", "ModelError", "AssemblyError", "SimulationError",
            "SimulationCancelled"]
@@ -6,6 +7,13 @@ __all__ = ["SimPhantError", "ModelError", "AssemblyError", "SimulationError",
 
 class SimPhantError(Exception):
     """Base class of all SimPhant errors."""
+
+    def prefixed(self, context):
+        """The same error (class and attributes: ``time``, ``result``, ``joints``)
+        with its message prefixed by ``context``, e.g. the study that ran."""
+        new = copy.copy(self)
+        new.args = ("%s: %s" % (context, self),) + tuple(self.args[1:])
+        return new
 
 
 class ModelError(SimPhantError, ValueError):

@@ -171,3 +171,16 @@ def test_progress_reports_and_cancel(method):
     r = m.simulate(t_end=0.3, dt=1e-3, method=method, output_dt=0.01,
                    progress=lambda t, te: seen.append(t))
     assert seen[-1] == pytest.approx(0.3) and len(r.t) == 31
+
+
+def test_prefixed_errors_keep_their_class_and_attributes():
+    from SimPhantWorkbench.solver import AssemblyError
+    e = AssemblyError("cannot assemble", joints=["J1"]).prefixed("Study 'S'")
+    assert type(e) is AssemblyError and e.joints == ["J1"]
+    assert str(e) == "Study 'S': cannot assemble"
+    m, bodies, joints = chain(2)
+    with pytest.raises(SimulationCancelled) as info:
+        m.simulate(t_end=1.0, dt=1e-3, progress=lambda t, te: False)
+    p = info.value.prefixed("Study 'S'")
+    assert type(p) is SimulationCancelled and p.time == info.value.time
+    assert p.result is info.value.result and str(p).startswith("Study 'S': simulation cancelled")

@@ -22,8 +22,10 @@ on stdout and these files are written to ``DIR`` (default
 Every file is first written into a hidden staging directory inside ``DIR``
 and moved into place only when all of them are complete (``run.json`` last),
 so a failed or cancelled run (Ctrl-C: the runner's cancel) leaves no
-complete-looking output behind; files a previous run listed in its
-``run.json`` and this one does not write are removed.
+complete-looking output behind. ``run.json`` is the run's manifest (its id and
+the SHA-256 of every file): a later run removes only the files a previous
+manifest proves were written by that run and are unchanged since, never the
+model (see ``outdir``).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
 study, model); 3 the integration failed; 130 cancelled.
@@ -33,10 +35,8 @@ import contextlib
 import json
 import math
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 
@@ -56,8 +56,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 EXAMPLES_DIR = os.path.join(ROOT, "examples")
 DEFAULT_EXAMPLE = "slider_crank"
 
-_STAGING_PREFIX = ".simphant-partial-"
-_MANIFEST = "run.json"
 
 
 class CliError(Exception):
@@ -179,13 +177,15 @@ class ProgressBar:
 
 
 class _Interrupt:
-    """SIGINT while simulating asks the runner to cancel (at its next progress
-    report); a second one, or one at any other time, raises KeyboardInterrupt.
-    While the outputs are being moved into place it is held back."""
+    """SIGINT while integrating asks the runner to cancel (at its next progress
+    report); a second one, or one at any other time (also before the first
+    progress report: compiling, assembling), raises KeyboardInterrupt. While the
+    outputs are being moved into place it is held back."""
 
     def __init__(self):
         self.requested = False
         self.simulating = False
+        self.integrating = False     # the runner has reported progress (it can cancel)
         self.committing = False
         self._previous = None
         self._installed = False
@@ -205,9 +205,11 @@ class _Interrupt:
         if self.committing:
             self.requested = True
             return
-        if self.simulating and not self.requested:
+        if self.simulating and self.integrating and not self.requested:
             self.requested = True
             return
+        # before the first progress report (compiling, assembling: nothing is stored
+        # yet) or a second Ctrl-C: stop at once rather than after the run
         raise KeyboardInterrupt
 
 
@@ -438,35 +440,6 @@ def _size(n):
     return str(n)
 
 
-def _previous_files(out_dir):
-    """Files a previous run listed in ``out_dir/run.json`` (plain names only)."""
-    try:
-        with open(os.path.join(out_dir, _MANIFEST)) as fh:
-            files = json.load(fh).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    return [f for f in files if isinstance(f, str) and f == os.path.basename(f)
-            and not f.startswith(".")]
-
-
-def _commit(staging, out_dir, names, interrupt):
-    """Move the staged files into ``out_dir`` (the manifest last); drop stale ones."""
-    interrupt.committing = True
-    try:
-        stale = set(_previous_files(out_dir)) - set(names) - {_MANIFEST}
-        for name in names:
-            if name != _MANIFEST:
-                os.replace(os.path.join(staging, name), os.path.join(out_dir, name))
-        for name in stale:
-            try:
-                os.remove(os.path.join(out_dir, name))
-            except OSError:
-                pass
-        os.replace(os.path.join(staging, _MANIFEST), os.path.join(out_dir, _MANIFEST))
-    finally:
-        interrupt.committing = False
-
-
 # ============================================================================ the command
 
 def _run(args, progress, out, err, interrupt):
@@ -484,20 +457,33 @@ def _run(args, progress, out, err, interrupt):
     FreeCAD = _import_freecad()
     from . import outputs, runner
     from .conversion import convert
+    from .document_check import DocumentError, check_document
+    from .outdir import OutputDir, OutputDirError
     doc = _open_document(FreeCAD, model_path)
     gui = _gui_members(model_path)
-    staging = None
-    created_dir = False
+    target = OutputDir(out_dir, protected=[model_path])
     try:
+        try:
+            check_document(doc, model_path)      # a damaged file: bad input, not a partial model
+        except DocumentError as exc:
+            raise CliError(str(exc)) from None
         study = _find_study(doc, model_path, args.study)
         try:
             conv = convert(study)          # model errors before the progress bar; DOF
         except ModelError as exc:
             raise CliError("study '%s': %s" % (study.Label, exc)) from None
+        try:
+            staging = target.prepare()     # before the run: an unwritable DIR fails now
+        except OutputDirError as exc:
+            raise CliError(str(exc)) from None
+        for name in target.removed_partials:
+            err.write("simphant: removed %s, left by an interrupted run\n"
+                      % os.path.join(out_dir, name))
 
         bar = ProgressBar(err)
 
         def report(t, t_end):
+            interrupt.integrating = True
             bar(t, t_end)
             if interrupt.requested:
                 return False
@@ -522,16 +508,12 @@ def _run(args, progress, out, err, interrupt):
             bar.close(ok=False)
             raise CliError(str(exc)) from None
         finally:
-            interrupt.simulating = False
+            interrupt.simulating = interrupt.integrating = False
         bar.close(ok=True)
         if interrupt.requested:        # Ctrl-C right after the last report
             raise KeyboardInterrupt
 
         # ---- outputs, staged
-        if not os.path.isdir(out_dir):
-            os.makedirs(out_dir)
-            created_dir = True
-        staging = tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir)
         title = "%s: %s" % (os.path.splitext(os.path.basename(model_path))[0], study.Label)
         meshes = None
         if not args.no_animation:
@@ -557,18 +539,19 @@ def _run(args, progress, out, err, interrupt):
         with open(os.path.join(staging, "summary.txt"), "w") as fh:
             fh.write("\n".join(lines) + "\n")
         names.append("summary.txt")
-        names.append(_MANIFEST)
-        info.update(files=names, simphant=__version__,
-                    freecad=".".join(FreeCAD.Version()[:3]))
-        with open(os.path.join(staging, _MANIFEST), "w") as fh:
-            json.dump(info, fh, indent=1)
+        info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
         if args.in_place:
             note(os.path.basename(model_path) + " (in place)")
             doc.save()
             _restore_gui_members(model_path, gui, err)
-        _commit(staging, out_dir, names, interrupt)
-        shutil.rmtree(staging, ignore_errors=True)
-        staging = None
+        interrupt.committing = True
+        try:
+            names = target.commit(names, info)
+        except OutputDirError as exc:
+            raise CliError(str(exc)) from None
+        finally:
+            interrupt.committing = False
+        target.discard()
 
         for line in lines:
             out.write(line + "\n")
@@ -582,13 +565,7 @@ def _run(args, progress, out, err, interrupt):
         out.flush()
         return EXIT_OK
     finally:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-            if created_dir:
-                try:
-                    os.rmdir(out_dir)          # only if empty
-                except OSError:
-                    pass
+        target.discard()
         try:
             FreeCAD.closeDocument(doc.Name)
         except Exception:  # noqa: BLE001 - already closed

@@ -43,7 +43,7 @@ __all__ = [
     "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
-    "simulation_settings", "Conversion", "convert",
+    "simulation_settings", "check_enumerations", "Conversion", "convert",
 ]
 
 KG_M2_TO_KG_MM2 = 1e6
@@ -120,13 +120,40 @@ _ALLOWED_NODES = (ast.Expression, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, a
                   ast.GtE, ast.Eq, ast.NotEq)
 
 
-class _FloatConstants(ast.NodeTransformer):
-    """Make integer literals floats, so that ``9**9**9`` overflows instead of hanging."""
+#: bounds of a time function: its text length, its syntax-tree size, and the wall time
+#: its validation may take [s]
+MAX_FUNCTION_LENGTH = 4000
+MAX_FUNCTION_NODES = 1000
+FUNCTION_VALIDATION_BUDGET = 0.5
+
+# math.floor/ceil return Python integers, whose arithmetic is unbounded (``floor(10.0) **
+# floor(1e9)`` would run for hours): every value in a time function is a float instead
+_MATH_NAMES.update(floor=lambda x: float(math.floor(x)), ceil=lambda x: float(math.ceil(x)))
+
+
+class _FloatValues(ast.NodeTransformer):
+    """Make every value a float: integer literals, comparisons and ``not`` (bools are
+    integers). Float arithmetic costs the same whatever the numbers, and overflows
+    (``9**9**9``) instead of hanging; no value can be a sequence to repeat."""
 
     def visit_Constant(self, node):
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             return node
         return ast.copy_location(ast.Constant(float(node.value)), node)
+
+    def _as_float(self, node):
+        self.generic_visit(node)
+        call = ast.Call(func=ast.Name(id="_float", ctx=ast.Load()), args=[node], keywords=[])
+        return ast.copy_location(call, node)
+
+    def visit_Compare(self, node):
+        return self._as_float(node)
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, ast.Not):
+            return self._as_float(node)
+        self.generic_visit(node)
+        return node
 
 
 def format_vector_function(value):
@@ -149,11 +176,23 @@ def parse_time_function(text, what):
     object in error messages. The function is checked at t = 0.
     """
     source = format_vector_function(text)
+    if len(source) > MAX_FUNCTION_LENGTH:
+        raise ModelError("%s: the function is %d characters long; at most %d are allowed"
+                         % (what, len(source), MAX_FUNCTION_LENGTH))
     try:
         tree = ast.parse(source, mode="eval")
-    except SyntaxError as exc:
-        raise ModelError("%s: cannot read the function %r: %s" % (what, source, exc.msg)) from None
-    for node in ast.walk(tree):
+    except (SyntaxError, MemoryError, RecursionError, ValueError) as exc:
+        raise ModelError("%s: cannot read the function %r: %s"
+                         % (what, source, getattr(exc, "msg", None) or exc)) from None
+    nodes = list(ast.walk(tree))
+    if len(nodes) > MAX_FUNCTION_NODES:
+        raise ModelError("%s: the function %r has %d terms; at most %d are allowed"
+                         % (what, source, len(nodes), MAX_FUNCTION_NODES))
+    top = tree.body
+    for node in nodes:
+        if isinstance(node, (ast.Tuple, ast.List)) and node is not top:
+            raise ModelError("%s: sequences are not allowed inside the function %r (only its "
+                             "3 comma-separated components)" % (what, source))
         if not isinstance(node, _ALLOWED_NODES):
             raise ModelError("%s: %r is not allowed in the function %r (only numbers, t, "
                              "arithmetic and math functions)"
@@ -172,20 +211,26 @@ def parse_time_function(text, what):
     if not isinstance(body, (ast.Tuple, ast.List)) or len(body.elts) != 3:
         raise ModelError("%s: the function %r must have 3 comma-separated components "
                          "(x, y, z)" % (what, source))
-    tree = ast.fix_missing_locations(_FloatConstants().visit(tree))
+    tree = ast.fix_missing_locations(_FloatValues().visit(tree))
     code = compile(tree, "<%s>" % what, "eval")
     namespace = {"__builtins__": {}}
     namespace.update(_MATH_NAMES)
+    namespace["_float"] = float            # added by _FloatValues, not a user name
 
     def function(t):
         namespace["t"] = float(t)
         return np.array(eval(code, namespace), dtype=float)  # noqa: S307 - validated AST
 
     function.source = source
+    import time
+    start = time.perf_counter()
     try:
         v = function(0.0)
     except Exception as exc:  # noqa: BLE001 - report the user's expression failure
         raise ModelError("%s: the function %r fails at t = 0: %s" % (what, source, exc)) from None
+    if time.perf_counter() - start > FUNCTION_VALIDATION_BUDGET:
+        raise ModelError("%s: the function %r takes too long to evaluate (more than %g s)"
+                         % (what, source, FUNCTION_VALIDATION_BUDGET))
     if v.shape != (3,) or not np.all(np.isfinite(v)):
         raise ModelError("%s: the function %r must give 3 finite numbers, got %r at t = 0"
                          % (what, source, v))
@@ -637,8 +682,20 @@ def _check_bodies(study, bodies):
         raise ModelError("%s: all bodies are fixed; nothing can move" % _label(study))
 
 
+def check_enumerations(study):
+    """``ModelError`` naming the object and the property when the study or one of its
+    members holds an enumeration value this version does not know (e.g. a JointType
+    of a newer SimPhant): such a model is never run with a substitute."""
+    from .objects.base import enumeration_problems
+    for obj in [study] + list(study.Group):
+        problems = enumeration_problems(obj)
+        if problems:
+            raise ModelError("%s: %s" % (_label(obj), "; ".join(problems)))
+
+
 def convert(study):
     """Build the solver ``Model`` of a Study; ``ModelError`` naming the object at fault."""
+    check_enumerations(study)
     conv = Conversion(study)
     bodies = study_bodies(study)
     _check_bodies(study, bodies)

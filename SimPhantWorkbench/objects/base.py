@@ -15,8 +15,8 @@ floats/vectors with the unit written in their tooltip and in brackets here.
 """
 from collections import namedtuple
 
-__all__ = ["PropertySpec", "prop", "ensure_properties", "BaseProxy", "proxy_type", "is_type",
-           "transaction"]
+__all__ = ["PropertySpec", "prop", "ensure_properties", "enumeration_problems", "BaseProxy",
+           "proxy_type", "is_type", "transaction"]
 
 PropertySpec = namedtuple("PropertySpec", [
     "type",       # FreeCAD property type, e.g. "App::PropertyFloat"
@@ -76,8 +76,13 @@ def ensure_properties(obj, specs):
         elif spec.type == "App::PropertyEnumeration" \
                 and obj.getTypeIdOfProperty(spec.name) == spec.type:
             items = _enum_values(spec)
+            current = getattr(obj, spec.name)
+            if isinstance(current, str) and current and current not in items:
+                # a value this version does not know (a newer SimPhant, a hand edit): keep it
+                # selected and visible, never substitute item 0; check_enumerations refuses
+                # to run with it
+                items = items + [current]
             if _current_enum_items(obj, spec.name) != items:
-                current = getattr(obj, spec.name)
                 setattr(obj, spec.name, items)
                 if current in items:
                     setattr(obj, spec.name, current)
@@ -89,6 +94,28 @@ def ensure_properties(obj, specs):
         if sorted(obj.getEditorMode(spec.name)) != sorted(mode):
             obj.setEditorMode(spec.name, mode)
     return added
+
+
+def enumeration_problems(obj):
+    """Messages for the enumerations of a SimPhant object whose value this version does
+    not know (kept from the document by ``ensure_properties``); empty when all are known."""
+    proxy = getattr(obj, "Proxy", None)
+    problems = []
+    for spec in getattr(proxy, "PROPERTIES", ()):
+        if spec.type != "App::PropertyEnumeration" or spec.name not in obj.PropertiesList:
+            continue
+        items = _enum_values(spec)
+        value = getattr(obj, spec.name)
+        if value in items:
+            continue
+        if isinstance(value, str) and value:
+            problems.append("%s %r is not known to this version of SimPhant (known: %s)"
+                            % (spec.name, value, ", ".join(items)))
+        else:
+            problems.append("%s has no value this version of SimPhant knows (the document "
+                            "stores an item outside its list; known: %s)"
+                            % (spec.name, ", ".join(items)))
+    return problems
 
 
 def proxy_type(obj):

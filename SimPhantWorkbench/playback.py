@@ -18,6 +18,7 @@ import FreeCAD
 from .conversion import M_PER_MM, container_placement, matrix_to_rotation
 from .objects.base import is_type, transaction
 from .objects.study import study_result
+from .result_check import ResultError, check_placements, moving_targets, result_label
 from .solver import ModelError
 
 __all__ = ["frame_index", "frame_placements", "apply_frame", "reset"]
@@ -53,18 +54,25 @@ def frame_index(result, index_or_time):
 
 
 def _placements(study, res_obj, result, i):
-    doc = study.Document
     out = {}
-    for k, name in enumerate(result.body_names):
-        obj = doc.getObject(res_obj.ShapeObjects[k])
-        if obj is None:
-            continue            # deleted since the run
-        r, A = result.pose(name, i)
+    what = result_label(res_obj)
+    for k, obj in moving_targets(study, res_obj):
+        r, A = result.pose(result.body_names[k], i)
         c = np.array(res_obj.CoGLocal[k], dtype=float)
         base = r / M_PER_MM - A @ c
         glob = FreeCAD.Placement(FreeCAD.Vector(*base), matrix_to_rotation(A))
-        out[obj] = container_placement(obj).inverse().multiply(glob)
+        pl = container_placement(obj).inverse().multiply(glob)
+        if not _rigid(pl):
+            raise ResultError("%s: frame %d gives '%s' a placement that is not finite and rigid; "
+                              "nothing was moved" % (what, i, obj.Label))
+        out[obj] = pl
     return out
+
+
+def _rigid(pl):
+    q = tuple(pl.Rotation.Q)
+    vals = tuple(pl.Base) + q
+    return all(np.isfinite(vals)) and abs(float(np.dot(q, q)) - 1.0) <= 1e-9
 
 
 def frame_placements(study, index_or_time):
@@ -89,14 +97,25 @@ def apply_frame(study, index_or_time):
 
 
 def reset(study):
-    """Restore the placements the bodies had when the run started, bit-exactly."""
-    res_obj, _ = _result_parts(study)
+    """Restore the placements the bodies had when the run started, bit-exactly.
+
+    Needs only the Result's ``InitialPlacements`` (not its result file, which
+    may be missing or damaged); moves only moving bodies of the study.
+    """
+    if not is_type(study, "SimPhant::Study"):
+        raise ModelError("'%s' is not a SimPhant study" % getattr(study, "Label", study))
+    res_obj = study_result(study)
+    if res_obj is None:
+        raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
+    if len(res_obj.BodyObjects) != len(res_obj.ShapeObjects):
+        raise ResultError("%s: BodyObjects and ShapeObjects differ in length"
+                          % result_label(res_obj))
+    _, initial = check_placements(res_obj)
+    targets = moving_targets(study, res_obj)
     doc = study.Document
     with transaction(doc, "SimPhant: reset placements"):
-        for name, pl in zip(res_obj.ShapeObjects, res_obj.InitialPlacements):
-            obj = doc.getObject(name)
-            if obj is None:
-                continue
+        for k, obj in targets:
+            pl = initial[k]
             cur = obj.Placement
             if tuple(cur.Base) != tuple(pl.Base) or tuple(cur.Rotation.Q) != tuple(pl.Rotation.Q):
                 obj.Placement = pl

@@ -85,49 +85,88 @@ def run_study(study, progress=None, **overrides):
     return result
 
 
+#: the Result properties a run writes besides ``ResultFile`` (restored together on failure)
+_RESULT_PROPERTIES = ("BodyObjects", "ShapeObjects", "CoGLocal", "InitialPlacements",
+                      "JointObjects", "NumberOfFrames", "EndTime", "Method", "Steps", "WallTime",
+                      "AssemblySummary")
+
+
+def _result_values(conv, result):
+    """Values of ``_RESULT_PROPERTIES`` for ``result``, computed before anything is written."""
+    by_name = {conv.body_map[bd.obj.Name].name: bd for bd in conv.moving}
+    moving = [by_name[n] for n in result.body_names]
+    return dict(
+        BodyObjects=[bd.obj.Name for bd in moving],
+        ShapeObjects=[bd.shape.Name for bd in moving],
+        CoGLocal=[FreeCAD.Vector(*bd.cog_local) for bd in moving],
+        InitialPlacements=[FreeCAD.Placement(bd.shape.Placement) for bd in moving],
+        JointObjects=[jd.obj.Name for jd in conv.joints],
+        NumberOfFrames=len(result.t),
+        EndTime=float(result.t[-1]) if len(result.t) else 0.0,
+        Method=str(result.settings.get("method", "")),
+        Steps=int(result.settings.get("steps", 0) or 0),
+        WallTime=float(result.settings.get("wall_time", 0.0) or 0.0),
+        AssemblySummary=result.assembly.summary() if result.assembly is not None
+        else str(getattr(result, "assembly_summary", "")))
+
+
 def store_result(study, conv, result):
     """Write ``result`` (and what playback needs) into the study's Result object.
 
     One undo transaction; creates the Result object if the study has none.
+    All or nothing: the values are computed and the new archive written before
+    the Result is touched; if setting any property fails, the previous archive
+    and properties are put back (undo may be off), so the Result is never left
+    with new arrays and old metadata.
     """
     from . import factory
     doc = study.Document
     tmpdir = tempfile.mkdtemp(prefix="simphant_")
     created = None
+    res_obj = study_result(study)
+    previous = None
     try:
-        res_obj = study_result(study)
+        values = _result_values(conv, result)
+        if res_obj is not None:
+            previous = {p: getattr(res_obj, p) for p in _RESULT_PROPERTIES}
+            previous["ResultFile"] = None
+            if res_obj.ResultFile and os.path.isfile(res_obj.ResultFile):
+                previous["ResultFile"] = os.path.join(tmpdir, "previous.npz")
+                shutil.copyfile(res_obj.ResultFile, previous["ResultFile"])
         with transaction(doc, "SimPhant: store result of '%s'" % study.Label):
             if res_obj is None:
                 res_obj = created = factory.make_result(study)
             path = os.path.join(tmpdir, "%s.npz" % res_obj.Name)
             result.save(path)
             res_obj.ResultFile = path
-            names = result.body_names
-            by_name = {conv.body_map[bd.obj.Name].name: bd for bd in conv.moving}
-            moving = [by_name[n] for n in names]
-            res_obj.BodyObjects = [bd.obj.Name for bd in moving]
-            res_obj.ShapeObjects = [bd.shape.Name for bd in moving]
-            res_obj.CoGLocal = [FreeCAD.Vector(*bd.cog_local) for bd in moving]
-            res_obj.InitialPlacements = [FreeCAD.Placement(bd.shape.Placement) for bd in moving]
-            res_obj.JointObjects = [jd.obj.Name for jd in conv.joints]
-            res_obj.NumberOfFrames = len(result.t)
-            res_obj.EndTime = float(result.t[-1]) if len(result.t) else 0.0
-            res_obj.Method = str(result.settings.get("method", ""))
-            res_obj.Steps = int(result.settings.get("steps", 0) or 0)
-            res_obj.WallTime = float(result.settings.get("wall_time", 0.0) or 0.0)
-            res_obj.AssemblySummary = result.assembly.summary() if result.assembly is not None \
-                else str(getattr(result, "assembly_summary", ""))
+            for name in _RESULT_PROPERTIES:
+                setattr(res_obj, name, values[name])
             res_obj.purgeTouched()
             res_obj.Proxy.remember(res_obj, result)
-    except Exception:
+    except BaseException:
         if created is not None:
             try:
                 doc.removeObject(created.Name)
             except Exception:  # noqa: BLE001 - already removed by the abort
                 pass
+        elif previous is not None:
+            _restore_result(res_obj, previous)
         raise
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def _restore_result(res_obj, previous):
+    """Put back what ``store_result`` found (after a failure half-way)."""
+    try:
+        res_obj.Proxy._cache = None
+    except Exception:  # noqa: BLE001 - no proxy state
+        pass
+    if previous.get("ResultFile"):
+        res_obj.ResultFile = previous["ResultFile"]
+    for name in _RESULT_PROPERTIES:
+        setattr(res_obj, name, previous[name])
+    res_obj.purgeTouched()
 
 
 def result_object(study):

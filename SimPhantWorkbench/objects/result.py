@@ -60,18 +60,31 @@ class Result(BaseProxy):
         self._cache = None
 
     def load(self, obj):
-        """The stored solver ``Result`` (cached per file), or ``None`` when there is none."""
+        """The stored solver ``Result`` (cached per file), or ``None`` when there is none.
+
+        The archive and the mapping are validated first (``result_check``): a
+        missing, damaged or tampered result is a ``ResultError`` naming this Result.
+        """
+        from .. import result_check
         path = obj.ResultFile
-        if not path or not os.path.isfile(path):
+        if not path:
+            if int(obj.NumberOfFrames) > 0:
+                raise result_check.ResultError("%s: its result file is missing (run the study "
+                                               "again)" % result_check.result_label(obj))
             return None
+        what = result_check.result_label(obj)
+        if not os.path.isfile(path):
+            raise result_check.ResultError("%s: its result file is missing (run the study "
+                                           "again)" % what)
         st = os.stat(path)
         key = (path, st.st_mtime_ns, st.st_size)
         cache = getattr(self, "_cache", None)
         if cache is not None and cache[0] == key:
-            return cache[1]
-        from ..solver import Result as SolverResult
-        res = SolverResult.load(path)
-        self._cache = (key, res)
+            res = cache[1]
+        else:
+            res = result_check.read_result_file(path, what)
+            self._cache = (key, res)
+        result_check.check_mapping(obj, res)
         return res
 
     def remember(self, obj, result):

@@ -289,3 +289,224 @@ def test_the_legacy_fixture_still_passes_the_document_check():
         assert document_problems(doc, path) == []
     finally:
         FreeCAD.closeDocument(doc.Name)
+
+
+# ============================================================================ stored results
+
+@pytest.fixture
+def ran(docs):
+    """A pendulum run for 0.1 s (11 frames) and saved: (doc, parts, result)."""
+    doc = docs()
+    p = pendulum(doc)
+    p["study"].OutputInterval = 0.01
+    result = runner.run_study(p["study"], t_end=0.1)
+    return doc, p, result
+
+
+def crafted_npz(path, arrays):
+    np.savez_compressed(str(path), **arrays)
+    return str(path)
+
+
+def put_result_file(res_obj, path):
+    res_obj.ResultFile = str(path)
+    res_obj.Proxy._cache = None
+
+
+def placements_unchanged(doc, before):
+    return all_placements(doc) == before
+
+
+@pytest.mark.parametrize("key,index", [("pos", (3, 0, 1)), ("A", (5, 0, 2, 2)), ("t", (4,)),
+                                       ("states", (2, 3))])
+def test_non_finite_result_arrays_are_refused_naming_the_result(ran, tmp_path, key, index):
+    """Item 4: NaN in Result.npz never reaches a placement."""
+    doc, p, result = ran
+    arrays = result.to_arrays()
+    arrays[key] = arrays[key].copy()
+    arrays[key][index] = np.nan
+    res_obj = study_result(p["study"])
+    put_result_file(res_obj, crafted_npz(tmp_path / "nan.npz", arrays))
+    before = all_placements(doc)
+    with pytest.raises(result_check.ResultError, match="Result 'Result' of study 'Study'.*NaN"):
+        playback.apply_frame(p["study"], 5)
+    assert placements_unchanged(doc, before)
+    playback.reset(p["study"])                         # needs only InitialPlacements
+
+
+@pytest.mark.parametrize("damage", ["not rigid", "frames", "body names", "dtype", "shape",
+                                    "garbage", "pickle", "missing member"])
+def test_damaged_results_are_refused_naming_the_result(ran, tmp_path, damage):
+    doc, p, result = ran
+    arrays = result.to_arrays()
+    if damage == "not rigid":
+        arrays["A"] = arrays["A"] * 2.0
+    elif damage == "frames":
+        arrays = {k: (v[:5] if v.ndim and v.shape[0] == 11 else v) for k, v in arrays.items()}
+    elif damage == "body names":
+        meta = json.loads(str(arrays["meta"]))
+        meta["body_names"] = ["Rod_body", "Ghost"]
+        arrays["meta"] = np.array(json.dumps(meta))
+    elif damage == "dtype":
+        arrays["pos"] = arrays["pos"].astype(np.float32)
+    elif damage == "shape":
+        arrays["A"] = arrays["A"][:, :, :2]
+    elif damage == "pickle":
+        arrays["pos"] = np.array([object()], dtype=object)
+    elif damage == "missing member":
+        del arrays["vel"]
+    res_obj = study_result(p["study"])
+    path = tmp_path / "bad.npz"
+    if damage == "garbage":
+        path.write_bytes(b"PK\x03\x04 this is not a result")
+    elif damage == "pickle":
+        np.savez(str(path), **arrays)                # an object array: pickled
+    else:
+        crafted_npz(path, arrays)
+    put_result_file(res_obj, path)
+    before = all_placements(doc)
+    with pytest.raises(result_check.ResultError, match="Result 'Result' of study 'Study'"):
+        playback.apply_frame(p["study"], -1)
+    with pytest.raises(result_check.ResultError):
+        runner.get_result(p["study"])
+    assert placements_unchanged(doc, before)
+    playback.reset(p["study"])
+    assert placements_unchanged(doc, before)
+
+
+def test_a_decompression_bomb_is_refused_before_decompressing(ran, tmp_path, monkeypatch):
+    """Item 4: members declare (and hold) far more data than the limit: refused from their
+    headers, without allocating it."""
+    doc, p, result = ran
+    n = 200000                                      # about 120 MB of zeros, ~120 kB zipped
+    arrays = result.to_arrays()
+    big = {k: np.zeros((n,) + v.shape[1:]) if v.ndim and v.shape[0] == 11 else v
+           for k, v in arrays.items()}
+    big["t"] = np.arange(n, dtype=float)
+    path = crafted_npz(tmp_path / "bomb.npz", big)
+    del big
+    assert os.path.getsize(path) < 2e6
+    monkeypatch.setattr(result_check, "MAX_RESULT_BYTES", 16 * 1024 ** 2)
+    res_obj = study_result(p["study"])
+    put_result_file(res_obj, path)
+    tracemalloc.start()
+    try:
+        with pytest.raises(result_check.ResultError, match="more than the limit"):
+            runner.get_result(p["study"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4e6, peak
+
+
+def test_a_member_lying_about_its_size_is_refused(ran, tmp_path):
+    doc, p, result = ran
+    path = crafted_npz(tmp_path / "r.npz", result.to_arrays())
+    with zipfile.ZipFile(path) as z:
+        members = {i.filename: z.read(i.filename) for i in z.infolist()}
+    members["pos.npy"] = members["pos.npy"] + b"\0" * 10 ** 6     # more data than its header
+    liar = tmp_path / "liar.npz"
+    with zipfile.ZipFile(str(liar), "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    put_result_file(study_result(p["study"]), liar)
+    with pytest.raises(result_check.ResultError, match="'pos'.*damaged"):
+        runner.get_result(p["study"])
+
+
+def test_an_edited_mapping_never_moves_a_fixed_support(ran):
+    """Item 4: ShapeObjects edited to name the fixed Pin."""
+    doc, p, result = ran
+    res_obj = study_result(p["study"])
+    res_obj.ShapeObjects = [p["pin"].Name]
+    before = all_placements(doc)
+    with pytest.raises(result_check.ResultError, match="Result 'Result'.*'Pin'"):
+        playback.apply_frame(p["study"], 5)
+    with pytest.raises(result_check.ResultError, match="'Pin'"):
+        playback.reset(p["study"])
+    assert placements_unchanged(doc, before)
+
+
+def test_non_finite_initial_placements_are_refused(ran):
+    doc, p, result = ran
+    playback.apply_frame(p["study"], -1)
+    res_obj = study_result(p["study"])
+    res_obj.InitialPlacements = [FreeCAD.Placement(FreeCAD.Vector(float("nan"), 0, 0),
+                                                   FreeCAD.Rotation())]
+    before = all_placements(doc)
+    with pytest.raises(result_check.ResultError, match="initial placement of 'Rod'"):
+        playback.reset(p["study"])
+    with pytest.raises(result_check.ResultError, match="initial placement of 'Rod'"):
+        playback.apply_frame(p["study"], 0)
+    assert placements_unchanged(doc, before)
+
+
+def test_reset_needs_only_the_initial_placements(ran, tmp_path):
+    doc, p, result = ran
+    start = all_placements(doc)
+    playback.apply_frame(p["study"], -1)
+    assert all_placements(doc) != start
+    res_obj = study_result(p["study"])
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"nothing useful")
+    put_result_file(res_obj, garbage)
+    with pytest.raises(result_check.ResultError, match="Result 'Result' of study 'Study'"):
+        playback.apply_frame(p["study"], 0)
+    playback.reset(p["study"])
+    assert all_placements(doc) == start
+
+
+def test_a_fault_while_storing_keeps_the_previous_result_whole(ran, monkeypatch):
+    """Item 5: an error after the result file was replaced leaves the old result."""
+    doc, p, result = ran
+    study = p["study"]
+    res_obj = study_result(study)
+    old = dict(frames=res_obj.NumberOfFrames, end=res_obj.EndTime, steps=res_obj.Steps,
+               initial=[tuple(pl.Base) for pl in res_obj.InitialPlacements])
+    playback.apply_frame(study, -1)          # the next run starts elsewhere
+    from SimPhantWorkbench.objects import result as result_module
+
+    def broken(self, obj, result):
+        raise OSError("disk full")
+    monkeypatch.setattr(result_module.Result, "remember", broken)
+    with pytest.raises(OSError, match="disk full"):
+        runner.run_study(study, t_end=0.05)
+    monkeypatch.undo()
+    res_obj.Proxy._cache = None
+    stored = runner.get_result(study)
+    assert len(stored.t) == old["frames"] == res_obj.NumberOfFrames == 11
+    assert res_obj.EndTime == old["end"] and res_obj.Steps == old["steps"]
+    assert [tuple(pl.Base) for pl in res_obj.InitialPlacements] == old["initial"]
+    np.testing.assert_array_equal(stored.states, result.states)
+
+
+# ============================================================================ expressions
+
+_HOSTILE_EXPRESSIONS = ["floor(10.0)**floor(1e9), 0, 0", "(0,)*floor(1e8), 0, 0",
+                        "[0]*floor(1e8), 0, 0",
+                        "**".join(["((t>=0)+(t>=0))"] * 7) + ", 0, 0",
+                        "ceil(1e300)**ceil(1e300), 0, 0", "t" + "+t" * 3000 + ", 0, 0"]
+
+
+def test_time_functions_bound_their_work():
+    """Item 6: each is refused quickly without allocating much. Run in a child process
+    so that an unbounded evaluation fails the test by a timeout instead of hanging it."""
+    code = ("import json, sys, tracemalloc\n"
+            "from SimPhantWorkbench.conversion import parse_time_function\n"
+            "from SimPhantWorkbench.solver import ModelError\n"
+            "out = []\n"
+            "for e in json.loads(sys.argv[1]):\n"
+            "    tracemalloc.start()\n"
+            "    try:\n"
+            "        parse_time_function(e, \"Force 'F'\"); out.append(['accepted', 0])\n"
+            "    except ModelError as exc:\n"
+            "        out.append([str(exc), tracemalloc.get_traced_memory()[1]])\n"
+            "    tracemalloc.stop()\n"
+            "print(json.dumps(out))\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(_HOSTILE_EXPRESSIONS)],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for expr, (message, peak) in zip(_HOSTILE_EXPRESSIONS, json.loads(done.stdout)):
+        assert message.startswith("Force 'F'"), (expr, message)
+        assert peak < 5e6, (expr, peak)

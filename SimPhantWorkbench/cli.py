@@ -32,7 +32,6 @@ study, model); 3 the integration failed; 130 cancelled.
 """
 import argparse
 import contextlib
-import json
 import math
 import os
 import signal

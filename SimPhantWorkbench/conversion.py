@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 KG_M2_TO_KG_MM2 = 1e6
+#: largest load magnitude accepted [N or N m]: far beyond any machine, well inside the
+#: floating-point range the integration needs
+MAX_LOAD = 1e30
 _PARALLEL_TOL = 1e-6     # 1 - |cos| below which two axes count as parallel
 
 
@@ -305,6 +308,14 @@ def body_data(body, warn=True):
     shape = body.ShapeObject
     if shape is None:
         raise ModelError("%s has no shape object" % _label(body))
+    pl = global_placement(shape)
+    if not all(math.isfinite(x) for x in tuple(pl.Base) + tuple(pl.Rotation.Q)):
+        raise ModelError("%s: the placement of '%s' is not finite (NaN or Inf): %s"
+                         % (_label(body), shape.Label, pl))
+    for prop in ("InitialVelocity", "InitialAngularVelocity"):
+        if not all(math.isfinite(x) for x in getattr(body, prop)):
+            raise ModelError("%s: %s must be finite, got %s"
+                             % (_label(body), prop, tuple(getattr(body, prop))))
     try:
         mp = _body_mass_properties(body)
     except ModelError:
@@ -313,7 +324,6 @@ def body_data(body, warn=True):
         mp = None
     if warn and mp is not None and not body.Fixed:
         _warn_default_density(body, mp)
-    pl = global_placement(shape)
     origin, R = placement_to_frame(pl)
     cog_local = None if mp is None \
         else R.T @ (np.asarray(mp.cog, dtype=float) - origin) / M_PER_MM
@@ -387,7 +397,10 @@ def _side_reference(joint, which, bodies, empty_hint):
     """(what, body, obj, subname) of one side of a joint: the reference in
     property ``which`` and the study Body it lies on (errors name the joint)."""
     what = "%s: %s" % (_label(joint), which)
-    ref = reference_of(getattr(joint, which))
+    try:
+        ref = reference_of(getattr(joint, which))
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (what, exc)) from None
     if ref is None:
         raise ModelError("%s is empty: %s" % (what, empty_hint))
     obj, sub = ref
@@ -583,6 +596,40 @@ def gravity_vector(study):
     return g * d / n
 
 
+#: Study settings checked before a run: (property, lower bound, bound included, what 0
+#: means, when the setting is used)
+_STUDY_SETTINGS = (
+    ("EndTime", 0.0, False, None, "always"),
+    ("TimeStep", 0.0, True, "0 = unlimited (adaptive methods)", "always"),
+    ("OutputInterval", 0.0, True, "0 = automatic", "always"),
+    ("RelativeTolerance", 0.0, False, None, "adaptive"),
+    ("AbsoluteTolerance", 0.0, False, None, "adaptive"),
+    ("TimeConstant", 0.0, True, "0 = automatic", "TimeConstant"),
+    ("DampingRatio", 0.0, False, None, "TimeConstant"),
+    ("BaumgarteAlpha", 0.0, True, None, "Baumgarte"),
+    ("BaumgarteBeta", 0.0, True, None, "Baumgarte"),
+)
+
+
+def _check_study_settings(study):
+    """Each setting in use finite and in range; a negative value is never taken as
+    "automatic" (``ModelError`` naming the study and the property)."""
+    from .solver import METHODS
+    info = METHODS.get(str(study.Integrator))
+    used = {"always", str(study.Stabilisation)}
+    if info is not None and not info.fixed_step:
+        used.add("adaptive")
+    for name, low, inclusive, zero, when in _STUDY_SETTINGS:
+        if when not in used:
+            continue
+        v = float(getattr(study, name))
+        if math.isfinite(v) and (v >= low if inclusive else v > low):
+            continue
+        bound = ">= %g" % low if inclusive else "> %g" % low
+        raise ModelError("%s: %s must be finite and %s%s, got %r"
+                         % (_label(study), name, bound, " (%s)" % zero if zero else "", v))
+
+
 def simulation_settings(study, **overrides):
     """Keyword arguments of ``Model.simulate`` from a Study's properties (SI).
 
@@ -590,6 +637,7 @@ def simulation_settings(study, **overrides):
     ``output_dt``, ``rtol``, ``atol``, ``time_constant``, ``damping_ratio``,
     ``baumgarte``, ...).
     """
+    _check_study_settings(study)
     s = dict(t_end=float(study.EndTime), method=str(study.Integrator),
              rtol=float(study.RelativeTolerance), atol=float(study.AbsoluteTolerance))
     from .solver import METHODS
@@ -755,16 +803,27 @@ def _add_load(conv, load, bodies, name):
     sb = conv.body_map[body.Name]
     torque = is_type(load, "SimPhant::Torque")
     text = (load.TorqueFunction if torque else load.ForceFunction).strip()
+    unit = "N m" if torque else "N"
     if text:
         value = parse_time_function(text, what)
+        at0 = value(0.0)
     else:
-        value = vector_array(load.Torque if torque else load.Force)
+        value = at0 = vector_array(load.Torque if torque else load.Force)
+    largest = float(np.max(np.abs(at0)))
+    if not math.isfinite(largest) or largest > MAX_LOAD:
+        raise ModelError("%s: %s (%s) %s is beyond any physical load (components at most "
+                         "%.3g %s)" % (what, "the value at t = 0" if text else "the value",
+                                       ", ".join("%.3g" % c for c in at0), unit, MAX_LOAD,
+                                       unit))
     frame = str(load.Frame).lower()
     try:
         if torque:
             return conv.model.add_torque(sb, value, frame=frame, name=name)
         point = None
-        ref = reference_of(load.Reference)
+        try:
+            ref = reference_of(load.Reference)
+        except ModelError as exc:
+            raise ModelError("%s: Reference: %s" % (what, exc)) from None
         if ref is not None and ref[1]:
             from .references import reference_frame
             obj, sub = ref

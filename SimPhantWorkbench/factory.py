@@ -75,6 +75,9 @@ def _vector(value, unit, what):
                          % (what, unit, value, exc)) from None
     if len(comps) != 3:
         raise ModelError("%s: expected 3 components, got %r" % (what, value))
+    import math
+    if not all(math.isfinite(c) for c in comps):
+        raise ModelError("%s: the components must be finite, got %r" % (what, value))
     return FreeCAD.Vector(*comps)
 
 
@@ -357,6 +360,12 @@ def _create(study, title, name, proxy_cls, vp_module, vp_class, label, fill):
     If anything fails the object is removed again (undo may be off headless).
     """
     doc = study.Document
+    if label:
+        for other in study.Group:
+            if other.Label == label:
+                raise ModelError("Study '%s' already has an object named '%s'; names in a "
+                                 "study are unique so that messages are unambiguous"
+                                 % (study.Label, label))
     obj = None
     try:
         with transaction(doc, title):

@@ -18,7 +18,8 @@ from .objects.base import is_type, transaction
 from .objects.study import study_result
 from .solver import Model, ModelError, SimulationError
 
-__all__ = ["run_study", "get_result", "result_object", "result_key", "store_result"]
+__all__ = ["run_study", "get_result", "result_object", "result_key", "store_result",
+           "result_size"]
 
 
 def _require_study(study):
@@ -77,12 +78,54 @@ def run_study(study, progress=None, **overrides):
     _recompute_touched(study)
     conv = convert(study)
     settings = simulation_settings(study, **overrides)
+    _check_result_size(study, conv, settings, overrides)
     try:
         result = conv.model.simulate(progress=progress, **settings)
     except (ModelError, SimulationError) as exc:
         raise exc.prefixed("Study '%s'" % study.Label) from None
     store_result(study, conv, result)
     return result
+
+
+def result_size(conv, settings):
+    """(frames, bytes): an upper estimate of the memory a run of ``conv`` with the
+    ``simulate`` keyword arguments ``settings`` needs for its result."""
+    import math
+    t0 = float(settings.get("t0", 0.0) or 0.0)
+    span = float(settings["t_end"]) - t0
+    dt = settings.get("dt")
+    out = settings.get("output_dt") or max(dt or 0.0, span / 1000.0)
+    if not (math.isfinite(span) and math.isfinite(out)) or span <= 0.0 or out <= 0.0:
+        return 0, 0                 # the solver rejects these settings with its own message
+    frames = math.floor(span / out) + 2
+    nb = len(conv.moving)
+    nj = len(conv.model.joints)
+    rows = sum(len(j.spec.rows) for j in conv.model.joints)
+    # the states twice (integration, result), the series of Result.from_run, the
+    # multipliers twice, reactions and anchors twice
+    per_frame = 8 * (2 * 13 * nb + 6 * 3 * nb + 9 * nb + 2 * rows + 2 * 12 * nj + 8)
+    return frames, frames * per_frame
+
+
+def _check_result_size(study, conv, settings, overrides):
+    """``ModelError`` naming the settings when the result would not fit (before anything
+    is allocated), instead of a MemoryError half-way."""
+    from .result_check import MAX_RESULT_BYTES
+    frames, nbytes = result_size(conv, settings)
+    if nbytes <= MAX_RESULT_BYTES:
+        return
+    end = "t_end %g s" % settings["t_end"] if "t_end" in overrides \
+        else "EndTime %g s" % study.EndTime
+    interval = settings.get("output_dt")
+    if "output_dt" in overrides:
+        step = "output_dt %g s" % interval
+    elif interval:
+        step = "OutputInterval %g s" % interval
+    else:
+        step = "time step %g s" % settings.get("dt")
+    raise ModelError("Study '%s': %s with %s gives %.3g result frames (about %.3g bytes), "
+                     "more than the limit of %.3g bytes: raise the output interval or shorten "
+                     "the end time" % (study.Label, end, step, frames, nbytes, MAX_RESULT_BYTES))
 
 
 #: the Result properties a run writes besides ``ResultFile`` (restored together on failure)

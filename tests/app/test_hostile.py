@@ -6,7 +6,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -215,7 +214,8 @@ def test_unknown_enumeration_values_are_kept_and_refused(work, prop, old, new):
     """Item 2: a value a newer version wrote is not replaced by item 0."""
     root, model = work
     bad = edit_fcstd(model, root / "newer.FCStd",
-                     xml=lambda x: x.replace('<Enum value="%s"/>' % old, '<Enum value="%s"/>' % new))
+                     xml=lambda x: x.replace('<Enum value="%s"/>' % old,
+                                             '<Enum value="%s"/>' % new))
     before = tree_hashes(root)
     code, _, err = run_cli("run", bad, "--out", root / "out", "--t-end", T_END, "--no-animation")
     assert code == cli.EXIT_INPUT, err
@@ -510,3 +510,104 @@ def test_time_functions_bound_their_work():
     for expr, (message, peak) in zip(_HOSTILE_EXPRESSIONS, json.loads(done.stdout)):
         assert message.startswith("Force 'F'"), (expr, message)
         assert peak < 5e6, (expr, peak)
+
+
+# ============================================================================ weaker spots
+
+def test_a_result_too_big_for_memory_is_bad_input_naming_the_setting(work, docs):
+    """Item 7: the result size is estimated before anything is allocated."""
+    root, model = work
+    code, _, err = run_cli("run", model, "--out", root / "out", "--output-dt", "1e-12")
+    assert code == cli.EXIT_INPUT, err
+    assert "output_dt 1e-12 s" in err and "result frames" in err and "internal" not in err
+    doc = docs()
+    p = pendulum(doc)
+    p["study"].EndTime = 1e12
+    p["study"].OutputInterval = 0.01
+    before = all_placements(doc)
+    with pytest.raises(ModelError, match="Study 'Study': EndTime 1e\\+12 s with "
+                                         "OutputInterval 0.01 s"):
+        runner.run_study(p["study"])
+    assert all_placements(doc) == before and study_result(p["study"]) is None
+
+
+@pytest.mark.parametrize("prop", ["OutputInterval", "TimeConstant", "EndTime", "TimeStep"])
+def test_negative_settings_are_not_taken_as_automatic(docs, prop):
+    doc = docs()
+    p = pendulum(doc)
+    setattr(p["study"], prop, -1.0)
+    with pytest.raises(ModelError, match="Study 'Study': %s must be finite and" % prop):
+        runner.run_study(p["study"], t_end=0.01) if prop != "EndTime" else \
+            runner.run_study(p["study"])
+
+
+def test_non_finite_initial_velocity_is_refused(docs):
+    doc = docs()
+    p = pendulum(doc)
+    box = doc.addObject("Part::Box", "Box")
+    doc.recompute()
+    with pytest.raises(ModelError, match="Body for 'Box': velocity.*finite"):
+        factory.make_body(p["study"], box, velocity=(float("nan"), 0, 0))
+    assert [o.Label for o in p["study"].Group].count("Box_body") == 0
+    p["link"].InitialAngularVelocity = FreeCAD.Vector(float("inf"), 0, 0)
+    with pytest.raises(ModelError,
+                       match="Body 'Rod_body': InitialAngularVelocity must be finite"):
+        runner.run_study(p["study"], t_end=0.01)
+
+
+def test_a_non_finite_shape_placement_is_named_as_such(docs):
+    doc = docs()
+    p = pendulum(doc)
+    p["rod"].Placement = FreeCAD.Placement(FreeCAD.Vector(float("nan"), 0, 0),
+                                           FreeCAD.Rotation())
+    with pytest.raises(ModelError,
+                       match="Body 'Rod_body': the placement of 'Rod' is not finite"):
+        runner.run_study(p["study"], t_end=0.01)
+
+
+def test_two_elements_in_one_reference_name_the_joint(docs):
+    doc = docs()
+    p = pendulum(doc)
+    p["joint"].Reference1 = (p["pin"], ["Edge1", "Edge2"])
+    with pytest.raises(ModelError, match="Joint 'Hinge': Reference1: 'Pin': pick one element"):
+        runner.run_study(p["study"], t_end=0.01)
+
+
+def test_an_absurd_load_is_refused_naming_it(work, docs):
+    doc = docs()
+    p = pendulum(doc)
+    factory.make_force(p["study"], p["link"], (1e300, 0, 0), name="Huge")
+    with pytest.raises(ModelError,
+                       match="Force 'Huge': the value \\(1e\\+300, 0, 0\\) N is beyond any"):
+        runner.run_study(p["study"], t_end=0.01)
+    factory.make_torque(p["study"], p["link"], "0, 0, 1e40*cos(t)", name="Twist")
+    doc.removeObject(doc.getObjectsByLabel("Huge")[0].Name)
+    with pytest.raises(ModelError,
+                       match="Torque 'Twist': the value at t = 0 \\(0, 0, 1e\\+40\\) N m is"):
+        runner.run_study(p["study"], t_end=0.01)
+
+
+def test_two_loads_with_the_same_name_are_refused(docs):
+    doc = docs()
+    p = pendulum(doc)
+    factory.make_force(p["study"], p["link"], (0, 0, 1), name="Push")
+    with pytest.raises(ModelError, match="already has an object named 'Push'"):
+        factory.make_force(p["study"], p["link"], (0, 0, 2), name="Push")
+    assert [o.Label for o in p["study"].Group].count("Push") == 1
+
+
+def test_ctrl_c_before_the_first_progress_report_stops_at_once(work, monkeypatch):
+    """Item 7: a cancel while compiling/assembling does not run the whole study first."""
+    import signal
+    root, model = work
+    real = runner.simulation_settings
+
+    def interrupted(*args, **kw):
+        os.kill(os.getpid(), signal.SIGINT)         # Ctrl-C before the integration starts
+        return real(*args, **kw)
+    monkeypatch.setattr(runner, "simulation_settings", interrupted)
+    calls = []
+    code, out, err = run_cli("run", model, "--out", root / "out", "--t-end", T_END,
+                             progress=lambda t, te: calls.append(t))
+    assert code == cli.EXIT_CANCELLED, err
+    assert calls == [] and out == "" and not (root / "out").exists()

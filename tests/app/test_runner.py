@@ -151,7 +151,7 @@ def test_failing_solve_raises_and_changes_nothing(swing):
 def test_bad_setting_names_the_study(swing):
     swing["study"].TimeStep = -1.0
     before = _state(swing["doc"], swing["study"])
-    with pytest.raises(ModelError, match="Study 'Study'.*dt"):
+    with pytest.raises(ModelError, match="Study 'Study'.*TimeStep"):
         runner.run_study(swing["study"])
     _assert_unchanged(swing["doc"], swing["study"], before)
 

@@ -17,7 +17,8 @@ MODULES = ["SimPhantWorkbench.objects", "SimPhantWorkbench.objects.base",
            "SimPhantWorkbench.objects.joint", "SimPhantWorkbench.objects.load",
            "SimPhantWorkbench.objects.result", "SimPhantWorkbench.factory",
            "SimPhantWorkbench.conversion", "SimPhantWorkbench.runner",
-           "SimPhantWorkbench.playback"]
+           "SimPhantWorkbench.playback", "SimPhantWorkbench.result_check",
+           "SimPhantWorkbench.document_check", "SimPhantWorkbench.outdir"]
 
 PROXIES = {  # Type -> (module path, class): stored in .FCStd files, never renamed
     "SimPhant::Study": ("SimPhantWorkbench.objects.study", "Study"),

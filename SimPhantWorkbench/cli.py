@@ -207,9 +207,15 @@ class _Interrupt:
         if self.simulating and self.integrating and not self.requested:
             self.requested = True
             return
-        # before the first progress report (compiling, assembling: nothing is stored
-        # yet) or a second Ctrl-C: stop at once rather than after the run
+        if self.simulating and not self.integrating and not self.requested:
+            # before the first progress report (compiling, assembling; nothing is
+            # stored yet): stop at once rather than after the run
+            raise _EarlyCancel
         raise KeyboardInterrupt
+
+
+class _EarlyCancel(KeyboardInterrupt):
+    """Ctrl-C before the runner's first progress report."""
 
 
 # ============================================================================ FreeCAD side
@@ -492,10 +498,14 @@ def _run(args, progress, out, err, interrupt):
                     return False
             return True
 
-        interrupt.simulating = True
-        bar.start(overrides.get("t_end", float(study.EndTime)))
         try:
+            interrupt.simulating = True
+            bar.start(overrides.get("t_end", float(study.EndTime)))
             result = runner.run_study(study, progress=report, **overrides)
+        except _EarlyCancel:
+            bar.close(ok=False)
+            raise CliError("run cancelled at t = 0 s, before the integration started; nothing "
+                           "written", EXIT_CANCELLED) from None
         except SimulationCancelled as exc:
             bar.close(ok=False)
             raise CliError("run cancelled at t = %.4g s; nothing written" % (exc.time or 0.0),

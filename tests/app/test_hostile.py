@@ -611,3 +611,4 @@ def test_ctrl_c_before_the_first_progress_report_stops_at_once(work, monkeypatch
                              progress=lambda t, te: calls.append(t))
     assert code == cli.EXIT_CANCELLED, err
     assert calls == [] and out == "" and not (root / "out").exists()
+    assert "before the integration started; nothing written" in err

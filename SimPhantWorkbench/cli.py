@@ -56,7 +56,6 @@ EXAMPLES_DIR = os.path.join(ROOT, "examples")
 DEFAULT_EXAMPLE = "slider_crank"
 
 
-
 class CliError(Exception):
     """A user-facing error: one line, and the exit code to return."""
 

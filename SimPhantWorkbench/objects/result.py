@@ -9,7 +9,9 @@ CoG in the object's own frame and the placement it had when the run started
 (``InitialPlacements`` is a PlacementList, stored bit-exactly).
 
 ``get_result`` (module ``SimPhantWorkbench.runner``) loads the archive, cached
-by the proxy per file.
+by the proxy per file, after validating it and the mapping against the study
+(``SimPhantWorkbench.result_check``): a damaged or edited result is a
+``ResultError`` naming this Result, never a placement.
 """
 import os
 

@@ -612,3 +612,31 @@ def test_ctrl_c_before_the_first_progress_report_stops_at_once(work, monkeypatch
     assert code == cli.EXIT_CANCELLED, err
     assert calls == [] and out == "" and not (root / "out").exists()
     assert "before the integration started; nothing written" in err
+
+
+def test_the_cli_replaces_a_crafted_stored_result_without_reading_it(tmp_path, docs):
+    """A document whose stored Result holds NaN arrays and a bomb-sized member: the CLI
+    runs the study again, never loads the old arrays, and changes only its own files."""
+    doc = docs()
+    p = pendulum(doc)
+    p["study"].OutputInterval = 0.01
+    result = runner.run_study(p["study"], t_end=0.05)
+    arrays = result.to_arrays()
+    arrays["pos"] = np.full_like(arrays["pos"], np.nan)
+    arrays["junk"] = np.zeros(50 * 1024 ** 2 // 8)                # 50 MB, ~50 kB zipped
+    put_result_file(study_result(p["study"]), crafted_npz(tmp_path / "crafted.npz", arrays))
+    model = str(tmp_path / "crafted.FCStd")
+    doc.saveAs(model)
+    before = tree_hashes(tmp_path)
+    out = tmp_path / "out"
+    code, _, err = run_cli("run", model, "--out", out, "--t-end", T_END, "--no-animation")
+    assert code == 0, err
+    assert_only_manifest_changed(tmp_path, out, before)
+    assert tree_hashes(tmp_path)["crafted.FCStd"] == before["crafted.FCStd"]
+    saved = FreeCAD.openDocument(str(out / "crafted_result.FCStd"))
+    try:
+        study = next(o for o in saved.Objects if is_type(o, "SimPhant::Study"))
+        stored = runner.get_result(study)
+        assert np.isfinite(stored.position(stored.body_names[0])).all()
+    finally:
+        FreeCAD.closeDocument(saved.Name)

@@ -131,8 +131,12 @@ def document_problems(doc, path=None):
             have = _loaded_links(getattr(obj, pname, None))
             lost = [w for w in wanted if w not in have]
             if pname == "Group":     # a study's members must load as SimPhant objects
-                lost += [w for w in wanted if w in have
-                         and proxy_type(doc.getObject(w)) is None]
+                unread = [w for w in wanted if w in have and proxy_type(doc.getObject(w)) is None]
+                if unread:
+                    problems.append("%s '%s': its member %s did not load as a SimPhant object "
+                                    "(its data is missing from the file)"
+                                    % (proxy_type(obj).split("::")[-1], label,
+                                       ", ".join("'%s'" % w for w in unread)))
             if lost:
                 problems.append("%s '%s': %s refers to %s, which the document could not load"
                                 % (proxy_type(obj).split("::")[-1], label, pname,

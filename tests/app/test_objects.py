@@ -7,7 +7,8 @@ import pytest
 import FreeCAD
 import Part
 
-from helpers_doc import docs, element_name, pendulum, reopen, vec  # noqa: F401 (fixture)
+from helpers_doc import (assert_public_api, docs, element_name, pendulum, reopen,  # noqa: F401
+                         vec)
 from SimPhantWorkbench import factory
 from SimPhantWorkbench.objects import base, study
 from SimPhantWorkbench.solver import JOINT_TYPES, METHODS, ModelError
@@ -30,8 +31,8 @@ PROXIES = {  # Type -> (module path, class): stored in .FCStd files, never renam
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_every_module_imports(name):
-    importlib.import_module(name)
+def test_every_module_imports_with_its_public_api(name):
+    assert_public_api(importlib.import_module(name))
 
 
 def test_proxy_paths_are_the_public_ones():
@@ -184,6 +185,30 @@ def test_body_shows_computed_mass_properties(docs):
     box.Height = 60.0
     doc.recompute()
     assert b.Mass == pytest.approx(12e-3, rel=1e-12)
+
+
+def test_body_principal_axes_follow_a_turned_box(docs):
+    """PrincipalMoments ascend and PrincipalAxes (a rotation: columns = the axes, world)
+    turn with the box: the smallest moment is about the box's longest edge (z, 30 mm),
+    the largest about its shortest (x, 10 mm)."""
+    doc = docs()
+    box = doc.addObject("Part::Box", "Box")
+    box.Length, box.Width, box.Height = 10.0, 20.0, 30.0
+    turn = FreeCAD.Rotation(vec(1, 1, 0), 30)
+    box.Placement = FreeCAD.Placement(vec(5, -7, 2), turn)
+    doc.recompute()
+    st = factory.make_study(doc)
+    b = factory.make_body(st, box, density=1000.0)
+    m = 6e-3
+    pm = b.PrincipalMoments
+    assert (pm.x, pm.y, pm.z) == pytest.approx((m * (10 ** 2 + 20 ** 2) / 12,
+                                                m * (10 ** 2 + 30 ** 2) / 12,
+                                                m * (20 ** 2 + 30 ** 2) / 12), rel=1e-9)
+    axes = b.PrincipalAxes
+    for column, edge in ((vec(1, 0, 0), vec(0, 0, 1)), (vec(0, 1, 0), vec(0, 1, 0)),
+                         (vec(0, 0, 1), vec(1, 0, 0))):
+        assert abs(axes.multVec(column).dot(turn.multVec(edge))) == pytest.approx(1.0, abs=1e-9)
+    assert abs(axes.multVec(vec(1, 0, 0)).dot(vec(0, 0, 1))) < 0.99     # really turned
 
 
 def test_default_density_warns_naming_the_object(docs, monkeypatch):

@@ -180,10 +180,18 @@ def test_playback_skips_objects_deleted_since_the_run(docs):
     factory.make_body(study, b, density=1000.0)
     runner.run_study(study)
     body_b = [o for o in study.Group if getattr(o, "ShapeObject", None) == b][0]
+    start = placement_bits(a.Placement)
     doc.removeObject(body_b.Name)
     doc.removeObject(b.Name)
-    playback.apply_frame(study, 2)
+    # the remaining body still moves to its frame and back; the deleted one is not recreated
+    expected = playback.frame_placements(study, 2)
+    assert list(expected) == [a]
+    assert playback.apply_frame(study, 2) == 2
+    assert placement_bits(a.Placement) == placement_bits(expected[a])
+    assert placement_bits(a.Placement) != start
     playback.reset(study)
+    assert placement_bits(a.Placement) == start
+    assert doc.getObject("B") is None
 
 
 def test_setting_placement_moves_a_part_feature_without_recompute(docs):

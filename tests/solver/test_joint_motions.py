@@ -132,6 +132,12 @@ def test_block_slides_down_a_tilted_plane(theta):
     P = r.joint_point(j)
     T_expected = np.cross(r.position(b) - P, np.tile(N, (len(r.t), 1)))
     np.testing.assert_allclose(r.reaction_torque(j), T_expected, rtol=1e-6, atol=1e-6)
+    # about the ground's joint point instead: the same wrench moved by (P2 - P1) x N
+    P1 = r.joint_point(j, side="body1")
+    assert np.abs(P - P1).max() > 0.1                     # the block slid away from it
+    np.testing.assert_allclose(r.reaction_torque(j, about="body1"),
+                               T_expected + np.cross(P - P1, np.tile(N, (len(r.t), 1))),
+                               rtol=1e-6, atol=1e-6)
     # the joint point rides on the block; the ground's stays put
     np.testing.assert_allclose(r.joint_point(j, side="body1"),
                                np.tile(r.joint_point(j, side="body1")[0], (len(r.t), 1)),

@@ -80,6 +80,8 @@ def test_body_csv_angles_rebuild_the_orientation_of_a_tumbling_body(tmp_path):
         spread.append(row[8:11])
     assert np.ptp(np.array(spread), axis=0).min() > 0.5      # all three angles vary
     np.testing.assert_allclose(data[:, 4:8], r.quaternion("tumbler"), atol=0)
+    # one sign throughout: neighbouring rows are close (|w| = 3.6 rad/s x 0.05 s / 2 apart)
+    assert np.linalg.norm(np.diff(data[:, 4:8], axis=0), axis=1).max() < 0.2
 
 
 def test_reactions_and_energy_csv(result, tmp_path):

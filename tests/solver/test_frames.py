@@ -113,6 +113,9 @@ def test_body_frame_torque_on_a_tensor_inertia_body_uses_the_user_axes():
     r = _first_sample(m)
     alpha = np.linalg.solve(I_w, A_u @ T_b + T_w - np.cross(w, I_w @ w))
     np.testing.assert_allclose(r.angular_acceleration(b)[0], alpha, rtol=1e-9, atol=1e-12)
+    # body-frame outputs are in the user's axes too
+    np.testing.assert_allclose(r.angular_velocity(b, frame="body")[0], A_u.T @ w, atol=1e-12)
+    np.testing.assert_allclose(r.rotation_matrix(b)[0], A_u, atol=1e-12)
 
 
 def test_axisymmetric_body_precesses_at_the_closed_form_rate():

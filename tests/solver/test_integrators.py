@@ -45,6 +45,23 @@ def test_samples_land_on_their_times(method):
     np.testing.assert_allclose(r.position(b), expected, atol=1e-9)
     np.testing.assert_allclose(r.velocity(b), V0 + np.outer(r.t, G), atol=1e-9)
     np.testing.assert_allclose(r.acceleration(b), np.tile(G, (len(r.t), 1)), atol=1e-12)
+    if method == "rk4":
+        assert r.settings["nfev"] == 4 * r.settings["steps"]
+
+
+def test_rk4_is_fourth_order_with_a_time_dependent_force():
+    """F(t) = (m cos 3t, 0, 0) from rest: x(t) = (1 - cos 3t) / 9. RK4 evaluates the force
+    at the step's start, midpoint (twice) and end; the error falls 16x per halved step."""
+    errors = []
+    for h in (0.04, 0.02):
+        m = Model(gravity=(0, 0, 0))
+        b = m.add_body("b", mass=2.0, inertia=(0.1, 0.1, 0.1))
+        m.add_force(b, lambda t: (2.0 * math.cos(3.0 * t), 0.0, 0.0))
+        r = m.simulate(t_end=2.0, dt=h, method="rk4", output_dt=0.2)
+        exact = (1.0 - np.cos(3.0 * r.t)) / 9.0
+        errors.append(np.abs(r.position(b)[:, 0] - exact).max())
+    assert errors[0] < 1e-6
+    assert 12.0 < errors[0] / errors[1] < 20.0, errors
 
 
 def test_rk4_counts_four_evaluations_per_step():
@@ -64,6 +81,17 @@ def test_default_baumgarte_constants():
     m, b = _falling_body()
     r = m.simulate(t_end=0.02, dt=0.01, output_dt=0.02)
     assert (r.settings["alpha"], r.settings["beta"]) == pytest.approx((20.0, 20.0))
+
+
+def test_default_time_constant_is_five_steps_for_coarse_steps():
+    """No stabilisation given, dt = 0.01 s: tc = max(0.02, 5 dt) = 0.05 s, critically damped:
+    the violation decays as (1 + t/tc) exp(-t/tc) (RK4 at h/tc = 0.2: 1e-3 close)."""
+    offset = (0.0, 0.02, -0.01)
+    m, b = _offset_pendulum(offset)
+    r = m.simulate(t_end=0.3, dt=0.01, method="rk4", output_dt=0.01, assemble=False)
+    beta = 1.0 / 0.05
+    f = (1.0 + beta * r.t) * np.exp(-beta * r.t)
+    np.testing.assert_allclose(r.constraint_violation()["position"], 0.02 * f, atol=1e-3 * 0.02)
 
 
 def _offset_pendulum(offset):

@@ -1,8 +1,9 @@
 """The naive NumPy solver reproduces SimPhant's trajectories (so the speed
 comparison is between two implementations of the SAME formulation).
 
-Run by ``bench_chain.py`` before it times anything (``run_checks``), and also
-collectable by pytest: ``tools/run_python.sh -m pytest -q bench/test_naive.py``.
+Run by ``bench_chain.py`` before it times anything (``run_checks``), by ``make test``
+(``tests/solver/test_naive_reference.py``), and collectable by pytest on its own:
+``tools/run_python.sh -m pytest -q bench/test_naive.py``.
 """
 import os
 import sys
@@ -21,21 +22,22 @@ TOL = 1e-8
 def simphant_eps(sm, alpha, beta, regularization):
     """SimPhant's Tikhonov eps rule and values, in model joint/row order.
 
-    Introspects the compiled ``System`` (the solver is being optimised while
-    this benchmark exists): ``S.row_eps`` (per row) or ``S.eps`` (global).
-    Returns (rule, eps vector or None)."""
-    try:
-        sysm = sm.compile(alpha=alpha, beta=beta, regularization=regularization)
-        S = sysm.S
-        if hasattr(S, "row_eps"):
-            vec = np.concatenate([np.asarray(S.row_eps)[sysm.joint_rows(j)]
-                                  for j in range(len(sm.joints))])
-            return "per_row", vec
-        if hasattr(S, "eps"):
-            return "global", np.full(int(S.nrows), float(S.eps))
-    except Exception:  # noqa: BLE001 - unknown solver internals: let the trajectory decide
-        pass
-    return "per_row", None
+    Reads the compiled ``System``: ``S.row_eps`` (per row) or ``S.eps`` (global).
+    Returns (rule, eps vector). Raises when neither exists, so a change of the
+    solver's internals fails this check loudly instead of skipping the comparison."""
+    sysm = sm.compile(alpha=alpha, beta=beta, regularization=regularization)
+    S = sysm.S
+    if hasattr(S, "row_eps"):
+        rows = []
+        for j in range(len(sm.joints)):           # model joint j sits at position joint_pos[j]
+            s = int(sysm.joint_pos[j])
+            r0 = int(S.jnt_row0[s])
+            rows.append(np.asarray(S.row_eps)[r0:r0 + int(S.jnt_nrow[s])])
+        return "per_row", np.concatenate(rows)
+    if hasattr(S, "eps"):
+        return "global", np.full(int(S.nrows), float(S.eps))
+    raise AttributeError("SimPhant's compiled system has neither S.row_eps nor S.eps: "
+                         "update simphant_eps")
 
 
 def build(case):
@@ -63,14 +65,15 @@ def compare(case, t_end=0.1, dt=1e-3, output_dt=0.01):
     if Ys.shape != Yn.shape:
         raise AssertionError("shape mismatch %s vs %s" % (Ys.shape, Yn.shape))
     diff = float(np.max(np.abs(Ys - Yn)))
-    eps_rel = None
-    if sp_eps is not None and len(sp_eps) == len(nm.eps):
-        eps_rel = float(np.max(np.abs(nm.eps - sp_eps) / np.maximum(np.abs(sp_eps), 1e-300)))
+    if len(sp_eps) != len(nm.eps):
+        raise AssertionError("eps vectors differ in length: SimPhant %d, naive %d"
+                             % (len(sp_eps), len(nm.eps)))
+    eps_rel = float(np.max(np.abs(nm.eps - sp_eps) / np.maximum(np.abs(sp_eps), 1e-300)))
     return dict(case="/".join(str(c) for c in case), t_end=t_end, dt=dt,
                 max_abs_state_diff=diff, eps_rule=rule,
                 eps_min=float(nm.eps.min()), eps_max=float(nm.eps.max()),
                 eps_rel_diff_vs_simphant=eps_rel,
-                ok=bool(diff < TOL and (eps_rel is None or eps_rel < 1e-9)))
+                ok=bool(diff < TOL and eps_rel < 1e-9))
 
 
 CASES = [("chain", 1, "revolute"), ("chain", 4, "revolute"), ("chain", 4, "spherical"),

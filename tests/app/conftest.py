@@ -1,7 +1,7 @@
 """Shared fixtures of the headless FreeCAD tests (``tests/app``).
 
-Run with ``tools/run_python.sh -m pytest tests/app``. Without FreeCAD the
-tests here are skipped at collection.
+Run with ``tools/run_python.sh -m pytest tests/app``. Without FreeCAD every
+test module here is reported as skipped (with the reason), not silently dropped.
 """
 import itertools
 
@@ -9,10 +9,24 @@ import pytest
 
 try:
     import FreeCAD
-except ImportError:  # plain Python: nothing here can run
+    _NO_FREECAD = None
+except ImportError as exc:  # plain Python: nothing here can run
     FreeCAD = None
+    _NO_FREECAD = str(exc)
 
-collect_ignore_glob = [] if FreeCAD is not None else ["test_*.py"]
+
+class _SkippedModule(pytest.File):
+    """A test module that cannot be imported without FreeCAD: one skip report."""
+
+    def collect(self):
+        pytest.skip("FreeCAD is not importable (%s); run the tests with tools/run_python.sh"
+                    % _NO_FREECAD, allow_module_level=True)
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if FreeCAD is None:
+        return _SkippedModule.from_parent(parent, path=module_path)
+    return None
 
 
 if FreeCAD is not None:

@@ -157,3 +157,21 @@ def docs():
     for name in list(FreeCAD.listDocuments()):
         if name not in before:
             FreeCAD.closeDocument(name)
+
+
+def assert_public_api(module):
+    """The module is documented and its ``__all__`` is its public API exactly: every name
+    resolves, none twice, and every public function or class defined in the module is
+    listed (a forgotten export, or a stale name after a rename, fails)."""
+    import inspect
+    assert module.__doc__ and module.__doc__.strip(), "%s has no docstring" % module.__name__
+    names = list(module.__all__)
+    assert len(names) == len(set(names)), "%s.__all__ lists a name twice" % module.__name__
+    missing = [n for n in names if not hasattr(module, n)]
+    assert not missing, "%s.__all__ names missing objects: %s" % (module.__name__, missing)
+    defined = [n for n, o in vars(module).items()
+               if not n.startswith("_") and (inspect.isfunction(o) or inspect.isclass(o))
+               and getattr(o, "__module__", None) == module.__name__]
+    unlisted = [n for n in defined if n not in names]
+    assert not unlisted, "%s defines public %s but does not export them" % (module.__name__,
+                                                                             unlisted)

@@ -690,7 +690,17 @@ def test_joints_of_older_documents_use_their_references(docs, tmp_path):
         joint = study_joints(doc.getObject("Study"))[0]
         assert joint.FrameSource == "References"
         assert conversion.frame_source(joint) == "References"
-        conversion.joint_data(joint)
+        jd = conversion.joint_data(joint)
+        # the saved pendulum's hinge: the pin's circle (centre (2, 0, 0) mm, axis y) and
+        # the rod's top vertex at the same point, which takes the circle's axis
+        assert jd.kind == "revolute"
+        assert jd.body1.ShapeObject.Name == "Pin" and jd.body1.Fixed
+        assert jd.body2.ShapeObject.Name == "Rod" and not jd.body2.Fixed
+        for point, R in (jd.frame1, jd.frame2):
+            np.testing.assert_allclose(point, (0.002, 0.0, 0.0), atol=1e-12)
+            np.testing.assert_allclose(abs(R[:, 2] @ (0.0, 1.0, 0.0)), 1.0, atol=1e-12)
+            np.testing.assert_allclose(R.T @ R, np.eye(3), atol=1e-12)
+        np.testing.assert_allclose(jd.frame2[1], jd.frame1[1], atol=1e-12)
     finally:
         for name in set(FreeCAD.listDocuments()) - before:
             FreeCAD.closeDocument(name)
@@ -701,4 +711,6 @@ def test_the_module_imports_without_the_assembly_module():
     mod = importlib.import_module("SimPhantWorkbench.assembly_import")
     assert mod.JOINT_KIND_MAP["Slider"] == "prismatic"
     assert set(mod.UNSUPPORTED_TYPES) | set(mod.JOINT_KIND_MAP) | {"Distance"} == set(TYPES_1X)
-    assert Part is not None
+    # importing it pulls in none of the 1.x Assembly modules (absent on 0.20)
+    import sys
+    assert not {"Assembly", "AssemblyApp", "UtilsAssembly", "JointObject"} & set(sys.modules)

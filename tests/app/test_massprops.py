@@ -478,5 +478,5 @@ def test_inside_out_solid(doc):
 
 
 def test_module_exports():
-    for name in massprops.__all__:
-        assert hasattr(massprops, name)
+    from helpers_doc import assert_public_api
+    assert_public_api(massprops)

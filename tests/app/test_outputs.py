@@ -48,6 +48,42 @@ def test_body_csv_holds_the_result_exactly(result, tmp_path):
     np.testing.assert_array_equal(data[:, 14:17], result.angular_velocity(name))
 
 
+def test_body_csv_angles_rebuild_the_orientation_of_a_tumbling_body(tmp_path):
+    """A body tumbling about a general axis: in every row the Z-Y-X angles give back,
+    as Rz(angle_z) Ry(angle_y) Rx(angle_x), the rotation of the row's own quaternion
+    columns (w, x, y, z) -- both checked from the CSV alone."""
+    m = Model(gravity=(0, 0, 0))
+    q0 = np.array([0.8, 0.3, -0.4, 0.33])
+    b = m.add_body("tumbler", mass=1.0, inertia=(0.2, 0.3, 0.4), orientation=q0 / np.linalg.norm(q0),
+                   angular_velocity=(1.5, -2.0, 2.5))
+    r = m.simulate(t_end=2.0, dt=1e-3, output_dt=0.05)
+    header, data = read_csv(outputs.write_body_csv(r, "tumbler", str(tmp_path / "t.csv")))
+    assert header[4:11] == ["q_w [1]", "q_x [1]", "q_y [1]", "q_z [1]",
+                            "angle_x [rad]", "angle_y [rad]", "angle_z [rad]"]
+
+    def rot(axis, a):
+        c, s = math.cos(a), math.sin(a)
+        i, j = [(1, 2), (2, 0), (0, 1)][axis]
+        R = np.eye(3)
+        R[i, i] = R[j, j] = c
+        R[i, j], R[j, i] = -s, s
+        return R
+
+    spread = []
+    for row in data:
+        w, x, y, z = row[4:8]
+        A = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+        ax, ay, az = row[8:11]
+        np.testing.assert_allclose(rot(2, az) @ rot(1, ay) @ rot(0, ax), A, atol=1e-12)
+        spread.append(row[8:11])
+    assert np.ptp(np.array(spread), axis=0).min() > 0.5      # all three angles vary
+    np.testing.assert_allclose(data[:, 4:8], r.quaternion("tumbler"), atol=0)
+    # one sign throughout: neighbouring rows are close (|w| = 3.6 rad/s x 0.05 s / 2 apart)
+    assert np.linalg.norm(np.diff(data[:, 4:8], axis=0), axis=1).max() < 0.2
+
+
 def test_reactions_and_energy_csv(result, tmp_path):
     header, data = read_csv(outputs.write_reactions_csv(result, str(tmp_path / "r.csv")))
     assert header[0] == "time [s]" and len(header) == 1 + 6 * len(result.joint_names)

@@ -180,10 +180,18 @@ def test_playback_skips_objects_deleted_since_the_run(docs):
     factory.make_body(study, b, density=1000.0)
     runner.run_study(study)
     body_b = [o for o in study.Group if getattr(o, "ShapeObject", None) == b][0]
+    start = placement_bits(a.Placement)
     doc.removeObject(body_b.Name)
     doc.removeObject(b.Name)
-    playback.apply_frame(study, 2)
+    # the remaining body still moves to its frame and back; the deleted one is not recreated
+    expected = playback.frame_placements(study, 2)
+    assert list(expected) == [a]
+    assert playback.apply_frame(study, 2) == 2
+    assert placement_bits(a.Placement) == placement_bits(expected[a])
+    assert placement_bits(a.Placement) != start
     playback.reset(study)
+    assert placement_bits(a.Placement) == start
+    assert doc.getObject("B") is None
 
 
 def test_setting_placement_moves_a_part_feature_without_recompute(docs):
@@ -209,3 +217,18 @@ def test_apply_frame_on_a_partdesign_body(docs, partdesign):
     _check_frames(study, body, [3, -1])
     playback.reset(study)
     assert placement_bits(body.Placement)[:3] == (-20.0, 5.0, 60.0)
+
+
+def test_frame_index_takes_the_nearest_time_and_counts_indices_from_the_end():
+    from SimPhantWorkbench.solver import Model
+    m = Model(gravity=(0, 0, 0))
+    m.add_body("b", mass=1.0, inertia=(1.0, 1.0, 1.0))
+    r = m.simulate(t_end=0.1, dt=0.01, output_dt=0.01)
+    assert len(r.t) == 11
+    for t, k in ((0.0, 0), (0.0049, 0), (0.0051, 1), (0.0449, 4), (0.0451, 5), (0.1, 10)):
+        assert playback.frame_index(r, t) == k
+    assert playback.frame_index(r, -1) == 10 and playback.frame_index(r, -11) == 0
+    assert playback.frame_index(r, 3) == 3
+    for bad in (11, -12):
+        with pytest.raises(ModelError, match="does not exist"):
+            playback.frame_index(r, bad)

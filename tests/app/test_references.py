@@ -374,5 +374,5 @@ def test_unsupported_geometry(doc):
 
 
 def test_module_exports():
-    for name in references.__all__:
-        assert hasattr(references, name)
+    from helpers_doc import assert_public_api
+    assert_public_api(references)

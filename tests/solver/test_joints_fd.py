@@ -7,6 +7,8 @@ At random, unassembled poses with random velocities:
 * Phi_dot (= Phi_q v) against the difference of Phi along the motion;
 * gamma against -(d/dt)(Phi_q(q) v) along the motion with constant v, omega_b.
 """
+import zlib
+
 import numpy as np
 import pytest
 
@@ -41,7 +43,8 @@ def _random_model(kind, rng, ground_side=None):
 @pytest.mark.parametrize("ground_side", [None, 0, 1])
 @pytest.mark.parametrize("kind", KINDS)
 def test_jacobian_and_gamma_match_finite_differences(kind, ground_side):
-    rng = np.random.default_rng(abs(hash((kind, ground_side))) % 2**32)
+    # crc32, not hash(): str hashes change per process, so a failure would not reproduce
+    rng = np.random.default_rng(zlib.crc32(("%s/%s" % (kind, ground_side)).encode()))
     for trial in range(3):
         m = _random_model(kind, rng, ground_side)
         sysm = m.compile()

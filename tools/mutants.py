@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""Curated mutant suite: small deliberate bugs that the tests must catch (``make mutants``).
+
+Each mutant replaces one exact piece of source text (its *anchor*, which must occur
+exactly once in its file) and names the tests that should fail because of it. For each
+mutant, one at a time, this script writes the mutated file, runs only those tests
+(``pytest -x``), records whether they failed (killed) or passed (survived), and puts the
+original file back byte for byte, with its modification time.
+
+It exits non-zero when a mutant survives, when an anchor is missing or not unique (after
+a refactor: the table says which), when a mutant does not compile, or when the unmutated
+tests fail (baseline).
+
+Files are always restored: in a ``finally`` block, on Ctrl-C and on SIGTERM (the test run
+is stopped first), and, should the process be killed outright, at the start of the next
+run from the copy kept in ``.mutants-restore/`` while a mutant is applied.
+
+Mutants of files that numba compiles (``kernels.py``, ``blocks.py``, ``joints.py``) run
+with ``NUMBA_DISABLE_JIT=1``: the mutated source then executes as written, with no
+compiled kernel to go stale (numba's cache is keyed on the source file, and a kernel
+compiled from the unmutated file would hide the bug). The tests chosen for them are
+quick in pure Python. ``--jit`` runs them compiled instead, each with a fresh
+``NUMBA_CACHE_DIR`` (a full compile per mutant, several minutes each), and checks that
+numba did recompile the mutated file.
+
+Usage::
+
+    tools/run_python.sh tools/mutants.py [--list] [--only ID,ID] [--all-killers] [--jit]
+                                         [--no-baseline] [--timeout S]
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import py_compile
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import namedtuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_PYTHON = os.path.join(ROOT, "tools", "run_python.sh")
+RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
+#: files whose functions numba compiles (or whose globals compiled kernels freeze)
+JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
+             "SimPhantWorkbench/solver/joints.py"}
+
+Mutant = namedtuple("Mutant", ["id", "file", "anchor", "replacement", "tests", "description"])
+
+K = "SimPhantWorkbench/solver/kernels.py"
+SIM = "SimPhantWorkbench/solver/simulation.py"
+ROT = "SimPhantWorkbench/solver/rotations.py"
+INTEG = "SimPhantWorkbench/solver/integrators.py"
+RES = "SimPhantWorkbench/solver/result.py"
+CONV = "SimPhantWorkbench/conversion.py"
+REF = "SimPhantWorkbench/references.py"
+PLAY = "SimPhantWorkbench/playback.py"
+OUT = "SimPhantWorkbench/outputs.py"
+
+T_FRAMES = "tests/solver/test_frames.py"
+T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
+T_FD = "tests/solver/test_joints_fd.py"
+T_INTEG = "tests/solver/test_integrators.py"
+T_MOTIONS = "tests/solver/test_joint_motions.py"
+T_ROT = "tests/solver/test_rotations.py"
+T_API = "tests/solver/test_api.py"
+T_PHYS = "tests/solver/test_physics.py"
+
+# (id, file, anchor, replacement, tests, description)
+MUTANTS = [
+    # ---------------------------------------------------------------- kernels (numba)
+    Mutant("gyroscopic-sign", K,
+           "W.Q[b, 3] = -gx\n        W.Q[b, 4] = -gy\n        W.Q[b, 5] = -gz",
+           "W.Q[b, 3] = gx\n        W.Q[b, 4] = gy\n        W.Q[b, 5] = gz",
+           [T_FRAMES, T_RHS], "Q_v = +w x (J w) instead of -w x (J w)"),
+    Mutant("gyroscopic-world-omega", K,
+           "Jw0 = S.body_inertia[b, 0] * W.omega_b[b, 0]\n"
+           "        Jw1 = S.body_inertia[b, 1] * W.omega_b[b, 1]\n"
+           "        Jw2 = S.body_inertia[b, 2] * W.omega_b[b, 2]",
+           "Jw0 = S.body_inertia[b, 0] * W.omega_w[b, 0]\n"
+           "        Jw1 = S.body_inertia[b, 1] * W.omega_w[b, 1]\n"
+           "        Jw2 = S.body_inertia[b, 2] * W.omega_w[b, 2]",
+           [T_FRAMES, T_RHS], "gyroscopic term with J times the world-frame omega"),
+    Mutant("baumgarte-drop-phi", K,
+           "gstar = gam - 2.0 * alpha * pd - beta2 * phi",
+           "gstar = gam - 2.0 * alpha * pd",
+           [T_INTEG, T_RHS], "gamma* without the -beta^2 Phi term"),
+    Mutant("baumgarte-damping-sign", K,
+           "gstar = gam - 2.0 * alpha * pd - beta2 * phi",
+           "gstar = gam + 2.0 * alpha * pd - beta2 * phi",
+           [T_INTEG, T_RHS], "gamma* with +2 alpha Phi_dot (anti-damping)"),
+    Mutant("baumgarte-beta-not-squared", K,
+           "beta2 = S.beta * S.beta",
+           "beta2 = S.beta",
+           [T_INTEG, T_RHS], "beta Phi instead of beta^2 Phi"),
+    Mutant("world-load-not-rotated", K,
+           "fb0, fb1, fb2 = _rot_t(A, b, f0, f1, f2)",
+           "fb0, fb1, fb2 = f0, f1, f2",
+           [T_FRAMES, T_RHS], "world-frame forces and torques used as body-frame ones"),
+    Mutant("world-load-rotated-backwards", K,
+           "fb0, fb1, fb2 = _rot_t(A, b, f0, f1, f2)",
+           "fb0, fb1, fb2 = _rot(A, b, f0, f1, f2)",
+           [T_FRAMES, T_RHS], "world loads rotated with A instead of A^T"),
+    Mutant("load-moment-arm-sign", K,
+           "tx, ty, tz = _cross(S.load_point[i, 0], S.load_point[i, 1], S.load_point[i, 2],\n"
+           "                                fb0, fb1, fb2)",
+           "tx, ty, tz = _cross(fb0, fb1, fb2,\n"
+           "                                S.load_point[i, 0], S.load_point[i, 1], S.load_point[i, 2])",
+           [T_FRAMES, T_RHS], "moment of a point force F x p instead of p x F"),
+    Mutant("kernel-quaternion-matrix", K,
+           "A[b, 0, 1] = 2.0 * (x * y - w * z)",
+           "A[b, 0, 1] = 2.0 * (x * y + w * z)",
+           [T_FRAMES, T_RHS], "a wrong entry of the kernel's rotation matrix"),
+    Mutant("quaternion-rate-world-omega", K,
+           "dY[p + 4] = 0.5 * (qw * wx + qy * wz - qz * wy)\n"
+           "        dY[p + 5] = 0.5 * (qw * wy + qz * wx - qx * wz)\n"
+           "        dY[p + 6] = 0.5 * (qw * wz + qx * wy - qy * wx)",
+           "dY[p + 4] = 0.5 * (qw * wx - qy * wz + qz * wy)\n"
+           "        dY[p + 5] = 0.5 * (qw * wy - qz * wx + qx * wz)\n"
+           "        dY[p + 6] = 0.5 * (qw * wz - qx * wy + qy * wx)",
+           [T_FRAMES, T_API], "q_dot = 1/2 (0, w) (x) q: body omega used as a world one"),
+    Mutant("gamma-dot1-cross-term", K,
+           "gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)",
+           "gam = -(ia * ib + ja * jb - 2.0 * ia * jb + (2.0 * wij - wii - wjj) * phi)",
+           [T_FD, T_RHS], "DOT1 gamma: (w_i.b)(w_j.a) taken as (w_i.a)(w_j.b)"),
+    Mutant("gamma-dot2-coriolis", K,
+           "+ 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)",
+           "+ (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)",
+           [T_FD, T_RHS], "DOT2 gamma: Coriolis term 2 d_dot.(w_i x a) without its 2"),
+    Mutant("gamma-distance-term", K,
+           "gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)",
+           "gam = -((dd0 * dd0 + dd1 * dd1)",
+           [T_FD + "::test_jacobian_and_gamma_match_finite_differences", T_RHS],
+           "DIST gamma: d_dot.d_dot misses its z component"),
+    Mutant("gamma-body-omega", K,
+           "wi0 = W.omega_w[bi, 0]\n        wi1 = W.omega_w[bi, 1]\n        wi2 = W.omega_w[bi, 2]",
+           "wi0 = W.omega_b[bi, 0]\n        wi1 = W.omega_b[bi, 1]\n        wi2 = W.omega_b[bi, 2]",
+           [T_FD, T_RHS], "gamma and Phi_dot with body 1's body-frame omega"),
+    Mutant("gamma-centripetal-dropped", K,
+           "ci0, ci1, ci2 = _cross(wi0, wi1, wi2, sdi0, sdi1, sdi2)",
+           "ci0, ci1, ci2 = 0.0 * wi0, 0.0 * wi1, 0.0 * wi2",
+           [T_FD, T_RHS], "POINT/DOT2/DIST gamma without body 1's centripetal term"),
+    Mutant("reaction-torque-about-cog", K,
+           "react[m, k, 3] = tw0 - x0\n            react[m, k, 4] = tw1 - x1\n"
+           "            react[m, k, 5] = tw2 - x2",
+           "react[m, k, 3] = tw0\n            react[m, k, 4] = tw1\n"
+           "            react[m, k, 5] = tw2",
+           [T_MOTIONS, T_API], "reaction torque about body 2's CoG, not its joint point"),
+    Mutant("reaction-force-sign", K,
+           "f0 -= W.J[r, 1, 0] * lr\n                f1 -= W.J[r, 1, 1] * lr\n"
+           "                f2 -= W.J[r, 1, 2] * lr",
+           "f0 += W.J[r, 1, 0] * lr\n                f1 += W.J[r, 1, 1] * lr\n"
+           "                f2 += W.J[r, 1, 2] * lr",
+           [T_MOTIONS, T_API], "reaction force on body 1 reported as the one on body 2"),
+    Mutant("symplectic-euler-explicit", K,
+           "Y[p + c] += h * Y[v + c]",
+           "Y[p + c] += h * (Y[v + c] - h * W.dY[v + c])",
+           [T_INTEG, T_PHYS + "::test_symplectic_euler_keeps_energy_bounded_where_explicit_euler_gains"],
+           "symplectic Euler moves positions with the old velocities"),
+    Mutant("rk4-weights", K,
+           "Y[i] += h / 6.0 * (k1[i] + 2.0 * (k2[i] + k3[i]) + W.dY[i])",
+           "Y[i] += h / 6.0 * (k1[i] + 2.0 * (k2[i] + k2[i]) + W.dY[i])",
+           [T_FRAMES, T_PHYS + "::test_rk4_converges_with_order_four"],
+           "RK4 uses k2 twice instead of k2 + k3"),
+    Mutant("rk4-midpoint-load-time", K,
+           "_set_loads(S, W, tab, row + 1)",
+           "_set_loads(S, W, tab, row)",
+           [T_API + "::test_world_torque_and_time_dependent_force", T_INTEG],
+           "RK4 midpoint stages see the time-dependent loads of the step start"),
+    # ---------------------------------------------------------------- simulation
+    Mutant("output-sample-shift", SIM,
+           "out = self.Ys[k + 1:kend + 1]",
+           "out = self.Ys[k:kend]",
+           [T_INTEG, T_API + "::test_output_sampling_is_independent_of_the_step"],
+           "each fixed-step sample stored one slot early (off by one)"),
+    Mutant("default-time-constant", SIM,
+           "time_constant = max(0.02, 5.0 * dt) if dt else 0.02",
+           "time_constant = max(0.02, 0.5 * dt) if dt else 0.02",
+           [T_INTEG], "default Baumgarte time constant max(0.02, 0.5 dt)"),
+    Mutant("damping-ratio-ignored", SIM,
+           "return zeta / tc, 1.0 / tc",
+           "return 1.0 / tc, 1.0 / tc",
+           [T_INTEG], "Baumgarte alpha ignores the damping ratio"),
+    # ---------------------------------------------------------------- integrator table
+    Mutant("table-symplectic-is-explicit", INTEG,
+           'MethodInfo("symplectic_euler", True, 1, 1, None, 1,',
+           'MethodInfo("symplectic_euler", True, 0, 1, None, 1,',
+           [T_INTEG, T_PHYS + "::test_symplectic_euler_keeps_energy_bounded_where_explicit_euler_gains"],
+           "symplectic_euler dispatched to the explicit Euler kernel"),
+    Mutant("table-rk4-evaluations", INTEG,
+           'MethodInfo("rk4", True, 2, 4, None, 4,',
+           'MethodInfo("rk4", True, 2, 1, None, 4,',
+           [T_INTEG], "RK4 counted as one evaluation per step"),
+    # ---------------------------------------------------------------- rotations
+    Mutant("quaternion-matrix-entry", ROT,
+           "A[..., 1, 2] = 2.0 * (y * z - w * x)",
+           "A[..., 1, 2] = 2.0 * (y * z + w * x)",
+           [T_ROT, T_API], "a wrong entry of quat_to_matrix"),
+    Mutant("hamilton-product-order", ROT,
+           "pw * qy - px * qz + py * qw + pz * qx,",
+           "pw * qy + px * qz + py * qw - pz * qx,",
+           [T_ROT, T_FD, "tests/solver/test_assembly.py"],
+           "quat_multiply's y component of q (x) p instead of p (x) q"),
+    Mutant("shepperd-trace-branch", ROT,
+           "q = (0.25 * s, (A[2, 1] - A[1, 2]) / s, (A[0, 2] - A[2, 0]) / s, (A[1, 0] - A[0, 1]) / s)",
+           "q = (0.25 * s, (A[2, 1] - A[1, 2]) / s, (A[2, 0] - A[0, 2]) / s, (A[1, 0] - A[0, 1]) / s)",
+           [T_ROT, T_API], "matrix_to_quat (trace branch): y component of the inverse"),
+    Mutant("shepperd-z-branch", ROT,
+           "q = ((A[1, 0] - A[0, 1]) / s, (A[0, 2] + A[2, 0]) / s, (A[1, 2] + A[2, 1]) / s, 0.25 * s)",
+           "q = ((A[0, 1] - A[1, 0]) / s, (A[0, 2] + A[2, 0]) / s, (A[1, 2] + A[2, 1]) / s, 0.25 * s)",
+           [T_ROT], "matrix_to_quat (A33 branch): w of the inverse rotation"),
+    Mutant("euler-wrong-entry", ROT,
+           "tx = np.arctan2(A[..., 2, 1], A[..., 2, 2])",
+           "tx = np.arctan2(A[..., 1, 2], A[..., 2, 2])",
+           [T_ROT, "tests/app/test_outputs.py"], "Z-Y-X angle x from A23 instead of A32"),
+    Mutant("euler-pitch-sign", ROT,
+           "ty = np.arcsin(np.clip(-A[..., 2, 0], -1.0, 1.0))",
+           "ty = np.arcsin(np.clip(A[..., 2, 0], -1.0, 1.0))",
+           [T_ROT, "tests/app/test_outputs.py"], "Z-Y-X angle y with the wrong sign"),
+    Mutant("frame-left-handed", ROT,
+           "y = np.cross(z, x)",
+           "y = np.cross(x, z)",
+           [T_ROT, "tests/app/test_conversion.py"], "orthonormal_frame returns a left-handed frame"),
+    # ---------------------------------------------------------------- result extraction
+    Mutant("result-body-omega-frame", RES,
+           'a["omega_b"][:, b] = wb_p @ Rpu',
+           'a["omega_b"][:, b] = wb_p @ Rpu.T',
+           [T_API + "::test_inertia_tensor_input_equals_principal_moments_input", T_FRAMES],
+           "body-frame omega in principal axes mapped the wrong way to user axes"),
+    Mutant("result-alpha-not-rotated", RES,
+           'a["alpha_w"][:, b] = np.einsum("nij,nj->ni", Ap, acc[:, b, 3:])',
+           'a["alpha_w"][:, b] = acc[:, b, 3:]',
+           [T_FRAMES, T_API], "angular acceleration reported in body axes as world"),
+    Mutant("result-potential-sign", RES,
+           'a["potential"] -= m * (a["pos"][:, b] @ gravity)',
+           'a["potential"] += m * (a["pos"][:, b] @ gravity)',
+           [T_API, T_PHYS], "potential energy of gravity with the wrong sign"),
+    Mutant("result-reaction-about-body1", RES,
+           "return T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
+           "return T - np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
+           [T_MOTIONS, "tests/solver/test_adams.py::test_adams_case[Prismatic_Case02]"],
+           "reaction torque about body 1's joint point: moment arm reversed"),
+    Mutant("result-quaternion-jumps", RES,
+           "if np.dot(q[i], q[i - 1]) < 0.0:",
+           "if np.dot(q[i], q[i - 1]) < -2.0:",
+           [T_ROT, "tests/app/test_outputs.py"], "quaternion series not kept sign-continuous"),
+    Mutant("result-point-velocity", RES,
+           "return self._vel[:, b] + np.cross(self._omega_w[:, b], s)",
+           "return self._vel[:, b] + np.cross(s, self._omega_w[:, b])",
+           [T_FRAMES, T_API], "point velocity s x w instead of w x s"),
+    # ---------------------------------------------------------------- conversion
+    Mutant("conversion-quaternion-order-in", CONV,
+           "x, y, z, w = rot.Q", "w, x, y, z = rot.Q",
+           ["tests/app/test_conversion.py"], "FreeCAD Rotation.Q read as (w, x, y, z)"),
+    Mutant("conversion-quaternion-order-out", CONV,
+           "return FreeCAD.Rotation(x, y, z, w)", "return FreeCAD.Rotation(w, x, y, z)",
+           ["tests/app/test_conversion.py", "tests/app/test_playback.py"],
+           "solver quaternion written to FreeCAD in (w, x, y, z) order"),
+    Mutant("conversion-velocity-mm", CONV,
+           "v = vector_array(body.InitialVelocity) * M_PER_MM",
+           "v = vector_array(body.InitialVelocity)",
+           ["tests/app/test_conversion.py"], "initial velocity mm/s passed as m/s"),
+    Mutant("conversion-omega-degrees", CONV,
+           "w = np.radians(vector_array(body.InitialAngularVelocity))",
+           "w = vector_array(body.InitialAngularVelocity)",
+           ["tests/app/test_conversion.py"], "initial angular velocity deg/s passed as rad/s"),
+    Mutant("conversion-cog-local-frame", CONV,
+           "else R.T @ (np.asarray(mp.cog, dtype=float) - origin) / M_PER_MM",
+           "else R @ (np.asarray(mp.cog, dtype=float) - origin) / M_PER_MM",
+           ["tests/app/test_conversion.py", "tests/app/test_playback.py"],
+           "CoG in the object's frame rotated the wrong way"),
+    Mutant("conversion-offset-direction", CONV,
+           "p2 = p2 - offset * R1[:, 2]", "p2 = p2 + offset * R1[:, 2]",
+           ["tests/app/test_objects.py", "tests/app/test_assembly_import.py"],
+           "joint Offset applied against the joint axis"),
+    Mutant("conversion-gravity-direction", CONV,
+           "return g * d / n", "return g * d",
+           ["tests/app/test_conversion.py"], "gravity direction not normalised"),
+    Mutant("conversion-pin-and-hole", CONV,
+           "z2 = -z2       # a pin and its hole: keep the mechanism as modelled",
+           "pass",
+           ["tests/app/test_objects.py", "tests/app/test_runner.py"],
+           "anti-parallel reference axes not aligned (a pin in its hole flips)"),
+    # ---------------------------------------------------------------- references
+    Mutant("reference-mm-to-m", REF,
+           "return RefFrame(kind, _array(point) * M_PER_MM,",
+           "return RefFrame(kind, _array(point),",
+           ["tests/app/test_references.py"], "reference points left in mm"),
+    Mutant("reference-line-midpoint", REF,
+           'return "line", (first + last) * 0.5, last - first',
+           'return "line", first, last - first',
+           ["tests/app/test_references.py"], "straight edge: first vertex instead of the mid-point"),
+    Mutant("reference-plane-normal", REF,
+           'return "plane", face.CenterOfMass, normal',
+           'return "plane", face.CenterOfMass, -normal',
+           ["tests/app/test_references.py"], "planar face: inward normal"),
+    Mutant("reference-cylinder-projection", REF,
+           'return "cylinder", centre + axis * (offset @ axis), axis',
+           'return "cylinder", centre, axis',
+           ["tests/app/test_references.py"], "cylinder: point not projected from the face centre"),
+    # ---------------------------------------------------------------- playback
+    Mutant("playback-cog-offset-sign", PLAY,
+           "base = r / M_PER_MM - A @ c", "base = r / M_PER_MM + A @ c",
+           ["tests/app/test_playback.py"], "object base = r + A c_local"),
+    Mutant("playback-container-ignored", PLAY,
+           "out[obj] = container_placement(obj).inverse().multiply(glob)",
+           "out[obj] = glob",
+           ["tests/app/test_playback.py"], "global placement written into an App::Part child"),
+    Mutant("playback-next-frame", PLAY,
+           "return int(np.argmin(np.abs(result.t - t)))",
+           "return int(np.searchsorted(result.t, t))",
+           ["tests/app/test_playback.py"], "time -> next frame instead of the nearest"),
+    Mutant("playback-negative-index", PLAY,
+           "        if i < 0:\n            i += n\n",
+           "        if i < 0:\n            i += n - 1\n",
+           ["tests/app/test_playback.py"], "frame -1 is the second to last"),
+    # ---------------------------------------------------------------- outputs
+    Mutant("csv-euler-columns", OUT,
+           "cols += list(result.euler_angles(name).T)",
+           "cols += list(result.euler_angles(name)[:, ::-1].T)",
+           ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
+]
+
+
+# =============================================================================== runner
+
+class Interrupted(Exception):
+    pass
+
+
+def _on_signal(signum, frame):
+    raise Interrupted("signal %d" % signum)
+
+
+def _sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read(path):
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _write(path, data):
+    with open(path, "wb") as fh:
+        fh.write(data)
+
+
+def _quiet_signals():
+    """Ignore Ctrl-C/SIGTERM while files are being put back; returns the old handlers."""
+    return {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore_signals(old):
+    for s, h in old.items():
+        signal.signal(s, h)
+
+
+class Workspace:
+    """Applies one mutant at a time and guarantees the original file comes back."""
+
+    def __init__(self):
+        self.current = None       # (abs path, original bytes, (atime_ns, mtime_ns))
+
+    def recover(self):
+        """Put back files left mutated by a run that was killed outright."""
+        manifest = os.path.join(RESTORE_DIR, "manifest.json")
+        if not os.path.exists(manifest):
+            return []
+        with open(manifest) as fh:
+            entries = json.load(fh)
+        restored = []
+        for e in entries:
+            data = _read(os.path.join(RESTORE_DIR, e["copy"]))
+            assert _sha(data) == e["sha256"], "corrupt restore copy of %s" % e["file"]
+            path = os.path.join(ROOT, e["file"])
+            if not os.path.exists(path) or _read(path) != data:
+                _write(path, data)
+                restored.append(e["file"])
+            os.utime(path, ns=(e["atime_ns"], e["mtime_ns"]))
+        shutil.rmtree(RESTORE_DIR)
+        return restored
+
+    def apply(self, mutant, source):
+        path = os.path.join(ROOT, mutant.file)
+        st = os.stat(path)
+        times = (st.st_atime_ns, st.st_mtime_ns)
+        os.makedirs(RESTORE_DIR, exist_ok=True)
+        copy = re.sub(r"[^A-Za-z0-9_.]", "_", mutant.file)
+        _write(os.path.join(RESTORE_DIR, copy), source)
+        with open(os.path.join(RESTORE_DIR, "manifest.json"), "w") as fh:
+            json.dump([dict(file=mutant.file, copy=copy, sha256=_sha(source), atime_ns=times[0],
+                            mtime_ns=times[1])], fh)
+        self.current = (path, source, times)
+        _write(path, source.replace(mutant.anchor.encode(), mutant.replacement.encode(), 1))
+        # a modification time clearly apart from the original's (whole seconds: .pyc
+        # files compare seconds), so no cached byte code of the original is taken
+        mtime = max(time.time_ns(), times[1] + 2_000_000_000)
+        os.utime(path, ns=(mtime, mtime))
+
+    def restore(self):
+        if self.current is None:
+            return
+        old = _quiet_signals()
+        try:
+            path, source, times = self.current
+            _write(path, source)
+            os.utime(path, ns=times)
+            assert _sha(_read(path)) == _sha(source)
+            shutil.rmtree(RESTORE_DIR, ignore_errors=True)
+            self.current = None
+        finally:
+            _restore_signals(old)
+
+
+def _check_anchor(m):
+    path = os.path.join(ROOT, m.file)
+    if not os.path.exists(path):
+        return None, "file %s not found" % m.file
+    source = _read(path)
+    n = source.count(m.anchor.encode())
+    if n != 1:
+        return None, "anchor found %d times in %s (must be exactly once): %r" % (
+            n, m.file, m.anchor.splitlines()[0] if m.anchor else m.anchor)
+    if m.anchor == m.replacement:
+        return None, "replacement equals the anchor"
+    return source, None
+
+
+def _compiles(m, source):
+    tmp = tempfile.NamedTemporaryFile(suffix=".py", delete=False)
+    try:
+        tmp.write(source.replace(m.anchor.encode(), m.replacement.encode(), 1))
+        tmp.close()
+        py_compile.compile(tmp.name, doraise=True, cfile=tmp.name + "c")
+        return True
+    except py_compile.PyCompileError:
+        return False
+    finally:
+        for p in (tmp.name, tmp.name + "c"):
+            if os.path.exists(p):
+                os.unlink(p)
+
+
+class TestRun:
+    """One pytest process (its own session: stopped as a group on interrupt)."""
+
+    def __init__(self, tests, env, stop_first, timeout):
+        args = [RUN_PYTHON, "-m", "pytest", "-q", "--tb=no", "-rfE", "-p", "no:cacheprovider",
+                "-o", "addopts="] + (["-x"] if stop_first else []) + list(tests)
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.timeout = timeout
+
+    def wait(self):
+        try:
+            out, _ = self.proc.communicate(timeout=self.timeout)
+            return self.proc.returncode, out.decode(errors="replace"), False
+        except subprocess.TimeoutExpired:
+            self.stop()
+            out, _ = self.proc.communicate()
+            return self.proc.returncode, out.decode(errors="replace"), True
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            except ProcessLookupError:
+                pass
+
+
+def _failures(output):
+    return [m.group(2) for m in re.finditer(r"^(FAILED|ERROR) (\S+)", output, re.M)]
+
+
+def _env(jit_file, args, cache_dir=None):
+    env = dict(os.environ)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.pop("PYTEST_ADDOPTS", None)
+    if jit_file:
+        if args.jit:
+            env["NUMBA_CACHE_DIR"] = cache_dir
+        else:
+            env["NUMBA_DISABLE_JIT"] = "1"
+    return env
+
+
+def _short(nodeid):
+    return nodeid.replace("tests/solver/", "").replace("tests/app/", "app/")
+
+
+def _run_tests(tests, env, stop_first, timeout, running):
+    run = TestRun(tests, env, stop_first, timeout)
+    running.append(run)
+    try:
+        return run.wait()
+    finally:
+        running.remove(run)
+
+
+def baseline(mutants, args, running):
+    """The tests of all mutants on the unmutated code (the same environments)."""
+    groups = {}
+    for m in mutants:
+        groups.setdefault(m.file in JIT_FILES, [])
+        for t in m.tests:
+            if t not in groups[m.file in JIT_FILES]:
+                groups[m.file in JIT_FILES].append(t)
+    ok = True
+    for jit_file, tests in sorted(groups.items()):
+        cache = tempfile.mkdtemp(prefix="simphant-numba-") if (jit_file and args.jit) else None
+        try:
+            t0 = time.time()
+            rc, out, timed_out = _run_tests(tests, _env(jit_file, args, cache), False,
+                                            args.timeout * 4, running)
+        finally:
+            if cache:
+                shutil.rmtree(cache, ignore_errors=True)
+        label = "pure-Python kernels" if (jit_file and not args.jit) else "compiled kernels"
+        print("baseline (%s): %d test selections, %s in %.0f s"
+              % (label, len(tests), "ok" if rc == 0 else "FAILED", time.time() - t0), flush=True)
+        if rc != 0:
+            ok = False
+            print(out[-3000:])
+    return ok
+
+
+def _recompiled(cache_dir, source_file, since):
+    stem = os.path.splitext(os.path.basename(source_file))[0]
+    idx = glob.glob(os.path.join(cache_dir, "**", stem + ".*.nbi"), recursive=True)
+    return any(os.path.getmtime(p) >= since for p in idx)
+
+
+def check_import_location():
+    """The tests must import this checkout's package. FreeCAD puts the user Mod directory
+    (``make setup`` links a checkout there) ahead of ``sys.path``: when that link points
+    at another checkout, app tests would test that one and every mutant there survive."""
+    code = ("import sys, os\n"
+            "try:\n    import FreeCAD\nexcept ImportError:\n    pass\n"
+            "import SimPhantWorkbench\n"
+            "print(os.path.realpath(os.path.dirname(SimPhantWorkbench.__file__)))")
+    done = subprocess.run([RUN_PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    where = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    expected = os.path.realpath(os.path.join(ROOT, "SimPhantWorkbench"))
+    if where != expected:
+        print("the tests would import SimPhantWorkbench from %s, not from this checkout (%s):\n"
+              "FreeCAD's user Mod link points elsewhere; run `make setup` here first"
+              % (where, expected))
+        return False
+    return True
+
+
+def run_mutant(ws, m, args, running):
+    """Returns (status, killed_by, seconds, note); status in killed, SURVIVED, ANCHOR, ERROR."""
+    source, problem = _check_anchor(m)
+    if problem:
+        return "ANCHOR", "", 0.0, problem
+    if not _compiles(m, source):
+        return "ERROR", "", 0.0, "the mutated file does not compile"
+    jit_file = m.file in JIT_FILES
+    cache = tempfile.mkdtemp(prefix="simphant-numba-") if (jit_file and args.jit) else None
+    t0 = time.time()
+    try:
+        ws.apply(m, source)
+        rc, out, timed_out = _run_tests(m.tests, _env(jit_file, args, cache),
+                                        not args.all_killers, args.timeout, running)
+        note = ""
+        if cache and not _recompiled(cache, m.file, t0):
+            note = "numba did not recompile %s" % m.file
+    finally:
+        ws.restore()
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+    dt = time.time() - t0
+    fails = _failures(out)
+    if timed_out:
+        return "killed", "timeout (%d s)" % args.timeout, dt, note
+    if rc in (1, 2) and fails:
+        killers = ", ".join(_short(f) for f in fails[:3])
+        if len(fails) > 3:
+            killers += " (+%d)" % (len(fails) - 3)
+        if args.all_killers:
+            killers = "%d tests: %s" % (len(fails), killers)
+        return ("ERROR" if note else "killed"), killers, dt, note
+    if rc == 0:
+        return ("ERROR" if note else "SURVIVED"), "", dt, note
+    return "ERROR", "", dt, "pytest exit code %s: %s" % (rc, out.strip().splitlines()[-1:] or "")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--only", default="", help="comma-separated mutant ids")
+    ap.add_argument("--all-killers", action="store_true",
+                    help="run every selected test (no -x) and report how many fail")
+    ap.add_argument("--jit", action="store_true",
+                    help="run kernel mutants compiled, each with a fresh numba cache (slow)")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="skip running the selected tests on the unmutated code first")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per mutant")
+    args = ap.parse_args(argv)
+
+    ids = [m.id for m in MUTANTS]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        print("duplicate mutant ids: %s" % ", ".join(sorted(dup)))
+        return 2
+    mutants = MUTANTS
+    if args.only:
+        want = [s.strip() for s in args.only.split(",") if s.strip()]
+        unknown = [w for w in want if w not in ids]
+        if unknown:
+            print("unknown mutant ids: %s" % ", ".join(unknown))
+            return 2
+        mutants = [m for m in MUTANTS if m.id in want]
+    if args.list:
+        bad = 0
+        for m in mutants:
+            _, problem = _check_anchor(m)
+            bad += bool(problem)
+            print("%-32s %-40s %s%s" % (m.id, m.file, m.description,
+                                        ("\n    ANCHOR: " + problem) if problem else ""))
+        return 1 if bad else 0
+
+    ws = Workspace()
+    running = []
+    old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    hashes = {}
+    rows = []
+    t_start = time.time()
+    code = 0
+    try:
+        leftover = ws.recover()
+        if leftover:
+            print("restored files left mutated by an interrupted run: %s" % ", ".join(leftover))
+        for m in mutants:
+            p = os.path.join(ROOT, m.file)
+            if os.path.exists(p):
+                hashes.setdefault(m.file, _sha(_read(p)))
+        print("%d mutants in %d files; kernel mutants run %s" % (
+            len(mutants), len(hashes),
+            "compiled (fresh numba cache each)" if args.jit else "as pure Python (NUMBA_DISABLE_JIT=1)"),
+            flush=True)
+        if not check_import_location():
+            return 2
+        if not args.no_baseline and not baseline(mutants, args, running):
+            print("the tests fail without any mutant: fix them first")
+            return 1
+        for n, m in enumerate(mutants, 1):
+            status, killers, dt, note = run_mutant(ws, m, args, running)
+            rows.append((m, status, killers, dt, note))
+            print("[%2d/%d] %-8s %-32s %5.0f s  %s%s" % (n, len(mutants), status, m.id, dt,
+                                                         killers, ("  " + note) if note else ""),
+                  flush=True)
+    except (Interrupted, KeyboardInterrupt) as exc:
+        for run in list(running):
+            run.stop()
+        print("\ninterrupted (%s): stopping" % (exc or "Ctrl-C"))
+        code = 130
+    finally:
+        for run in list(running):
+            run.stop()
+        ws.restore()
+        ws.recover()          # a copy left by an interrupt between its steps
+        _restore_signals(old)
+        changed = [f for f, h in hashes.items() if _sha(_read(os.path.join(ROOT, f))) != h]
+        if changed:
+            print("ERROR: files differ from before the run: %s" % ", ".join(changed))
+            code = 3
+        else:
+            print("all %d mutated files restored (sha256 verified)" % len(hashes))
+
+    _table(rows)
+    survived = [r for r in rows if r[1] != "killed"]
+    print("\n%d of %d mutants killed, %d survived, %d anchor problems, %d errors; %.0f s"
+          % (sum(r[1] == "killed" for r in rows), len(rows),
+             sum(r[1] == "SURVIVED" for r in rows), sum(r[1] == "ANCHOR" for r in rows),
+             sum(r[1] == "ERROR" for r in rows), time.time() - t_start))
+    if code:
+        return code
+    return 1 if survived or len(rows) < len(mutants) else 0
+
+
+def _table(rows):
+    if not rows:
+        return
+    w = max(len(r[0].id) for r in rows)
+    print("\n%-*s  %-8s  %6s  %s" % (w, "mutant", "result", "time", "killed by / problem"))
+    print("-" * (w + 60))
+    for m, status, killers, dt, note in rows:
+        print("%-*s  %-8s  %5.0fs  %s" % (w, m.id, status, dt, killers or note))
+        if status in ("SURVIVED", "ANCHOR", "ERROR"):
+            print("%-*s  %s: %s" % (w, "", m.file, m.description))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

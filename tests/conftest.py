@@ -8,3 +8,5 @@ if ROOT not in sys.path:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running physics check (still run in CI)")
+    config.addinivalue_line("markers", "fc1: needs FreeCAD 1.x (its Assembly workbench); "
+                            "deselected on FreeCAD 0.x, run by make test-fc1")

@@ -140,7 +140,9 @@ copy_tree() {   # the working tree (committed or not), without .git and outputs
     # which tar preserves, so unchanged kernels are not compiled again
     find "$dst" -mindepth 1 \( -name __pycache__ -prune \) -o \( ! -type d -print0 \) \
         | xargs -0 -r rm -f
-    tar -C "$here" --exclude=./.git --exclude=./out --exclude=./.simphant-env \
+    local inner=""          # a chroot kept inside the working tree is not copied into itself
+    case $(readlink -f "$CHROOT") in "$here"/*) inner="--exclude=./${CHROOT#"$here"/}" ;; esac
+    tar -C "$here" ${inner:+"$inner"} --exclude=./.git --exclude=./out --exclude=./.simphant-env \
         --exclude=__pycache__ --exclude=.pytest_cache --exclude=./bench/.deps -cf - . \
         | tar -C "$dst" -xf -
 }
@@ -171,6 +173,12 @@ inside() {   # inside CMD-STRING: bash -c CMD-STRING in the chroot, in $SRC
     mapfile -t envv < <(chroot_env)
     chroot "$CHROOT" /usr/bin/env -i "${envv[@]}" /bin/bash -c "cd $SRC && $1"
 }
+
+# what `make setup` manages: Debian packages, numba in AdditionalPythonPackages, the Mod link,
+# the environment it prints
+FC_DATA=/root/.local/share/FreeCAD
+FINGERPRINT="{ dpkg-query -W; cat .simphant-env;
+               find $FC_DATA/AdditionalPythonPackages $FC_DATA/Mod -printf '%p %s %T@ %l\\n' | sort; }"
 
 MOUNTED=()
 unmount_all() {
@@ -206,6 +214,15 @@ namespace_main() {   # runs as PID 1 of a private PID + mount namespace
             inside "apt-get update -q && apt-get -y -q upgrade" ;;
         setup)
             inside "make setup && echo && cat .simphant-env" ;;
+        setup-again)    # a second `make setup` must change nothing
+            inside "$FINGERPRINT > /tmp/simphant-setup.1 && make setup &&
+                    $FINGERPRINT > /tmp/simphant-setup.2 &&
+                    if cmp -s /tmp/simphant-setup.1 /tmp/simphant-setup.2; then
+                        echo 'second make setup: nothing changed'
+                    else
+                        echo 'second make setup changed:'; diff /tmp/simphant-setup.1 /tmp/simphant-setup.2
+                        exit 1
+                    fi" ;;
         test)
             inside "make test" ;;
         shell)
@@ -234,6 +251,7 @@ stage copy copy_tree
 stage certs run_ns ca
 [ "${SIMPHANT_FC1_UPGRADE:-0}" != 1 ] || stage upgrade run_ns upgrade
 stage setup run_ns setup
+stage setup-again run_ns setup-again
 case $mode in
     test)
         stage test run_ns test ;;

@@ -43,8 +43,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     out = getattr(config, "_simphant_fc1_out", None)
     if out:
         terminalreporter.write_sep(
-            "-", "%d FreeCAD 1.x tests deselected on FreeCAD %s: %s"
-            % (len(out), ".".join(FreeCAD.Version()[:3]), FC1_REASON))
+            "-", "%d FreeCAD 1.x test%s deselected on FreeCAD %s: %s"
+            % (len(out), "" if len(out) == 1 else "s", ".".join(FreeCAD.Version()[:3]),
+               FC1_REASON))
         for item in out:
             terminalreporter.write_line("  deselected (FreeCAD 1.x only): %s" % item.nodeid)
 

@@ -210,6 +210,12 @@ def test_without_freecads_module_start_up_the_assembly_is_missing_and_not_saved(
     the Assembly does not load; the CLI (with the start-up switched off) refuses to save."""
     path = str(tmp_path / "pendulum.FCStd")
     shutil.copy(os.path.join(FIXTURES, "fc1_pendulum.FCStd"), path)
+    doc = FreeCAD.openDocument(path)
+    try:
+        study_from_assembly(doc.getObject("Assembly")).EndTime = 0.02
+        doc.save()
+    finally:
+        FreeCAD.closeDocument(doc.Name)
     digest = sha(path)
     code = ("import sys; import SimPhantWorkbench.headless as h; h.start = lambda *a: []; "
             "from SimPhantWorkbench.cli import main; sys.exit(main(sys.argv[1:]))")
@@ -218,7 +224,10 @@ def test_without_freecads_module_start_up_the_assembly_is_missing_and_not_saved(
                            "--out", str(tmp_path / "out")], capture_output=True, text=True,
                           timeout=600, env=env, cwd="/")
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "Assembly (Assembly::AssemblyObject): not loaded" in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "Assembly (Assembly::AssemblyObject): not loaded" in line
+    assert "Joint (App::FeaturePython): its Python class JointObject.Joint could not be " \
+        "loaded" in line
     assert sha(path) == digest
 
 
@@ -237,3 +246,39 @@ def test_start_up_registers_the_installed_workbenches_once():
         import AssemblyApp  # noqa: F401  (importable: Mod/Assembly is a module folder)
         import JointObject
         assert os.path.realpath(JointObject.__file__).startswith(resource_mod)
+
+
+SCRIPT = '''
+import json, os, sys
+import FreeCAD                       # nothing else: tools/run_python.sh starts FreeCAD
+mod = os.path.realpath(os.path.join(FreeCAD.getResourceDir(), "Mod"))
+out = {"part": os.path.join(mod, "Part") in map(os.path.realpath, FreeCAD.__ModDirs__)}
+if len(sys.argv) > 1:
+    from SimPhantWorkbench.assembly_import import import_assembly
+    doc = FreeCAD.openDocument(sys.argv[1])
+    asm = doc.getObject("Assembly")
+    out["assembly"] = asm.TypeId if asm is not None else None
+    if asm is not None:
+        out["joints"] = sorted(import_assembly(asm).joints)
+print(json.dumps(out))
+'''
+
+
+def test_scripts_run_by_run_python_get_freecads_module_start_up(tmp_path):
+    """A plain script (``import FreeCAD``, nothing else) run by ``tools/run_python.sh``
+    has the workbenches started; on 1.x it opens an Assembly document and imports it."""
+    import json
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    argv = [RUN_PYTHON, str(script)]
+    if FC1:
+        path = tmp_path / "pendulum.FCStd"
+        shutil.copy(os.path.join(FIXTURES, "fc1_pendulum.FCStd"), path)
+        argv.append(str(path))
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd="/")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["part"] is True
+    if FC1:
+        assert out["assembly"] == "Assembly::AssemblyObject"
+        assert out["joints"] == ["Joint"]

@@ -8,11 +8,11 @@ if ROOT not in sys.path:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running physics check (still run in CI)")
-    config.addinivalue_line("markers", "fc1: needs FreeCAD 1.x (its Assembly workbench); "
-                            "deselected on FreeCAD 0.x, run by make test-fc1")
+    config.addinivalue_line("markers", "fc1: needs FreeCAD 1.x (Assembly workbench, "
+                            "ShapeMaterial); deselected on 0.x, run by make test-fc1")
 
 
-FC1_REASON = ("need FreeCAD 1.x (its Assembly workbench made their documents); "
+FC1_REASON = ("they test what only FreeCAD 1.x has (Assembly workbench, ShapeMaterial); "
               "run by `make test-fc1`")
 
 

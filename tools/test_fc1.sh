@@ -18,7 +18,8 @@
 #              numba, the Mod link); a no-op when nothing is missing
 #   test       `make test` inside (solver, headless FreeCAD and GUI tiers; PYTEST_ARGS passed)
 #
-# Isolation: everything runs in a private mount and PID namespace (unshare). The mounts
+# Isolation: runs on one chroot take turns (flock on $SIMPHANT_FC1_ROOT.lock). Everything
+# inside runs in a private mount and PID namespace (unshare). The mounts
 # (/proc, /sys, /dev, /dev/pts, /dev/shm) are never visible on the host, are unmounted by a
 # trap, and vanish with the namespace anyway; when the namespace's first process ends the
 # kernel ends every process left in it, so nothing keeps running inside the chroot.
@@ -240,6 +241,11 @@ fi
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
 command -v unshare >/dev/null || die "unshare (util-linux) is missing"
 trap print_times EXIT
+
+# one run at a time per chroot (CI jobs in several clones on one machine share it)
+mkdir -p "$(dirname "$CHROOT")"
+exec 9> "$CHROOT.lock"
+flock -n 9 || { log "waiting for another run on $CHROOT"; flock 9; }
 
 run_ns() { in_namespace "$0" --namespace "$@"; }
 

@@ -381,11 +381,11 @@ def test_mixed_materials_in_a_part(doc):
     assert_props(props, expected)
 
 
+@pytest.mark.fc1
 def test_freecad1_shape_material(doc):
     box = add_box(doc, 10, 20, 30)
     doc.recompute()
-    if "ShapeMaterial" not in box.PropertiesList:
-        pytest.skip("FreeCAD %s has no ShapeMaterial (1.x only)" % ".".join(FreeCAD.Version()[:2]))
+    assert "ShapeMaterial" in box.PropertiesList       # every Part feature of FreeCAD 1.x
     assert mass_properties(box).density_source == "default"  # the placeholder card
     import Materials
     manager = Materials.MaterialManager()

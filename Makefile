@@ -4,7 +4,7 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ENV_FILE := $(ROOT)/.simphant-env
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-solver test-app test-gui demo bench examples clean
+.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench examples clean
 
 setup:
 	@$(ROOT)/tools/setup_env.sh > $(ENV_FILE)
@@ -18,6 +18,11 @@ test-solver: setup
 
 test-app: setup
 	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/app
+
+# The whole suite again on FreeCAD 1.x, in a Debian 13 chroot built (or reused) by
+# tools/test_fc1.sh (as root; SIMPHANT_FC1_ROOT, default /var/cache/simphant/debian13).
+test-fc1:
+	@PYTEST_ARGS="$(PYTEST_ARGS)" $(ROOT)/tools/test_fc1.sh
 
 # The main job: a motion study on a bundled example, outputs in out/demo.
 demo: setup

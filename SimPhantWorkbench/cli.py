@@ -220,15 +220,16 @@ class _EarlyCancel(KeyboardInterrupt):
 # ============================================================================ FreeCAD side
 
 def _import_freecad():
-    """``import FreeCAD`` with its ``Mod`` directories on ``sys.path`` (as FreeCAD's own
-    start-up does), so documents with PartDesign and other workbench objects load."""
+    """``import FreeCAD`` started as ``freecadcmd`` starts it (``headless.start``: the
+    installed workbenches' and add-ons' module start-up), so documents with objects of
+    other workbenches (PartDesign, Assembly, ...) load whole."""
     try:
         import FreeCAD
     except ImportError as exc:
         raise CliError("cannot import FreeCAD (%s); run simphant through bin/simphant or "
                        "tools/run_python.sh" % exc, EXIT_INTERNAL) from None
-    from .headless import add_mod_dirs
-    add_mod_dirs(FreeCAD)
+    from .headless import start
+    start(FreeCAD)
     import Part  # noqa: F401  (Part feature types, needed by nearly every document)
     return FreeCAD
 
@@ -249,6 +250,15 @@ def _open_document(FreeCAD, path):
             FreeCAD.closeDocument(name)
         raise CliError("cannot open '%s': %s" % (path, exc)) from None
     return doc
+
+
+def _check_nothing_lost(expected, doc, target):
+    """Refuse to save ``doc`` to ``target`` when objects its file held are missing."""
+    from .inventory import DocumentLossError, check_nothing_lost
+    try:
+        check_nothing_lost(expected, doc, target)
+    except DocumentLossError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _gui_members(path):
@@ -462,8 +472,10 @@ def _run(args, progress, out, err, interrupt):
     from . import outputs, runner
     from .conversion import convert
     from .document_check import DocumentError, check_document
+    from .inventory import file_inventory
     from .outdir import OutputDir, OutputDirError
     doc = _open_document(FreeCAD, model_path)
+    loaded = file_inventory(model_path)    # every object the file holds: kept by any save
     gui = _gui_members(model_path)
     target = OutputDir(out_dir, protected=[model_path])
     try:
@@ -539,6 +551,7 @@ def _run(args, progress, out, err, interrupt):
         doc_name = stem + "_result.FCStd"
         if not args.in_place:
             note(doc_name)
+            _check_nothing_lost(loaded, doc, os.path.join(out_dir, doc_name))
             doc.saveAs(os.path.join(staging, doc_name))
             _restore_gui_members(os.path.join(staging, doc_name), gui, err)
             names.append(doc_name)
@@ -550,6 +563,7 @@ def _run(args, progress, out, err, interrupt):
         info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
         if args.in_place:
             note(os.path.basename(model_path) + " (in place)")
+            _check_nothing_lost(loaded, doc, model_path)
             doc.save()
             _restore_gui_members(model_path, gui, err)
         interrupt.committing = True

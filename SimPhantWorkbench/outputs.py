@@ -487,7 +487,8 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         xy = proj[:, :2].reshape(ntri, 3, 2)
         depth = proj[:, 2].reshape(ntri, 3).mean(axis=1)
         # back faces of closed meshes are hidden: skip them
-        facing = np.cross(xy[:, 1] - xy[:, 0], xy[:, 2] - xy[:, 0]) < 0.0
+        e1, e2 = xy[:, 1] - xy[:, 0], xy[:, 2] - xy[:, 0]      # z of the 2-D cross product
+        facing = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] < 0.0
         keep = np.nonzero(facing | ~closed)[0]
         order = keep[np.argsort(-depth[keep], kind="stable")]        # farthest first
         shade = 0.35 + 0.65 * np.abs(n[order] @ light)

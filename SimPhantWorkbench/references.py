@@ -36,6 +36,7 @@ SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar,
 _ELEMENT_NAME = re.compile(r"^(Vertex|Edge|Face)([1-9][0-9]*)$")
 _PLURAL = {"Vertex": ("Vertexes", "vertices"), "Edge": ("Edges", "edges"),
            "Face": ("Faces", "faces")}
+MISSING_PREFIX = "?"   # FreeCAD 1.x: a referenced element that no longer exists ("?Edge12")
 _MIN_LENGTH = 1e-9  # mm; shorter straight edges have no direction
 
 
@@ -54,12 +55,14 @@ def split_subname(subname):
     path : str
         The object path, ``""`` or ending with ``"."`` (``"Body.Pad."``).
     element : str
-        The indexed element name (``"Face3"``), possibly not a valid one.
+        The indexed element name (``"Face3"``), possibly not a valid one. FreeCAD 1.x
+        marks an element that vanished in a model edit with a ``"?"`` prefix
+        (``"?Edge12"``); the prefix is dropped here, and the element is then not found.
     """
     parts = subname.split(".")
     start = next((i for i, p in enumerate(parts) if p.startswith(";")), len(parts) - 1)
     path = ".".join(parts[:start]) + ("." if start else "")
-    return path, parts[-1]
+    return path, parts[-1].lstrip(MISSING_PREFIX)
 
 
 def global_element(obj, subname):
@@ -89,6 +92,9 @@ def global_element(obj, subname):
         raise ModelError("%s: '%s' does not name a vertex, edge or face (expected e.g. "
                          "'Vertex1', 'Edge5', 'Face2')" % (label, element))
     mat = container_matrix(obj)
+    if subname.split(".")[-1].startswith(MISSING_PREFIX):
+        # FreeCAD 1.x already knows the element vanished; its index may name another one
+        raise ModelError(_missing_message(obj, path, element, mat, label))
     shape = shape_at(obj, subname, mat, element=True)
     if shape.isNull() and path + element != subname:
         # A 1.x mapped name FreeCAD cannot resolve here: use its indexed part.

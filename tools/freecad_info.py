@@ -7,18 +7,21 @@ import FreeCAD
 
 user = FreeCAD.getUserAppDataDir()
 base = os.path.join(user, "AdditionalPythonPackages")
-# FreeCAD 0.20 appends <user>/AdditionalPythonPackages to sys.path; newer
-# releases use a per-Python-version subdirectory. Take what FreeCAD put on
-# sys.path if it did, else the versioned directory of the newer releases.
-pypkg = None
-for p in sys.path:
-    if "AdditionalPythonPackages" in p:
-        pypkg = p.rstrip("/")
-if pypkg is None:
-    if FreeCAD.Version()[0] == "0":
-        pypkg = base
-    else:
-        pypkg = os.path.join(base, "py%d%d" % sys.version_info[:2])
+versioned = os.path.join(base, "py%d%d" % sys.version_info[:2])
+# FreeCAD 0.20 appends <user>/AdditionalPythonPackages to sys.path; 1.x appends both
+# <user>/AdditionalPythonPackages/py3XX (the Addon Manager's target for this Python) and the
+# plain folder. Take the versioned folder when FreeCAD lists it, else the plain one when it
+# does, else what the release would use: one answer per installation, so that running the
+# setup again finds what the first run installed.
+on_path = [p.rstrip("/") for p in sys.path if "AdditionalPythonPackages" in p]
+if versioned in on_path:
+    pypkg = versioned
+elif on_path:
+    pypkg = on_path[0]
+elif FreeCAD.Version()[0] == "0":
+    pypkg = base
+else:
+    pypkg = versioned
 mod = os.path.join(user, "Mod")
 if hasattr(FreeCAD, "getUserModDir"):
     mod = FreeCAD.getUserModDir()

@@ -30,8 +30,8 @@ def pytest_pycollect_makemodule(module_path, parent):
 
 
 if FreeCAD is not None:
-    from SimPhantWorkbench.headless import add_mod_dirs
-    add_mod_dirs(FreeCAD)     # PartDesign etc. (FreeCAD's start-up is not run)
+    from SimPhantWorkbench.headless import start
+    start(FreeCAD)     # the module start-up of freecadcmd (PartDesign, Assembly, add-ons)
 
 _counter = itertools.count(1)
 

@@ -324,6 +324,8 @@ def test_partdesign_body_faces(doc, partdesign):
     ("Body.Pad.Face3", "Body.Pad.", "Face3"),
     ("Pad.;#7:1;:G0;XTR;:H11a:8,F.Face3", "Pad.", "Face3"),
     ("Body.", "Body.", ""),
+    ("?Edge12", "", "Edge12"),                  # FreeCAD 1.x: the element vanished
+    ("Body.Pad.?Face3", "Body.Pad.", "Face3"),
 ])
 def test_split_subname(subname, path, element):
     assert split_subname(subname) == (path, element)
@@ -337,6 +339,16 @@ def test_missing_element_after_a_model_edit(box):
         reference_frame(box, "Face7")
     with pytest.raises(ModelError, match=r"8 vertices"):
         reference_frame(box, "Vertex9")
+
+
+def test_an_element_freecad_marks_as_vanished_is_missing_even_if_its_index_exists(box):
+    """FreeCAD 1.x reports an element a model edit removed as ``?Edge12``; its index may
+    now name another element (Edge3 exists): still an error naming it, never that edge."""
+    with pytest.raises(ModelError, match=r"^Box\.\?Edge3: Edge3 of 'Box' no longer exists "
+                                         r"\(the shape has 12 edges\)"):
+        reference_frame(box, "?Edge3")
+    with pytest.raises(ModelError, match=r"Edge13 of 'Box' no longer exists"):
+        reference_frame(box, "?Edge13")
 
 
 def test_missing_sub_object(nested):

@@ -1,0 +1,106 @@
+"""What a FreeCAD document holds, and what saving a loaded copy of it would lose.
+
+FreeCAD opens a document whose objects it cannot all restore without an error:
+an object of a type no loaded module registers (a workbench whose start-up did
+not run) is left out, and a Python feature whose class may not be imported (the
+document-restore check of FreeCAD 1.x's security updates) loses its ``Proxy``.
+Saving that document writes it without them. SimPhant saves documents (the
+CLI's result document, ``--in-place``): before it does, ``check_nothing_lost``
+compares the document with what its file held and refuses, naming every object
+that would be lost or changed.
+
+``file_inventory(path)`` reads the file's ``Document.xml`` (names, type ids and
+the Python classes of ``Proxy`` properties); ``inventory(doc)`` gives the same
+for a loaded document; ``lost_objects`` lists the differences (objects the
+program added are not losses).
+"""
+import zipfile
+from collections import namedtuple
+import xml.etree.ElementTree as ET
+
+__all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
+           "check_nothing_lost"]
+
+#: one document object: its type id and its proxy's ``(module, class)`` (or ``None``)
+Entry = namedtuple("Entry", ["type", "proxy"])
+
+
+class DocumentLossError(Exception):
+    """Saving would lose or change objects of the document; ``lost`` lists them as text."""
+
+    def __init__(self, message, lost):
+        super().__init__(message)
+        self.lost = lost
+
+
+def file_inventory(path):
+    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path``."""
+    with zipfile.ZipFile(path) as z:
+        root = ET.fromstring(z.read("Document.xml"))
+    entries = {}
+    objects = root.find("Objects")
+    for el in (objects if objects is not None else []):
+        if el.tag == "Object" and el.get("name"):
+            entries[el.get("name")] = Entry(el.get("type", ""), None)
+    data = root.find("ObjectData")
+    for el in (data if data is not None else []):
+        name = el.get("name")
+        if el.tag != "Object" or name not in entries:
+            continue
+        for prop in el.iter("Property"):
+            if prop.get("name") == "Proxy" and prop.get("type") == "App::PropertyPythonObject":
+                py = prop.find("Python")
+                if py is not None and py.get("module") and py.get("class"):
+                    entries[name] = entries[name]._replace(
+                        proxy=(py.get("module"), py.get("class")))
+                break
+    return entries
+
+
+def _proxy_class(obj):
+    try:
+        proxy = obj.Proxy
+    except Exception:  # noqa: BLE001 - no Proxy property, or an unreadable one
+        return None
+    if proxy is None or isinstance(proxy, (str, bytes, int, float)):
+        return None
+    cls = type(proxy)
+    return (cls.__module__, cls.__name__)
+
+
+def inventory(doc):
+    """``{name: Entry}`` of the objects of the loaded document ``doc``."""
+    out = {}
+    for obj in doc.Objects:
+        proxy = _proxy_class(obj) if "Proxy" in obj.PropertiesList else None
+        out[obj.Name] = Entry(obj.TypeId, proxy)
+    return out
+
+
+def lost_objects(expected, doc):
+    """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
+    ``"<name> (<type>): <what>"`` lines, empty when nothing is lost."""
+    have = inventory(doc)
+    lost = []
+    for name, want in expected.items():
+        got = have.get(name)
+        what = "%s (%s)" % (name, want.type)
+        if got is None:
+            lost.append("%s: not loaded" % what)
+        elif got.type != want.type:
+            lost.append("%s: loaded as %s" % (what, got.type))
+        elif want.proxy is not None and got.proxy != want.proxy:
+            lost.append("%s: its Python class %s.%s could not be loaded"
+                        % (what, want.proxy[0], want.proxy[1]))
+    return lost
+
+
+def check_nothing_lost(expected, doc, target):
+    """Raise ``DocumentLossError`` if saving ``doc`` to ``target`` would lose objects of
+    ``expected`` (the file's inventory), naming them all."""
+    lost = lost_objects(expected, doc)
+    if lost:
+        raise DocumentLossError(
+            "not saving '%s': %d object%s of the document would be lost or changed (FreeCAD "
+            "could not load them here; is their workbench installed?): %s"
+            % (target, len(lost), "" if len(lost) == 1 else "s", "; ".join(lost)), lost)

@@ -1,0 +1,260 @@
+"""FreeCAD 1.x Assemblies made by FreeCAD's own Assembly API, imported and simulated.
+
+The documents ``fixtures/fc1_*.FCStd`` were made by ``fixtures/make_fc1_assemblies.py``
+with FreeCAD 1.0's Assembly workbench (see its table). FreeCAD 0.20 has no Assembly
+workbench: there these tests are deselected (``fc1`` marker, reported in the summary) and
+run by ``make test-fc1`` on FreeCAD 1.0. The expected values come from the documents'
+own shapes (volume, centre of mass, inertia) and closed forms, never from SimPhant.
+"""
+import math
+import os
+import shutil
+
+import numpy as np
+import pytest
+from scipy.special import ellipk
+
+import FreeCAD
+
+from SimPhantWorkbench import conversion, runner
+from SimPhantWorkbench.assembly_import import import_assembly
+
+pytestmark = pytest.mark.fc1
+
+V = FreeCAD.Vector
+G = 9.80665
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
+M = 1e-3   # m per mm
+
+
+@pytest.fixture
+def fixture_doc(tmp_path):
+    """Open a copy of ``fixtures/<name>.FCStd``; closed at the end."""
+    opened = []
+
+    def open_(name):
+        path = tmp_path / (name + ".FCStd")
+        shutil.copy(os.path.join(FIXTURES, name + ".FCStd"), path)
+        doc = FreeCAD.openDocument(str(path))
+        opened.append(doc.Name)
+        return doc
+
+    yield open_
+    for name in opened:
+        if name in FreeCAD.listDocuments():
+            FreeCAD.closeDocument(name)
+
+
+def kinds(report):
+    conv = conversion.convert(report.study)
+    return {jd.obj.Label[:-len("_joint")]: jd.kind for jd in conv.joints}
+
+
+def run(study, **kw):
+    settings = dict(t_end=1.0, dt=1e-3, output_dt=1e-3, method="rk4")
+    settings.update(kw)
+    return runner.run_study(study, **settings)
+
+
+def material_point(r, key, p0):
+    """World trajectory [m] of the body point that was at ``p0`` [m] at t = 0."""
+    c, R = r.position(key), r.rotation_matrix(key)
+    return c + np.einsum("nij,j->ni", R @ R[0].T, p0 - c[0])
+
+
+def vec(v):
+    return np.array([v.x, v.y, v.z]) * M
+
+
+def assert_energy_kept(r, rel=1e-6):
+    E = r.energy()
+    drift = np.abs(E["total"] - E["total"][0]).max()
+    assert drift <= rel * max(E["kinetic"].max(), 1e-12), drift
+
+
+def pendulum_period(shape, pivot, axis):
+    """Period [s] of the rigid ``shape`` (mm; any density) swinging about the horizontal
+    ``axis`` through ``pivot`` (mm), released from rest where it is:
+    T = 4 sqrt(I_O / (m g d)) K(sin(theta0 / 2))."""
+    axis = axis / np.linalg.norm(axis)
+    assert len(shape.Solids) == 1
+    shape = shape.Solids[0]             # FreeCAD 1.x keeps a cut's result in a compound
+    c = vec(shape.CenterOfMass)
+    arm = c - pivot * M
+    arm_perp = arm - axis * (arm @ axis)
+    d = np.linalg.norm(arm_perp)
+    Icg = np.array(shape.MatrixOfInertia.A).reshape(4, 4)[:3, :3] * M ** 5
+    m = shape.Volume * M ** 3
+    i_o = axis @ Icg @ axis + m * d ** 2
+    down = np.array([0.0, 0.0, -1.0])
+    theta0 = math.acos(np.clip(arm_perp @ down / d, -1, 1))
+    return 4.0 * math.sqrt(i_o / (m * G * d)) * ellipk(math.sin(theta0 / 2) ** 2)
+
+
+def measured_period(r, key, pivot, direction):
+    x = (r.position(key) - pivot) @ direction
+    idx = np.where(np.sign(x[:-1]) * np.sign(x[1:]) < 0)[0]
+    t = np.array([r.t[k] - x[k] * (r.t[k + 1] - r.t[k]) / (x[k + 1] - x[k]) for k in idx])
+    assert len(t) >= 3, "fewer than three zero crossings"
+    return 2.0 * np.mean(np.diff(t))
+
+
+# ============================================================================ pendulum
+
+def test_pendulum_swings_with_the_large_amplitude_period(fixture_doc):
+    doc = fixture_doc("fc1_pendulum")
+    asm = doc.getObject("Assembly")
+    assert asm.TypeId == "Assembly::AssemblyObject"
+    report = import_assembly(asm, strict=True)
+    assert kinds(report) == {"Hinge": "revolute"}
+    assert report.bodies["Support"].Fixed and not report.bodies["Bar"].Fixed
+    bar = doc.getObject("Bar")
+    pivot = bar.Placement.multVec(V(10, 5, 10))            # centre of the hinge hole
+    shape = bar.Shape
+    T = pendulum_period(shape, vec(pivot) / M, np.array([0.0, 1.0, 0.0]))
+    r = run(report.study, t_end=2.4 * T)
+    key = runner.result_key(report.study, report.bodies["Bar"])
+    assert measured_period(r, key, vec(pivot), np.array([1.0, 0.0, 0.0])) \
+        == pytest.approx(T, rel=1e-4)
+    # the hole's centre stays on the axis; the bar swings in the x-z plane
+    hole = material_point(r, key, vec(pivot))
+    assert np.abs(hole - vec(pivot)).max() < 1e-7
+    assert np.abs(r.position(key)[:, 1] - r.position(key)[0, 1]).max() < 1e-9
+    assert_energy_kept(r)
+
+
+# ============================================================================ slider-crank
+
+def test_slider_crank_follows_the_closed_form_kinematics(fixture_doc):
+    """Crank pivot O, crank pin A, wrist pin B on the line through O along x:
+    x_B = r cos(th) + sqrt(L^2 - r^2 sin^2(th)), and its time derivative."""
+    doc = fixture_doc("fc1_slider_crank")
+    report = import_assembly(doc.getObject("Assembly"), strict=True)
+    assert kinds(report) == {"CrankPivot": "revolute", "CrankPin": "revolute",
+                             "WristPin": "revolute", "SliderGuide": "prismatic"}
+    crank, slider = doc.getObject("Crank"), doc.getObject("Slider")
+    O = vec(crank.Placement.multVec(V(10, 5, 10)))
+    A0 = vec(crank.Placement.multVec(V(90, 5, 10)))
+    B0 = vec(slider.Placement.multVec(V(20, 5, 10)))
+    xz = [0, 2]                                          # the pins are 10 mm apart in y
+    r_, L = np.linalg.norm((A0 - O)[xz]), np.linalg.norm((B0 - A0)[xz])
+    assert (r_, L) == pytest.approx((0.080, 0.230), abs=1e-9)
+    assert B0[2] == pytest.approx(O[2], abs=1e-9)              # no offset
+    r = run(report.study, t_end=1.0)
+    kc = runner.result_key(report.study, report.bodies["Crank"])
+    ks = runner.result_key(report.study, report.bodies["Slider"])
+    A = material_point(r, kc, A0)
+    th = np.arctan2(A[:, 2] - O[2], A[:, 0] - O[0])
+    assert th[0] == pytest.approx(math.radians(60.0), abs=1e-9)
+    assert np.ptp(th) > 1.0                                      # it really moves
+    B = material_point(r, ks, B0)
+    root = np.sqrt(L ** 2 - (r_ * np.sin(th)) ** 2)
+    np.testing.assert_allclose(B[:, 0] - O[0], r_ * np.cos(th) + root, atol=1e-7)
+    np.testing.assert_allclose(B[:, 1:], np.broadcast_to(B0[1:], B[:, 1:].shape), atol=1e-7)
+    omega = -r.angular_velocity(kc)[:, 1]                       # d th / dt (th about -y)
+    v_closed = -r_ * omega * np.sin(th) * (1.0 + r_ * np.cos(th) / root)
+    np.testing.assert_allclose(r.velocity(ks)[:, 0], v_closed, atol=1e-6)
+    assert_energy_kept(r)
+
+
+# ============================================================================ every joint kind
+
+def test_every_importable_joint_kind_moves_as_its_joint(fixture_doc):
+    doc = fixture_doc("fc1_zoo")
+    report = import_assembly(doc.getObject("Assembly"))
+    assert kinds(report) == {"BracketFix": "fixed", "ArmBall": "spherical",
+                             "SleeveCyl": "cylindrical", "PuckOnBase": "planar",
+                             "WeightRod": "distance"}
+    assert [label for label, _ in report.skipped] == ["PuckParallel"]
+    assert any("PuckParallel" in w for w in report.warnings)
+    r = run(report.study, t_end=0.3)
+    key = {name: runner.result_key(report.study, body) for name, body in report.bodies.items()
+           if not body.Fixed}
+    # Cylindrical: the sleeve slides down the 30 deg shaft, s = -g cos(60 deg) t^2 / 2
+    shaft = doc.getObject("Shaft")
+    e = vec(shaft.Placement.Rotation.multVec(V(0, 0, 1))) / M
+    assert e[2] == pytest.approx(0.5, abs=1e-12)
+    c = r.position(key["Sleeve"])
+    np.testing.assert_allclose(c - c[0], np.outer(-0.5 * G * e[2] * r.t ** 2, e), atol=1e-7)
+    # Fixed: the bracket stays
+    b = r.position(key["Bracket"])
+    assert np.abs(b - b[0]).max() < 1e-8
+    # Ball: the arm's corner stays at the bracket's top corner
+    arm, bracket = doc.getObject("Arm"), doc.getObject("Bracket")
+    corner = vec(bracket.Placement.multVec(V(20, 0, 200)))
+    assert np.linalg.norm(vec(arm.Placement.multVec(V(0, 0, 0))) - corner) < 1e-9
+    assert np.abs(material_point(r, key["Arm"], corner) - corner).max() < 1e-7
+    assert np.ptp(r.position(key["Arm"])[:, 2]) > 1e-3                 # it falls
+    # Distance vertex-vertex: 60 mm between the bracket's and the weight's corners
+    weight = doc.getObject("Weight")
+    w0 = vec(weight.Placement.multVec(V(10, 0, 10)))
+    anchor = vec(bracket.Placement.multVec(V(0, 20, 200)))
+    dist = np.linalg.norm(material_point(r, key["Weight"], w0) - anchor, axis=1)
+    np.testing.assert_allclose(dist, 0.060, atol=1e-7)
+    # Distance plane-plane 0 mm: the puck stays on the base, turning about z only
+    p = r.position(key["Puck"])
+    assert np.abs(p[:, 2] - p[0, 2]).max() < 1e-9
+    Rz = r.rotation_matrix(key["Puck"])[:, :, 2]
+    assert np.abs(Rz - np.array([0.0, 0.0, 1.0])).max() < 1e-9
+    assert_energy_kept(r)
+
+
+# ============================================================================ Reverse, offsets
+
+def test_reverse_offset_and_signed_distances_import_as_the_assembly_solved_them(fixture_doc):
+    doc = fixture_doc("fc1_variants")
+    report = import_assembly(doc.getObject("Assembly"), strict=True)
+    assert kinds(report) == {"HingeRev": "revolute", "HingeOff": "revolute",
+                             "DistUp": "planar", "DistDown": "planar"}
+    assert not any("not solved" in w for w in report.warnings), report.warnings
+    up, down, base = (doc.getObject(n) for n in ("PuckUp", "PuckDown", "Base"))
+    top = base.Placement.Base.z + base.Height.Value
+    gaps = sorted([up.Placement.Base.z - top, down.Placement.Base.z - top])
+    assert gaps == pytest.approx([-10.0, 10.0], abs=1e-6)       # the two signs: both sides
+    conv = conversion.convert(report.study)
+    jd = {j.obj.Label[:-len("_joint")]: j for j in conv.joints}
+    assert jd["HingeRev"].frame2[1][:, 2] @ jd["HingeRev"].frame1[1][:, 2] \
+        == pytest.approx(-1.0, abs=1e-9)                          # Reverse: z flipped
+    # the offset moved the joint point 5 mm along the axis of HingeOff's second JCS
+    off = doc.getObject("BarOff")
+    on_face = vec(off.Placement.multVec(V(10, 0, 10)))      # the hole's centre on the face
+    p1, p2 = (np.asarray(jd["HingeOff"].frame1[0]), np.asarray(jd["HingeOff"].frame2[0]))
+    z2 = jd["HingeOff"].frame2[1][:, 2]
+    assert np.linalg.norm(p1 - p2) < 1e-9
+    d = p2 - on_face
+    assert abs(d @ z2) == pytest.approx(0.005, abs=1e-9)
+    assert np.linalg.norm(d - (d @ z2) * z2) < 1e-9
+    r = run(report.study, t_end=0.6)
+    for name in ("PuckUp", "PuckDown"):
+        z = r.position(runner.result_key(report.study, report.bodies[name]))[:, 2]
+        assert np.abs(z - z[0]).max() < 1e-9, name
+    for name in ("BarRev", "BarOff"):
+        bar = doc.getObject(name)
+        pivot = vec(bar.Placement.multVec(V(10, 5, 10)))
+        key = runner.result_key(report.study, report.bodies[name])
+        axis_pt = material_point(r, key, pivot)
+        assert np.abs(axis_pt[:, [0, 2]] - pivot[[0, 2]]).max() < 1e-7, name
+    assert_energy_kept(r)
+
+
+# ============================================================================ containers, links
+
+def test_body_in_a_part_and_a_link_swing_as_a_double_pendulum(fixture_doc):
+    doc = fixture_doc("fc1_containers")
+    report = import_assembly(doc.getObject("Assembly"), strict=True)
+    assert kinds(report) == {"Hinge1": "revolute", "Hinge2": "revolute"}
+    assert sorted(report.bodies) == ["BarLink", "PartA", "Support"]
+    r = run(report.study, t_end=1.0)
+    part = doc.getObject("PartA")
+    body = doc.getObject("Body")
+    hole1 = vec(part.Placement.multiply(body.Placement).multVec(V(10, 5, 10)))
+    key = runner.result_key(report.study, report.bodies["PartA"])
+    assert np.abs(material_point(r, key, hole1) - hole1).max() < 1e-7
+    hole2 = vec(part.Placement.multiply(body.Placement).multVec(V(190, 5, 10)))
+    link = doc.getObject("BarLink")
+    kl = runner.result_key(report.study, report.bodies["BarLink"])
+    np.testing.assert_allclose(material_point(r, kl, hole2)[:, [0, 2]],
+                               material_point(r, key, hole2)[:, [0, 2]], atol=1e-7)
+    assert np.ptp(r.position(kl)[:, 2]) > 0.01                          # it swings
+    assert link.LinkedObject.Name == "BarSource"
+    assert_energy_kept(r)

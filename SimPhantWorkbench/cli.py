@@ -475,7 +475,6 @@ def _run(args, progress, out, err, interrupt):
     from .inventory import file_inventory
     from .outdir import OutputDir, OutputDirError
     doc = _open_document(FreeCAD, model_path)
-    loaded = file_inventory(model_path)    # every object the file holds: kept by any save
     gui = _gui_members(model_path)
     target = OutputDir(out_dir, protected=[model_path])
     try:
@@ -483,6 +482,7 @@ def _run(args, progress, out, err, interrupt):
             check_document(doc, model_path)      # a damaged file: bad input, not a partial model
         except DocumentError as exc:
             raise CliError(str(exc)) from None
+        loaded = file_inventory(model_path)    # every object the file holds: kept by any save
         study = _find_study(doc, model_path, args.study)
         try:
             conv = convert(study)          # model errors before the progress bar; DOF

@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 from .objects.base import proxy_type
 from .solver import ModelError
 
-__all__ = ["DocumentError", "check_document", "document_problems"]
+__all__ = ["DocumentError", "check_document", "document_problems", "read_document_xml"]
 
 _MODULE_PREFIX = "SimPhantWorkbench."
 _LINK_TAGS = ("Link", "XLink")
@@ -33,7 +33,9 @@ class DocumentError(ModelError):
     """The document file is damaged or does not hold the model it lists."""
 
 
-def _read_xml(path):
+def read_document_xml(path):
+    """The parsed ``Document.xml`` of the ``.FCStd`` at ``path``; a missing, unreadable or
+    cut-off file raises a ``DocumentError`` that says so."""
     try:
         with zipfile.ZipFile(path) as z:
             data = z.read("Document.xml")
@@ -104,7 +106,7 @@ def document_problems(doc, path=None):
     """What the loaded ``doc`` lacks compared with its file: a list of messages (empty when
     all is there). ``DocumentError`` when the file itself is damaged."""
     path = path or doc.FileName
-    root = _read_xml(path)
+    root = read_document_xml(path)
     problems = []
     for name, (module, props) in sorted(_stored_objects(root).items()):
         obj = doc.getObject(name)

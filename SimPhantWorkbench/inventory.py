@@ -14,9 +14,9 @@ the Python classes of ``Proxy`` properties); ``inventory(doc)`` gives the same
 for a loaded document; ``lost_objects`` lists the differences (objects the
 program added are not losses).
 """
-import zipfile
 from collections import namedtuple
-import xml.etree.ElementTree as ET
+
+from .document_check import read_document_xml
 
 __all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
            "check_nothing_lost"]
@@ -35,8 +35,7 @@ class DocumentLossError(Exception):
 
 def file_inventory(path):
     """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path``."""
-    with zipfile.ZipFile(path) as z:
-        root = ET.fromstring(z.read("Document.xml"))
+    root = read_document_xml(path)
     entries = {}
     objects = root.find("Objects")
     for el in (objects if objects is not None else []):

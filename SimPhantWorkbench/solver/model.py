@@ -348,7 +348,7 @@ class Model:
 
     def simulate(self, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
                  t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0,
-                 regularization=1e-8, assemble=True, progress=None, violation_limit=0.5):
+                 regularization=1e-12, assemble=True, progress=None, violation_limit=0.5):
         """Integrate from ``t0`` to ``t_end`` and return a ``Result``.
 
         Parameters

@@ -1,6 +1,7 @@
-"""Jitted kernels: the System Evaluator of seed 000 and the fixed-step loops.
+"""Jitted kernels: the system evaluator and the fixed-step loops.
 
-Data flow (seed 000, "Physics Engine Architecture & Data Flow"): the model is
+The formulation is written down in docs/theory.md (Haug 1989, Nikravesh 1988,
+Shabana, Baumgarte 1972). Data flow: the model is
 frozen into flat arrays (``SystemArrays``, MuJoCo-style prefixes ``body_``,
 ``jnt_``, ``row_``, ``cpl_``, ``load_``), scratch space lives in ``Workspace``,
 and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
@@ -8,15 +9,16 @@ and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
 * state ``Y = [q, q_dot]``, ``q = [r (3), quaternion (w, x, y, z)]`` per body
   (7N), ``q_dot = [v (world, 3), omega_b (body frame, 3)]`` per body (6N);
 * forces ``Q = Q_e + Q_v``: gravity, point loads, torques and the gyroscopic
-  term ``Q_v = -omega_b x (J omega_b)`` (DEVELOPERS.md erratum 3);
+  term ``Q_v = -omega_b x (J omega_b)`` (Euler's equations in the body frame);
 * joint rows ``Phi``, Jacobian ``Phi_q`` (rotational columns act on the body
-  frame ``omega_b``; erratum 5) and ``gamma`` (world-frame ``omega``), with
-  Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi`` (erratum 1);
+  frame ``omega_b``) and ``gamma`` (world-frame ``omega``), with
+  Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi``;
 * Tikhonov-regularised Schur complement
-  ``(Phi_q M^-1 Phi_q^T + eps I) lambda = Phi_q M^-1 Q - gamma*`` (erratum 4),
-  assembled and factorised block-sparse (see ``sparse``), with ``eps`` per row
+  ``(Phi_q M^-1 Phi_q^T + E) lambda = Phi_q M^-1 Q - gamma*``,
+  assembled and factorised block-sparse (see ``sparse``), with ``E`` per row
   relative to that row's diagonal at t0 (i.e. Tikhonov on the row-equilibrated
-  constraints, so rows of different units and scales are softened alike), then
+  constraints, so rows of different units and scales are softened alike), the
+  solution refined to the unregularised one (``solve_multipliers``), then
   ``q_ddot = M^-1 (Q - Phi_q^T lambda)``.
 
 Ground is the extra body slot ``nb`` (identity rotation, at rest).
@@ -154,7 +156,7 @@ def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
 # costs a reference-count round trip, which dominated the first version.
 @njit(**_FAST)
 def update_bodies(Y, S, W):
-    """Unpack Y into rotation matrices, positions, velocities (seed step 3.1)."""
+    """Unpack Y into rotation matrices, positions, velocities."""
     nb = S.nb
     off = 7 * nb
     A = W.A
@@ -694,7 +696,7 @@ def evaluate(t, Y, S, W):
         dY[p] = Y[v]
         dY[p + 1] = Y[v + 1]
         dY[p + 2] = Y[v + 2]
-        # q_dot = 1/2 q (x) (0, omega_b)   (seed 000)
+        # q_dot = 1/2 q (x) (0, omega_b)   (docs/theory.md, Nikravesh 1988)
         dY[p + 3] = -0.5 * (qx * wx + qy * wy + qz * wz)
         dY[p + 4] = 0.5 * (qw * wx + qy * wz - qz * wy)
         dY[p + 5] = 0.5 * (qw * wy + qz * wx - qx * wz)

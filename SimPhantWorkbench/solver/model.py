@@ -137,7 +137,7 @@ class Load:
 
 
 class Model:
-    """A multibody model (seed 000: RigidBody, Joint and Force objects).
+    """A multibody model (bodies, joints, forces and torques).
 
     Parameters
     ----------

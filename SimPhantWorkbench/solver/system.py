@@ -1,6 +1,6 @@
 """``System``: a ``Model`` frozen into flat arrays for the jitted kernels.
 
-Seed 000 steps 1.2-1.3: ground filtration (ground is the extra slot ``nb``),
+Set-up (docs/theory.md): ground filtration (ground is the extra slot ``nb``),
 body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
 principal frame), and joints packed into contiguous arrays, in the elimination
 order chosen by ``sparse.analyse``.

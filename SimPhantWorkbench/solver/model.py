@@ -372,7 +372,10 @@ class Model:
             ``max(0.02, 5 dt)`` s, critically damped.
         regularization : float
             Tikhonov ``eps`` of each constraint row, relative to that row's
-            diagonal entry of ``Phi_q M^-1 Phi_q^T`` at t0.
+            diagonal entry of ``Phi_q M^-1 Phi_q^T`` at t0 (default 1e-12). It
+            only keeps the factorisation regular: the multipliers are refined
+            to the unregularised solution, so results do not depend on it
+            (docs/theory.md); rows found redundant get 1 x their diagonal.
         assemble : bool
             Project the initial positions and velocities onto the constraints.
         progress : callable(t, t_end) -> bool or None
@@ -380,7 +383,8 @@ class Model:
             (``SimulationCancelled`` carries the partial result).
         violation_limit : float
             Integration stops when max |Phi| (lengths relative to the model size,
-            angles in radians) exceeds this.
+            angles in radians) exceeds this. Smaller residuals that still exceed
+            1e-6 are reported in ``Result.warnings``.
         """
         from .simulation import simulate
         return simulate(self, t_end=t_end, dt=dt, method=method, output_dt=output_dt, rtol=rtol,

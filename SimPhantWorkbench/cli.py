@@ -394,6 +394,7 @@ def _analyse(study, conv, result, path, wall_total):
         assembly=result.assembly.summary() if result.assembly is not None
         else result.assembly_summary,
         joint_labels=[j.Label for j in study_joints(study)],
+        warnings=list(getattr(result, "warnings", [])),
     )
     return info
 
@@ -441,6 +442,8 @@ def summary_lines(info):
     assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
     L.append("assembly   " + assembly[0])
     L.extend("           " + a.strip() for a in assembly[1:])
+    for w in info.get("warnings") or []:
+        L.append("warning    " + w)
     return L
 
 

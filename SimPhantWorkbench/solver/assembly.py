@@ -63,20 +63,21 @@ class AssemblyReport:
         return self.summary()
 
 
-def _correction(system, x):
-    """-M^-1 Phi_q^T (C + eps I)^-1 x, per body (nb, 6); x is overwritten."""
+def _correction(system, b):
+    """The mass-weighted least-norm correction ``-M^-1 Phi_q^T x`` with
+    ``Phi_q M^-1 Phi_q^T x = b``, per body (nb, 6), so that ``Phi_q dq = -b``.
+
+    Solved like the constraint forces (``kernels.solve_multipliers``): the
+    regularised factorisation refined to the unregularised solution, so a
+    light body next to a heavy one, or a small moment of inertia, does not
+    make the projection take many Newton steps or leave Phi_dot behind."""
     S, W = system.S, system.W
     kernels.assemble_schur(S, W)
     kernels.factor_schur(S, W)
-    kernels.solve_schur(S, W, x)
+    x = np.array(b, dtype=float)
     dq = np.zeros((S.nb, 6))
-    for k in range(S.nj):
-        r = slice(S.jnt_row0[k], S.jnt_row0[k + 1])
-        for side in range(2):
-            b = S.jnt_slot[k, side]
-            if b < S.nb:
-                dq[b] -= W.J[r, side].T @ x[r]
-    return dq * system.mass_matrix_inverse()
+    kernels.solve_multipliers(S, W, dq, -x, x)
+    return dq
 
 
 def _retract(Y, nb, dq, step):
@@ -93,6 +94,25 @@ def _retract(Y, nb, dq, step):
     return Y
 
 
+def _conflicting_rows(system, Y, tol=1e-6):
+    """Mask of the system rows whose constraints disagree at ``Y``: the part of the
+    (scaled) residual in the left null space of ``Phi_q`` is what no correction of
+    the positions can remove; the rows it involves are the conflict (e.g. both of
+    two welds that hold a body at different places, though the projection may
+    have satisfied one of them exactly)."""
+    mask = np.zeros(system.S.nrows, dtype=bool)
+    phi, J, _ = system.constraint_state(Y)
+    act = system.active_rows
+    scale = system.S.row_scale[act]
+    A = J * scale[:, None]
+    U, s, _ = np.linalg.svd(A, full_matrices=True)
+    rank = int((s > 1e-8 * max(s.max(initial=0.0), 1e-300)).sum())
+    N = U[:, rank:]
+    inconsistent = N @ (N.T @ (phi * scale))
+    mask[act] = np.abs(inconsistent) > tol
+    return mask
+
+
 def assemble(system, Y, tol=1e-11, max_iter=60):
     """Return a consistent copy of ``Y`` and an ``AssemblyReport``.
 
@@ -105,6 +125,8 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     if S.nrows == 0:
         return Y, report
     Y0 = Y.copy()
+    if system.find_redundant_rows(Y):
+        system.set_regularization(system.regularization)
     res = system.residuals(Y)[0]
     report.residual_before = float(res.max())
     it = 0
@@ -124,12 +146,16 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     report.iterations = it
     report.residual_after = float(res.max())
     if res.max() > max(1e3 * tol, 1e-8):
-        bad = sorted({system.joint_name_of_row(r) for r in np.nonzero(res > 1e-6)[0]})
+        bad = sorted({system.joint_name_of_row(r)
+                      for r in np.nonzero((res > 1e-6) | _conflicting_rows(system, Y))[0]})
         if not bad:
             bad = sorted({system.joint_name_of_row(r) for r in [int(np.argmax(res))]})
         raise AssemblyError(
             "the joints cannot be assembled at t0 (residual %.3g after %d iterations); "
             "failing: %s" % (res.max(), it, ", ".join(bad)), joints=bad)
+    # rows that are redundant in the assembled pose get their own (large) eps
+    system.find_redundant_rows(Y)
+    system.set_regularization(system.regularization)
     # velocities
     for b in range(nb):
         p = 7 * b

@@ -1,4 +1,4 @@
-"""Integrator table (seed 000, "The Integrator").
+"""Integrator table (docs/theory.md).
 
 Fixed-step methods run their whole time loop inside ``kernels.integrate_fixed``
 (no Python per step); SciPy's adaptive methods drive the jitted evaluator

@@ -3,12 +3,13 @@
 A joint connects body *i* (``body1``) and body *j* (``body2``). Each side carries
 one joint frame fixed in its body: an anchor point ``P`` and three unit axes
 ``x, y, z`` (for an assembled joint the two frames coincide at t0). Every
-kinematic joint of seed 000 is a stack of four scalar primitives, whose
+kinematic joint is a stack of four scalar primitives (Haug 1989, ch. 9;
+Nikravesh 1988, ch. 7; docs/theory.md), whose
 ``Phi``, Jacobian and ``gamma`` are implemented once, in ``kernels.row_eval``:
 
-``POINT c``   ``Phi = (P_i - P_j)_c``                     (spherical rows, seed 000)
-``DOT1 a b``  ``Phi = a_i . b_j``   a, b frame axes       (seed "Dot-1": v_i . a_j)
-``DOT2 a``    ``Phi = a_i . d``,    ``d = P_j - P_i``      (seed "Dot-2": d . a_i)
+``POINT c``   ``Phi = (P_i - P_j)_c``                     (spherical rows)
+``DOT1 a b``  ``Phi = a_i . b_j``   a, b frame axes       (dot-1)
+``DOT2 a``    ``Phi = a_i . d``,    ``d = P_j - P_i``      (dot-2)
 ``DIST``      ``Phi = (d . d - L^2) / (2 L)``              (distance, ADAMS GCON DM)
 
 Axes are indexed 0 = x, 1 = y, 2 = z of the joint frame of that side. Adding a

@@ -1,6 +1,7 @@
-"""Jitted kernels: the System Evaluator of seed 000 and the fixed-step loops.
+"""Jitted kernels: the system evaluator and the fixed-step loops.
 
-Data flow (seed 000, "Physics Engine Architecture & Data Flow"): the model is
+The formulation is written down in docs/theory.md (Haug 1989, Nikravesh 1988,
+Shabana, Baumgarte 1972). Data flow: the model is
 frozen into flat arrays (``SystemArrays``, MuJoCo-style prefixes ``body_``,
 ``jnt_``, ``row_``, ``cpl_``, ``load_``), scratch space lives in ``Workspace``,
 and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
@@ -8,15 +9,16 @@ and ``evaluate`` maps ``(t, Y)`` to ``dY/dt``:
 * state ``Y = [q, q_dot]``, ``q = [r (3), quaternion (w, x, y, z)]`` per body
   (7N), ``q_dot = [v (world, 3), omega_b (body frame, 3)]`` per body (6N);
 * forces ``Q = Q_e + Q_v``: gravity, point loads, torques and the gyroscopic
-  term ``Q_v = -omega_b x (J omega_b)`` (DEVELOPERS.md erratum 3);
+  term ``Q_v = -omega_b x (J omega_b)`` (Euler's equations in the body frame);
 * joint rows ``Phi``, Jacobian ``Phi_q`` (rotational columns act on the body
-  frame ``omega_b``; erratum 5) and ``gamma`` (world-frame ``omega``), with
-  Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi`` (erratum 1);
+  frame ``omega_b``) and ``gamma`` (world-frame ``omega``), with
+  Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi``;
 * Tikhonov-regularised Schur complement
-  ``(Phi_q M^-1 Phi_q^T + eps I) lambda = Phi_q M^-1 Q - gamma*`` (erratum 4),
-  assembled and factorised block-sparse (see ``sparse``), with ``eps`` per row
+  ``(Phi_q M^-1 Phi_q^T + E) lambda = Phi_q M^-1 Q - gamma*``,
+  assembled and factorised block-sparse (see ``sparse``), with ``E`` per row
   relative to that row's diagonal at t0 (i.e. Tikhonov on the row-equilibrated
-  constraints, so rows of different units and scales are softened alike), then
+  constraints, so rows of different units and scales are softened alike), the
+  solution refined to the unregularised one (``solve_multipliers``), then
   ``q_ddot = M^-1 (Q - Phi_q^T lambda)``.
 
 Ground is the extra body slot ``nb`` (identity rotation, at rest).
@@ -69,15 +71,29 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "bsize",
+    "alpha", "beta", "row_eps", "refine_max", "bsize",
 ])
 
 Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
-    "phi", "phidot", "gamma", "J", "blk", "rhs", "lam",
-    "load_val", "dY", "k1", "k2", "k3", "Yt",
+    "phi", "phidot", "gamma", "J", "blk", "rhs", "lam", "res",
+    "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
 ])
+
+#: ``Workspace.stats`` slots, accumulated over evaluations until the caller resets
+#: them: constraint solves, their refinement steps in all, the most steps one solve
+#: took, the solves that stopped at ``refine_max`` steps, and the Cholesky pivots
+#: that had to be lifted.
+STAT_SOLVES, STAT_REFINE_SUM, STAT_REFINE_MAX, STAT_REFINE_LIMIT, STAT_LIFTED = range(5)
+NSTATS = 5
+
+#: Iterative refinement stops when the constraint residual (E^-1 norm) is below
+#: this fraction of the right-hand side's: nothing is left to gain in double precision.
+REFINE_TOL = 1e-15
+#: ... and after its first step when that step converged faster than this (then
+#: the next correction would be below REFINE_FAST^2 of the first one).
+REFINE_FAST = 1e-6
 
 
 # --------------------------------------------------------------------------- small algebra
@@ -140,7 +156,7 @@ def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
 # costs a reference-count round trip, which dominated the first version.
 @njit(**_FAST)
 def update_bodies(Y, S, W):
-    """Unpack Y into rotation matrices, positions, velocities (seed step 3.1)."""
+    """Unpack Y into rotation matrices, positions, velocities."""
     nb = S.nb
     off = 7 * nb
     A = W.A
@@ -501,6 +517,141 @@ def solve_schur(S, W, x):
         blocks.bwd_diag(B, blk, k, dinv, x, o)
 
 
+# --------------------------------------------------------------------------- constraint forces
+@njit(**_FAST)
+def apply_multipliers(S, W, x, acc):
+    """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)])."""
+    nb = S.nb
+    J = W.J
+    for k in range(S.nj):
+        r0 = S.jnt_row0[k]
+        r1 = r0 + S.jnt_nrow[k]
+        for side in range(2):
+            b = S.jnt_slot[k, side]
+            if b < nb:
+                f0 = 0.0
+                f1 = 0.0
+                f2 = 0.0
+                f3 = 0.0
+                f4 = 0.0
+                f5 = 0.0
+                for r in range(r0, r1):
+                    xr = x[r]
+                    f0 += J[r, side, 0] * xr
+                    f1 += J[r, side, 1] * xr
+                    f2 += J[r, side, 2] * xr
+                    f3 += J[r, side, 3] * xr
+                    f4 += J[r, side, 4] * xr
+                    f5 += J[r, side, 5] * xr
+                mi = S.body_minv[b]
+                acc[b, 0] -= f0 * mi
+                acc[b, 1] -= f1 * mi
+                acc[b, 2] -= f2 * mi
+                acc[b, 3] -= f3 * S.body_inertia_inv[b, 0]
+                acc[b, 4] -= f4 * S.body_inertia_inv[b, 1]
+                acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
+
+
+@njit(**_FAST)
+def constraint_residual(S, W, acc, g, res):
+    """res <- Phi_q acc - g on the constraint rows (0 on padding rows); returns its
+    squared norm weighted by E^-1, sum res_r^2 / eps_r (the rows' own scales)."""
+    nb = S.nb
+    J = W.J
+    rho = 0.0
+    for k in range(S.nj):
+        bi = S.jnt_slot[k, 0]
+        bj = S.jnt_slot[k, 1]
+        r0 = S.jnt_row0[k]
+        r1 = r0 + S.jnt_nrow[k]
+        for r in range(r0, r1):
+            v = -g[r]
+            if bi < nb:
+                v += (J[r, 0, 0] * acc[bi, 0] + J[r, 0, 1] * acc[bi, 1] + J[r, 0, 2] * acc[bi, 2]
+                      + J[r, 0, 3] * acc[bi, 3] + J[r, 0, 4] * acc[bi, 4]
+                      + J[r, 0, 5] * acc[bi, 5])
+            if bj < nb:
+                v += (J[r, 1, 0] * acc[bj, 0] + J[r, 1, 1] * acc[bj, 1] + J[r, 1, 2] * acc[bj, 2]
+                      + J[r, 1, 3] * acc[bj, 3] + J[r, 1, 4] * acc[bj, 4]
+                      + J[r, 1, 5] * acc[bj, 5])
+            res[r] = v
+            rho += v * v / S.row_eps[r]
+        for r in range(r1, S.jnt_row0[k + 1]):
+            res[r] = 0.0
+    return rho
+
+
+@njit(**_FAST)
+def solve_multipliers(S, W, acc, g, lam):
+    """Constraint forces without regularisation bias (docs/theory.md, "Solving for
+    the multipliers").
+
+    On entry ``blk`` holds the Cholesky factor of ``C + E`` (``C = Phi_q M^-1
+    Phi_q^T``, ``E = diag(row_eps)``), ``acc`` the accelerations without constraint
+    forces and ``lam`` the right-hand side ``b = Phi_q acc - g``. On exit ``lam``
+    solves ``C lam = b`` (the E-weighted least-norm solution when rows are
+    redundant and ``b`` is consistent) and ``acc <- acc - M^-1 Phi_q^T lam``, so
+    that ``Phi_q acc = g``.
+
+    Iterative refinement on the factorised regularised matrix,
+    ``lam <- lam + (C + E)^-1 (b - C lam)``: every step multiplies the error
+    along an eigenvector of ``E^-1/2 C E^-1/2`` with eigenvalue ``mu`` by
+    ``1 / (1 + mu)``, so the Tikhonov bias ``~ eps / mu`` of the plain solve
+    disappears in one or two steps wherever ``mu >> 1``, while directions with
+    ``mu << 1`` (redundant rows, or rows that are dependent only to round-off
+    or to the constraint violation) stay filtered as before. The residual
+    ``b - C lam`` is ``Phi_q acc - g`` and costs one pass over the rows; the
+    first step uses ``b - C lam_0 = E lam_0`` (exact for the regularised
+    solve), and after it the next residual is ``E delta_1``: if that is below
+    ``REFINE_FAST`` of the first (a well-conditioned ``C``: the common case,
+    one extra forward/backward solve in all) the solve ends there. Otherwise
+    steps go on with the true residual while it falls by at least 4x (what is
+    left then is round-off or the inconsistent part of ``b`` of a redundant
+    set of rows) and is above ``REFINE_TOL``, at most ``S.refine_max`` steps;
+    ``refine_max = 0`` gives the plain regularised solve. Returns the number of
+    steps.
+    """
+    res = W.res
+    eps = S.row_eps
+    n = S.nrows
+    rho_b = 0.0
+    for r in range(n):
+        rho_b += lam[r] * lam[r] / eps[r]
+    solve_schur(S, W, lam)
+    if S.refine_max < 1:
+        apply_multipliers(S, W, lam, acc)
+        return 0
+    # step 1 from b - C lam_0 = E lam_0
+    rho = 0.0
+    for r in range(n):
+        e = eps[r] * lam[r]
+        res[r] = e
+        rho += e * lam[r]
+    solve_schur(S, W, res)
+    rho_next = 0.0
+    for r in range(n):
+        d = res[r]
+        lam[r] += d
+        rho_next += eps[r] * d * d     # = |E delta|^2_E^-1, the next residual
+    apply_multipliers(S, W, lam, acc)
+    steps = 1
+    if rho_next <= REFINE_FAST * REFINE_FAST * rho:
+        # the biased directions converge at a rate below REFINE_FAST: what is left
+        # (below REFINE_FAST^2 of the first correction) is not worth another solve
+        return steps
+    while steps < S.refine_max:
+        rho_new = constraint_residual(S, W, acc, g, res)
+        if not rho_new <= 0.25 * rho or rho_new <= REFINE_TOL * REFINE_TOL * rho_b:
+            break
+        rho = rho_new
+        solve_schur(S, W, res)
+        for r in range(n):
+            lam[r] += res[r]
+        apply_multipliers(S, W, res, acc)
+        steps += 1
+    return steps
+
+
 # --------------------------------------------------------------------------- evaluator
 @njit(**_FAST)
 def evaluate(t, Y, S, W):
@@ -520,35 +671,16 @@ def evaluate(t, Y, S, W):
         constraint_rows(S, W)      # also the right-hand side (in W.lam)
         assemble_schur(S, W)
         bad = factor_schur(S, W)
-        solve_schur(S, W, W.lam)
-        J = W.J
-        for k in range(S.nj):
-            r0 = S.jnt_row0[k]
-            r1 = r0 + S.jnt_nrow[k]
-            for side in range(2):
-                b = S.jnt_slot[k, side]
-                if b < nb:   # q_ddot -= M^-1 Phi_q^T lambda
-                    f0 = 0.0
-                    f1 = 0.0
-                    f2 = 0.0
-                    f3 = 0.0
-                    f4 = 0.0
-                    f5 = 0.0
-                    for r in range(r0, r1):
-                        lr = W.lam[r]
-                        f0 += J[r, side, 0] * lr
-                        f1 += J[r, side, 1] * lr
-                        f2 += J[r, side, 2] * lr
-                        f3 += J[r, side, 3] * lr
-                        f4 += J[r, side, 4] * lr
-                        f5 += J[r, side, 5] * lr
-                    mi = S.body_minv[b]
-                    acc[b, 0] -= f0 * mi
-                    acc[b, 1] -= f1 * mi
-                    acc[b, 2] -= f2 * mi
-                    acc[b, 3] -= f3 * S.body_inertia_inv[b, 0]
-                    acc[b, 4] -= f4 * S.body_inertia_inv[b, 1]
-                    acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
+        # lambda and q_ddot = M^-1 (Q - Phi_q^T lambda), with Phi_q q_ddot = gamma*
+        steps = solve_multipliers(S, W, acc, W.gamma, W.lam)
+        st = W.stats
+        st[STAT_SOLVES] += 1.0
+        st[STAT_REFINE_SUM] += steps
+        if steps > st[STAT_REFINE_MAX]:
+            st[STAT_REFINE_MAX] = steps
+        if steps >= S.refine_max:
+            st[STAT_REFINE_LIMIT] += 1.0
+        st[STAT_LIFTED] += bad
     dY = W.dY
     off = 7 * nb
     for b in range(nb):
@@ -564,7 +696,7 @@ def evaluate(t, Y, S, W):
         dY[p] = Y[v]
         dY[p + 1] = Y[v + 1]
         dY[p + 2] = Y[v + 2]
-        # q_dot = 1/2 q (x) (0, omega_b)   (seed 000)
+        # q_dot = 1/2 q (x) (0, omega_b)   (docs/theory.md, Nikravesh 1988)
         dY[p + 3] = -0.5 * (qx * wx + qy * wy + qz * wz)
         dY[p + 4] = 0.5 * (qw * wx + qy * wz - qz * wy)
         dY[p + 5] = 0.5 * (qw * wy + qz * wx - qx * wz)
@@ -687,10 +819,18 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
 
 # --------------------------------------------------------------------------- results
 @njit(**_JIT)
-def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors):
+def _row_joint(S, r):
+    """The joint (system position) that owns row ``r`` (every joint has ``B`` rows)."""
+    return r // len(S.bsize)
+
+
+@njit(**_JIT)
+def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors, jres):
     """Evaluate each output sample once more for accelerations, multipliers,
     constraint residuals, joint anchors (world, both sides) and joint reactions
-    (force and torque on the joint's second body about its anchor, world axes)."""
+    (force and torque on the joint's second body about its anchor, world axes).
+    ``jres[k]`` gets joint ``k``'s largest |Phi| over the samples: [length rows (m),
+    angle rows (rad)]."""
     nb = S.nb
     for m in range(times.shape[0]):
         _set_loads(S, W, tab, m)
@@ -706,6 +846,14 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
             pdm = max(pdm, abs(W.phidot[r]))
         phi_max[m] = pm
         phidot_max[m] = pdm
+        for r in range(S.nrows):
+            prim = S.row_prim[r]
+            if prim >= 0:
+                a = 1 if prim == PRIM_DOT1 else 0
+                v = abs(W.phi[r])
+                k = _row_joint(S, r)
+                if not v <= jres[k, a]:
+                    jres[k, a] = v
         A = W.A
         for k in range(S.nj):
             bj = S.jnt_slot[k, 1]

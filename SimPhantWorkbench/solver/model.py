@@ -137,7 +137,7 @@ class Load:
 
 
 class Model:
-    """A multibody model (seed 000: RigidBody, Joint and Force objects).
+    """A multibody model (bodies, joints, forces and torques).
 
     Parameters
     ----------
@@ -348,7 +348,7 @@ class Model:
 
     def simulate(self, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
                  t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0,
-                 regularization=1e-8, assemble=True, progress=None, violation_limit=0.5):
+                 regularization=1e-12, assemble=True, progress=None, violation_limit=0.5):
         """Integrate from ``t0`` to ``t_end`` and return a ``Result``.
 
         Parameters
@@ -372,7 +372,10 @@ class Model:
             ``max(0.02, 5 dt)`` s, critically damped.
         regularization : float
             Tikhonov ``eps`` of each constraint row, relative to that row's
-            diagonal entry of ``Phi_q M^-1 Phi_q^T`` at t0.
+            diagonal entry of ``Phi_q M^-1 Phi_q^T`` at t0 (default 1e-12). It
+            only keeps the factorisation regular: the multipliers are refined
+            to the unregularised solution, so results do not depend on it
+            (docs/theory.md); rows found redundant get 1 x their diagonal.
         assemble : bool
             Project the initial positions and velocities onto the constraints.
         progress : callable(t, t_end) -> bool or None
@@ -380,7 +383,8 @@ class Model:
             (``SimulationCancelled`` carries the partial result).
         violation_limit : float
             Integration stops when max |Phi| (lengths relative to the model size,
-            angles in radians) exceeds this.
+            angles in radians) exceeds this. Smaller residuals that still exceed
+            1e-6 are reported in ``Result.warnings``.
         """
         from .simulation import simulate
         return simulate(self, t_end=t_end, dt=dt, method=method, output_dt=output_dt, rtol=rtol,

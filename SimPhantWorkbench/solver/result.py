@@ -31,6 +31,13 @@ class Result:
     settings : dict of the run (method, dt, steps, nfev, wall_time, alpha, beta, eps, ...)
     assembly : ``AssemblyReport`` of the initial projection (or None; after
         ``from_arrays`` only its text survives, in ``assembly_summary``)
+    warnings : list of str, what the run's diagnostics found worth a look (a
+        body that moved far to assemble, a joint whose constraint residual grew,
+        mass or inertia ratios beyond what double precision resolves); each
+        names the bodies or joints concerned. Empty for a clean run. Saved and
+        loaded with the arrays.
+    joint_residual_max : (n_joints, 2) largest |Phi| per joint over the samples,
+        [length rows (m), angle rows (rad)] (not saved: None after ``from_arrays``)
     body_names, joint_names : names in model order
 
     ``to_arrays()`` / ``Result.from_arrays()`` turn a result into a dict of
@@ -57,6 +64,8 @@ class Result:
         self.settings = dict(meta.get("settings", {}))
         self.assembly = None
         self.assembly_summary = meta.get("assembly_summary", "")
+        self.warnings = [str(w) for w in meta.get("warnings", [])]
+        self.joint_residual_max = None
         self._quat_cache = {}
 
     @classmethod
@@ -75,9 +84,11 @@ class Result:
         phidot_max = np.zeros(n)
         react = np.zeros((n, S.nj, 6))
         anchors = np.zeros((n, S.nj, 2, 3))
+        jres = np.zeros((S.nj, 2))
         tab = system.load_table(t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
         if n:
-            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors)
+            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors,
+                                 jres)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
         a = dict(t=t, states=Y, masses=masses, gravity=gravity,
@@ -112,6 +123,7 @@ class Result:
                     assembly_summary=assembly.summary() if assembly is not None else "")
         res = cls(a, meta)
         res.assembly = assembly
+        res.joint_residual_max = jres[system.joint_pos] if S.nj else jres
         return res
 
     def to_arrays(self):
@@ -121,6 +133,7 @@ class Result:
             out[k] = np.array(getattr(self, self._attr(k)))
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
+                    warnings=list(self.warnings),
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
                     format="simphant-result-1")

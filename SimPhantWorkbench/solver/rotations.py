@@ -1,8 +1,8 @@
 """Rotation conventions used throughout SimPhant.
 
 Quaternions are scalar first, ``(w, x, y, z)``, unit length, and map body-frame
-vectors to the world frame: ``x_world = A(q) @ x_body`` (seed 000, "State Vector
-and Quaternions"). Angular velocity ``omega_b`` is in the body frame and the
+vectors to the world frame: ``x_world = A(q) @ x_body`` (Euler parameters,
+Nikravesh 1988, ch. 6; docs/theory.md). Angular velocity ``omega_b`` is in the body frame and the
 quaternion rate is ``q_dot = 1/2 q (x) (0, omega_b)``.
 
 The functions here are plain NumPy (used at model set-up and for results); the
@@ -93,7 +93,7 @@ def skew(u):
 def euler_zyx(A):
     """Z-Y-X Tait-Bryan angles ``(theta_x, theta_y, theta_z)`` of rotation matrices, for display.
 
-    Seed 000: ``theta_z = atan(A21/A11)``, ``theta_y = asin(-A31)``,
+    ``theta_z = atan(A21/A11)``, ``theta_y = asin(-A31)``,
     ``theta_x = atan(A32/A33)`` (1-based indices), evaluated with atan2 so the
     quadrant is kept. Works on arrays of shape (..., 3, 3).
     """

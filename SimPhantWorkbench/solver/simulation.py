@@ -6,6 +6,7 @@ import numpy as np
 
 from . import kernels
 from .assembly import assemble as _assemble
+from .diagnostics import run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
 from .integrators import method_info
 from .result import Result
@@ -63,7 +64,7 @@ def output_times(t0, t_end, output_dt):
 
 
 def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, atol=1e-10,
-             t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-8,
+             t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-12,
              assemble=True, progress=None, violation_limit=0.5):
     info = method_info(method)
     t0 = float(t0)
@@ -94,11 +95,15 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     Y0 = system.y0.copy()
     report = None
     if assemble:
-        Y0, report = _assemble(system, Y0)
+        Y0, report = _assemble(system, Y0)      # also finds the redundant rows
+    elif system.find_redundant_rows(Y0):
+        system.set_regularization(regularization)
     times = output_times(t0, t_end, output_dt)
     settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
                     alpha=alpha, beta=beta, regularization=regularization,
                     t0=t0, t_end=t_end)
+    settings["redundant_rows"] = int(system.redundant.sum())
+    system.W.stats[:] = 0.0
     wall0 = _time.perf_counter()
     if info.fixed_step:
         run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress)
@@ -115,7 +120,12 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
             # (much shorter when output_dt < dt)
             settings["step_max"] = float(run.hsub.max()) if len(run.hsub) else dt
             settings["step_min"] = float(run.hsub.min()) if len(run.hsub) else dt
+        stats = system.W.stats.copy()
+        nsolve = max(stats[kernels.STAT_SOLVES], 1.0)
+        settings["refinement_steps_mean"] = float(stats[kernels.STAT_REFINE_SUM] / nsolve)
+        settings["refinement_steps_max"] = int(stats[kernels.STAT_REFINE_MAX])
     result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
+    result.warnings = run_warnings(system, result, report, stats)
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)

@@ -1,6 +1,6 @@
 """``System``: a ``Model`` frozen into flat arrays for the jitted kernels.
 
-Seed 000 steps 1.2-1.3: ground filtration (ground is the extra slot ``nb``),
+Set-up (docs/theory.md): ground filtration (ground is the extra slot ``nb``),
 body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
 principal frame), and joints packed into contiguous arrays, in the elimination
 order chosen by ``sparse.analyse``.
@@ -21,7 +21,12 @@ class System:
     ``joint_pos[j]`` the position of model joint ``j``.
     """
 
-    def __init__(self, model, alpha=0.0, beta=0.0, regularization=1e-8):
+    #: most refinement steps per constraint solve (``kernels.solve_multipliers``)
+    REFINE_MAX = 20
+    #: Tikhonov eps of redundant rows, relative to their diagonal
+    REDUNDANT_REGULARIZATION = 1.0
+
+    def __init__(self, model, alpha=0.0, beta=0.0, regularization=1e-12, refine_max=REFINE_MAX):
         from .sparse import analyse
 
         self.model = model
@@ -153,7 +158,8 @@ class System:
             cpl_first=pattern.cpl_first, fill_ids=pattern.fill_ids,
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
-            alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows), bsize=(0,) * bsize,
+            alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
+            refine_max=int(refine_max), bsize=(0,) * bsize,
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -164,8 +170,9 @@ class System:
             phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
             J=np.zeros((nrows, 2, 6)),
             blk=np.zeros((len(pattern.blk_row), bsize, bsize)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
+            res=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
-            k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb),
+            k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
         )
         # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);
         # the kernels never rewrite them (nor the zero ones of the DOT1 rows)
@@ -174,15 +181,22 @@ class System:
             self.W.J[r, 0, c] = 1.0
             self.W.J[r, 1, c] = -1.0
         self.row_joint = np.repeat(np.arange(nj), np.diff(self.S.jnt_row0))
+        self.redundant = np.zeros(nrows, dtype=bool)
+        self.redundant_regularization = self.REDUNDANT_REGULARIZATION
+        self._diag = None
+        self.regularization = float(regularization)
+        self.find_redundant_rows(self.y0)
         self.set_regularization(regularization)
 
     # ------------------------------------------------------------------ settings
     def set_baumgarte(self, alpha, beta):
         self.S = self.S._replace(alpha=float(alpha), beta=float(beta))
 
-    def set_regularization(self, relative):
+    def set_regularization(self, relative, redundant_relative=None):
         """Tikhonov eps per row: ``relative`` x that row's diagonal entry of
-        ``Phi_q M^-1 Phi_q^T`` at the initial state.
+        ``Phi_q M^-1 Phi_q^T`` at the initial state; rows marked redundant
+        (``self.redundant``, see ``find_redundant_rows``) get
+        ``redundant_relative`` x their diagonal instead.
 
         Equivalent to ``C + eps I`` on the constraints scaled to unit diagonal:
         a global eps would soften rows with small diagonals (e.g. translations of
@@ -190,22 +204,80 @@ class System:
         small moments of inertia).
         """
         self.regularization = float(relative)
+        if redundant_relative is not None:
+            self.redundant_regularization = float(redundant_relative)
+        nrows = self.S.nrows
+        if self._diag is None:
+            self._diag = self.schur_diagonal(self.y0)
+        rel = np.full(nrows, self.regularization)
+        rel[self.redundant] = self.redundant_regularization
+        eps = rel * self._diag
+        eps[self.S.row_prim == PRIM_PAD] = 1.0     # padding rows: unit diagonal
+        self.S = self.S._replace(row_eps=eps)
+
+    def schur_diagonal(self, Y):
+        """Diagonal of ``Phi_q M^-1 Phi_q^T`` per system row at state ``Y`` (floored at
+        1e-6 of the largest; padding rows 1)."""
         nrows = self.S.nrows
         diag = np.ones(nrows)
         if nrows:
-            self.S = self.S._replace(row_eps=np.zeros(nrows))
-            self.set_loads(0.0)
-            kernels.update_bodies(self.y0, self.S, self.W)
-            kernels.constraint_rows(self.S, self.W)
-            kernels.assemble_schur(self.S, self.W)
+            S0 = self.S._replace(row_eps=np.zeros(nrows))
+            kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), S0, self.W)
+            kernels.constraint_rows(S0, self.W)
+            kernels.assemble_schur(S0, self.W)
             diag = np.array([self.W.blk[k, a, a] for k in range(self.S.nj)
                              for a in range(self.block_size)])
             act = self.active_rows
             floor = max(diag[act].max(), 1e-300) * 1e-6
             diag = np.maximum(diag, floor)
-        eps = self.regularization * diag
-        eps[self.S.row_prim == PRIM_PAD] = 1.0     # padding rows: unit diagonal
-        self.S = self.S._replace(row_eps=eps)
+            diag[self.S.row_prim == PRIM_PAD] = 1.0
+        return diag
+
+    def loop_joints(self):
+        """System positions of the joints that lie on a closed loop of the joint graph
+        (ground is one node) or on a path between loops: the 2-core of the graph.
+        Only their rows can be redundant."""
+        slots = [tuple(int(x) for x in self.S.jnt_slot[k]) for k in range(self.S.nj)]
+        alive = set(range(len(slots)))
+        degree = {}
+        for a, b in slots:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        changed = True
+        while changed:
+            changed = False
+            for k in list(alive):
+                a, b = slots[k]
+                if degree[a] == 1 or degree[b] == 1:
+                    alive.discard(k)
+                    degree[a] -= 1
+                    degree[b] -= 1
+                    changed = True
+        return sorted(alive)
+
+    def find_redundant_rows(self, Y, tol=1e-8):
+        """Mark the constraint rows that are redundant at state ``Y``: rank-revealing QR
+        with column pivoting of the equilibrated ``(D Phi_q M^-1/2)^T`` (rows scaled to
+        unit norm) over the rows of the loop joints; rows whose pivot falls below
+        ``tol`` are linear combinations of the others. Sets ``self.redundant`` (a
+        boolean mask over the system rows) and returns the number found."""
+        import scipy.linalg
+        self.redundant = np.zeros(self.S.nrows, dtype=bool)
+        loops = self.loop_joints()
+        if loops:
+            _phi, J, _gamma = self.constraint_state(Y)
+            act = self.active_rows
+            on_loop = np.isin(self.row_joint[act], loops)
+            rows = act[on_loop]
+            A = J[on_loop] * np.sqrt(self.mass_matrix_inverse().reshape(-1))
+            cols = np.any(A != 0.0, axis=0)
+            A = A[:, cols]
+            A /= np.maximum(np.linalg.norm(A, axis=1), 1e-300)[:, None]
+            R, piv = scipy.linalg.qr(A.T, mode="r", pivoting=True)
+            d = np.abs(np.diag(R))
+            rank = int((d > tol * d[0]).sum()) if len(d) else 0
+            self.redundant[rows[piv[rank:]]] = True
+        return int(self.redundant.sum())
 
     # ------------------------------------------------------------------ loads
     def _load_to_kernel(self, load, value):

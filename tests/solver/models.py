@@ -146,6 +146,66 @@ def period_from_crossings(t, theta):
     return (tc[-1] - tc[0]) / (len(tc) - 1), len(tc) - 1
 
 
+def bob(inertia_ratio, length=1.0, mass=1.0, gravity=9.81):
+    """A point-like bob: a body of ``mass`` with small equal principal moments
+    ``inertia_ratio * mass * length^2`` on a revolute (axis y) ``length`` from its
+    CoG, released from rest horizontally (along +x); gravity -z."""
+    m = Model(gravity=(0.0, 0.0, -gravity))
+    i = inertia_ratio * mass * length ** 2
+    b = m.add_body("bob", mass=mass, inertia=(i, i, i), position=(length, 0.0, 0.0))
+    j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0), name="pivot")
+    return m, b, j, dict(I_O=i + mass * length ** 2, m=mass, d=length, g=gravity)
+
+
+def mass_ratio_chain(masses, length=1.0, radius=0.02, gravity=(0, 0, -9.81)):
+    """Revolute chain like ``chain`` with one mass per bar (same shape: inertia
+    proportional to the mass), released horizontally from rest."""
+    m = Model(gravity=gravity)
+    prev = m.ground
+    bodies, joints = [], []
+    for i, mass in enumerate(masses):
+        i_ax = 0.5 * mass * radius ** 2
+        i_tr = mass * (3 * radius ** 2 + length ** 2) / 12.0
+        b = m.add_body("bar%d" % i, mass=mass, inertia=(i_ax, i_tr, i_tr),
+                       position=((i + 0.5) * length, 0.0, 0.0))
+        joints.append(m.add_joint("revolute", prev, b, point=(i * length, 0.0, 0.0),
+                                  axis=(0.0, 1.0, 0.0), name="J%d" % i))
+        bodies.append(b)
+        prev = b
+    return m, bodies, joints
+
+
+def parallelogram_chain(cells=40, theta0=math.radians(60.0), radius=0.02, gravity=(0, 0, -9.81)):
+    """Planar chain of ``cells`` parallelogram four-bars in the x-z plane: ``cells + 1``
+    unit cranks hinged to ground at x = 0, 1, ..., cells (axes along y), their tips
+    joined by ``cells`` unit couplers (2 cells + 1 bars, 3 cells + 1 revolutes, 1 DOF,
+    many redundant equations). Released from rest with the cranks at ``theta0``
+    above +x: they swing through theta = 0, where all bars align on the x axis."""
+    m = Model(gravity=gravity)
+    mass = 1.0
+    i_ax = 0.5 * mass * radius ** 2
+    i_tr = mass * (3 * radius ** 2 + 1.0) / 12.0
+    e = np.array([math.cos(theta0), 0.0, math.sin(theta0)])
+    y = (0.0, 1.0, 0.0)
+    cranks, couplers, joints = [], [], []
+    for i in range(cells + 1):
+        G = np.array([float(i), 0.0, 0.0])
+        c = m.add_body("crank%d" % i, mass=mass, inertia=inertia_tensor_along(e, i_ax, i_tr),
+                       position=G + 0.5 * e)
+        cranks.append(c)
+        joints.append(m.add_joint("revolute", m.ground, c, point=G, axis=y, name="G%d" % i))
+    for i in range(cells):
+        T = np.array([float(i), 0.0, 0.0]) + e
+        c = m.add_body("coupler%d" % i, mass=mass,
+                       inertia=inertia_tensor_along((1, 0, 0), i_ax, i_tr),
+                       position=T + np.array([0.5, 0.0, 0.0]))
+        couplers.append(c)
+        joints.append(m.add_joint("revolute", cranks[i], c, point=T, axis=y, name="L%d" % i))
+        joints.append(m.add_joint("revolute", c, cranks[i + 1], point=T + np.array([1.0, 0, 0]),
+                                  axis=y, name="R%d" % i))
+    return m, cranks, couplers, joints
+
+
 __all__ = ["random_rotation", "random_inertia", "retract", "flow", "inertia_tensor_along", "chain",
            "four_bar", "bricard", "compound_pendulum", "swing_angle", "period_from_crossings",
-           "quat_to_matrix"]
+           "quat_to_matrix", "bob", "mass_ratio_chain", "parallelogram_chain"]

@@ -167,7 +167,7 @@ def test_result_round_trip_and_accessors(tmp_path):
     p = rf.point_position("bar2", tip)
     v = rf.point_velocity("bar2", tip)
     np.testing.assert_allclose(np.gradient(p, rf.t, axis=0)[5:-5], v[5:-5], atol=1e-5)
-    # Euler angles reproduce the rotation matrix (ZYX, seed formula)
+    # Euler angles reproduce the rotation matrix (Z-Y-X convention)
     ang = r.euler_angles("bar1")
     A = r.rotation_matrix("bar1")
     for k in (0, 5, 10):

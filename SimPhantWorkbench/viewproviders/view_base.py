@@ -1,0 +1,219 @@
+"""Base class of the SimPhant view providers, and the observer that keeps markers on the bodies.
+
+The view provider classes' module paths and names
+(``SimPhantWorkbench.viewproviders.view_joint.VPJoint`` ...) are stored in the
+``GuiDocument.xml`` of saved documents: public API, never rename.
+
+Markers follow the bodies: a document observer sees every ``Placement``
+change (playback, reset, the user moving a part) and refreshes the markers of
+the SimPhant objects that depend on the moved object.
+"""
+import FreeCAD
+import FreeCADGui
+
+from ..commands.common import icon_path
+from ..objects.base import is_type, proxy_type
+from ..objects.study import find_study, study_bodies
+
+__all__ = ["VPBase", "refresh_markers", "attach_missing"]
+
+
+class VPBase:
+    """View provider of a SimPhant object: tree icon, double-click and context-menu edit."""
+
+    icon = "SimPhant.svg"
+
+    def __init__(self, vobj):
+        vobj.Proxy = self
+        self.Object = vobj.Object
+
+    # --- Coin
+    def attach(self, vobj):
+        from pivy import coin
+        self.ViewObject = vobj
+        self.Object = vobj.Object
+        self.root = coin.SoSeparator()
+        self.markers = []
+        vobj.addDisplayMode(self.root, "Default")
+        _Observer.install()
+
+    def getDisplayModes(self, vobj):
+        return ["Default"]
+
+    def getDefaultDisplayMode(self):
+        return "Default"
+
+    def setDisplayMode(self, mode):
+        return mode
+
+    def updateData(self, obj, prop):
+        self.refresh()
+
+    def onChanged(self, vobj, prop):
+        if prop == "Visibility":
+            self.refresh()
+
+    def refresh(self):
+        """Recompute the markers from the document (cheap); never raises."""
+        if getattr(self, "root", None) is None:
+            return
+        try:
+            self.update_markers()
+        except Exception:  # noqa: BLE001 - a half-made object, a deleted body...
+            for m in getattr(self, "markers", []):
+                m.show(False)
+
+    def update_markers(self):
+        """Subclasses: place their markers."""
+
+    def depends_on(self):
+        """Names of document objects whose placement moves this object's markers."""
+        return set()
+
+    def set_markers(self, markers):
+        """Replace the markers under the view provider's root."""
+        for m in getattr(self, "markers", []):
+            self.root.removeChild(m.root)
+        self.markers = list(markers)
+        for m in self.markers:
+            self.root.addChild(m.root)
+
+    def study_size(self):
+        from .markers import marker_size
+        study = find_study(self.Object)
+        shapes = [b.ShapeObject for b in study_bodies(study)] if study else []
+        return marker_size([s for s in shapes if s is not None])
+
+    # --- tree, editing
+    def getIcon(self):
+        return icon_path(self.icon_name(), fallback="SimPhant.svg")
+
+    def icon_name(self):
+        return self.icon
+
+    def doubleClicked(self, vobj):
+        if FreeCADGui.Control.activeDialog():
+            FreeCADGui.Control.showTaskView()
+            return True
+        vobj.Document.setEdit(vobj.Object.Name)
+        return True
+
+    def task_panel(self, obj):
+        """The task panel that edits ``obj`` (subclasses)."""
+        return None
+
+    def setEdit(self, vobj, mode=0):
+        if mode != 0:
+            return None
+        panel = self.task_panel(vobj.Object)
+        if panel is None:
+            return False
+        FreeCADGui.Control.showDialog(panel)
+        return True
+
+    def unsetEdit(self, vobj, mode=0):
+        if mode != 0:
+            return None
+        FreeCADGui.Control.closeDialog()
+        return True
+
+    def setupContextMenu(self, vobj, menu):
+        from PySide import QtGui
+        study = find_study(vobj.Object)
+        actions = [("Edit %s" % vobj.Object.Label, self.icon_name(),
+                    lambda: vobj.Document.setEdit(vobj.Object.Name))]
+        if study is not None:
+            actions += [
+                ("Solve '%s'" % study.Label, "Solve.svg", lambda: _run("SimPhant_Solve", study)),
+                ("Set active study", "Study.svg", lambda: _run("SimPhant_SetActiveStudy", study)),
+            ]
+        for text, icon, fn in actions:
+            action = QtGui.QAction(QtGui.QIcon(icon_path(icon)), text, menu)
+            action.triggered.connect(fn)
+            menu.addAction(action)
+        self._menu_actions = actions        # keep the callbacks alive
+
+    def claimChildren(self):
+        return []
+
+    # --- no state to save (0.20: __getstate__; 0.22+: dumps)
+    def __getstate__(self):
+        return None
+
+    def __setstate__(self, state):
+        return None
+
+    def dumps(self):
+        return None
+
+    def loads(self, state):
+        return None
+
+
+def _run(command, study):
+    FreeCADGui.Selection.clearSelection()
+    FreeCADGui.Selection.addSelection(study)
+    FreeCADGui.runCommand(command)
+
+
+# ----------------------------------------------------------------------------- following
+
+def refresh_markers(doc, moved=None):
+    """Refresh the markers of ``doc``'s SimPhant objects (those depending on ``moved`` only)."""
+    for obj in doc.Objects:
+        if proxy_type(obj) is None or not proxy_type(obj).startswith("SimPhant::"):
+            continue
+        vobj = getattr(obj, "ViewObject", None)
+        vp = getattr(vobj, "Proxy", None) if vobj is not None else None
+        if not isinstance(vp, VPBase):
+            continue
+        if moved is None or moved in vp.depends_on():
+            vp.refresh()
+
+
+_VP_CLASSES = {
+    "SimPhant::Study": ("view_study", "VPStudy"), "SimPhant::Body": ("view_body", "VPBody"),
+    "SimPhant::Joint": ("view_joint", "VPJoint"), "SimPhant::Force": ("view_load", "VPLoad"),
+    "SimPhant::Torque": ("view_load", "VPLoad"), "SimPhant::Result": ("view_result", "VPResult"),
+}
+
+
+def attach_missing(doc):
+    """Give SimPhant objects without a view provider one (documents saved by scripts)."""
+    import importlib
+    for obj in doc.Objects:
+        spec = _VP_CLASSES.get(proxy_type(obj))
+        vobj = getattr(obj, "ViewObject", None)
+        if spec is None or vobj is None or isinstance(getattr(vobj, "Proxy", None), VPBase):
+            continue
+        module = importlib.import_module("SimPhantWorkbench.viewproviders." + spec[0])
+        getattr(module, spec[1])(vobj)
+
+
+class _Observer:
+    """App document observer: markers follow placement changes; restored documents get VPs."""
+
+    _instance = None
+
+    @classmethod
+    def install(cls):
+        if cls._instance is None:
+            cls._instance = cls()
+            FreeCAD.addDocumentObserver(cls._instance)
+
+    def slotChangedObject(self, obj, prop):
+        if prop != "Placement" or is_type(obj, "SimPhant::Study"):
+            return
+        try:
+            refresh_markers(obj.Document, obj.Name)
+        except Exception:  # noqa: BLE001 - never disturb the document
+            pass
+
+    def slotFinishRestoreDocument(self, doc):
+        from PySide import QtCore
+
+        def later(name=doc.Name):
+            d = FreeCAD.listDocuments().get(name)
+            if d is not None:
+                attach_missing(d)
+        QtCore.QTimer.singleShot(0, later)

@@ -490,6 +490,97 @@ def _playback():
     R["discard_pose_bit_exact"] = pl_tuple(arm.Placement) == before
 
 
+@step("joint_edit")
+def _joint_edit():
+    doc = S["doc"]
+    from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
+    j = S["joint"]
+    # double-click = setEdit of the view provider
+    j.ViewObject.Proxy.doubleClicked(j.ViewObject)
+    pump()
+    panel = TaskJoint.current
+    R["edit_panel_joint"] = panel.joint.Name if panel.joint is not None else None
+    R["edit_panel_refs"] = [None if r is None else "%s.%s" % (r[1].Name, r[2])
+                            for r in panel.refs]
+    panel.kind_box.setCurrentIndex(panel.kind_box.findData("cylindrical"))
+    undo0 = doc.UndoCount
+    R["edit_accepted"] = bool(panel.accept())
+    pump()
+    R["edit_kind"] = str(j.JointType)
+    R["edit_icon"] = os.path.basename(j.ViewObject.Proxy.getIcon())
+    R["edit_undo_steps"] = doc.UndoCount - undo0
+    doc.undo()
+    pump()
+    R["edit_undone_kind"] = str(j.JointType)
+    R["no_dialog_after_edit"] = not FreeCADGui.Control.activeDialog()
+
+
+@step("context_menu")
+def _context_menu():
+    menus = {}
+    for key in ("study", "joint", "arm_body"):
+        obj = S[key]
+        menu = QtGui.QMenu()
+        obj.ViewObject.Proxy.setupContextMenu(obj.ViewObject, menu)
+        menus[key] = [a.text() for a in menu.actions()]
+    R["context_menus"] = menus
+
+
+@step("new_registry_kind")
+def _new_kind():
+    from SimPhantWorkbench.commands import cmd_joints
+    from SimPhantWorkbench.solver import joints
+    spec = joints.JOINT_TYPES["spherical"]._replace(name="ball_test", label="Ball test",
+                                                     icon="Joint_BallTest.svg")
+    joints.JOINT_TYPES["ball_test"] = spec
+    try:
+        cmds = {c.name: c for c in cmd_joints.commands()}
+        cmd = cmds.get("SimPhant_Joint_ball_test")
+        res = cmd.GetResources() if cmd else {}
+        R["new_kind_command"] = {"exists": cmd is not None, "menu": res.get("MenuText"),
+                                 "icon": os.path.basename(res.get("Pixmap", "")),
+                                 "in_group": "SimPhant_Joint_ball_test"
+                                 in cmd_joints.JointGroup().GetCommands()}
+    finally:
+        del joints.JOINT_TYPES["ball_test"]
+
+
+@step("solve_cancel_and_failure")
+def _solve_cancel_fail():
+    doc = S["doc"]
+    from SimPhantWorkbench import runner
+    from SimPhantWorkbench.commands import solve_job
+    study, arm = S["study"], S["arm"]
+    res_obj = runner.result_object(study)
+    frames0, file0 = res_obj.NumberOfFrames, open(res_obj.ResultFile, "rb").read()
+    pl0 = pl_tuple(arm.Placement)
+    undo0 = doc.UndoCount
+    job = solve_job.start(study)
+    pump(0.3)
+    job.cancel()
+    R["cancel_state"] = job.wait(120)
+    R["cancel_result_unchanged"] = (res_obj.NumberOfFrames == frames0
+                                    and open(res_obj.ResultFile, "rb").read() == file0)
+    R["cancel_placement_unchanged"] = pl_tuple(arm.Placement) == pl0
+    R["cancel_undo_unchanged"] = doc.UndoCount == undo0
+    # an integration failure half-way (an absurd torque from t = 1 s)
+    torque = [o for o in study.Group if o.Name.startswith("Torque")][0]
+    torque.TorqueFunction = "0, (1e7 if t > 1.0 else 0), 0"
+    doc.recompute()
+    messages.clear()
+    answers.append(False)           # do not keep the partial result
+    job = solve_job.start(study)
+    R["fail_state"] = job.wait(300)
+    R["fail_message"] = messages[-1][2] if messages else ""
+    R["fail_result_unchanged"] = res_obj.NumberOfFrames == frames0
+    answers.append(True)            # keep it this time
+    job = solve_job.start(study)
+    job.wait(300)
+    R["fail_kept_frames"] = res_obj.NumberOfFrames
+    torque.TorqueFunction = ""
+    doc.recompute()
+
+
 @step("other_commands")
 def _other():
     from SimPhantWorkbench.commands import common

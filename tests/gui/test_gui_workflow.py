@@ -162,6 +162,43 @@ def test_playback_moves_placements_and_reset_restores_them_bit_exactly(gui):
     assert gui["discard_pose_bit_exact"]
 
 
+def test_editing_a_joint_by_double_click(gui):
+    ok(gui, "joint_edit")
+    assert gui["edit_panel_joint"] == "Joint"
+    assert gui["edit_panel_refs"] == gui["panel_refs"]
+    assert gui["edit_accepted"] and gui["edit_kind"] == "cylindrical"
+    assert gui["edit_icon"] == "Joint_Cylindrical.svg"
+    assert gui["edit_undo_steps"] == 1 and gui["edit_undone_kind"] == "revolute"
+    assert gui["no_dialog_after_edit"]
+
+
+def test_context_menus(gui):
+    ok(gui, "context_menu")
+    for key, texts in gui["context_menus"].items():
+        assert any(t.startswith("Edit") for t in texts), (key, texts)
+        assert any(t.startswith("Solve") for t in texts), (key, texts)
+        assert "Set active study" in texts, (key, texts)
+
+
+def test_a_new_registry_kind_gets_its_command(gui):
+    ok(gui, "new_registry_kind")
+    c = gui["new_kind_command"]
+    assert c["exists"] and c["in_group"] and c["menu"] == "Ball test joint"
+    assert c["icon"] == "Joint.svg"          # its own file does not exist: the generic icon
+
+
+def test_solve_cancel_and_failure_leave_the_document_alone(gui):
+    ok(gui, "solve_cancel_and_failure")
+    assert gui["cancel_state"] == "cancelled"
+    assert gui["cancel_result_unchanged"] and gui["cancel_placement_unchanged"]
+    assert gui["cancel_undo_unchanged"]
+    assert gui["fail_state"] == "failed"
+    assert "Study 'Study'" in gui["fail_message"] and "NaN" in gui["fail_message"]
+    assert "Keep the partial result" in gui["fail_message"]
+    assert gui["fail_result_unchanged"]
+    assert 1 < gui["fail_kept_frames"] < 201            # the partial result, kept on request
+
+
 def test_screenshots_are_written(gui):
     shots = os.environ.get("SIMPHANT_SCREENSHOT_DIR") or gui["_dir"]
     for name in ("gui_joint_panel.png", "gui_joint_triads.png", "gui_timeline.png",

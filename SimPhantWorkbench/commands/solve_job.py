@@ -88,7 +88,8 @@ class SolveJob(QtCore.QObject):
         self.t_end = float(settings["t_end"])
         self.settings = settings
         self.state = "running"
-        _jobs[(study.Document.Name, study.Name)] = self
+        self.key = (study.Document.Name, study.Name)
+        _jobs[self.key] = self
         self.wall0 = time.perf_counter()
         self.thread = threading.Thread(target=self._work, name="SimPhant solve", daemon=True)
         if self.show_dialog:
@@ -172,12 +173,17 @@ class SolveJob(QtCore.QObject):
         self._finish()
 
     def _finish(self):
-        _jobs.pop((self.study.Document.Name, self.study.Name), None)
+        _jobs.pop(self.key, None)
         if self.dialog is not None:
             self.dialog.hide()
             self.dialog.deleteLater()
             self.dialog = None
         _kernels_used[0] = True
+        if FreeCAD.listDocuments().get(self.key[0]) is None \
+                or FreeCAD.getDocument(self.key[0]).getObject(self.key[1]) is None:
+            self.state = "cancelled"        # the document or study was closed meanwhile
+            self.finished.emit(self.state)
+            return
         study = self.study
         exc = self.error
         if exc is None:

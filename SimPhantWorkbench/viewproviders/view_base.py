@@ -12,7 +12,7 @@ import FreeCAD
 import FreeCADGui
 
 from ..commands.common import icon_path
-from ..objects.base import is_type, proxy_type
+from ..objects.base import proxy_type
 from ..objects.study import find_study, study_bodies
 
 __all__ = ["VPBase", "refresh_markers", "attach_missing"]
@@ -79,10 +79,17 @@ class VPBase:
             self.root.addChild(m.root)
 
     def study_size(self):
-        from .markers import marker_size
+        """Marker size of the study (from its bodies' bounding box), cached until the
+        study's objects change (not on placement changes: markers keep their size
+        during playback)."""
         study = find_study(self.Object)
-        shapes = [b.ShapeObject for b in study_bodies(study)] if study else []
-        return marker_size([s for s in shapes if s is not None])
+        key = (self.Object.Document.Name, study.Name if study else "")
+        size = _sizes.get(key)
+        if size is None:
+            from .markers import marker_size
+            shapes = [b.ShapeObject for b in study_bodies(study)] if study else []
+            size = _sizes[key] = marker_size([s for s in shapes if s is not None])
+        return size
 
     # --- tree, editing
     def getIcon(self):
@@ -158,16 +165,52 @@ def _run(command, study):
 
 # ----------------------------------------------------------------------------- following
 
-def refresh_markers(doc, moved=None):
-    """Refresh the markers of ``doc``'s SimPhant objects (those depending on ``moved`` only)."""
+_dependents = {}     # document Name -> {moved object Name: [SimPhant object Names]}
+_sizes = {}          # (document Name, study Name) -> marker size [mm]
+
+
+def _forget(doc_name):
+    _dependents.pop(doc_name, None)
+    for key in [k for k in _sizes if k[0] == doc_name]:
+        del _sizes[key]
+
+
+def _simphant_vps(doc):
     for obj in doc.Objects:
-        if proxy_type(obj) is None or not proxy_type(obj).startswith("SimPhant::"):
+        t = proxy_type(obj)
+        if t is None or not str(t).startswith("SimPhant::"):
             continue
         vobj = getattr(obj, "ViewObject", None)
         vp = getattr(vobj, "Proxy", None) if vobj is not None else None
-        if not isinstance(vp, VPBase):
-            continue
-        if moved is None or moved in vp.depends_on():
+        if isinstance(vp, VPBase):
+            yield obj, vp
+
+
+def _dependents_of(doc):
+    deps = _dependents.get(doc.Name)
+    if deps is None:
+        deps = {}
+        for obj, vp in _simphant_vps(doc):
+            try:
+                names = vp.depends_on()
+            except Exception:  # noqa: BLE001 - half-made object
+                continue
+            for n in names:
+                deps.setdefault(n, []).append(obj.Name)
+        _dependents[doc.Name] = deps
+    return deps
+
+
+def refresh_markers(doc, moved=None):
+    """Refresh the markers of ``doc``'s SimPhant objects (those depending on ``moved`` only)."""
+    if moved is None:
+        for _, vp in _simphant_vps(doc):
+            vp.refresh()
+        return
+    for name in _dependents_of(doc).get(moved, ()):
+        obj = doc.getObject(name)
+        vp = getattr(getattr(obj, "ViewObject", None), "Proxy", None) if obj else None
+        if isinstance(vp, VPBase):
             vp.refresh()
 
 
@@ -201,8 +244,22 @@ class _Observer:
             cls._instance = cls()
             FreeCAD.addDocumentObserver(cls._instance)
 
+    def slotCreatedObject(self, obj):
+        _forget(obj.Document.Name)
+
+    def slotDeletedObject(self, obj):
+        _forget(obj.Document.Name)
+
+    def slotDeletedDocument(self, doc):
+        _forget(doc.Name)
+
     def slotChangedObject(self, obj, prop):
-        if prop != "Placement" or is_type(obj, "SimPhant::Study"):
+        if str(proxy_type(obj)).startswith("SimPhant::"):
+            if prop not in ("Frame1", "Frame2", "Mass", "Volume", "CoG", "DensityUsed",
+                            "DensitySource", "PrincipalMoments", "PrincipalAxes"):
+                _forget(obj.Document.Name)     # references or membership may have changed
+            return
+        if prop != "Placement":
             return
         try:
             refresh_markers(obj.Document, obj.Name)

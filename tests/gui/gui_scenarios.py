@@ -300,7 +300,19 @@ def _joint_cancel():
     R["cancel_panel_ready"] = panel.update()
     panel.kind_box.setCurrentIndex(panel.kind_box.findData("prismatic"))
     R["kind_changed_ready"] = panel.update()
-    panel.reject()
+    # Esc in the task view cancels (as in every FreeCAD task dialog)
+    mw = FreeCADGui.getMainWindow()
+    views = [w for w in mw.findChildren(QtGui.QWidget)
+             if w.metaObject().className() == "Gui::TaskView::TaskView"]
+    R["task_views"] = len(views)
+    if views:
+        for kind in (QtCore.QEvent.KeyPress, QtCore.QEvent.KeyRelease):
+            QtGui.QApplication.sendEvent(views[0], QtGui.QKeyEvent(
+                kind, QtCore.Qt.Key_Escape, QtCore.Qt.NoModifier))
+        pump(0.1)
+    R["esc_closed"] = not FreeCADGui.Control.activeDialog()
+    if not R["esc_closed"]:
+        panel.reject()
     pump()
     R["cancel_dialog_closed"] = not FreeCADGui.Control.activeDialog()
     R["cancel_same_objects"] = [o.Name for o in doc.Objects] == names0
@@ -579,6 +591,25 @@ def _solve_cancel_fail():
     R["fail_kept_frames"] = res_obj.NumberOfFrames
     torque.TorqueFunction = ""
     doc.recompute()
+
+
+@step("example_document")
+def _example():
+    """A document saved without view providers (by a script) gets them when opened."""
+    from SimPhantWorkbench.viewproviders.view_base import VPBase
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "examples", "slider_crank.FCStd")
+    doc = FreeCAD.openDocument(path)
+    pump(0.3)
+    from SimPhantWorkbench.objects.base import proxy_type
+    objs = [o for o in doc.Objects if str(proxy_type(o)).startswith("SimPhant::")]
+    R["example_vps"] = {o.Name: isinstance(getattr(o.ViewObject, "Proxy", None), VPBase)
+                        for o in objs}
+    view_fit()
+    FreeCADGui.ActiveDocument.ActiveView.saveImage(
+        os.path.join(SHOTS, "gui_slider_crank.png"), 1000, 700, "White")
+    FreeCAD.closeDocument(doc.Name)
+    FreeCAD.setActiveDocument(S["doc"].Name)
 
 
 @step("other_commands")

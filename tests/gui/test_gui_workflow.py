@@ -117,6 +117,7 @@ def test_cancel_leaves_the_document_unchanged(gui):
     assert gui["cancel_dialog_closed"]
     assert gui["cancel_same_objects"] and gui["cancel_same_undo"]
     assert gui["cancel_same_content"] in (True, None)
+    assert gui["esc_closed"]
     assert gui["gate_removed"]
 
 
@@ -199,10 +200,15 @@ def test_solve_cancel_and_failure_leave_the_document_alone(gui):
     assert 1 < gui["fail_kept_frames"] < 201            # the partial result, kept on request
 
 
+def test_documents_saved_by_scripts_get_view_providers(gui):
+    ok(gui, "example_document")
+    assert gui["example_vps"] and all(gui["example_vps"].values()), gui["example_vps"]
+
+
 def test_screenshots_are_written(gui):
     shots = os.environ.get("SIMPHANT_SCREENSHOT_DIR") or gui["_dir"]
     for name in ("gui_joint_panel.png", "gui_joint_triads.png", "gui_timeline.png",
-                 "gui_solve_progress.png"):
+                 "gui_solve_progress.png", "gui_slider_crank.png"):
         path = os.path.join(shots, name)
         assert os.path.getsize(path) > 10000, path
 

@@ -18,6 +18,7 @@ from PySide import QtCore, QtGui
 
 from .. import playback, runner
 from ..commands.common import icon_path, message
+from ..viewproviders.view_base import flush_markers
 
 __all__ = ["TaskPlayback", "show"]
 
@@ -113,6 +114,7 @@ class TaskPlayback:
         """Show frame ``i`` (index) on the document and in the controls."""
         i = max(0, min(self.n - 1, int(i)))
         self.index = playback.apply_frame(self.study, i)
+        flush_markers()                  # markers on the new poses before the next redraw
         self.frames_shown += 1
         self.slider.blockSignals(True)
         self.slider.setValue(self.index)

@@ -43,12 +43,14 @@ def marker_size(objs):
     return SIZE_FRACTION * model_size(objs)
 
 
-def set_transform(node, placement):
-    """Put a FreeCAD ``Placement`` (mm) into an ``SoTransform``."""
+def set_transform(node, placement, fields=None):
+    """Put a FreeCAD ``Placement`` (mm) into an ``SoTransform`` (``fields``: its
+    translation and rotation fields, looked up once -- pivy's lookup is slow)."""
+    translation, rotation = fields or (node.translation, node.rotation)
     b = placement.Base
-    node.translation.setValue(b.x, b.y, b.z)
+    translation.setValue(b.x, b.y, b.z)
     q = placement.Rotation.Q      # (x, y, z, w), as Coin's SbRotation
-    node.rotation.setValue(q[0], q[1], q[2], q[3])
+    rotation.setValue(q[0], q[1], q[2], q[3])
 
 
 def _material(color, transparency=0.0):
@@ -101,28 +103,36 @@ class _Marker:
     def __init__(self):
         self.root = coin.SoAnnotation()
         self.switch = coin.SoSwitch()
-        self.switch.whichChild.setValue(coin.SO_SWITCH_ALL)
+        self._which = self.switch.whichChild
+        self._which.setValue(coin.SO_SWITCH_ALL)
+        self._on = True
         self.transform = coin.SoTransform()
+        self._fields = (self.transform.translation, self.transform.rotation)
         self.root.addChild(self.switch)
+        complexity = coin.SoComplexity()
+        complexity.value.setValue(0.25)         # coarse spheres, cylinders and cones: cheap
+        self.switch.addChild(complexity)
         self.switch.addChild(self.transform)
         self.body = coin.SoSeparator()
         self.switch.addChild(self.body)
         self.size = None
 
     def show(self, on=True):
-        self.switch.whichChild.setValue(coin.SO_SWITCH_ALL if on else coin.SO_SWITCH_NONE)
+        if bool(on) != self._on:
+            self._on = bool(on)
+            self._which.setValue(coin.SO_SWITCH_ALL if on else coin.SO_SWITCH_NONE)
 
     @property
     def visible(self):
-        return self.switch.whichChild.getValue() == coin.SO_SWITCH_ALL
+        return self._which.getValue() == coin.SO_SWITCH_ALL
 
     def set_placement(self, placement):
-        set_transform(self.transform, placement)
+        set_transform(self.transform, placement, self._fields)
 
     def placement(self):
         """The marker's placement (mm), read back from the scene graph."""
-        t = self.transform.translation.getValue()
-        q = self.transform.rotation.getValue().getValue()
+        t = self._fields[0].getValue()
+        q = self._fields[1].getValue().getValue()
         return FreeCAD.Placement(FreeCAD.Vector(t[0], t[1], t[2]),
                                  FreeCAD.Rotation(q[0], q[1], q[2], q[3]))
 

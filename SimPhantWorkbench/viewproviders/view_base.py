@@ -78,11 +78,23 @@ class VPBase:
         for m in self.markers:
             self.root.addChild(m.root)
 
+    def cached(self, name, compute):
+        """``compute()``, cached until SimPhant objects of any document change."""
+        cache = getattr(self, "_cache", None)
+        if cache is None or cache[0] != _generation[0]:
+            cache = self._cache = (_generation[0], {})
+        if name not in cache[1]:
+            cache[1][name] = compute()
+        return cache[1][name]
+
+    def study(self):
+        return self.cached("study", lambda: find_study(self.Object))
+
     def study_size(self):
         """Marker size of the study (from its bodies' bounding box), cached until the
         study's objects change (not on placement changes: markers keep their size
         during playback)."""
-        study = find_study(self.Object)
+        study = self.study()
         key = (self.Object.Document.Name, study.Name if study else "")
         size = _sizes.get(key)
         if size is None:
@@ -167,12 +179,34 @@ def _run(command, study):
 
 _dependents = {}     # document Name -> {moved object Name: [SimPhant object Names]}
 _sizes = {}          # (document Name, study Name) -> marker size [mm]
+_generation = [0]    # bumped whenever SimPhant objects change: view providers' caches expire
+_pending = {}        # document Name -> set of moved object Names not yet refreshed
 
 
 def _forget(doc_name):
     _dependents.pop(doc_name, None)
     for key in [k for k in _sizes if k[0] == doc_name]:
         del _sizes[key]
+    _generation[0] += 1
+
+
+def flush_markers():
+    """Refresh the markers of everything moved since the last call (each once)."""
+    pending = dict(_pending)
+    _pending.clear()
+    for doc_name, moved in pending.items():
+        doc = FreeCAD.listDocuments().get(doc_name)
+        if doc is None:
+            continue
+        deps = _dependents_of(doc)
+        names = set()
+        for m in moved:
+            names.update(deps.get(m, ()))
+        for name in names:
+            obj = doc.getObject(name)
+            vp = getattr(getattr(obj, "ViewObject", None), "Proxy", None) if obj else None
+            if isinstance(vp, VPBase):
+                vp.refresh()
 
 
 def _simphant_vps(doc):
@@ -233,6 +267,13 @@ def attach_missing(doc):
         getattr(module, spec[1])(vobj)
 
 
+def _flush_quietly():
+    try:
+        flush_markers()
+    except Exception:  # noqa: BLE001 - never disturb the document
+        pass
+
+
 class _Observer:
     """App document observer: markers follow placement changes; restored documents get VPs."""
 
@@ -261,10 +302,13 @@ class _Observer:
             return
         if prop != "Placement":
             return
-        try:
-            refresh_markers(obj.Document, obj.Name)
-        except Exception:  # noqa: BLE001 - never disturb the document
-            pass
+        # coalesced: a frame moving 50 bodies refreshes each marker once
+        doc_name = obj.Document.Name
+        first = not _pending
+        _pending.setdefault(doc_name, set()).add(obj.Name)
+        if first:
+            from PySide import QtCore
+            QtCore.QTimer.singleShot(0, _flush_quietly)
 
     def slotFinishRestoreDocument(self, doc):
         from PySide import QtCore

@@ -15,18 +15,25 @@ from .view_base import VPBase
 __all__ = ["VPJoint", "joint_world_frames"]
 
 
-def joint_world_frames(joint):
-    """World placements (mm) of a joint's two frames at the bodies' current poses."""
+def joint_shapes(joint):
+    """The shape objects of the bodies on the two sides of a joint."""
     study = find_study(joint)
     bodies = study_bodies(study) if study else []
     out = []
-    for which, frame in (("Reference1", joint.Frame1), ("Reference2", joint.Frame2)):
+    for which in ("Reference1", "Reference2"):
         ref = reference_of(getattr(joint, which))
         body = body_of_object(bodies, ref[0]) if ref else None
         if body is None or body.ShapeObject is None:
-            raise ValueError("no body")
-        out.append(global_placement(body.ShapeObject).multiply(frame))
+            raise ValueError("%s: %s is not on a body" % (joint.Label, which))
+        out.append(body.ShapeObject)
     return out
+
+
+def joint_world_frames(joint, shapes=None):
+    """World placements (mm) of a joint's two frames at the bodies' current poses."""
+    shapes = shapes or joint_shapes(joint)
+    return [global_placement(s).multiply(f) for s, f in zip(shapes, (joint.Frame1,
+                                                                     joint.Frame2))]
 
 
 class VPJoint(VPBase):
@@ -66,7 +73,8 @@ class VPJoint(VPBase):
         size = self.study_size()
         if not self.markers:
             self.set_markers([Triad(size), Triad(0.7 * size)])
-        f1, f2 = joint_world_frames(self.Object)
+        f1, f2 = joint_world_frames(self.Object,
+                                    self.cached("shapes", lambda: joint_shapes(self.Object)))
         for marker, pl, s in zip(self.markers, (f1, f2), (size, 0.7 * size)):
             marker.resize(s)
             marker.set_placement(pl)

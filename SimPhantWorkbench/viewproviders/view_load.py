@@ -9,10 +9,10 @@ from .view_base import VPBase
 __all__ = ["VPLoad", "load_arrow"]
 
 
-def load_arrow(load):
-    """``(point [mm], direction)`` of a load's arrow at the current pose (world)."""
+def load_value(load):
+    """The load's vector as drawn (in its own axes): the constant, or the largest value of
+    its function of t over the study's time span."""
     from ..conversion import parse_time_function
-    body = load.Body
     torque = is_type(load, "SimPhant::Torque")
     text = (load.TorqueFunction if torque else load.ForceFunction).strip()
     if text:
@@ -25,6 +25,14 @@ def load_arrow(load):
         value = FreeCAD.Vector(*max(samples, key=lambda v: float((v * v).sum())))
     else:
         value = FreeCAD.Vector(load.Torque if torque else load.Force)
+    return value
+
+
+def load_arrow(load, value=None):
+    """``(point [mm], direction)`` of a load's arrow at the current pose (world)."""
+    body = load.Body
+    torque = is_type(load, "SimPhant::Torque")
+    value = FreeCAD.Vector(value if value is not None else load_value(load))
     if str(load.Frame) == "Body" and body.ShapeObject is not None:
         value = global_placement(body.ShapeObject).Rotation.multVec(value)
     point = None
@@ -59,7 +67,8 @@ class VPLoad(VPBase):
             self.set_markers([Arrow(self.study_size(), torque=torque)])
         arrow = self.markers[0]
         arrow.resize(self.study_size())
-        point, value = load_arrow(self.Object)
+        point, value = load_arrow(self.Object, self.cached("value",
+                                                           lambda: load_value(self.Object)))
         arrow.set_direction(value)
         arrow.set_placement(FreeCAD.Placement(point, FreeCAD.Rotation()))
         arrow.show(True)

@@ -42,7 +42,8 @@ def message(kind, title, text):
     """Show a message box (and print it to the report view). "question" returns True for Yes."""
     printer = {"error": FreeCAD.Console.PrintError, "warning": FreeCAD.Console.PrintWarning}.get(
         kind, FreeCAD.Console.PrintMessage)
-    printer("SimPhant: %s: %s\n" % (title, text))
+    printer("%s: %s\n" % (title if title.startswith("SimPhant") else "SimPhant: " + title,
+                           text))
     if message_hook is not None:
         return message_hook(kind, title, text)
     from PySide import QtGui

@@ -21,7 +21,7 @@ FORCE = (0.85, 0.1, 0.1)
 TORQUE = (0.6, 0.1, 0.7)
 
 #: marker length as a fraction of the model's bounding-box diagonal
-SIZE_FRACTION = 0.2
+SIZE_FRACTION = 0.15
 
 
 def model_size(objs):

@@ -28,14 +28,17 @@ class VPBase:
         self.Object = vobj.Object
 
     # --- Coin
-    def attach(self, vobj):
+    def attach(self, vobj, display_mode=True):
         from pivy import coin
         self.ViewObject = vobj
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
         self.markers = []
-        vobj.addDisplayMode(self.root, "Default")
+        if display_mode:
+            vobj.addDisplayMode(self.root, "Default")
         _Observer.install()
+        from PySide import QtCore
+        QtCore.QTimer.singleShot(0, self.refresh)     # an object restored or attached late
 
     def getDisplayModes(self, vobj):
         return ["Default"]
@@ -59,12 +62,15 @@ class VPBase:
             return
         try:
             self.update_markers()
+            if not self.ViewObject.Visibility:       # hide with the object
+                for m in self.markers:
+                    m.show(False)
         except Exception:  # noqa: BLE001 - a half-made object, a deleted body...
             for m in getattr(self, "markers", []):
                 m.show(False)
 
     def update_markers(self):
-        """Subclasses: place their markers."""
+        """Subclasses: place their markers (``self.markers`` exists after ``attach``)."""
 
     def depends_on(self):
         """Names of document objects whose placement moves this object's markers."""
@@ -264,7 +270,11 @@ def attach_missing(doc):
         if spec is None or vobj is None or isinstance(getattr(vobj, "Proxy", None), VPBase):
             continue
         module = importlib.import_module("SimPhantWorkbench.viewproviders." + spec[0])
-        getattr(module, spec[1])(vobj)
+        vp = getattr(module, spec[1])(vobj)
+        if getattr(vp, "root", None) is None:       # FreeCAD did not call attach
+            vp.attach(vobj, display_mode=False)
+            vobj.RootNode.addChild(vp.root)
+        vp.refresh()
 
 
 def _flush_quietly():
@@ -311,10 +321,20 @@ class _Observer:
             QtCore.QTimer.singleShot(0, _flush_quietly)
 
     def slotFinishRestoreDocument(self, doc):
+        self._attach_later(doc)
+
+    def slotActivateDocument(self, doc):
+        self._attach_later(doc)
+
+    @staticmethod
+    def _attach_later(doc):
         from PySide import QtCore
 
         def later(name=doc.Name):
             d = FreeCAD.listDocuments().get(name)
             if d is not None:
-                attach_missing(d)
+                try:
+                    attach_missing(d)
+                except Exception:  # noqa: BLE001 - never disturb opening a document
+                    pass
         QtCore.QTimer.singleShot(0, later)

@@ -66,7 +66,14 @@ answers = []
 
 
 def content(doc):
-    return doc.dumpContent() if hasattr(doc, "dumpContent") else None
+    """The document's serialised content: every file of its .FCStd archive, byte by byte
+    (not the archive itself, whose entries carry the time of the dump)."""
+    if not hasattr(doc, "dumpContent"):
+        return None
+    import io
+    import zipfile
+    with zipfile.ZipFile(io.BytesIO(doc.dumpContent())) as z:
+        return {name: z.read(name) for name in sorted(z.namelist())}
 
 
 def select(obj, sub=None):
@@ -87,6 +94,9 @@ def view_fit():
 
 def grab_window(name):
     """The whole screen (main window, task panel, 3D view, dialogs), as a user sees it."""
+    report = FreeCADGui.getMainWindow().findChild(QtGui.QDockWidget, "Report view")
+    if report is not None:
+        report.hide()            # warnings (default density) open it; not what is shown here
     pump(0.4)
     screen = QtGui.QGuiApplication.primaryScreen()
     screen.grabWindow(0).save(os.path.join(SHOTS, name))
@@ -320,8 +330,8 @@ def _joint_cancel():
     after = content(doc)
     R["cancel_same_content"] = (after == before) if before is not None else None
     if before is not None and after != before:
-        open(os.path.join(OUT, "cancel_before.FCStd"), "wb").write(before)
-        open(os.path.join(OUT, "cancel_after.FCStd"), "wb").write(after)
+        R["cancel_changed_files"] = [n for n in set(before) | set(after)
+                                     if before.get(n) != after.get(n)]
     R["gate_removed"] = FreeCADGui.Selection.addSelection(doc.Name, S["loose"].Name, "Face1") \
         is not False
     FreeCADGui.Selection.clearSelection()
@@ -605,6 +615,8 @@ def _example():
     objs = [o for o in doc.Objects if str(proxy_type(o)).startswith("SimPhant::")]
     R["example_vps"] = {o.Name: isinstance(getattr(o.ViewObject, "Proxy", None), VPBase)
                         for o in objs}
+    R["example_markers"] = {o.Name: [m.visible for m in getattr(o.ViewObject.Proxy, "markers",
+                                                                 [])] for o in objs}
     view_fit()
     FreeCADGui.ActiveDocument.ActiveView.saveImage(
         os.path.join(SHOTS, "gui_slider_crank.png"), 1000, 700, "White")

@@ -194,7 +194,8 @@ def test_solve_cancel_and_failure_leave_the_document_alone(gui):
     assert gui["cancel_result_unchanged"] and gui["cancel_placement_unchanged"]
     assert gui["cancel_undo_unchanged"]
     assert gui["fail_state"] == "failed"
-    assert "Study 'Study'" in gui["fail_message"] and "NaN" in gui["fail_message"]
+    assert "Study 'Study'" in gui["fail_message"] and "integration stopped" in gui["fail_message"]
+    assert "joint 'Joint'" in gui["fail_message"]          # names the joint at fault
     assert "Keep the partial result" in gui["fail_message"]
     assert gui["fail_result_unchanged"]
     assert 1 < gui["fail_kept_frames"] < 201            # the partial result, kept on request
@@ -203,6 +204,8 @@ def test_solve_cancel_and_failure_leave_the_document_alone(gui):
 def test_documents_saved_by_scripts_get_view_providers(gui):
     ok(gui, "example_document")
     assert gui["example_vps"] and all(gui["example_vps"].values()), gui["example_vps"]
+    drawn = {k: v for k, v in gui["example_markers"].items() if k != "Study"}
+    assert drawn and all(v and all(v) for v in drawn.values()), drawn     # triads, CoGs shown
 
 
 def test_screenshots_are_written(gui):

@@ -88,6 +88,9 @@ def chain(doc, n):
 
 
 def log(text):
+    """Progress lines into ``<out>.log`` when SIMPHANT_BENCH_LOG is set."""
+    if not os.environ.get("SIMPHANT_BENCH_LOG"):
+        return
     with open(os.environ["SIMPHANT_BENCH_OUT"] + ".log", "a") as f:
         f.write("%s %s\n" % (time.strftime("%H:%M:%S"), text))
 

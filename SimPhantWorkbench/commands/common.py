@@ -134,8 +134,14 @@ def selected_shapes(study):
     for obj in selected_objects():
         if is_type(obj, "SimPhant::Body") or obj.TypeId.startswith("App::DocumentObjectGroup"):
             continue
-        shape = getattr(obj, "Shape", None)
-        if shape is None or shape.isNull() or not shape.Solids or obj in used:
+        if obj in used:
+            continue
+        try:                   # Part features, PartDesign Bodies, App::Part, App::Link
+            import Part
+            shape = Part.getShape(obj)
+        except Exception:  # noqa: BLE001 - not a shape object
+            continue
+        if shape.isNull() or not shape.Solids:
             continue
         out.append(obj)
     return out

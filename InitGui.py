@@ -16,9 +16,23 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
 
     def Initialize(self):
         from SimPhantWorkbench import commands
-        names = commands.register()
-        self.appendToolbar("SimPhant", names)
-        self.appendMenu("SimPhant", names)
+        commands.register()
+        for name, names in commands.TOOLBARS:
+            self.appendToolbar(name, list(names))
+        self.appendMenu("SimPhant", commands.menu())
+
+    def Activated(self):
+        from SimPhantWorkbench.viewproviders.view_base import attach_missing
+        for doc in FreeCAD.listDocuments().values():
+            attach_missing(doc)
+
+    def ContextMenu(self, recipient):
+        from SimPhantWorkbench.objects.base import proxy_type
+        sel = FreeCADGui.Selection.getSelection()
+        if recipient == "Tree" and sel and all(str(proxy_type(o)).startswith("SimPhant::")
+                                               for o in sel):
+            self.appendContextMenu("", ["SimPhant_SetActiveStudy", "SimPhant_Check",
+                                        "SimPhant_Solve"])
 
     def GetClassName(self):
         return "Gui::PythonWorkbench"

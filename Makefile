@@ -24,6 +24,11 @@ test-app: setup
 test-fc1:
 	@PYTEST_ARGS="$(PYTEST_ARGS)" $(ROOT)/tools/test_fc1.sh
 
+# The workbench in the real FreeCAD GUI under Xvfb (tests/gui). With
+# SIMPHANT_SCREENSHOT_DIR=docs/images it also refreshes the README screenshots.
+test-gui: setup
+	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/gui
+
 # The main job: a motion study on a bundled example, outputs in out/demo.
 demo: setup
 	@$(ROOT)/bin/simphant run --out $(ROOT)/out/demo

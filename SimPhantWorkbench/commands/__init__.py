@@ -1,6 +1,48 @@
-"""GUI commands of the SimPhant workbench (imported only when the GUI is up)."""
+"""GUI commands of the SimPhant workbench (imported only when the GUI is up).
+
+One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
+``cmd_joints`` (one command per registry joint kind, generated), ``cmd_run``
+(check, solve, playback, reset). ``register`` adds them all to FreeCADGui.
+"""
+
+#: Toolbars and their commands (``None`` = separator), in order.
+TOOLBARS = (
+    ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
+                        "SimPhant_Joints", "SimPhant_AddForce", "SimPhant_AddTorque",
+                        "SimPhant_ImportAssembly")),
+    ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
+                      "SimPhant_Reset")),
+)
+
+_registered = []
+
+
+def all_commands():
+    """Every command object, by name (joint commands generated from the registry)."""
+    from . import cmd_joints, cmd_model, cmd_run
+    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS)
+    return {c.name: c for c in cmds}
 
 
 def register():
     """Register the workbench commands with FreeCADGui; return their names in toolbar order."""
-    return []
+    import FreeCADGui
+    from . import cmd_joints
+    if not _registered:
+        for name, cmd in all_commands().items():
+            FreeCADGui.addCommand(name, cmd)
+        FreeCADGui.addCommand(cmd_joints.GROUP, cmd_joints.JointGroup())
+        _registered.append(True)
+        from ..viewproviders.view_base import _Observer
+        _Observer.install()
+    return [n for _, names in TOOLBARS for n in names]
+
+
+def menu():
+    """The SimPhant menu: model commands, the joint kinds one by one, then the run commands."""
+    from . import cmd_joints
+    from ..solver import JOINT_TYPES
+    model = [n for n in TOOLBARS[0][1] if n != cmd_joints.GROUP]
+    joints = [cmd_joints.command_name(k) for k in JOINT_TYPES]
+    return model[:3] + ["Separator"] + joints + ["Separator"] + model[3:] + [
+        "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1])

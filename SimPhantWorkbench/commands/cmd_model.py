@@ -1,0 +1,203 @@
+"""Commands that build a study: new study, bodies, loads, Assembly import, set active.
+
+Each one runs its document change through ``FreeCADGui.doCommand`` (so the
+Python console and the macro recorder show a line calling the public API,
+``SimPhantWorkbench.factory``) inside one undo transaction.
+"""
+import FreeCAD
+import FreeCADGui
+
+from ..objects.base import is_type
+from ..objects.study import find_study, study_bodies
+from . import common
+from .common import Command, active_study, obj_expr, run_in_transaction
+
+IMPORT = "from SimPhantWorkbench import factory"
+
+
+def _freecad_major_minor():
+    v = FreeCAD.Version()
+    return int(v[0]), int(v[1])
+
+
+class NewStudy(Command):
+    name = "SimPhant_NewStudy"
+    icon = "Study.svg"
+    menu = "New study"
+    tooltip = ("Add a motion study (the container of bodies, joints, loads and the result) "
+               "and make it the active study")
+
+    def run(self):
+        doc = FreeCAD.ActiveDocument
+        before = set(o.Name for o in doc.Objects)
+        if run_in_transaction(doc, "New SimPhant study", [
+                IMPORT, "_study = factory.make_study(App.getDocument(%r))" % doc.Name]):
+            new = [o for o in doc.Objects if o.Name not in before and is_type(o, "SimPhant::Study")]
+            if new:
+                FreeCADGui.doCommand("from SimPhantWorkbench.commands import common")
+                FreeCADGui.doCommand("common.set_active_study(%s)" % obj_expr(new[0]))
+
+
+class SetActiveStudy(Command):
+    name = "SimPhant_SetActiveStudy"
+    icon = "Study.svg"
+    menu = "Set active study"
+    tooltip = "New bodies, joints and loads go into the selected study"
+
+    def active(self):
+        sel = common.selected_objects()
+        return len(sel) == 1 and is_type(sel[0], "SimPhant::Study")
+
+    def run(self):
+        study = common.selected_objects()[0]
+        FreeCADGui.doCommand("from SimPhantWorkbench.commands import common")
+        FreeCADGui.doCommand("common.set_active_study(%s)" % obj_expr(study))
+
+
+class _AddBody(Command):
+    fixed = False
+
+    def active(self):
+        study = active_study()
+        return study is not None and bool(common.selected_shapes(study))
+
+    def run(self):
+        study = active_study()
+        shapes = common.selected_shapes(study)
+        if not shapes:
+            common.message("warning", self.menu, "Select one or more solids that are not yet "
+                           "bodies of study '%s'." % study.Label)
+            return
+        lines = [IMPORT]
+        for shape in shapes:
+            lines.append("factory.make_body(%s, %s%s)" % (obj_expr(study), obj_expr(shape),
+                                                          ", fixed=True" if self.fixed else ""))
+        title = "Add SimPhant %sbod%s" % ("fixed " if self.fixed else "",
+                                          "ies" if len(shapes) > 1 else "y")
+        run_in_transaction(study.Document, title, lines)
+        FreeCADGui.Selection.clearSelection()
+
+
+class AddBody(_AddBody):
+    name = "SimPhant_AddBody"
+    icon = "Body.svg"
+    menu = "Add body"
+    tooltip = ("Make the selected solids moving bodies of the active study (several at once); "
+               "mass, CoG and inertia come from the solids and their density")
+
+
+class AddFixedBody(_AddBody):
+    name = "SimPhant_AddFixedBody"
+    icon = "FixedBody.svg"
+    menu = "Add fixed body"
+    tooltip = "Make the selected solids fixed bodies (the ground) of the active study"
+    fixed = True
+
+
+def _load_target(study):
+    """(Body object, reference (obj, sub) or None) of the selection, or (None, reason)."""
+    from ..conversion import body_of_object
+    bodies = study_bodies(study)
+    for sel in FreeCADGui.Selection.getSelectionEx():
+        obj = sel.Object
+        if is_type(obj, "SimPhant::Body"):
+            return (obj, None) if find_study(obj) == study else (None, "not in the active study")
+        subs = [s for s in sel.SubElementNames if s]
+        from .. import picking
+        if subs:
+            try:
+                body, ref_obj, ref_sub = picking.resolve_pick(bodies, obj, subs[0])
+            except Exception as exc:  # noqa: BLE001 - reason shown to the user
+                return None, str(exc)
+            return body, (ref_obj, ref_sub)
+        body = body_of_object(bodies, obj)
+        if body is not None:
+            return body, None
+    return None, "select a moving body of study '%s' (or a vertex, edge or face of it)" \
+        % study.Label
+
+
+class _AddLoad(Command):
+    torque = False
+
+    def active(self):
+        study = active_study()
+        if study is None or common.in_edit():
+            return False
+        body, _ = _load_target(study)
+        return body is not None and not body.Fixed
+
+    def run(self):
+        study = active_study()
+        body, ref = _load_target(study)
+        if body is None:
+            common.message("warning", self.menu, ref)
+            return
+        doc = study.Document
+        before = set(o.Name for o in doc.Objects)
+        if self.torque:
+            line = "_load = factory.make_torque(%s, %s, (0, 0, 0))" % (obj_expr(study),
+                                                                     obj_expr(body))
+        else:
+            at = "" if ref is None else ", ref=(%s, %r)" % (obj_expr(ref[0]), ref[1])
+            line = "_load = factory.make_force(%s, %s, (0, 0, 0)%s)" % (obj_expr(study),
+                                                                      obj_expr(body), at)
+        if run_in_transaction(doc, self.menu, [IMPORT, line]):
+            new = [o for o in doc.Objects if o.Name not in before]
+            if new:
+                FreeCADGui.Selection.clearSelection()
+                FreeCADGui.ActiveDocument.setEdit(new[0].Name)
+
+
+class AddForce(_AddLoad):
+    name = "SimPhant_AddForce"
+    icon = "Force.svg"
+    menu = "Add force"
+    tooltip = ("Add a force on the selected moving body, at the selected vertex, edge or face "
+               "(else at its CoG); constant or a function of time t")
+
+
+class AddTorque(_AddLoad):
+    name = "SimPhant_AddTorque"
+    icon = "Torque.svg"
+    menu = "Add torque"
+    tooltip = "Add a pure torque on the selected moving body; constant or a function of time t"
+    torque = True
+
+
+class ImportAssembly(Command):
+    name = "SimPhant_ImportAssembly"
+    icon = "ImportAssembly.svg"
+    menu = "Import FreeCAD Assembly"
+
+    @property
+    def tooltip(self):
+        if _freecad_major_minor() < (1, 0):
+            return ("Make a study from a FreeCAD Assembly's parts and joints. Needs FreeCAD 1.0 "
+                    "or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command "
+                    "is disabled" % _freecad_major_minor())
+        return ("Make a study from the selected FreeCAD Assembly: one body per part (grounded "
+                "parts fixed), one joint per supported Assembly joint, frames kept")
+
+    def _assembly(self):
+        from ..assembly_import import is_assembly
+        for obj in common.selected_objects():
+            if is_assembly(obj):
+                return obj
+        doc = FreeCAD.ActiveDocument
+        found = [o for o in doc.Objects if is_assembly(o)] if doc else []
+        return found[0] if len(found) == 1 else None
+
+    def active(self):
+        return _freecad_major_minor() >= (1, 0) and self._assembly() is not None
+
+    def run(self):
+        asm = self._assembly()
+        run_in_transaction(asm.Document, "Import Assembly into SimPhant", [
+            "from SimPhantWorkbench import assembly_import",
+            "_report = assembly_import.import_assembly(%s)" % obj_expr(asm),
+            "print(_report)"])
+
+
+COMMANDS = [NewStudy(), AddBody(), AddFixedBody(), AddForce(), AddTorque(), ImportAssembly(),
+            SetActiveStudy()]

@@ -1,0 +1,111 @@
+"""What the GUI needs to place joints by picking, computed by the application layer.
+
+* ``resolve_pick`` turns a selection ``(top-level object, "Part.Body.Face3")``
+  into the study Body it lies on and a reference ``(object, subname)`` the
+  factory accepts, or says why it cannot be used;
+* ``joint_frames`` gives the world joint frames of a joint that does not exist
+  yet (kind, two references, offset, reverse) through the same
+  ``conversion.joint_data`` the solver conversion and the factory use, so the
+  preview shows exactly the frames the joint will get;
+* ``reference_frame_placement`` is one picked element's frame (hover preview).
+
+No FreeCADGui import: the functions are tested headless.
+"""
+import FreeCAD
+
+from .conversion import body_of_object, frame_to_placement, joint_data
+from .references import reference_frame, split_subname
+from .solver import JOINT_TYPES, ModelError
+from .solver.rotations import orthonormal_frame
+
+__all__ = ["resolve_pick", "joint_frames", "reference_frame_placement", "needs_text"]
+
+
+def resolve_pick(bodies, obj, subname):
+    """``(body, ref_obj, ref_sub)`` of a picked element, or ``ModelError`` saying why not.
+
+    ``obj``/``subname`` are what FreeCAD's selection reports: the top-level
+    object and a dotted path to the element. The reference is expressed from
+    the deepest object on the path that belongs to a body of ``bodies``.
+    """
+    path, element = split_subname(subname or "")
+    if not element or not element.rstrip("0123456789") in ("Vertex", "Edge", "Face"):
+        raise ModelError("'%s': pick a vertex, an edge or a face, not the whole object"
+                         % obj.Label)
+    names = [n for n in path.split(".") if n]
+    chain = [(obj, "")]
+    prefix = ""
+    for n in names:
+        prefix += n + "."
+        sub_obj = obj.getSubObject(prefix, 1)
+        if sub_obj is None:
+            break
+        chain.append((sub_obj, prefix))
+    for candidate, used in reversed(chain):
+        body = body_of_object(bodies, candidate)
+        if body is not None:
+            if candidate is not obj and body.ShapeObject is not None \
+                    and body_of_object([body], candidate) is body:
+                ref_obj, ref_sub = candidate, subname[len(used):]
+            else:
+                ref_obj, ref_sub = obj, subname
+            reference_frame(ref_obj, ref_sub)          # raises for unsupported geometry
+            return body, ref_obj, ref_sub
+    raise ModelError("'%s.%s' is not on a body of the study: add a body for '%s' first"
+                     % (obj.Label, element, obj.Label))
+
+
+class _Draft:
+    """A joint that does not exist yet, as ``conversion.joint_data`` reads one."""
+
+    class Proxy:
+        Type = "SimPhant::Joint"
+
+    def __init__(self, kind, ref1, ref2, offset, reverse, length, label):
+        self.JointType = kind
+        self.Reference1 = (ref1[0], [ref1[1]]) if ref1 else None
+        self.Reference2 = (ref2[0], [ref2[1]]) if ref2 else None
+        self.Offset = FreeCAD.Units.Quantity(float(offset), FreeCAD.Units.Length)
+        self.Reverse = bool(reverse)
+        self.Length = FreeCAD.Units.Quantity(float(length or 0.0), FreeCAD.Units.Length)
+        self.FrameSource = "References"
+        self.Label = label
+        self.Name = label
+        self.InList = []
+
+
+def joint_frames(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
+                 label="New joint"):
+    """World frames ``(Placement1, Placement2)`` [mm] a joint of ``kind`` would get.
+
+    ``ref1``/``ref2`` are ``(object, subname)``; ``offset`` and ``length`` in
+    mm. Raises ``ModelError`` with the reason (missing axis, same body, both
+    fixed, unsupported element...) exactly as creating the joint would.
+    """
+    if kind not in JOINT_TYPES:
+        raise ModelError("unknown joint type %r; valid types: %s" % (kind, ", ".join(JOINT_TYPES)))
+    jd = joint_data(_Draft(kind, ref1, ref2, offset, reverse, length, label), bodies)
+    return tuple(frame_to_placement(p, R) for p, R in (jd.frame1, jd.frame2))
+
+
+def reference_frame_placement(obj, subname):
+    """``(Placement [mm], has_axis, kind)`` of one picked element: z along its axis."""
+    rf = reference_frame(obj, subname)
+    R = orthonormal_frame(rf.axis) if rf.axis is not None else orthonormal_frame((0.0, 0.0, 1.0))
+    return frame_to_placement(rf.point, R), rf.axis is not None, rf.kind
+
+
+_NEEDS = {
+    "axis": "an axis on at least one side (a straight or circular edge, or a planar, "
+            "cylindrical or conical face)",
+    "axis2": "an axis on both sides, perpendicular to each other",
+    "point2": "a point on each side (any vertex, edge or face gives one)",
+}
+
+
+def needs_text(kind):
+    """One sentence: what the references of a joint ``kind`` must provide (from the registry)."""
+    spec = JOINT_TYPES[kind]
+    if not spec.needs:
+        return "%s: any vertex, edge or face on each of two bodies." % spec.label
+    return "%s needs %s." % (spec.label, "; ".join(_NEEDS.get(n, n) for n in spec.needs))

@@ -1,0 +1,342 @@
+"""Joint task panel: pick two references with a live preview of the joint frames.
+
+The user picks a vertex, edge or face on each of two different bodies of the
+study (3D view or tree, either order). A selection gate accepts only elements
+of the study's bodies and says why a pick is refused; while the pointer rests
+on an element (pre-selection) a translucent triad shows the frame that element
+gives; once picked, each side's joint frame is drawn as the joint will have it
+(``picking.joint_frames``, the conversion the solver uses).
+
+Nothing in the document changes until OK, which creates (or edits) the joint
+in one transaction through ``FreeCADGui.doCommand`` (a replayable
+``factory.make_joint`` line); Cancel and Esc leave the document untouched.
+"""
+import FreeCAD
+import FreeCADGui
+from PySide import QtCore, QtGui
+
+from .. import picking
+from ..commands.common import icon_path, message, obj_expr, run_in_transaction
+from ..conversion import reference_of
+from ..objects.study import study_bodies
+from ..solver import JOINT_TYPES
+from ..viewproviders.markers import Triad, marker_size
+
+__all__ = ["TaskJoint"]
+
+
+class _Gate:
+    """Selection gate: only elements of the study's bodies; remembers why it refused."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        self.reason = ""
+
+    def allow(self, doc, obj, sub):
+        if doc is not self.panel.study.Document:
+            self.reason = "'%s' is in another document" % obj.Label
+            return False
+        ok, reason = self.panel.check_pick(obj, sub or "")
+        if not ok:
+            self.reason = reason
+            self.panel.show_refusal(reason)
+        return ok
+
+
+class _Observer:
+    """Selection observer: picks fill the references; pre-selection moves the hover triad."""
+
+    def __init__(self, panel):
+        self.panel = panel
+
+    def addSelection(self, doc, obj_name, sub, pnt):
+        obj = FreeCAD.getDocument(doc).getObject(obj_name)
+        if obj is not None:
+            QtCore.QTimer.singleShot(0, lambda: self.panel.picked(obj, sub or ""))
+
+    def setPreselection(self, doc, obj_name, sub):
+        obj = FreeCAD.getDocument(doc).getObject(obj_name)
+        if obj is not None:
+            self.panel.hover(obj, sub or "")
+
+    def removePreselection(self, doc, obj_name, sub):
+        self.panel.hover(None, "")
+
+
+class TaskJoint:
+    """Create a joint of ``kind`` in ``study``, or edit ``joint``."""
+
+    #: the panel open now (scripts and tests reach it here)
+    current = None
+
+    def __init__(self, study, kind="revolute", joint=None):
+        TaskJoint.current = self
+        self.study = study
+        self.joint = joint
+        self.doc = study.Document
+        self.bodies = study_bodies(study)
+        self.kind = str(joint.JointType) if joint is not None else kind
+        self.refs = [None, None]        # (body, obj, sub) per side
+        self.slot = 0                   # the side the next pick fills
+        self.closed = False
+        if joint is not None:
+            for i, which in enumerate(("Reference1", "Reference2")):
+                ref = reference_of(getattr(joint, which))
+                if ref is not None:
+                    body = picking.body_of_object(self.bodies, ref[0])
+                    self.refs[i] = (body, ref[0], ref[1])
+            self.slot = 2 if all(self.refs) else self.refs.index(None)
+        self._build_form()
+        self._build_preview()
+        self.gate = _Gate(self)
+        self.observer = _Observer(self)
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelectionGate(self.gate)
+        FreeCADGui.Selection.addObserver(self.observer)
+        self.update()
+
+    # ------------------------------------------------------------------ form
+    def _build_form(self):
+        form = QtGui.QWidget()
+        form.setWindowTitle(("Edit joint '%s'" % self.joint.Label) if self.joint is not None
+                            else "New joint")
+        form.setWindowIcon(QtGui.QIcon(icon_path(JOINT_TYPES[self.kind].icon)))
+        lay = QtGui.QVBoxLayout(form)
+        grid = QtGui.QGridLayout()
+        grid.addWidget(QtGui.QLabel("Joint kind"), 0, 0)
+        self.kind_box = QtGui.QComboBox()
+        for name, spec in JOINT_TYPES.items():
+            self.kind_box.addItem(QtGui.QIcon(icon_path(spec.icon)), spec.label, name)
+            self.kind_box.setItemData(self.kind_box.count() - 1, spec.doc, QtCore.Qt.ToolTipRole)
+        self.kind_box.setCurrentIndex(list(JOINT_TYPES).index(self.kind))
+        self.kind_box.currentIndexChanged.connect(self._kind_changed)
+        grid.addWidget(self.kind_box, 0, 1)
+        self.ref_buttons = []
+        for i in range(2):
+            grid.addWidget(QtGui.QLabel("Reference %d" % (i + 1)), 1 + i, 0)
+            b = QtGui.QPushButton()
+            b.setToolTip("Click, then pick a vertex, edge or face to replace this reference")
+            b.clicked.connect(lambda checked=False, k=i: self.repick(k))
+            grid.addWidget(b, 1 + i, 1)
+            self.ref_buttons.append(b)
+        grid.addWidget(QtGui.QLabel("Offset"), 3, 0)
+        self.offset = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
+        self.offset.setProperty("unit", "mm")
+        self.offset.setProperty("minimum", -1e9)
+        self.offset.setProperty("maximum", 1e9)
+        self.offset.setToolTip("Side 2 stands this far ahead of side 1 along the joint axis")
+        if self.joint is not None:
+            self.offset.setProperty("rawValue", float(self.joint.Offset.Value))
+        self.offset.valueChanged.connect(lambda *a: self.update())
+        grid.addWidget(self.offset, 3, 1)
+        self.reverse = QtGui.QCheckBox("Reverse the joint axis")
+        self.reverse.setChecked(bool(self.joint.Reverse) if self.joint is not None else False)
+        self.reverse.toggled.connect(lambda *a: self.update())
+        grid.addWidget(self.reverse, 4, 1)
+        lay.addLayout(grid)
+        self.needs_label = QtGui.QLabel()
+        self.needs_label.setWordWrap(True)
+        lay.addWidget(self.needs_label)
+        self.status = QtGui.QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
+        lay.addWidget(self.status)
+        self.refusal = QtGui.QLabel()
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #a40000")
+        lay.addWidget(self.refusal)
+        lay.addStretch(1)
+        self.form = form
+
+    def _kind_changed(self, index):
+        self.kind = self.kind_box.itemData(index)
+        self.form.setWindowIcon(QtGui.QIcon(icon_path(JOINT_TYPES[self.kind].icon)))
+        self.update()
+
+    def offset_mm(self):
+        q = self.offset.property("rawValue")
+        return float(q if q is not None else 0.0)
+
+    # ------------------------------------------------------------------ preview
+    def _build_preview(self):
+        from pivy import coin
+        self.size = marker_size([b.ShapeObject for b in self.bodies if b.ShapeObject])
+        self.preview = coin.SoSeparator()
+        self.hover_triad = Triad(0.8 * self.size, transparency=0.5)
+        self.side_triads = [Triad(self.size), Triad(0.7 * self.size)]
+        for t in [self.hover_triad] + self.side_triads:
+            t.show(False)
+            self.preview.addChild(t.root)
+        self.view = None
+        gdoc = FreeCADGui.getDocument(self.doc.Name)
+        view = gdoc.ActiveView if gdoc else None
+        if view is not None and hasattr(view, "getSceneGraph"):
+            self.view = view
+            view.getSceneGraph().addChild(self.preview)
+
+    def _remove_preview(self):
+        if self.view is not None:
+            try:
+                self.view.getSceneGraph().removeChild(self.preview)
+            except Exception:  # noqa: BLE001 - view already closed
+                pass
+            self.view = None
+
+    def hover(self, obj, sub):
+        """Show the frame the element under the pointer gives (or hide the hover triad)."""
+        if obj is None or self.closed:
+            self.hover_triad.show(False)
+            return
+        try:
+            body, ref_obj, ref_sub = picking.resolve_pick(self.bodies, obj, sub)
+            pl, _, _ = picking.reference_frame_placement(ref_obj, ref_sub)
+        except Exception:  # noqa: BLE001 - not a usable element: no preview
+            self.hover_triad.show(False)
+            return
+        self.hover_triad.set_placement(pl)
+        self.hover_triad.show(True)
+
+    # ------------------------------------------------------------------ picking
+    def check_pick(self, obj, sub):
+        """(allowed, reason) for a pick of ``obj``/``sub``."""
+        try:
+            body, _, _ = picking.resolve_pick(self.bodies, obj, sub)
+        except Exception as exc:  # noqa: BLE001 - the reason is shown
+            return False, str(exc)
+        slot = self._target_slot()
+        other = self.refs[1 - slot] if slot in (0, 1) else None
+        if other is not None and other[0] == body:
+            return False, ("'%s' is on body '%s' like reference %d; a joint connects two "
+                           "different bodies" % (obj.Label, body.Label, 2 - slot))
+        return True, ""
+
+    def _target_slot(self):
+        if self.slot in (0, 1):
+            return self.slot
+        return 1    # both filled: a new pick replaces side 2
+
+    def show_refusal(self, reason):
+        self.refusal.setText("Refused: " + reason)
+
+    def picked(self, obj, sub):
+        if self.closed:
+            return
+        ok, reason = self.check_pick(obj, sub)
+        if not ok:
+            self.show_refusal(reason)
+            return
+        body, ref_obj, ref_sub = picking.resolve_pick(self.bodies, obj, sub)
+        slot = self._target_slot()
+        self.refs[slot] = (body, ref_obj, ref_sub)
+        self.refusal.setText("")
+        self.slot = self.refs.index(None) if None in self.refs else 2
+        self.update()
+
+    def repick(self, k):
+        """The next pick replaces reference ``k``."""
+        self.slot = k
+        self.update()
+
+    # ------------------------------------------------------------------ state
+    def frames(self):
+        """World frames of the joint as it would be made (``ModelError`` says what is wrong)."""
+        r1, r2 = ((r[1], r[2]) for r in self.refs)
+        return picking.joint_frames(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
+                                    reverse=self.reverse.isChecked(),
+                                    length=float(self.joint.Length.Value) if self.joint else 0.0,
+                                    label=self.joint.Label if self.joint else "New joint")
+
+    def update(self):
+        self.needs_label.setText(picking.needs_text(self.kind) + " " + JOINT_TYPES[self.kind].doc)
+        for i, b in enumerate(self.ref_buttons):
+            r = self.refs[i]
+            text = "%s.%s  (body '%s')" % (r[1].Label, r[2], r[0].Label) if r else "(not picked)"
+            if self.slot == i:
+                text = "\u25b6 " + (text if r else "pick a vertex, edge or face")
+            b.setText(text)
+        for t in self.side_triads:
+            t.show(False)
+        missing = [i + 1 for i, r in enumerate(self.refs) if r is None]
+        if missing:
+            self.status.setText("Pick reference %d: a vertex, edge or face of a body of study "
+                                "'%s'%s." % (missing[0], self.study.Label,
+                                             "" if len(missing) == 2 or missing[0] == 1
+                                             else " other than '%s'" % self.refs[0][0].Label))
+            for i, r in enumerate(self.refs):
+                if r is not None:
+                    try:
+                        pl, _, _ = picking.reference_frame_placement(r[1], r[2])
+                        self.side_triads[i].set_placement(pl)
+                        self.side_triads[i].show(True)
+                    except Exception:  # noqa: BLE001
+                        pass
+            return False
+        try:
+            f1, f2 = self.frames()
+        except Exception as exc:  # noqa: BLE001 - explained instead of failing
+            self.status.setText("Cannot make this joint: %s\n%s" % (exc, picking.needs_text(
+                self.kind)))
+            return False
+        for t, pl in zip(self.side_triads, (f1, f2)):
+            t.set_placement(pl)
+            t.show(True)
+        self.status.setText("Ready: press OK to %s the %s joint." % (
+            "update" if self.joint is not None else "create", JOINT_TYPES[self.kind].label.lower()))
+        return True
+
+    # ------------------------------------------------------------------ dialog
+    def getStandardButtons(self):
+        return int(QtGui.QDialogButtonBox.Ok | QtGui.QDialogButtonBox.Cancel)
+
+    def _lines(self):
+        r1, r2 = ((r[1], r[2]) for r in self.refs)
+        ref = lambda r: "(%s, %r)" % (obj_expr(r[0]), r[1])   # noqa: E731
+        if self.joint is None:
+            args = ["%s" % obj_expr(self.study), repr(self.kind), ref(r1), ref(r2)]
+            if self.offset_mm():
+                args.append("offset=%r" % self.offset_mm())
+            if self.reverse.isChecked():
+                args.append("reverse=True")
+            return ["from SimPhantWorkbench import factory",
+                    "_joint = factory.make_joint(%s)" % ", ".join(args)]
+        j = obj_expr(self.joint)
+        return ["_joint = %s" % j,
+                "_joint.JointType = %r" % self.kind,
+                "_joint.Reference1 = (%s, [%r])" % (obj_expr(r1[0]), r1[1]),
+                "_joint.Reference2 = (%s, [%r])" % (obj_expr(r2[0]), r2[1]),
+                "_joint.Offset = '%r mm'" % self.offset_mm(),
+                "_joint.Reverse = %r" % self.reverse.isChecked(),
+                "_joint.FrameSource = 'References'",
+                "_joint.recompute()"]
+
+    def accept(self):
+        if not self.update():
+            self.refusal.setText("Not ready: " + self.status.text())
+            return False
+        title = ("Edit SimPhant joint" if self.joint is not None else "Add SimPhant %s joint"
+                 % JOINT_TYPES[self.kind].label.lower())
+        if not run_in_transaction(self.doc, title, self._lines()):
+            return False
+        self._close()
+        return True
+
+    def reject(self):
+        self._close()
+        return True
+
+    def _close(self):
+        if self.closed:
+            return
+        self.closed = True
+        FreeCADGui.Selection.removeSelectionGate()
+        FreeCADGui.Selection.removeObserver(self.observer)
+        FreeCADGui.Selection.clearSelection()
+        self._remove_preview()
+        FreeCADGui.Control.closeDialog()
+        if self.joint is not None:
+            gdoc = FreeCADGui.getDocument(self.doc.Name)
+            if gdoc is not None and gdoc.getInEdit() is not None:
+                gdoc.resetEdit()
+
+    def open_message(self, text):
+        message("info", "SimPhant joint", text)

@@ -1,0 +1,133 @@
+"""Force / Torque panel: constant value or function of t (checked as you type), point, axes.
+
+The function text is validated live with ``conversion.parse_time_function``
+(the parser the solver conversion uses); its error appears under the field.
+The point of a force is the CoG or a vertex, edge or face of the body picked in
+the 3D view while the panel is open.
+"""
+import FreeCAD
+import FreeCADGui
+from PySide import QtCore, QtGui
+
+from .. import picking
+from ..commands.common import icon_path, obj_expr
+from ..conversion import parse_time_function, reference_of
+from ..objects.base import is_type
+from .widgets import Form, PropertyPanel, quantity_value
+
+__all__ = ["TaskLoad"]
+
+
+class _PointObserver:
+    def __init__(self, panel):
+        self.panel = panel
+
+    def addSelection(self, doc, obj_name, sub, pnt):
+        obj = FreeCAD.getDocument(doc).getObject(obj_name)
+        if obj is not None and sub:
+            QtCore.QTimer.singleShot(0, lambda: self.panel.pick_point(obj, sub))
+
+
+class TaskLoad(PropertyPanel):
+    title = "SimPhant load"
+
+    def __init__(self, load):
+        super().__init__(load)
+        self.torque = is_type(load, "SimPhant::Torque")
+        unit = "N*m" if self.torque else "N"
+        kind = "Torque" if self.torque else "Force"
+        f = Form("%s '%s' on '%s'" % (kind, load.Label, load.Body.Label if load.Body else "-"),
+                 icon_path("Torque.svg" if self.torque else "Force.svg"))
+        f.group("Value")
+        self.mode_const = QtGui.QRadioButton("Constant")
+        self.mode_func = QtGui.QRadioButton("Function of time t [s]")
+        text = (load.TorqueFunction if self.torque else load.ForceFunction).strip()
+        (self.mode_func if text else self.mode_const).setChecked(True)
+        f.row("", self.mode_const)
+        v = load.Torque if self.torque else load.Force
+        self.value = f.vector("%s [%s]" % (kind, unit.replace("*", " ")), unit, (v.x, v.y, v.z),
+                              kind)
+        f.row("", self.mode_func)
+        self.func = QtGui.QLineEdit(text)
+        self.func.setPlaceholderText("e.g. 0, 0, 10*sin(2*pi*t)")
+        self.func_error = f.row("x, y, z [%s]" % unit.replace("*", " "), self.func, " ")
+        self.func.textChanged.connect(self.check_function)
+        self.mode_func.toggled.connect(self.check_function)
+        self.frame = QtGui.QComboBox()
+        self.frame.addItem("World axes", "World")
+        self.frame.addItem("Body axes (turning with the body)", "Body")
+        self.frame.setCurrentIndex(0 if str(load.Frame) == "World" else 1)
+        f.row("Components in", self.frame)
+        self.ref = None
+        if not self.torque:
+            f.group("Point of application")
+            ref = reference_of(load.Reference)
+            self.ref = (ref[0], ref[1]) if ref and ref[1] else None
+            self.point_label = QtGui.QLabel()
+            self.point_label.setWordWrap(True)
+            f.row("Point", self.point_label)
+            cog = QtGui.QPushButton("Use the centre of gravity")
+            cog.clicked.connect(self.use_cog)
+            f.row("", cog)
+            self.observer = _PointObserver(self)
+            FreeCADGui.Selection.clearSelection()
+            FreeCADGui.Selection.addObserver(self.observer)
+            self._show_point()
+        f.finish()
+        self.form = f.widget
+        self.check_function()
+
+    def check_function(self, *args):
+        """Validate the function text as it is typed; returns the error text ("" if fine)."""
+        if not self.mode_func.isChecked():
+            self.func_error.setText("")
+            return ""
+        try:
+            parse_time_function(self.func.text(), "function")
+            self.func_error.setStyleSheet("color: #4e9a06")
+            self.func_error.setText("OK")
+            return ""
+        except Exception as exc:  # noqa: BLE001 - shown under the field
+            self.func_error.setStyleSheet("color: #a40000")
+            self.func_error.setText(str(exc))
+            return str(exc)
+
+    def _show_point(self):
+        if self.ref is None:
+            self.point_label.setText("the centre of gravity (pick a vertex, edge or face of the "
+                                     "body in the 3D view to change it)")
+        else:
+            self.point_label.setText("%s.%s (pick another element to change it)"
+                                     % (self.ref[0].Label, self.ref[1]))
+
+    def pick_point(self, obj, sub):
+        body = self.obj.Body
+        try:
+            _, ref_obj, ref_sub = picking.resolve_pick([body], obj, sub)
+        except Exception as exc:  # noqa: BLE001 - explained
+            self.point_label.setText("Refused: %s" % exc)
+            return
+        self.ref = (ref_obj, ref_sub)
+        self._show_point()
+
+    def use_cog(self):
+        self.ref = None
+        self._show_point()
+
+    def validate(self):
+        return self.check_function()
+
+    def assignments(self):
+        name = "Torque" if self.torque else "Force"
+        func = self.func.text().strip() if self.mode_func.isChecked() else ""
+        out = [(name, "App.Vector(%r, %r, %r)" % tuple(quantity_value(b) for b in self.value)),
+               (name + "Function", repr(func)),
+               ("Frame", repr(self.frame.currentData()))]
+        if not self.torque:
+            out.append(("Reference", "None" if self.ref is None
+                        else "(%s, [%r])" % (obj_expr(self.ref[0]), self.ref[1])))
+        return out
+
+    def cleanup(self):
+        if not self.torque:
+            FreeCADGui.Selection.removeObserver(self.observer)

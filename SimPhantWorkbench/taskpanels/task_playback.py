@@ -1,0 +1,224 @@
+"""Timeline playback of a study's result: slider, play/pause, loop, speed, steps, Reset.
+
+Frames are written with ``playback.apply_frame`` (placements only). The whole
+playback session is one undo transaction, opened with the panel: the frames
+join it instead of adding one undo entry each. Closing the panel asks whether
+to keep the pose shown: Yes commits that one step, No aborts it, which puts
+every placement back as it was when the panel opened. Reset puts the bodies
+where the run started (``playback.reset``, bit-exact).
+
+Speed 1 is real time: the playback clock advances by wall time x speed and the
+nearest stored frame is shown, so a slow computer skips frames instead of
+slowing the motion down.
+"""
+import time
+
+import FreeCADGui
+from PySide import QtCore, QtGui
+
+from .. import playback, runner
+from ..commands.common import icon_path, message
+from ..viewproviders.view_base import flush_markers
+
+__all__ = ["TaskPlayback", "show"]
+
+TICK_MS = 15
+
+
+class TaskPlayback:
+    #: the panel open now (scripts and tests reach it here)
+    current = None
+
+    def __init__(self, study, ask_on_close=True):
+        TaskPlayback.current = self
+        self.study = study
+        self.doc = study.Document
+        self.result = runner.get_result(study)
+        if self.result is None:
+            raise ValueError("Study '%s' has no result yet: solve it first" % study.Label)
+        self.t = self.result.t
+        self.n = len(self.t)
+        self.index = 0
+        self.clock = float(self.t[0])
+        self.playing = False
+        self.closed = False
+        self.ask_on_close = ask_on_close
+        self.in_edit = False
+        self.frames_shown = 0
+        self.doc.openTransaction("SimPhant: playback of '%s'" % study.Label)
+        self._build_form()
+        self.timer = QtCore.QTimer()
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._tick)
+        self.show_frame(0)
+
+    # ------------------------------------------------------------------ form
+    def _build_form(self):
+        form = QtGui.QWidget()
+        form.setWindowTitle("Playback: %s" % self.study.Label)
+        form.setWindowIcon(QtGui.QIcon(icon_path("Playback.svg")))
+        lay = QtGui.QVBoxLayout(form)
+        self.readout = QtGui.QLabel()
+        f = self.readout.font()
+        f.setPointSizeF(f.pointSizeF() * 1.3)
+        self.readout.setFont(f)
+        lay.addWidget(self.readout)
+        self.slider = QtGui.QSlider(QtCore.Qt.Horizontal)
+        self.slider.setRange(0, self.n - 1)
+        self.slider.valueChanged.connect(self._slider_moved)
+        lay.addWidget(self.slider)
+        row = QtGui.QHBoxLayout()
+        style = form.style()
+        self.back = QtGui.QToolButton()
+        self.back.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekBackward))
+        self.back.setToolTip("Previous frame")
+        self.back.clicked.connect(lambda: self.step(-1))
+        self.play = QtGui.QToolButton()
+        self.play.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaPlay))
+        self.play.setToolTip("Play / pause")
+        self.play.clicked.connect(self.toggle)
+        self.fwd = QtGui.QToolButton()
+        self.fwd.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekForward))
+        self.fwd.setToolTip("Next frame")
+        self.fwd.clicked.connect(lambda: self.step(1))
+        for w in (self.back, self.play, self.fwd):
+            w.setIconSize(QtCore.QSize(24, 24))
+            row.addWidget(w)
+        self.loop = QtGui.QCheckBox("Loop")
+        row.addWidget(self.loop)
+        row.addStretch(1)
+        row.addWidget(QtGui.QLabel("Speed"))
+        self.speed = QtGui.QDoubleSpinBox()
+        self.speed.setRange(0.1, 10.0)
+        self.speed.setSingleStep(0.1)
+        self.speed.setDecimals(2)
+        self.speed.setValue(1.0)
+        self.speed.setSuffix(" \u00d7")
+        self.speed.setToolTip("Playback speed: 1 = real time (0.1 to 10)")
+        row.addWidget(self.speed)
+        lay.addLayout(row)
+        reset = QtGui.QPushButton(QtGui.QIcon(icon_path("Reset.svg")), "Reset to the start pose")
+        reset.setToolTip("Put the bodies exactly where they were when the run started")
+        reset.clicked.connect(self.reset)
+        lay.addWidget(reset)
+        res_obj = runner.result_object(self.study)
+        info = QtGui.QLabel("%d frames, t = %.4g .. %.4g s (%s, %d steps)" % (
+            self.n, self.t[0], self.t[-1], res_obj.Method, res_obj.Steps))
+        info.setWordWrap(True)
+        lay.addWidget(info)
+        lay.addStretch(1)
+        self.form = form
+
+    # ------------------------------------------------------------------ frames
+    def show_frame(self, i):
+        """Show frame ``i`` (index) on the document and in the controls."""
+        i = max(0, min(self.n - 1, int(i)))
+        self.index = playback.apply_frame(self.study, i)
+        flush_markers()                  # markers on the new poses before the next redraw
+        self.frames_shown += 1
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.index)
+        self.slider.blockSignals(False)
+        self.readout.setText("t = %.4f s    frame %d / %d" % (self.t[self.index], self.index + 1,
+                                                             self.n))
+        return self.index
+
+    def _slider_moved(self, value):
+        self.clock = float(self.t[value])
+        self.show_frame(value)
+
+    def step(self, k):
+        self.pause()
+        self.clock = float(self.t[max(0, min(self.n - 1, self.index + k))])
+        self.show_frame(self.index + k)
+
+    def toggle(self):
+        if self.playing:
+            self.pause()
+        else:
+            self.start()
+
+    def start(self):
+        if self.index >= self.n - 1:
+            self.clock = float(self.t[0])
+            self.show_frame(0)
+        self.playing = True
+        self._last = time.perf_counter()
+        self.play.setIcon(self.form.style().standardIcon(QtGui.QStyle.SP_MediaPause))
+        self.timer.start()
+
+    def pause(self):
+        self.playing = False
+        self.timer.stop()
+        self.play.setIcon(self.form.style().standardIcon(QtGui.QStyle.SP_MediaPlay))
+
+    def _tick(self):
+        now = time.perf_counter()
+        self.clock += (now - self._last) * self.speed.value()
+        self._last = now
+        if self.clock > self.t[-1]:
+            if self.loop.isChecked():
+                self.clock = float(self.t[0]) + (self.clock - self.t[-1]) % max(
+                    self.t[-1] - self.t[0], 1e-12)
+            else:
+                self.show_frame(self.n - 1)
+                self.pause()
+                return
+        i = int(min(self.n - 1, max(0, self.t.searchsorted(self.clock))))
+        if i > 0 and abs(self.t[i - 1] - self.clock) < abs(self.t[i] - self.clock):
+            i -= 1
+        if i != self.index:
+            self.show_frame(i)
+
+    def reset(self):
+        self.pause()
+        playback.reset(self.study)
+        self.index = 0
+        self.clock = float(self.t[0])
+        self.slider.blockSignals(True)
+        self.slider.setValue(0)
+        self.slider.blockSignals(False)
+        self.readout.setText("start pose (t = %.4f s)" % self.t[0])
+
+    # ------------------------------------------------------------------ dialog
+    def getStandardButtons(self):
+        return int(QtGui.QDialogButtonBox.Close)
+
+    def keep_pose(self):
+        """Ask whether to keep the pose shown (True) or go back to the pose before playback."""
+        if not self.ask_on_close:
+            return True
+        return bool(message("question", "SimPhant playback",
+                            "Keep the pose shown (t = %.4g s)?\nNo puts the bodies back where "
+                            "they were before playback." % self.t[self.index]))
+
+    def close(self, keep=None):
+        if self.closed:
+            return
+        self.pause()
+        keep = self.keep_pose() if keep is None else keep
+        self.closed = True
+        if keep:
+            self.doc.commitTransaction()
+        else:
+            self.doc.abortTransaction()
+        FreeCADGui.Control.closeDialog()
+        gdoc = FreeCADGui.getDocument(self.doc.Name)
+        if self.in_edit and gdoc is not None and gdoc.getInEdit() is not None:
+            gdoc.resetEdit()
+
+    def reject(self):
+        self.close()
+        return True
+
+    def accept(self):
+        self.close()
+        return True
+
+
+def show(study, ask_on_close=True):
+    """Open the playback panel of ``study`` in the task view; returns it."""
+    panel = TaskPlayback(study, ask_on_close=ask_on_close)
+    FreeCADGui.Control.showDialog(panel)
+    return panel
+

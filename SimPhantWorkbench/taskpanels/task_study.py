@@ -1,0 +1,130 @@
+"""Study panel: time span, step, output interval, integrator, stabilisation, gravity."""
+from PySide import QtGui
+
+from ..commands.common import icon_path
+from ..solver import METHODS
+from .widgets import Form, PropertyPanel, quantity_box, quantity_value
+
+__all__ = ["TaskStudy"]
+
+
+class TaskStudy(PropertyPanel):
+    title = "SimPhant study"
+
+    def __init__(self, study):
+        super().__init__(study)
+        f = Form("Study '%s'" % study.Label, icon_path("Study.svg"))
+        f.group("Time")
+        self.end = quantity_box("s", study.EndTime, 0.0, tooltip="Simulated time span")
+        f.row("End time", self.end)
+        self.step = quantity_box("s", study.TimeStep, 0.0,
+                                 tooltip="Step of the fixed-step integrators; largest step of the "
+                                 "adaptive ones (0 = unlimited)")
+        f.row("Step", self.step)
+        self.out = quantity_box("s", study.OutputInterval, 0.0,
+                                tooltip="Time between stored frames (0 = at most 1000 frames)")
+        f.row("Output interval", self.out)
+        f.group("Integrator")
+        self.method = QtGui.QComboBox()
+        for name, info in METHODS.items():
+            self.method.addItem(name, name)
+            self.method.setItemData(self.method.count() - 1, info.doc, 3)   # tooltip role
+        self.method.setCurrentIndex(list(METHODS).index(str(study.Integrator)))
+        self.method_hint = f.row("Method", self.method, " ")
+        self.method.currentIndexChanged.connect(self._method_hint)
+        self.rtol = QtGui.QLineEdit("%g" % study.RelativeTolerance)
+        self.atol = QtGui.QLineEdit("%g" % study.AbsoluteTolerance)
+        f.row("Relative tolerance", self.rtol)
+        f.row("Absolute tolerance", self.atol)
+        f.group("Stabilisation of the constraints")
+        self.stab = QtGui.QComboBox()
+        self.stab.addItem("Time constant and damping ratio", "TimeConstant")
+        self.stab.addItem("Baumgarte alpha, beta", "Baumgarte")
+        self.stab.setCurrentIndex(0 if study.Stabilisation == "TimeConstant" else 1)
+        f.row("Set by", self.stab)
+        self.tc = quantity_box("s", study.TimeConstant, 0.0,
+                               tooltip="Decay time of constraint errors (0 = automatic: "
+                               "max(0.02 s, 5 steps))")
+        f.row("Time constant", self.tc)
+        self.zeta = QtGui.QDoubleSpinBox()
+        self.zeta.setRange(0.0, 100.0)
+        self.zeta.setDecimals(3)
+        self.zeta.setValue(study.DampingRatio)
+        f.row("Damping ratio", self.zeta)
+        self.alpha = QtGui.QDoubleSpinBox()
+        self.beta = QtGui.QDoubleSpinBox()
+        for box, v in ((self.alpha, study.BaumgarteAlpha), (self.beta, study.BaumgarteBeta)):
+            box.setRange(0.0, 1e6)
+            box.setSuffix(" 1/s")
+            box.setValue(v)
+        f.row("Alpha", self.alpha)
+        f.row("Beta", self.beta)
+        self.stab.currentIndexChanged.connect(self._stab_fields)
+        f.group("Gravity")
+        self.g = quantity_box("m/s^2", study.GravityAcceleration.getValueAs("m/s^2").Value
+                              if hasattr(study.GravityAcceleration.getValueAs("m/s^2"), "Value")
+                              else float(study.GravityAcceleration.getValueAs("m/s^2")), 0.0)
+        f.row("Acceleration", self.g)
+        d = study.GravityDirection
+        self.gdir = []
+        w = QtGui.QWidget()
+        h = QtGui.QHBoxLayout(w)
+        h.setContentsMargins(0, 0, 0, 0)
+        for v in (d.x, d.y, d.z):
+            b = QtGui.QDoubleSpinBox()
+            b.setRange(-1e6, 1e6)
+            b.setDecimals(4)
+            b.setValue(v)
+            self.gdir.append(b)
+            h.addWidget(b)
+        f.row("Direction (x, y, z)", w)
+        f.finish()
+        self.form = f.widget
+        self._method_hint()
+        self._stab_fields()
+
+    def _method_hint(self, *args):
+        info = METHODS[self.method.currentData()]
+        self.method_hint.setText(info.doc[0].upper() + info.doc[1:] + ".")
+        adaptive = not info.fixed_step
+        self.rtol.setEnabled(adaptive)
+        self.atol.setEnabled(adaptive)
+
+    def _stab_fields(self, *args):
+        tc = self.stab.currentData() == "TimeConstant"
+        self.tc.setEnabled(tc)
+        self.zeta.setEnabled(tc)
+        self.alpha.setEnabled(not tc)
+        self.beta.setEnabled(not tc)
+
+    def validate(self):
+        if quantity_value(self.end) <= 0.0:
+            return "The end time must be positive."
+        info = METHODS[self.method.currentData()]
+        if info.fixed_step and quantity_value(self.step) <= 0.0:
+            return "Method %s needs a positive step." % info.name
+        for name, box in (("relative", self.rtol), ("absolute", self.atol)):
+            try:
+                if float(box.text()) <= 0.0:
+                    raise ValueError
+            except ValueError:
+                return "The %s tolerance must be a positive number." % name
+        if quantity_value(self.g) != 0.0 and not any(b.value() for b in self.gdir):
+            return "The gravity direction must not be zero."
+        return ""
+
+    def assignments(self):
+        return [("EndTime", repr(quantity_value(self.end))),
+                ("TimeStep", repr(quantity_value(self.step))),
+                ("OutputInterval", repr(quantity_value(self.out))),
+                ("Integrator", repr(self.method.currentData())),
+                ("RelativeTolerance", repr(float(self.rtol.text()))),
+                ("AbsoluteTolerance", repr(float(self.atol.text()))),
+                ("Stabilisation", repr(self.stab.currentData())),
+                ("TimeConstant", repr(quantity_value(self.tc))),
+                ("DampingRatio", repr(self.zeta.value())),
+                ("BaumgarteAlpha", repr(self.alpha.value())),
+                ("BaumgarteBeta", repr(self.beta.value())),
+                ("GravityAcceleration", repr("%r m/s^2" % quantity_value(self.g))),
+                ("GravityDirection", "App.Vector(%r, %r, %r)" % tuple(b.value()
+                                                                     for b in self.gdir))]

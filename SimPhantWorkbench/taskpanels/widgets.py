@@ -1,0 +1,134 @@
+"""Small widget helpers shared by the task panels (Quantity spin boxes with units)."""
+import FreeCADGui
+from PySide import QtGui
+
+from ..commands.common import run_in_transaction
+
+__all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel"]
+
+
+def quantity_box(unit, value=0.0, minimum=-1e12, maximum=1e12, tooltip="", read_only=False):
+    """A ``Gui::QuantitySpinBox`` (FreeCAD's unit-aware spin box) showing ``value`` in ``unit``."""
+    box = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
+    box.setProperty("unit", unit)
+    box.setProperty("minimum", minimum)
+    box.setProperty("maximum", maximum)
+    box.setProperty("rawValue", float(value))
+    if tooltip:
+        box.setToolTip(tooltip)
+    if read_only:
+        box.setReadOnly(True)
+        box.setButtonSymbols(QtGui.QAbstractSpinBox.NoButtons)
+    return box
+
+
+def quantity_value(box):
+    """The value of a quantity box in its unit (float)."""
+    v = box.property("rawValue")
+    return float(v if v is not None else 0.0)
+
+
+def set_quantity(box, value):
+    box.setProperty("rawValue", float(value))
+
+
+class Form:
+    """A form layout with a title, an icon and rows; ``widget`` is the panel's form."""
+
+    def __init__(self, title, icon):
+        self.widget = QtGui.QWidget()
+        self.widget.setWindowTitle(title)
+        self.widget.setWindowIcon(QtGui.QIcon(icon))
+        self.outer = QtGui.QVBoxLayout(self.widget)
+        self.layout = None
+        self.group(None)
+
+    def group(self, title):
+        box = QtGui.QGroupBox(title) if title else QtGui.QWidget()
+        self.layout = QtGui.QFormLayout(box)
+        self.outer.addWidget(box)
+        return box
+
+    def row(self, label, widget, hint=None):
+        if hint:
+            col = QtGui.QWidget()
+            v = QtGui.QVBoxLayout(col)
+            v.setContentsMargins(0, 0, 0, 0)
+            v.addWidget(widget)
+            lab = QtGui.QLabel(hint)
+            lab.setWordWrap(True)
+            lab.setStyleSheet("color: #555")
+            v.addWidget(lab)
+            self.layout.addRow(label, col)
+            return lab
+        self.layout.addRow(label, widget)
+        return None
+
+    def vector(self, label, unit, values, tooltip=""):
+        w = QtGui.QWidget()
+        h = QtGui.QHBoxLayout(w)
+        h.setContentsMargins(0, 0, 0, 0)
+        boxes = []
+        for axis, v in zip("xyz", values):
+            b = quantity_box(unit, v, tooltip="%s %s" % (tooltip, axis))
+            boxes.append(b)
+            h.addWidget(b)
+        self.layout.addRow(label, w)
+        return boxes
+
+    def finish(self):
+        self.outer.addStretch(1)
+
+
+class PropertyPanel:
+    """Task panel that writes properties only on OK, in one transaction (Cancel: no change)."""
+
+    title = "SimPhant"
+    #: the property panel open now (scripts and tests reach it here)
+    current = None
+
+    def __init__(self, obj):
+        PropertyPanel.current = self
+        self.obj = obj
+        self.doc = obj.Document
+
+    def getStandardButtons(self):
+        return int(QtGui.QDialogButtonBox.Ok | QtGui.QDialogButtonBox.Cancel)
+
+    def assignments(self):
+        """``[(property, python expression)]`` to write on OK (subclasses)."""
+        return []
+
+    def validate(self):
+        """Text of what is wrong, or "" (subclasses)."""
+        return ""
+
+    def accept(self):
+        problem = self.validate()
+        if problem:
+            from ..commands.common import message
+            message("warning", self.title, problem)
+            return False
+        from ..commands.common import obj_expr
+        lines = ["_obj = %s" % obj_expr(self.obj)]
+        lines += ["_obj.%s = %s" % (p, e) for p, e in self.assignments()]
+        lines.append("_obj.recompute()")
+        ok = run_in_transaction(self.doc, "Edit %s" % self.obj.Label, lines)
+        if ok:
+            self._close()
+        return ok
+
+    def reject(self):
+        self._close()
+        return True
+
+    def _close(self):
+        self.cleanup()
+        FreeCADGui.Control.closeDialog()
+        gdoc = FreeCADGui.getDocument(self.doc.Name)
+        if gdoc is not None and gdoc.getInEdit() is not None:
+            gdoc.resetEdit()
+
+    def cleanup(self):
+        pass
+

@@ -1,0 +1,267 @@
+"""Write the workbench's SVG icons (SimPhantWorkbench/resources/icons).
+
+Flat, 64 x 64, FreeCAD's icon look: dark outlines, two body colours (body 1
+blue, body 2 orange), red for loads, green for run/check. Every joint kind of
+the solver registry has one icon named by its spec (``JointSpec.icon``); a kind
+without a drawing here gets the generic joint icon with its initial.
+
+    python3 tools/gen_icons.py          # rewrite the icons
+    python3 tools/gen_icons.py --check  # exit 1 if a file is out of date
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ICONS = os.path.join(ROOT, "SimPhantWorkbench", "resources", "icons")
+
+INK = "#16212e"
+B1, B1D = "#729fcf", "#204a87"          # body 1 fill, dark
+B2, B2D = "#fcaf3e", "#ce5c00"          # body 2 fill, dark
+RED, RED_D = "#ef2929", "#a40000"
+GREEN, GREEN_D = "#8ae234", "#4e9a06"
+GREY, GREY_D = "#d3d7cf", "#555753"
+W = 'stroke="%s" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"' % INK
+
+
+def svg(*parts):
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">\n'
+            + "".join("  %s\n" % p for p in parts) + "</svg>\n")
+
+
+def rect(x, y, w, h, fill, rx=2, extra=""):
+    return '<rect x="%g" y="%g" width="%g" height="%g" rx="%g" fill="%s" %s %s/>' % (
+        x, y, w, h, rx, fill, W, extra)
+
+
+def circle(cx, cy, r, fill, stroke=True):
+    return '<circle cx="%g" cy="%g" r="%g" fill="%s" %s/>' % (cx, cy, r, fill, W if stroke else "")
+
+
+def path(d, fill="none", stroke=INK, width=2.5):
+    return ('<path d="%s" fill="%s" stroke="%s" stroke-width="%g" stroke-linejoin="round" '
+            'stroke-linecap="round"/>' % (d, fill, stroke, width))
+
+
+def arrow_head(x, y, dx, dy, fill=RED, size=9):
+    """Filled triangle with its tip at (x, y), pointing along (dx, dy)."""
+    import math
+    n = math.hypot(dx, dy)
+    ux, uy = dx / n, dy / n
+    bx, by = x - ux * size, y - uy * size
+    px, py = -uy * size * 0.55, ux * size * 0.55
+    return path("M%g,%g L%g,%g L%g,%g Z" % (x, y, bx + px, by + py, bx - px, by - py), fill,
+                INK, 2)
+
+
+def ground(y=54):
+    hatch = "".join("M%d,%d l-6,8 " % (x, y) for x in range(12, 60, 8))
+    return [path("M4,%d H60" % y, stroke=INK, width=3), path(hatch, stroke=GREY_D, width=2)]
+
+
+def cube(x, y, s, fill, dark):
+    d = s * 0.35
+    return [path("M%g,%g h%g l%g,%g h%g Z" % (x, y, s, d, -d, -s), "#ffffff", INK),
+            path("M%g,%g l%g,%g v%g l%g,%g Z" % (x + s, y, d, -d, s, -d, d), dark, INK),
+            rect(x, y, s, s, fill, rx=0)]
+
+
+def cog(cx, cy, r=6):
+    return [circle(cx, cy, r, "#ffffff"),
+            path("M%g,%g v%g a%g,%g 0 0 1 %g,%g Z" % (cx, cy, -r, r, r, r, r), INK, INK, 1),
+            path("M%g,%g v%g a%g,%g 0 0 1 %g,%g Z" % (cx, cy, r, r, r, -r, -r), INK, INK, 1)]
+
+
+def letter(ch, x=32, y=40, size=26, fill=INK):
+    return ('<text x="%g" y="%g" font-family="sans-serif" font-weight="bold" font-size="%g" '
+            'text-anchor="middle" fill="%s">%s</text>' % (x, y, size, fill, ch))
+
+
+# ---------------------------------------------------------------- joints
+
+def joint_fixed():
+    return svg(rect(6, 30, 26, 22, B1), rect(32, 12, 26, 40, B2),
+               path("M32,16 V50", stroke=INK, width=4),
+               path("M26,24 l6,6 l-6,6 M38,24 l-6,6 l6,6", stroke=RED_D, width=3))
+
+
+def joint_revolute():
+    return svg(rect(4, 36, 40, 16, B1, rx=8),
+               '<g transform="rotate(-40 36 44)">%s</g>' % rect(28, 36, 34, 16, B2, rx=8),
+               circle(36, 44, 7, "#ffffff"), circle(36, 44, 2.5, INK, stroke=False),
+               path("M14,22 A22,22 0 0 1 40,12", stroke=RED_D, width=3),
+               arrow_head(46, 13, 1, 0.2, RED))
+
+
+def joint_prismatic():
+    return svg(rect(4, 38, 56, 12, B1, rx=1), rect(18, 22, 22, 16, B2),
+               path("M12,16 H50", stroke=RED_D, width=3), arrow_head(58, 16, 1, 0, RED),
+               arrow_head(4, 16, -1, 0, RED))
+
+
+def joint_cylindrical():
+    return svg(rect(4, 28, 56, 12, B1, rx=6), rect(20, 20, 22, 28, B2, rx=4),
+               path("M16,14 H46", stroke=RED_D, width=3), arrow_head(54, 14, 1, 0, RED),
+               path("M22,56 A14,5 0 0 0 42,56", stroke=RED_D, width=3),
+               arrow_head(48, 53, 1, -0.6, RED, 7))
+
+
+def joint_spherical():
+    return svg(path("M8,30 A24,24 0 0 0 56,30 H48 A16,16 0 0 1 16,30 Z", B1, INK),
+               rect(28, 4, 8, 20, B2, rx=2),
+               circle(32, 30, 13, B2), circle(27, 25, 3.5, "#ffffff", stroke=False))
+
+
+def joint_planar():
+    return svg(path("M4,50 L18,34 H60 L46,50 Z", B1, INK),
+               rect(22, 22, 20, 16, B2),
+               path("M10,18 H30 M20,8 V28", stroke=RED_D, width=3),
+               arrow_head(36, 18, 1, 0, RED, 7), arrow_head(20, 4, 0, -1, RED, 7))
+
+
+def joint_universal():
+    return svg(path("M10,58 V34 M10,40 H22 V22", stroke=B1D, width=6),
+               path("M54,6 V30 M54,24 H42 V42", stroke=B2D, width=6),
+               path("M22,22 L42,42 M22,42 L42,22", stroke=INK, width=7),
+               path("M22,22 L42,42", stroke=B1, width=3.5),
+               path("M22,42 L42,22", stroke=B2, width=3.5),
+               circle(32, 32, 5, "#ffffff"))
+
+
+def joint_distance():
+    return svg(circle(10, 46, 7, B1), circle(54, 18, 7, B2),
+               path("M16,42 L48,22", stroke=INK, width=2.5),
+               arrow_head(48, 22, 32, -20, RED, 8), arrow_head(16, 42, -32, 20, RED, 8),
+               path("M6,28 L14,22 M58,36 L50,42", stroke=GREY_D, width=2))
+
+
+def joint_revolute_spherical():
+    return svg(rect(4, 42, 24, 14, B1, rx=7), circle(16, 49, 4, "#ffffff"),
+               path("M16,49 L46,20", stroke=INK, width=7), path("M16,49 L46,20", stroke=GREY, width=3),
+               circle(46, 20, 10, B2), circle(42, 16, 3, "#ffffff", stroke=False))
+
+
+def joint_generic(initial=None):
+    parts = [circle(14, 46, 10, B1), circle(50, 18, 10, B2),
+             path("M22,40 L42,24", stroke=INK, width=4)]
+    if initial:
+        parts = [circle(32, 32, 26, "#eeeeec"), letter(initial, 32, 41, 26)]
+    return svg(*parts)
+
+
+JOINT_DRAWINGS = {
+    "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,
+    "cylindrical": joint_cylindrical, "spherical": joint_spherical, "planar": joint_planar,
+    "universal": joint_universal, "distance": joint_distance,
+    "revolute_spherical": joint_revolute_spherical,
+}
+
+# ---------------------------------------------------------------- objects and actions
+
+
+def study():
+    return svg(path("M6,14 H26 L30,20 H58 V56 H6 Z", "#fce94f", INK),
+               path("M6,24 H58", stroke=INK, width=2),
+               path("M32,28 L22,48", stroke=INK, width=3), circle(32, 28, 3, INK, stroke=False),
+               circle(21, 49, 5, B2),
+               path("M30,52 A18,18 0 0 0 46,42", stroke=RED_D, width=2.5),
+               arrow_head(48, 38, 0.4, -1, RED, 6))
+
+
+def body():
+    return svg(*(cube(10, 22, 32, B1, B1D) + cog(26, 38)))
+
+
+def fixed_body():
+    return svg(*(cube(12, 16, 30, GREY, GREY_D) + cog(27, 31) + ground(52)))
+
+
+def force():
+    return svg(*(cube(6, 30, 26, B1, B1D) + [path("M58,8 L34,32", stroke=RED_D, width=5),
+                                             arrow_head(32, 34, -1, 1, RED, 13)]))
+
+
+def torque():
+    return svg(path("M32,60 V4", stroke=INK, width=4),
+               path("M12,34 A20,12 0 1 0 52,34", stroke=RED_D, width=7),
+               arrow_head(52, 20, 0.0, -1, RED, 16),
+               circle(32, 34, 6, B1))
+
+
+def result():
+    return svg(rect(6, 8, 52, 48, "#ffffff"),
+               path("M12,48 H54 M12,48 V14", stroke=GREY_D, width=2),
+               path("M12,32 C20,10 26,10 32,32 S44,54 52,30", stroke=B1D, width=3.5),
+               path("M12,40 C24,38 34,22 52,18", stroke=RED_D, width=2.5))
+
+
+def solve():
+    return svg(circle(32, 32, 27, GREEN), path("M24,16 L48,32 L24,48 Z", "#ffffff", INK),
+               path("M8,34 Q14,24 20,34 T32,34", stroke=GREEN_D, width=0))
+
+
+def playback():
+    return svg(rect(4, 10, 56, 34, "#2e3436", rx=3),
+               path("M26,18 L42,27 L26,36 Z", "#ffffff", INK, 1.5),
+               path("M8,54 H56", stroke=GREY_D, width=4),
+               path("M8,54 H30", stroke=B1D, width=4), circle(30, 54, 5, B2))
+
+
+def reset():
+    return svg(*(cube(20, 26, 24, GREY, GREY_D) + [
+        path("M10,38 A22,22 0 1 1 26,58", stroke=B1D, width=5),
+        arrow_head(10, 44, -0.1, 1, B1, 12)]))
+
+
+def check():
+    return svg(rect(12, 8, 40, 50, "#ffffff"), rect(24, 4, 16, 8, GREY),
+               path("M18,20 H46 M18,28 H38 M18,36 H30", stroke=GREY_D, width=2),
+               path("M26,46 L34,54 L56,28", stroke=GREEN_D, width=9),
+               path("M26,46 L34,54 L56,28", stroke=GREEN, width=4.5))
+
+
+def import_assembly():
+    return svg(rect(4, 6, 22, 18, B1), rect(14, 20, 22, 16, B2),
+               path("M30,44 H50", stroke=GREEN_D, width=6), arrow_head(60, 44, 1, 0, GREEN, 12),
+               path("M6,54 H40", stroke=INK, width=3), path("M6,44 H22", stroke=INK, width=3))
+
+
+OTHER = {
+    "Study.svg": study, "Body.svg": body, "FixedBody.svg": fixed_body, "Force.svg": force,
+    "Torque.svg": torque, "Result.svg": result, "Solve.svg": solve, "Playback.svg": playback,
+    "Reset.svg": reset, "Check.svg": check, "ImportAssembly.svg": import_assembly,
+    "Joint.svg": joint_generic,
+}
+
+
+def all_icons():
+    """{file name: SVG text} of every icon the workbench uses."""
+    sys.path.insert(0, ROOT)
+    from SimPhantWorkbench.solver.joints import JOINT_TYPES
+    out = {name: fn() for name, fn in OTHER.items()}
+    for kind, spec in JOINT_TYPES.items():
+        draw = JOINT_DRAWINGS.get(kind)
+        out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
+    return out
+
+
+def main(argv):
+    check_only = "--check" in argv
+    stale = []
+    for name, text in sorted(all_icons().items()):
+        target = os.path.join(ICONS, name)
+        old = open(target).read() if os.path.exists(target) else None
+        if old != text:
+            stale.append(name)
+            if not check_only:
+                with open(target, "w") as f:
+                    f.write(text)
+    if check_only and stale:
+        print("out of date: %s (run tools/gen_icons.py)" % ", ".join(stale))
+        return 1
+    print(("%d icons out of date" if check_only else "%d icons written") % len(stale))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

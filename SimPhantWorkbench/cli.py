@@ -577,8 +577,11 @@ def _view(args, out, err):
         out.write("%s: t = %.4g s, %dx%d\n" % (args.screenshot, result.t[index], w, h))
         return EXIT_OK
     from .viewer.window import run_viewer
-    run_viewer(result, scene, index=index, size=(w, h), triads=not args.no_triads,
-               trails=args.trails)
+    try:
+        run_viewer(result, scene, index=index, size=(w, h), triads=not args.no_triads,
+                   trails=args.trails)
+    except RuntimeError as exc:
+        raise CliError(str(exc)) from None
     return EXIT_OK
 
 

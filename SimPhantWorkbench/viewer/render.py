@@ -22,6 +22,7 @@ import sys
 import numpy as np
 
 from ..outputs import _view_angles, frame_indices
+from .video import video_indices
 
 __all__ = ["ensure_display", "SceneRenderer", "offscreen_plotter", "render_frames",
            "video_indices", "world_to_pixel", "BACKGROUND", "TRIAD_COLORS"]
@@ -242,24 +243,6 @@ def offscreen_plotter(size):
     ensure_display()
     import pyvista as pv
     return pv.Plotter(off_screen=True, window_size=tuple(int(s) for s in size))
-
-
-def video_indices(result, fps, speed=1.0):
-    """Sample indices of a video at ``fps`` frames per second of playback, ``speed`` times
-    real time (nearest sample to each frame time; first and last kept)."""
-    t = result.t
-    if len(t) == 0:
-        return np.zeros(0, dtype=np.int64)
-    span = float(t[-1] - t[0])
-    n = max(1, int(math.floor(span / speed * fps + 1e-9)) + 1)
-    times = t[0] + np.arange(n) * speed / float(fps)
-    idx = np.searchsorted(t, times)
-    idx = np.clip(idx, 0, len(t) - 1)
-    prev = np.clip(idx - 1, 0, len(t) - 1)
-    idx = np.where(np.abs(t[prev] - times) <= np.abs(t[idx] - times), prev, idx)
-    if idx[-1] != len(t) - 1 and n > 1 and t[-1] - times[-1] < 0.5 * speed / fps:
-        idx[-1] = len(t) - 1
-    return idx
 
 
 def render_frames(result, scene, indices, size=(640, 480), triads=True, trails=False,

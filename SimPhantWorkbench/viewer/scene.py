@@ -19,6 +19,7 @@ import numpy as np
 from ..outputs import Mesh
 
 __all__ = ["Scene", "JointFrame", "SCENE_FILE", "RESULT_FILE", "scene_from_study",
+           "study_joint_frame",
            "colors_from_gui_xml", "document_colors"]
 
 SCENE_FILE = "scene.npz"
@@ -165,7 +166,7 @@ def scene_from_study(study, result, colors=None, title=""):
     document's joints (``conversion.joint_data``), attached to their bodies at the
     poses the run started from.
     """
-    from .. import conversion, outputs, runner
+    from .. import outputs
     from ..objects.study import study_bodies, study_joints
     colors = dict(colors if colors is not None else document_colors(study))
     meshes = outputs.body_meshes(study, result)
@@ -177,30 +178,38 @@ def scene_from_study(study, result, colors=None, title=""):
         c = colors.get(shape_of.get(m.label))
         if c is not None and c.lower() != _DEFAULT_GREY:
             m.color = c
-    joints = []
-    names = set(result.body_names)
-    for joint in study_joints(study):
-        try:
-            jd = conversion.joint_data(joint)
-            key = runner.result_key(study, joint)
-        except Exception:  # noqa: BLE001 - a joint we cannot place is not drawn
+    joints = [jf for jf in (study_joint_frame(study, j, result) for j in study_joints(study))
+              if jf is not None]
+    return Scene(meshes, joints, title)
+
+
+
+def study_joint_frame(study, joint, result, sides=("body2", "body1")):
+    """The ``JointFrame`` of a document Joint: its frame on the first of ``sides`` whose
+    body moves, kept in that body's own frame (about its CoG, so that any pose the
+    document shows gives the same local frame); the frame of the last side in world
+    axes when none moves. ``None`` if the joint cannot be placed or is not in ``result``.
+    """
+    from .. import conversion, runner
+    try:
+        jd = conversion.joint_data(joint)
+        key = runner.result_key(study, joint)
+    except Exception:  # noqa: BLE001 - a joint we cannot place is not drawn
+        return None
+    if key not in result.joint_names:
+        return None
+    side = {"body1": (jd.body1, jd.frame1), "body2": (jd.body2, jd.frame2)}
+    for s in sides:
+        body, (p, R) = side[s]
+        if body is None or body.Fixed:
             continue
-        (p1, R1), (p2, R2) = jd.frame1, jd.frame2
-        attached = None
-        for body, (p, R) in ((jd.body2, (p2, R2)), (jd.body1, (p1, R1))):
-            if body is not None and not body.Fixed:
-                name = runner.result_key(study, body)
-                if name in names:
-                    attached = (name, body, p, R)
-                    break
-        if attached is None:
-            joints.append(JointFrame(key, joint.Label, None, p2, R2))
+        name = runner.result_key(study, body)
+        if name not in result.body_names:
             continue
-        name, body, p, R = attached
         bd = conversion.body_data(body, warn=False)
         cog = np.asarray(bd.mass_props.cog, dtype=float)
         A0 = bd.frame[1]
-        joints.append(JointFrame(key, joint.Label, name, A0.T @ (np.asarray(p) - cog),
-                                 A0.T @ np.asarray(R)))
-    return Scene(meshes, joints, title)
-
+        return JointFrame(key, joint.Label, name, A0.T @ (np.asarray(p) - cog),
+                          A0.T @ np.asarray(R))
+    _body, (p, R) = side[sides[-1]]
+    return JointFrame(key, joint.Label, None, p, R)

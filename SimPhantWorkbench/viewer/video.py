@@ -6,16 +6,35 @@ through ``write_video``. MP4 (H.264, yuv420p, so any player opens it) needs an
 ``imageio-ffmpeg`` ships. Without one, ``write_video`` writes a GIF beside the
 requested name and says so in its return value.
 """
+import math
 import os
 import shutil
 import subprocess
 
 import numpy as np
 
-__all__ = ["ffmpeg_exe", "write_video", "write_gif", "write_mp4", "VIDEO_FORMATS"]
+__all__ = ["video_indices", "ffmpeg_exe", "write_video", "write_gif", "write_mp4", "VIDEO_FORMATS"]
 
 VIDEO_FORMATS = (".mp4", ".gif")
 _MIN_GIF_MS = 20
+
+
+def video_indices(result, fps, speed=1.0):
+    """Sample indices of a video at ``fps`` frames per second of playback, ``speed`` times
+    real time (nearest sample to each frame time; first and last kept)."""
+    t = result.t
+    if len(t) == 0:
+        return np.zeros(0, dtype=np.int64)
+    span = float(t[-1] - t[0])
+    n = max(1, int(math.floor(span / speed * fps + 1e-9)) + 1)
+    times = t[0] + np.arange(n) * speed / float(fps)
+    idx = np.searchsorted(t, times)
+    idx = np.clip(idx, 0, len(t) - 1)
+    prev = np.clip(idx - 1, 0, len(t) - 1)
+    idx = np.where(np.abs(t[prev] - times) <= np.abs(t[idx] - times), prev, idx)
+    if idx[-1] != len(t) - 1 and n > 1 and t[-1] - times[-1] < 0.5 * speed / fps:
+        idx[-1] = len(t) - 1
+    return idx
 
 
 def ffmpeg_exe():

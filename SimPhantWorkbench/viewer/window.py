@@ -127,11 +127,12 @@ def _window_class():
             self._timer.timeout.connect(self._tick)
             self._clock = None
             self._label_of = {m.label: m.name for m in scene.meshes if m.name is not None}
+            self.picking = True           # a right click on a body picks it
             try:
-                self.plotter.enable_mesh_picking(self._picked, show=False, show_message=False,
-                                                 left_clicking=False)
+                self.plotter.enable_mesh_picking(self._picked, use_actor=True, show=False,
+                                                 show_message=False, left_clicking=False)
             except Exception:  # noqa: BLE001 - picking is a convenience
-                pass
+                self.picking = False
             self._framed = False
             self.index = -1
             self.set_index(index)
@@ -207,13 +208,15 @@ def _window_class():
             self.renderer.set_trails_visible(on)
             self.plotter.render()
 
-        def _picked(self, mesh, *args):
-            for label, actor in self.renderer.actors.items():
-                if getattr(actor, "mapper", None) is not None and actor.mapper.dataset is mesh:
+        def _picked(self, actor, *args):
+            """A right click on an actor: pick its body (fixed bodies and triads: nothing)."""
+            for label, a in self.renderer.actors.items():
+                if a is actor:
                     name = self._label_of.get(label)
                     if name is not None:
                         self.body_box.setCurrentIndex(self.body_box.findData(name))
-                    return
+                    return name
+            return None
 
         def pick_body(self, name):
             """Pick body ``name`` (its report is shown and printed)."""

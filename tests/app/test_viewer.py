@@ -298,6 +298,11 @@ def test_viewer_window_controls(swing, capsys):
         text = win.pick_body("bar")
         assert text == body_report(r, "bar", 10)
         assert "%.4g" % r.position("bar")[10][0] in text and text in capsys.readouterr().out
+        assert win.picking                            # a right click on a body picks it
+        win.body_box.setCurrentIndex(0)
+        assert win._picked(win.renderer.actors["Block"]) is None          # fixed: nothing
+        assert win._picked(win.renderer.actors["Bar"]) == "bar"
+        assert win.body_box.currentData() == "bar"
         win.speed_box.setCurrentIndex(win.speed_box.findData(0.5))
         win.advance(0.2)                              # 0.2 s at half speed: 0.1 s on
         assert win.index == 20

@@ -89,6 +89,7 @@ def write_mp4(frames, path, fps, exe=None):
             raise ValueError("no frames to write")
         proc.stdin.close()
         err = proc.stderr.read().decode("utf-8", "replace")
+        proc.stderr.close()
         if proc.wait() != 0:
             raise RuntimeError("ffmpeg failed: %s" % err.strip()[-500:])
         proc = None
@@ -98,6 +99,11 @@ def write_mp4(frames, path, fps, exe=None):
         if proc is not None:
             proc.kill()
             proc.wait()
+            for fh in (proc.stdin, proc.stderr):
+                try:
+                    fh.close()
+                except (OSError, ValueError):
+                    pass
         if os.path.exists(tmp):
             os.remove(tmp)
 

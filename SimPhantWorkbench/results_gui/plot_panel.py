@@ -315,29 +315,35 @@ def _panel_class():
             return {k for k in out if k in self.targets}
 
         def add_point_from_gui(self):
-            """Add the vertex selected in the 3-D view as a point of its body."""
+            """Add the vertex selected in the 3-D view as a point of its (moving) body and
+            show its position; returns the new ``Target`` or None."""
             import FreeCADGui
             from .. import conversion
-            from ..objects.study import study_bodies
             for sel in FreeCADGui.Selection.getSelectionEx():
+                keys = self._keys_of_document_object(sel.Object)
+                bodies = [k for k in keys if self.targets[k].kind == "body"]
+                if not bodies:
+                    continue
                 for name, sub in zip(sel.SubElementNames, sel.SubObjects):
                     if not name.startswith("Vertex"):
                         continue
-                    for body in study_bodies(self.study) if self.study else ():
-                        if body.Fixed or body.ShapeObject is None:
-                            continue
-                        keys = self._keys_of_document_object(sel.Object)
-                        from .. import runner
-                        key = runner.result_key(self.study, body)
-                        if key not in keys:
-                            continue
-                        bd = conversion.body_data(body, warn=False)
-                        p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * conversion.M_PER_MM
-                        local = bd.frame[1].T @ (p - np.asarray(bd.mass_props.cog, dtype=float))
-                        t = self.add_point(key, local, "%s %s" % (body.Label, name))
-                        self.select("point_position", [t.label])
-                        return t
+                    key = bodies[0]
+                    body = self._body_object(key)
+                    bd = conversion.body_data(body, warn=False)
+                    p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * conversion.M_PER_MM
+                    local = bd.frame[1].T @ (p - np.asarray(bd.mass_props.cog, dtype=float))
+                    t = self.add_point(key, local, "%s %s" % (body.Label, name))
+                    self.select("point_position", [t.label])
+                    return t
             return None
+
+        def _body_object(self, key):
+            from .. import runner
+            from ..objects.study import study_bodies
+            for body in study_bodies(self.study):
+                if not body.Fixed and runner.result_key(self.study, body) == key:
+                    return body
+            raise KeyError(key)
 
         # ---------------------------------------------------------- drawing
         def _context(self):

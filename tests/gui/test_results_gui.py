@@ -95,6 +95,18 @@ SCRIPT = textwrap.dedent('''
         check("preference_mks", [other.units_box.itemText(0), other.axes.get_ylabel()])
         param.SetInt("UserSchema", 0)
         other.deleteLater()
+        # a picked vertex of the crank: its position curve starts at the vertex
+        shape = crank.ShapeObject
+        v = shape.Shape.Vertexes[0]
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(shape, "Vertex1")
+        target = panel.add_point_from_gui()
+        start = np.array([v.Point.x, v.Point.y, v.Point.z]) * 1e-3
+        check("vertex", [target.label, panel.quantity,
+                         float(np.abs(np.array([l.get_ydata()[0] for l in panel.lines[:3]])
+                                      - 1e3 * start).max()),
+                         float(np.abs(panel.lines[0].get_ydata()
+                                      - 1e3 * r.point_position(ckey, target.point)[:, 0]).max())])
         # several objects, energy, violation
         panel.select("energy", [], ["kinetic", "total", "drift"])
         check("energy", [len(panel.lines), bool(np.array_equal(panel.lines[1].get_ydata(),
@@ -258,6 +270,12 @@ def test_unit_switching_changes_labels_and_scales(gui):
     assert lab_rad.endswith("[rad]") and lab_pref.endswith("[deg]") and diff < 1e-9
     item, label = gui["preference_mks"]
     assert item == "Preferences (m, deg)" and label == "CoG velocity [m/s]"
+
+
+def test_picked_vertex_is_followed_on_its_body(gui):
+    label, quantity, start_error, curve_error = gui["vertex"]
+    assert label == "Crank Vertex1" and quantity == "point_position"
+    assert start_error < 1e-9 and curve_error < 1e-12       # [mm] (units: preferences)
 
 
 def test_energy_cursor_and_clicks(gui):

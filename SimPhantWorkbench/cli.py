@@ -6,6 +6,7 @@
                  [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
                  [--video FILE.mp4] [--fps N]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
+                      [--no-triads]
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
@@ -571,8 +572,8 @@ def _view(args, out, err):
     if args.screenshot:
         from PIL import Image
         from .viewer.render import render_frames
-        img = next(iter(render_frames(result, scene, [index], (w, h), triads=not args.no_triads,
-                                      trails=args.trails)))
+        img, = list(render_frames(result, scene, [index], (w, h), triads=not args.no_triads,
+                                  trails=args.trails))
         Image.fromarray(img).save(args.screenshot)
         out.write("%s: t = %.4g s, %dx%d\n" % (args.screenshot, result.t[index], w, h))
         return EXIT_OK
@@ -605,6 +606,12 @@ def _run(args, progress, out, err, interrupt):
     from .viewer.scene import colors_from_gui_xml, scene_from_study
     video_path = _video_path(args.video, out_dir)
     moved_video = None
+    if args.video:                      # say it before solving, not after
+        from . import viewer
+        reason = viewer.missing_reason()
+        if reason is not None:
+            raise CliError("--video: the video needs PyVista/VTK: %s. %s"
+                           % (reason, viewer.INSTALL_HINT))
     doc = _open_document(FreeCAD, model_path)
     gui = _gui_members(model_path)
     staging = None

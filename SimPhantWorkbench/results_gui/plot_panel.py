@@ -485,11 +485,13 @@ def PlotPanel(*args, **kw):  # noqa: N802 - a class made on first use (Qt import
     return _CLASS[0](*args, **kw)
 
 
-def open_plot_panel(study, area="right"):
+def open_plot_panel(study, area="right", show_clicked_frame=True):
     """Dock a ``PlotPanel`` of ``study`` in FreeCAD's main window; returns the panel.
 
-    The panel's cursor follows ``playback.apply_frame`` when the playback calls
-    ``panel.set_time``; its ``time_clicked`` listeners get the times clicked.
+    The playback moves the cursor with ``panel.set_time(t)`` and listens to
+    ``panel.time_clicked`` (or the ``timeClicked`` signal). With
+    ``show_clicked_frame`` a click also shows that frame in the document
+    (``playback.apply_frame``; ``playback.reset`` puts the parts back).
     """
     import FreeCADGui
     QtCore, QtGui = _qt()
@@ -504,6 +506,13 @@ def open_plot_panel(study, area="right"):
     mw.addDockWidget(where, dock)
     dock.show()
     panel.dock = dock
+    if show_clicked_frame:
+        from .. import playback
+
+        def show(t):
+            playback.apply_frame(study, float(t))
+            FreeCADGui.updateGui()
+        panel.time_clicked.append(show)
     _open.append(panel)
     dock.destroyed.connect(lambda *_: _open.remove(panel) if panel in _open else None)
     panel.select_from_gui()

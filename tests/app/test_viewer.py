@@ -216,7 +216,7 @@ def test_view_screenshot_renders_the_saved_result_without_freecad(pendulum_run, 
     env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in sys.path if "AdditionalPython"
                                                   in p or "numba" in p])
     proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                          text=True, timeout=300)
+                          encoding="utf-8", errors="replace", timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "t = 0.25 s, 300x200" in proc.stdout
     with Image.open(png) as im:
@@ -282,6 +282,8 @@ def test_viewer_window_controls(swing, capsys):
     r, scene = swing
     from SimPhantWorkbench.viewer.window import ViewerWindow, body_report
     from qtpy import QtWidgets
+    import locale
+    saved = locale.setlocale(locale.LC_ALL)      # Qt sets the C locale: put it back after
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     win = ViewerWindow(r, scene, size=(400, 300))
     try:
@@ -319,6 +321,7 @@ def test_viewer_window_controls(swing, capsys):
     finally:
         win.close()
         app.processEvents()
+        locale.setlocale(locale.LC_ALL, saved)
 
 
 def test_viewer_package_is_optional_for_the_rest():

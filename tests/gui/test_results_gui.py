@@ -126,6 +126,15 @@ SCRIPT = textwrap.dedent('''
         ev = MouseEvent("button_press_event", panel.canvas, x, y, button=1)
         panel.canvas.callbacks.process("button_press_event", ev)
         check("click", [got, emitted, list(map(float, panel.cursor.get_xdata()))])
+        from SimPhantWorkbench import playback
+        shown = playback.frame_placements(study, got[0])
+        def same(a, b, tol):
+            return (a.Base - b.Base).Length < tol and \
+                max(abs(x - y) for x, y in zip(a.Rotation.Q, b.Rotation.Q)) < tol
+        check("click_shows_frame", all(same(o.Placement, pl, 1e-9) for o, pl in shown.items())
+              and not same(crank.ShapeObject.Placement,
+                           playback.frame_placements(study, 0)[crank.ShapeObject], 1e-6))
+        playback.reset(study)
         # exports of what is shown
         panel.export_png(os.path.join(TMP, "plot.png"))
         panel.export_svg(os.path.join(TMP, "plot.svg"))
@@ -232,7 +241,7 @@ def gui(tmp_path_factory):
     env.pop("DISPLAY", None)
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
                            str(script)], cwd=str(tmp), env=env, capture_output=True,
-                          text=True, timeout=600)
+                          encoding="utf-8", errors="replace", timeout=600)
     assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
     res = json.loads(out.read_text())
     assert "error" not in res, res["error"]
@@ -284,6 +293,7 @@ def test_energy_cursor_and_clicks(gui):
     got, emitted, cursor = gui["click"]
     assert got == emitted and len(got) == 1 and got[0] == pytest.approx(0.7, abs=0.01)
     assert cursor == [got[0], got[0]]
+    assert gui["click_shows_frame"] is True        # the document shows the frame clicked
 
 
 def test_plot_exports(gui):

@@ -205,6 +205,18 @@ SCRIPT = textwrap.dedent('''
             win.snapshot(os.path.join(SHOTS, "viewer.png"))
         win.close()
 
+        # ---- a reopened document plots its stored result without solving again
+        saved = os.path.join(TMP, "reopened.FCStd")
+        doc.saveAs(saved)
+        FreeCAD.closeDocument(doc.Name)
+        doc = FreeCAD.openDocument(saved)
+        study = [o for o in doc.Objects if is_type(o, "SimPhant::Study")][0]
+        p3 = plot_panel.PlotPanel(study)
+        p3.select("reaction_force", ["CrankPin"], ["x", "y", "z"], units="SI")
+        check("reopened", bool(np.array_equal(np.column_stack([l.get_ydata() for l in p3.lines]),
+                                              F)))
+        p3.deleteLater()
+
         # ---- without PyVista: the viewer command is disabled, says how to install it
         sys.modules["pyvista"] = None
         sys.modules["pyvistaqt"] = None
@@ -214,7 +226,7 @@ SCRIPT = textwrap.dedent('''
                              {n: rc.COMMANDS[n].IsActive() for n in names
                               if n != "SimPhant_ResultsViewer"}])
         p2 = plot_panel.PlotPanel(study)
-        p2.select("reaction_force", [joint], ["x"])
+        p2.select("reaction_force", ["CrankPin"], ["x"])
         check("no_pyvista_plot", bool(np.array_equal(p2.lines[0].get_ydata(), F[:, 0])))
     except Exception:
         res["error"] = traceback.format_exc()
@@ -294,6 +306,10 @@ def test_energy_cursor_and_clicks(gui):
     assert got == emitted and len(got) == 1 and got[0] == pytest.approx(0.7, abs=0.01)
     assert cursor == [got[0], got[0]]
     assert gui["click_shows_frame"] is True        # the document shows the frame clicked
+
+
+def test_a_reopened_document_plots_its_stored_result(gui):
+    assert gui["reopened"] is True
 
 
 def test_plot_exports(gui):

@@ -4,6 +4,9 @@
 
     simphant run [MODEL.FCStd] [--study NAME] [--t-end S] [--dt S] [--method M]
                  [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
+                 [--video FILE.mp4] [--fps N]
+    simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
+                      [--no-triads]
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
@@ -11,7 +14,10 @@ on stdout and these files are written to ``DIR`` (default
 ``./simphant-out/<model name>``):
 
 * ``body_<name>.csv``, ``reactions.csv``, ``energy.csv``, ``positions.png``,
-  ``energy.png``, ``reactions.png``, ``animation.gif`` (see ``outputs``);
+  ``energy.png``, ``reactions.png``, ``animation.gif`` (see ``outputs``; the
+  animation rendered by VTK when PyVista is installed, see ``viewer.files``);
+* ``result.npz`` and ``scene.npz`` (the result and the tessellated bodies, what
+  ``simphant view DIR`` shows without FreeCAD), ``--video``'s MP4/GIF;
 * ``<model name>_result.FCStd``: the document with the study's Result (the
   input file is never written, unless ``--in-place`` asks for it), with the
   input's view data (``GuiDocument.xml``: visibility, colours), which FreeCAD
@@ -120,8 +126,30 @@ def build_parser():
     run.add_argument("--in-place", action="store_true",
                      help="also save the result into MODEL itself (otherwise MODEL is never "
                           "written)")
+    run.add_argument("--video", metavar="FILE",
+                     help="also render a video of the motion with VTK: FILE.mp4 (through "
+                          "ffmpeg; a .gif without it) or FILE.gif, real time; a bare file name "
+                          "is written into DIR")
+    run.add_argument("--fps", type=_positive_int, default=None, metavar="N",
+                     help="frames per second of --video (default 30)")
     run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
-    ap.commands = {"run": run}         # the sub-command parsers, for documentation checks
+    view = sub.add_parser(
+        "view", help="show a run's result in the 3-D viewer (PyVista; no FreeCAD needed)",
+        description="Open the 3-D results viewer on DIR, the output directory of 'simphant "
+                    "run' (its result.npz and scene.npz): time slider, play/pause, speed, "
+                    "joint triads, CoG trails, body picker. With --screenshot, render one "
+                    "frame off-screen to a PNG instead of opening a window.")
+    view.add_argument("dir", metavar="DIR", help="output directory of 'simphant run'")
+    view.add_argument("--time", type=float, default=None, metavar="S",
+                      help="time to show first [s] (nearest sample; default: the start)")
+    view.add_argument("--screenshot", metavar="FILE.png",
+                      help="render the frame at --time off-screen to FILE.png and exit")
+    view.add_argument("--size", default="960x720", metavar="WxH",
+                      help="window or screenshot size in pixels (default 960x720)")
+    view.add_argument("--trails", action="store_true", help="show the CoG trails")
+    view.add_argument("--no-triads", action="store_true", help="hide the joint frames")
+    view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    ap.commands = {"run": run, "view": view}   # the sub-command parsers, for documentation checks
     return ap
 
 
@@ -457,6 +485,97 @@ def _size(n):
     return str(n)
 
 
+# ============================================================================ viewer files
+
+def _video_path(video, out_dir):
+    """Absolute path of ``--video`` (a bare name goes into ``out_dir``), or None."""
+    if not video:
+        return None
+    if os.path.splitext(video)[1].lower() not in (".mp4", ".gif"):
+        raise CliError("--video '%s': the name must end in .mp4 or .gif" % video)
+    if os.path.dirname(video) == "":
+        return os.path.join(out_dir, video)
+    path = os.path.abspath(video)
+    if not os.path.isdir(os.path.dirname(path)):
+        raise CliError("--video '%s': directory '%s' does not exist"
+                       % (video, os.path.dirname(path)))
+    return path
+
+
+def _write_view_outputs(args, result, scene, staging, title, note, err):
+    """result.npz, scene.npz, animation.gif (VTK, else the Matplotlib fallback) and
+    --video into ``staging``; returns the names to list in run.json (a --video outside
+    DIR is moved there after the commit, and not listed)."""
+    from .viewer import files
+    note(files.RESULT_FILE if scene is None else "%s, %s" % (files.RESULT_FILE,
+                                                             files.SCENE_FILE))
+    names = files.write_view_files(staging, result, scene)
+    if not args.no_animation:
+        note("animation.gif")
+        used, _, why = files.write_animation(
+            result, scene, os.path.join(staging, "animation.gif"),
+            args.frames or files.outputs.ANIMATION_FRAMES, title)
+        if why is not None:
+            err.write("simphant: animation drawn without VTK (%s)\n" % why)
+        names.append("animation.gif")
+    if args.video:
+        name = os.path.basename(args.video)
+        note(name)
+        try:
+            written, _ = files.write_run_video(result, scene, os.path.join(staging, name),
+                                               fps=args.fps or files.VIDEO_FPS, title=title)
+        except RuntimeError as exc:
+            raise CliError("--video: %s" % exc, EXIT_INPUT) from None
+        if os.path.basename(written) != name:
+            err.write("simphant: no ffmpeg found: wrote %s instead\n"
+                      % os.path.basename(written))
+            args.video = os.path.join(os.path.dirname(args.video), os.path.basename(written))
+        if os.path.dirname(args.video) == "":
+            names.append(os.path.basename(written))
+    return names
+
+
+def _view(args, out, err):
+    """``simphant view DIR``: the interactive viewer, or one off-screen frame."""
+    from . import viewer
+    from .viewer import files
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+        if w < 16 or h < 16:
+            raise ValueError
+    except ValueError:
+        raise CliError("--size '%s': give WIDTHxHEIGHT in pixels, e.g. 960x720" % args.size)
+    reason = viewer.missing_reason(interactive=args.screenshot is None)
+    if reason is not None:
+        raise CliError("the viewer is not available: %s. %s" % (reason, viewer.INSTALL_HINT))
+    try:
+        result, scene = files.load_view_files(args.dir)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    index = 0
+    if args.time is not None:
+        t = result.t
+        if not (t[0] - 1e-9 <= args.time <= t[-1] + 1e-9):
+            raise CliError("--time %g s is outside the result (%g s to %g s)"
+                           % (args.time, t[0], t[-1]))
+        index = int(abs(t - args.time).argmin())
+    if args.screenshot:
+        from PIL import Image
+        from .viewer.render import render_frames
+        img, = list(render_frames(result, scene, [index], (w, h), triads=not args.no_triads,
+                                  trails=args.trails))
+        Image.fromarray(img).save(args.screenshot)
+        out.write("%s: t = %.4g s, %dx%d\n" % (args.screenshot, result.t[index], w, h))
+        return EXIT_OK
+    from .viewer.window import run_viewer
+    try:
+        run_viewer(result, scene, index=index, size=(w, h), triads=not args.no_triads,
+                   trails=args.trails)
+    except RuntimeError as exc:
+        raise CliError(str(exc)) from None
+    return EXIT_OK
+
+
 # ============================================================================ the command
 
 def _run(args, progress, out, err, interrupt):
@@ -477,6 +596,15 @@ def _run(args, progress, out, err, interrupt):
     from .document_check import DocumentError, check_document
     from .inventory import file_inventory
     from .outdir import OutputDir, OutputDirError
+    from .viewer.scene import colors_from_gui_xml, scene_from_study
+    video_path = _video_path(args.video, out_dir)
+    moved_video = None
+    if args.video:                      # say it before solving, not after
+        from . import viewer
+        reason = viewer.missing_reason()
+        if reason is not None:
+            raise CliError("--video: the video needs PyVista/VTK: %s. %s"
+                           % (reason, viewer.INSTALL_HINT))
     doc = _open_document(FreeCAD, model_path)
     gui = _gui_members(model_path)
     target = OutputDir(out_dir, protected=[model_path])
@@ -538,18 +666,18 @@ def _run(args, progress, out, err, interrupt):
 
         # ---- outputs, staged
         title = "%s: %s" % (os.path.splitext(os.path.basename(model_path))[0], study.Label)
-        meshes = None
-        if not args.no_animation:
+        scene = None
+        if not args.no_animation or args.video:
             err.write("tessellating the bodies\n")
-            meshes = outputs.body_meshes(study, result)
+            scene = scene_from_study(study, result, colors_from_gui_xml(
+                gui.get("GuiDocument.xml", b"")), title=title)
 
         def note(fname):
             err.write("writing %s\n" % fname)
             err.flush()
 
-        names = outputs.write_all(result, staging, meshes, title=title,
-                                  animation_frames=args.frames or outputs.ANIMATION_FRAMES,
-                                  progress=note)
+        names = outputs.write_all(result, staging, None, title=title, progress=note)
+        names += _write_view_outputs(args, result, scene, staging, title, note, err)
         stem = os.path.splitext(os.path.basename(model_path))[0]
         doc_name = stem + "_result.FCStd"
         if not args.in_place:
@@ -576,6 +704,11 @@ def _run(args, progress, out, err, interrupt):
             raise CliError(str(exc)) from None
         finally:
             interrupt.committing = False
+        if video_path is not None and os.path.dirname(video_path) != out_dir:
+            name = os.path.basename(args.video)       # .gif if there was no ffmpeg
+            video_path = os.path.join(os.path.dirname(video_path), name)
+            shutil.move(os.path.join(staging, name), video_path)
+            moved_video = video_path
         target.discard()
 
         for line in lines:
@@ -586,6 +719,8 @@ def _run(args, progress, out, err, interrupt):
                       % (name, _size(os.path.getsize(os.path.join(out_dir, name)))))
         if args.in_place:
             out.write("           %s saved in place\n" % os.path.abspath(model_path))
+        if moved_video is not None:
+            out.write("           %-28s %s\n" % (moved_video, _size(os.path.getsize(moved_video))))
         out.write("wall time  %s\n" % _fmt(time.perf_counter() - t_start, "s"))
         out.flush()
         return EXIT_OK
@@ -616,6 +751,8 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
         return EXIT_INPUT
     with _Interrupt() as interrupt:
         try:
+            if args.command == "view":
+                return _view(args, out, err)
             return _run(args, progress, out, err, interrupt)
         except CliError as exc:
             kind = "" if exc.code == EXIT_CANCELLED else "error: "

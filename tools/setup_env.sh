@@ -46,6 +46,30 @@ if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import numba" >/dev/n
         -r "$here/requirements-freecad.txt" >&2
 fi
 
+# --- optional 3-D results viewer (PyVista on Debian's VTK; MP4 through ffmpeg) -------------
+# Failure here only disables the viewer: the rest of SimPhant does not need it.
+VIEWER_APT="python3-vtk9 python3-qtpy ffmpeg"
+vmissing=""
+for p in $VIEWER_APT; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || vmissing="$vmissing $p"
+done
+if [ -n "$vmissing" ]; then
+    log "installing Debian packages for the results viewer:$vmissing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $vmissing >&2 \
+        || log "warning: could not install$vmissing (the results viewer stays disabled)"
+fi
+if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import pyvista, pyvistaqt" >/dev/null 2>&1; then
+    log "installing PyVista (results viewer) into $SIMPHANT_PYPKG_DIR"
+    PIP="/usr/bin/python3 -m pip"
+    $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
+    $PIP install -q --disable-pip-version-check --no-deps --upgrade \
+        --target "$SIMPHANT_PYPKG_DIR" -r "$here/requirements-viewer.txt" >&2 \
+        || log "warning: could not install PyVista (the results viewer stays disabled)"
+fi
+# --- end of the results viewer block ------------------------------------------------------
+
 mkdir -p "$SIMPHANT_MOD_DIR"
 link="$SIMPHANT_MOD_DIR/SimPhant"
 if [ "$(readlink -f "$link" 2>/dev/null)" != "$here" ]; then

@@ -70,7 +70,7 @@ def demo(tmp_path_factory):
 EXPECTED_FILES = sorted([
     "body_Crank.csv", "body_ConnectingRod.csv", "body_Slider.csv", "reactions.csv", "energy.csv",
     "positions.png", "energy.png", "reactions.png", "animation.gif", "slider_crank_result.FCStd",
-    "summary.txt", "run.json"])
+    "summary.txt", "run.json", "result.npz", "scene.npz"])
 
 
 def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(demo):

@@ -1,0 +1,203 @@
+"""GUI commands for results: plot panel, 3-D viewer, exports (CSV, PNG plots, GIF/MP4).
+
+``COMMANDS`` maps each command name to its instance; ``register()`` adds them to
+FreeCADGui and returns the names in toolbar order. Each command acts on the
+current study (``current_study``: the study of the selected object, else the
+only study of the active document that has a result) and calls one plain
+function (``results_gui.plot_panel.open_plot_panel``, ``viewer.window.open_viewer``,
+``results_gui.export.*``), which scripts can call as well.
+
+The viewer is optional: without PyVista its command is greyed out and its
+tooltip says how to install it (``viewer.INSTALL_HINT``).
+"""
+import os
+
+import FreeCAD
+
+__all__ = ["COMMANDS", "register", "current_study"]
+
+_ICON = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "icons",
+                     "SimPhant.svg")
+
+
+def current_study(doc=None):
+    """The study to act on: that of the selected object, else the only study (with a result
+    if several) of the active document; ``None`` if there is none."""
+    from ..objects.base import is_type
+    from ..objects.study import find_study, study_result
+    doc = doc or FreeCAD.ActiveDocument
+    if doc is None:
+        return None
+    if FreeCAD.GuiUp:
+        import FreeCADGui
+        for obj in FreeCADGui.Selection.getSelection(doc.Name):
+            for cand in [obj] + list(obj.InList):     # a study member, or a body's shape
+                s = find_study(cand)
+                if s is not None:
+                    return s
+    studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
+    with_result = [s for s in studies if study_result(s) is not None]
+    if len(with_result) >= 1:
+        return with_result[0]
+    return studies[0] if len(studies) == 1 else None
+
+
+def _has_result(study):
+    from ..objects.study import study_result
+    if study is None:
+        return False
+    res = study_result(study)
+    return res is not None and bool(res.ResultFile)
+
+
+def _error(title, exc):
+    FreeCAD.Console.PrintError("SimPhant: %s: %s\n" % (title, exc))
+    try:
+        from PySide import QtGui
+        import FreeCADGui
+        QtGui.QMessageBox.warning(FreeCADGui.getMainWindow(), "SimPhant", "%s:\n%s"
+                                  % (title, exc))
+    except Exception:  # noqa: BLE001 - no GUI to show it in
+        pass
+
+
+class _ResultCommand:
+    """Base: active when there is a study with a result."""
+
+    MENU = ""
+    TIP = ""
+
+    def GetResources(self):
+        return {"Pixmap": _ICON, "MenuText": self.MENU, "ToolTip": self.TIP}
+
+    def IsActive(self):
+        return _has_result(current_study())
+
+    def Activated(self):
+        study = current_study()
+        try:
+            self.run(study)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, named
+            _error("%s (study '%s')" % (self.MENU.replace("&", ""),
+                                        getattr(study, "Label", "?")), exc)
+
+
+class PlotResults(_ResultCommand):
+    MENU = "Plot results"
+    TIP = ("Plot a quantity of the selected bodies / joints against time (position, velocity, "
+           "reactions, energy, ...), in the units of your preferences")
+
+    def run(self, study):
+        from ..results_gui.plot_panel import open_plot_panel
+        return open_plot_panel(study)
+
+
+class ResultsViewer(_ResultCommand):
+    MENU = "3-D results viewer"
+    TIP = ("Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at "
+           "any speed, joint frames, CoG trails, body picker")
+
+    def GetResources(self):
+        res = super().GetResources()
+        from .. import viewer
+        reason = viewer.missing_reason(interactive=True)
+        if reason is not None:
+            res["ToolTip"] = "Not available: %s. %s" % (reason, viewer.INSTALL_HINT)
+        return res
+
+    def IsActive(self):
+        from .. import viewer
+        return viewer.available(interactive=True) and super().IsActive()
+
+    def run(self, study):
+        import FreeCADGui
+        from ..viewer.window import open_viewer
+        return open_viewer(study, parent=FreeCADGui.getMainWindow())
+
+
+def _ask_directory(title):
+    from PySide import QtGui
+    import FreeCADGui
+    return QtGui.QFileDialog.getExistingDirectory(FreeCADGui.getMainWindow(), title)
+
+
+class ExportCSV(_ResultCommand):
+    MENU = "Export results as CSV"
+    TIP = "Write body_<name>.csv, reactions.csv and energy.csv (as simphant run) into a folder"
+
+    def run(self, study):
+        from ..results_gui.export import export_csv
+        d = _ask_directory("Export CSV of '%s' into" % study.Label)
+        if d:
+            for p in export_csv(study, d):
+                FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
+
+
+class ExportPlots(_ResultCommand):
+    MENU = "Export result plots (PNG)"
+    TIP = "Write positions.png, energy.png and reactions.png (as simphant run) into a folder"
+
+    def run(self, study):
+        from ..results_gui.export import export_plots
+        d = _ask_directory("Export plots of '%s' into" % study.Label)
+        if d:
+            for p in export_plots(study, d):
+                FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
+
+
+class ExportAnimation(_ResultCommand):
+    MENU = "Export animation (GIF/MP4)"
+    TIP = "Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate"
+
+    def run(self, study):
+        from PySide import QtGui
+        import FreeCADGui
+        from ..results_gui.export import export_view_animation
+        mw = FreeCADGui.getMainWindow()
+        dlg = QtGui.QDialog(mw)
+        dlg.setWindowTitle("Export animation of '%s'" % study.Label)
+        form = QtGui.QFormLayout(dlg)
+        width, height, fps = QtGui.QSpinBox(), QtGui.QSpinBox(), QtGui.QSpinBox()
+        for box, lo, hi, val in ((width, 64, 3840, 800), (height, 64, 2160, 600),
+                                 (fps, 1, 120, 25)):
+            box.setRange(lo, hi)
+            box.setValue(val)
+        speed = QtGui.QDoubleSpinBox()
+        speed.setRange(0.01, 100.0)
+        speed.setValue(1.0)
+        speed.setSuffix(" x real time")
+        form.addRow("Width [px]", width)
+        form.addRow("Height [px]", height)
+        form.addRow("Frames per second", fps)
+        form.addRow("Speed", speed)
+        buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Ok |
+                                         QtGui.QDialogButtonBox.Cancel)
+        buttons.accepted.connect(dlg.accept)
+        buttons.rejected.connect(dlg.reject)
+        form.addRow(buttons)
+        if not dlg.exec_():
+            return
+        path, _ = QtGui.QFileDialog.getSaveFileName(mw, "Save animation", study.Label + ".mp4",
+                                                    "Video (*.mp4 *.gif)")
+        if not path:
+            return
+        written, n = export_view_animation(study, path, (width.value(), height.value()),
+                                           fps.value(), speed.value())
+        FreeCAD.Console.PrintMessage("SimPhant: wrote %s (%d frames)\n" % (written, n))
+
+
+COMMANDS = {
+    "SimPhant_PlotResults": PlotResults(),
+    "SimPhant_ResultsViewer": ResultsViewer(),
+    "SimPhant_ExportResultsCSV": ExportCSV(),
+    "SimPhant_ExportResultPlots": ExportPlots(),
+    "SimPhant_ExportAnimation": ExportAnimation(),
+}
+
+
+def register():
+    """Add the result commands to FreeCADGui; returns their names in toolbar order."""
+    import FreeCADGui
+    for name, cmd in COMMANDS.items():
+        FreeCADGui.addCommand(name, cmd)
+    return list(COMMANDS)

@@ -1,0 +1,249 @@
+"""What can be plotted from a stored result: quantities, components, frames and units.
+
+One table (``QUANTITIES``) says, per quantity, what it belongs to (a body, a
+point on a body, a joint, or the whole system), its physical dimension, the
+frames it can be given in and how it is read from a solver ``Result``. The
+plot panel, its CSV export and scripts all go through ``curves``.
+
+Units: a result is SI. ``UNIT_SYSTEMS`` lists the systems a plot can be
+shown in; ``preferred_unit_system`` maps FreeCAD's unit schema preference
+(Edit > Preferences > General > Units) to one of them: Standard, FEM and
+"Metric small parts" to mm/deg, MKS and Building Euro to m/deg, the imperial
+schemas to in/deg. Angles are shown in degrees in all of FreeCAD's schemas.
+
+Frames: body vectors are in world axes; angular velocity also in the body's
+own axes. Joint reactions are the force and torque the joint exerts on its
+second body, in world axes about that body's joint point, or in the axes of
+the joint frame on its first body, about that frame's origin (``JointFrame``
+of ``viewer.scene``: attached to the body, so it turns with it).
+"""
+from collections import namedtuple
+
+import numpy as np
+
+__all__ = ["Quantity", "QUANTITIES", "UNIT_SYSTEMS", "DIMENSIONS", "Curve", "Target",
+           "curves", "unit_of", "preferred_unit_system", "components_of", "joint_frames"]
+
+Quantity = namedtuple("Quantity", [
+    "key",          # stable name, e.g. "reaction_force"
+    "label",        # what the user reads
+    "owner",        # "body", "point", "joint" or "system"
+    "dimension",    # key of DIMENSIONS
+    "frames",       # frames it can be given in (first: default)
+    "components",   # component names; "magnitude" where a vector's length makes sense
+    "read",         # read(result, target, frame, context) -> (n, k) array, SI
+])
+
+#: SI unit of each dimension
+DIMENSIONS = {
+    "length": "m", "velocity": "m/s", "acceleration": "m/s^2", "angle": "rad",
+    "angular_velocity": "rad/s", "angular_acceleration": "rad/s^2", "force": "N",
+    "torque": "N m", "energy": "J", "violation": "m or rad",
+}
+
+_DEG = 180.0 / np.pi
+_LBF = 4.4482216152605          # N
+#: unit systems: dimension -> (unit name, factor from SI)
+UNIT_SYSTEMS = {
+    "SI": {"length": ("m", 1.0), "velocity": ("m/s", 1.0), "acceleration": ("m/s^2", 1.0),
+           "angle": ("rad", 1.0), "angular_velocity": ("rad/s", 1.0),
+           "angular_acceleration": ("rad/s^2", 1.0), "force": ("N", 1.0),
+           "torque": ("N m", 1.0), "energy": ("J", 1.0)},
+    "m, deg": {"length": ("m", 1.0), "velocity": ("m/s", 1.0), "acceleration": ("m/s^2", 1.0),
+               "angle": ("deg", _DEG), "angular_velocity": ("deg/s", _DEG),
+               "angular_acceleration": ("deg/s^2", _DEG), "force": ("N", 1.0),
+               "torque": ("N m", 1.0), "energy": ("J", 1.0)},
+    "mm, deg": {"length": ("mm", 1e3), "velocity": ("mm/s", 1e3),
+                "acceleration": ("mm/s^2", 1e3), "angle": ("deg", _DEG),
+                "angular_velocity": ("deg/s", _DEG), "angular_acceleration": ("deg/s^2", _DEG),
+                "force": ("N", 1.0), "torque": ("N mm", 1e3), "energy": ("J", 1.0)},
+    "in, deg": {"length": ("in", 1.0 / 0.0254), "velocity": ("in/s", 1.0 / 0.0254),
+                "acceleration": ("in/s^2", 1.0 / 0.0254), "angle": ("deg", _DEG),
+                "angular_velocity": ("deg/s", _DEG), "angular_acceleration": ("deg/s^2", _DEG),
+                "force": ("lbf", 1.0 / _LBF), "torque": ("lbf in", 1.0 / (_LBF * 0.0254)),
+                "energy": ("J", 1.0)},
+}
+#: FreeCAD unit schema index -> unit system
+_SCHEMA_SYSTEMS = {0: "mm, deg", 1: "m, deg", 2: "in, deg", 3: "in, deg", 4: "m, deg",
+                   5: "in, deg", 6: "mm, deg", 7: "in, deg", 8: "mm, deg"}
+
+
+def preferred_unit_system():
+    """The unit system of FreeCAD's unit schema preference ("SI" without FreeCAD)."""
+    try:
+        import FreeCAD
+        schema = FreeCAD.ParamGet("User parameter:BaseApp/Preferences/Units").GetInt(
+            "UserSchema", 0)
+    except Exception:  # noqa: BLE001 - no FreeCAD: plain SI
+        return "SI"
+    return _SCHEMA_SYSTEMS.get(int(schema), "mm, deg")
+
+
+def unit_of(dimension, system):
+    """(unit name, factor from SI) of ``dimension`` in unit system ``system``."""
+    if dimension == "violation":
+        return DIMENSIONS["violation"], 1.0
+    try:
+        return UNIT_SYSTEMS[system][dimension]
+    except KeyError:
+        raise ValueError("unknown unit system %r (one of %s)"
+                         % (system, ", ".join(UNIT_SYSTEMS))) from None
+
+
+# ============================================================================ readers
+
+Target = namedtuple("Target", [
+    "kind",     # "body", "point", "joint", "system"
+    "key",      # result name of the body or joint (None for "system")
+    "label",    # shown in legends
+    "point",    # "point": (3,) in the body's own frame about its CoG [m]; else None
+])
+
+
+def _body_vector(method):
+    def read(result, target, frame, ctx):
+        return getattr(result, method)(target.key)
+    return read
+
+
+def _angular_velocity(result, target, frame, ctx):
+    return result.angular_velocity(target.key, frame="body" if frame == "body" else "world")
+
+
+def _euler(result, target, frame, ctx):
+    return result.euler_angles(target.key)
+
+
+def _point_position(result, target, frame, ctx):
+    return result.point_position(target.key, target.point)
+
+
+def _point_velocity(result, target, frame, ctx):
+    return result.point_velocity(target.key, target.point)
+
+
+def _joint_axes(result, target, ctx):
+    frames = (ctx or {}).get("joint_frames", {})
+    jf = frames.get(target.key)
+    if jf is None:
+        raise ValueError("joint '%s': its frame on the first body is not known (open the plot "
+                         "from the study, or give joint_frames)" % target.label)
+    n = len(result.t)
+    if jf.body is None:
+        return np.broadcast_to(jf.R, (n, 3, 3))
+    return result.rotation_matrix(jf.body) @ jf.R
+
+
+def _reaction(which):
+    def read(result, target, frame, ctx):
+        if frame == "joint":
+            F = result.reaction_force(target.key)
+            v = F if which == "force" else result.reaction_torque(target.key, about="body1")
+            R = _joint_axes(result, target, ctx)
+            return np.einsum("nji,nj->ni", R, v)            # R^T v per sample
+        if which == "force":
+            return result.reaction_force(target.key)
+        return result.reaction_torque(target.key)
+    return read
+
+
+def _energy(result, target, frame, ctx):
+    e = result.energy()
+    drift = e["total"] - e["total"][0] if len(result.t) else e["total"]
+    return np.column_stack([e["kinetic"], e["potential"], e["total"], drift])
+
+
+def _violation(result, target, frame, ctx):
+    v = result.constraint_violation()
+    return np.column_stack([v["position"], v["velocity"]])
+
+
+_XYZ = ("x", "y", "z", "magnitude")
+_Q = Quantity
+QUANTITIES = {q.key: q for q in (
+    _Q("position", "CoG position", "body", "length", ("world",), _XYZ, _body_vector("position")),
+    _Q("velocity", "CoG velocity", "body", "velocity", ("world",), _XYZ,
+       _body_vector("velocity")),
+    _Q("acceleration", "CoG acceleration", "body", "acceleration", ("world",), _XYZ,
+       _body_vector("acceleration")),
+    _Q("angular_velocity", "angular velocity", "body", "angular_velocity", ("world", "body"),
+       _XYZ, _angular_velocity),
+    _Q("angular_acceleration", "angular acceleration", "body", "angular_acceleration",
+       ("world",), _XYZ, _body_vector("angular_acceleration")),
+    _Q("euler_angles", "Euler angles (Z-Y-X)", "body", "angle", ("world",), ("x", "y", "z"),
+       _euler),
+    _Q("point_position", "point position", "point", "length", ("world",), _XYZ,
+       _point_position),
+    _Q("point_velocity", "point velocity", "point", "velocity", ("world",), _XYZ,
+       _point_velocity),
+    _Q("reaction_force", "reaction force", "joint", "force", ("world", "joint"), _XYZ,
+       _reaction("force")),
+    _Q("reaction_torque", "reaction torque", "joint", "torque", ("world", "joint"), _XYZ,
+       _reaction("torque")),
+    _Q("energy", "energy", "system", "energy", ("world",),
+       ("kinetic", "potential", "total", "drift"), _energy),
+    _Q("constraint_violation", "constraint violation", "system", "violation", ("world",),
+       ("position", "velocity"), _violation),
+)}
+
+#: what the frames are called in the panel
+FRAME_LABELS = {"world": "world axes", "body": "body axes", "joint": "joint frame (body 1)"}
+
+
+def components_of(quantity):
+    return QUANTITIES[quantity].components
+
+
+Curve = namedtuple("Curve", ["label", "t", "y", "unit", "target", "component"])
+
+
+def curves(result, quantity, targets, components=None, frame=None, units="SI", context=None):
+    """The curves of ``quantity`` for ``targets`` (``Target``), in ``units``.
+
+    ``components``: names from ``QUANTITIES[quantity].components`` (default all
+    but the magnitude); ``frame``: one of the quantity's frames (default its
+    first). Returns a list of ``Curve`` (label "<target> <component>", time [s],
+    values in the unit system's unit, the unit name).
+    """
+    q = QUANTITIES.get(quantity)
+    if q is None:
+        raise ValueError("unknown quantity %r (one of %s)" % (quantity, ", ".join(QUANTITIES)))
+    frame = frame or q.frames[0]
+    if frame not in q.frames:
+        raise ValueError("%s is not available in frame %r (frames: %s)"
+                         % (q.label, frame, ", ".join(q.frames)))
+    if components is None:
+        components = [c for c in q.components if c != "magnitude"]
+    bad = [c for c in components if c not in q.components]
+    if bad:
+        raise ValueError("%s has no component %s (components: %s)"
+                         % (q.label, ", ".join(bad), ", ".join(q.components)))
+    unit, factor = unit_of(q.dimension, units)
+    if q.owner == "system":
+        targets = [Target("system", None, "", None)]
+    out = []
+    for target in targets:
+        if target.kind != q.owner:
+            raise ValueError("%s is a quantity of a %s, '%s' is a %s"
+                             % (q.label, q.owner, target.label, target.kind))
+        data = np.asarray(q.read(result, target, frame, context), dtype=float)
+        for c in components:
+            if c == "magnitude":
+                y = np.linalg.norm(data[:, :3], axis=1)
+            else:
+                y = data[:, q.components.index(c)]
+            label = ("%s %s" % (target.label, c)).strip()
+            out.append(Curve(label, result.t, y * factor, unit, target, c))
+    return out
+
+
+def joint_frames(study, result):
+    """``{joint result name: JointFrame}`` of the joint frames on the first bodies (FreeCAD)."""
+    from .viewer.scene import study_joint_frame
+    from .objects.study import study_joints
+    out = {}
+    for joint in study_joints(study):
+        jf = study_joint_frame(study, joint, result, sides=("body1",))
+        if jf is not None:
+            out[jf.name] = jf
+    return out

@@ -1,0 +1,91 @@
+"""The table of plottable quantities: values read from the result, components, frames, unit
+systems (and FreeCAD's unit schema preference), errors naming what is wrong."""
+import numpy as np
+import pytest
+
+import FreeCAD
+
+from SimPhantWorkbench import quantities as Q
+from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.viewer.scene import JointFrame
+
+
+@pytest.fixture(scope="module")
+def result():
+    m = Model(gravity=(0, 0, -9.81))
+    a = m.add_body("arm", mass=1.0, inertia=(0.01, 0.02, 0.02), position=(0.2, 0, 0))
+    b = m.add_body("tip", mass=0.5, inertia=(0.005, 0.01, 0.01), position=(0.5, 0, 0))
+    m.add_joint("revolute", m.ground, a, point=(0, 0, 0), axis=(0, 1, 0), name="shoulder")
+    m.add_joint("revolute", a, b, point=(0.4, 0, 0), axis=(0, 1, 0), name="elbow")
+    return m.simulate(t_end=0.5, dt=1e-3, output_dt=0.01)
+
+
+ARM = Q.Target("body", "arm", "Arm", None)
+ELBOW = Q.Target("joint", "elbow", "Elbow", None)
+
+
+def test_body_point_and_system_quantities_read_the_result(result):
+    c = Q.curves(result, "velocity", [ARM], ["x", "magnitude"])
+    assert [k.label for k in c] == ["Arm x", "Arm magnitude"] and c[0].unit == "m/s"
+    np.testing.assert_array_equal(c[0].y, result.velocity("arm")[:, 0])
+    np.testing.assert_allclose(c[1].y, np.linalg.norm(result.velocity("arm"), axis=1))
+    p = Q.Target("point", "arm", "Arm end", np.array([0.2, 0, 0]))
+    c = Q.curves(result, "point_velocity", [p], ["z"], units="mm, deg")
+    np.testing.assert_allclose(c[0].y, 1e3 * result.point_velocity("arm", [0.2, 0, 0])[:, 2])
+    assert c[0].unit == "mm/s"
+    c = Q.curves(result, "angular_velocity", [ARM], ["y"], frame="body", units="m, deg")
+    np.testing.assert_allclose(c[0].y, np.degrees(result.angular_velocity("arm", "body")[:, 1]))
+    assert c[0].unit == "deg/s"
+    e = {k.component: k.y for k in Q.curves(result, "energy", [], None)}
+    assert sorted(e) == ["drift", "kinetic", "potential", "total"] and e["drift"][0] == 0.0
+    np.testing.assert_array_equal(e["total"], result.energy()["total"])
+
+
+def test_reactions_in_the_joint_frame_turn_with_the_first_body(result):
+    frames = {"elbow": JointFrame("elbow", "Elbow", "arm", (0.2, 0, 0), np.eye(3)[:, [1, 2, 0]])}
+    world = Q.curves(result, "reaction_force", [ELBOW], ["x", "y", "z"])
+    local = Q.curves(result, "reaction_force", [ELBOW], ["x", "y", "z"], frame="joint",
+                     context={"joint_frames": frames})
+    A = result.rotation_matrix("arm")
+    F = result.reaction_force("elbow")
+    expect = np.einsum("nji,nj->ni", A @ np.eye(3)[:, [1, 2, 0]], F)
+    np.testing.assert_allclose(np.linalg.norm(expect, axis=1), np.linalg.norm(F, axis=1))
+    # the torque in the joint frame is taken about the frame's origin (body 1's joint point)
+    T = Q.curves(result, "reaction_torque", [ELBOW], ["x", "y", "z"], frame="joint",
+                 context={"joint_frames": frames})
+    np.testing.assert_allclose(np.column_stack([k.y for k in T]), np.einsum(
+        "nji,nj->ni", A @ np.eye(3)[:, [1, 2, 0]], result.reaction_torque("elbow", "body1")),
+        atol=1e-12)
+    np.testing.assert_allclose(np.column_stack([k.y for k in local]), expect, atol=1e-12)
+    assert not np.allclose(np.column_stack([k.y for k in world]), expect)
+    with pytest.raises(ValueError, match="joint 'Elbow': its frame on the first body"):
+        Q.curves(result, "reaction_force", [ELBOW], frame="joint")
+
+
+def test_units_and_the_freecad_preference():
+    assert Q.unit_of("torque", "in, deg") == ("lbf in", pytest.approx(8.850745791))
+    assert Q.unit_of("violation", "mm, deg") == ("m or rad", 1.0)
+    param = FreeCAD.ParamGet("User parameter:BaseApp/Preferences/Units")
+    old = param.GetInt("UserSchema", 0)
+    try:
+        for schema, system in ((0, "mm, deg"), (1, "m, deg"), (3, "in, deg"), (8, "mm, deg")):
+            param.SetInt("UserSchema", schema)
+            assert Q.preferred_unit_system() == system
+    finally:
+        param.SetInt("UserSchema", old)
+    for system in Q.UNIT_SYSTEMS:
+        assert set(Q.UNIT_SYSTEMS[system]) == set(Q.DIMENSIONS) - {"violation"}
+
+
+def test_errors_name_what_is_wrong(result):
+    with pytest.raises(ValueError, match="reaction force is a quantity of a joint, 'Arm' is a "
+                                         "body"):
+        Q.curves(result, "reaction_force", [ARM])
+    with pytest.raises(ValueError, match="has no component w"):
+        Q.curves(result, "position", [ARM], ["w"])
+    with pytest.raises(ValueError, match="not available in frame 'body'"):
+        Q.curves(result, "position", [ARM], frame="body")
+    with pytest.raises(ValueError, match="unknown quantity 'speed'"):
+        Q.curves(result, "speed", [ARM])
+    with pytest.raises(ValueError, match="unknown unit system 'cgs'"):
+        Q.curves(result, "position", [ARM], units="cgs")

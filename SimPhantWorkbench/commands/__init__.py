@@ -2,7 +2,8 @@
 
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_run``
-(check, solve, playback, reset). ``register`` adds them all to FreeCADGui.
+(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
+exports). ``register`` adds them all to FreeCADGui.
 """
 
 #: Toolbars and their commands (``None`` = separator), in order.
@@ -12,6 +13,9 @@ TOOLBARS = (
                         "SimPhant_ImportAssembly")),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
                       "SimPhant_Reset")),
+    ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
+                          "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
+                          "SimPhant_ExportAnimation")),
 )
 
 _registered = []
@@ -19,9 +23,11 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import cmd_joints, cmd_model, cmd_run
+    from . import cmd_joints, cmd_model, cmd_run, results_commands
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS)
-    return {c.name: c for c in cmds}
+    named = {c.name: c for c in cmds}
+    named.update(results_commands.COMMANDS)
+    return named
 
 
 def register():
@@ -45,4 +51,5 @@ def menu():
     model = [n for n in TOOLBARS[0][1] if n != cmd_joints.GROUP]
     joints = [cmd_joints.command_name(k) for k in JOINT_TYPES]
     return model[:3] + ["Separator"] + joints + ["Separator"] + model[3:] + [
-        "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1])
+        "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1]) + [
+        "Separator"] + list(TOOLBARS[2][1])

@@ -21,8 +21,9 @@ _ICON = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "i
 
 
 def current_study(doc=None):
-    """The study to act on: that of the selected object, else the only study (with a result
-    if several) of the active document; ``None`` if there is none."""
+    """The study to act on: that of the selected object, else the active study (as the
+    model commands use it), else the only study (with a result if several) of the active
+    document; ``None`` if there is none."""
     from ..objects.base import is_type
     from ..objects.study import find_study, study_result
     doc = doc or FreeCAD.ActiveDocument
@@ -35,6 +36,10 @@ def current_study(doc=None):
                 s = find_study(cand)
                 if s is not None:
                     return s
+        from .common import active_study
+        active = active_study(doc)
+        if active is not None:
+            return active
     studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
     with_result = [s for s in studies if study_result(s) is not None]
     if len(with_result) >= 1:

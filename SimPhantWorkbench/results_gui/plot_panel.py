@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import quantities as Q
 
-__all__ = ["PlotPanel", "open_plot_panel", "targets_of"]
+__all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of"]
 
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#17becf", "#bcbd22", "#7f7f7f")
@@ -485,6 +485,11 @@ def PlotPanel(*args, **kw):  # noqa: N802 - a class made on first use (Qt import
     return _CLASS[0](*args, **kw)
 
 
+def panels_of(study):
+    """The plot panels open now on ``study`` (the playback moves their cursor lines)."""
+    return [p for p in _open if getattr(p, "study", None) == study]
+
+
 def open_plot_panel(study, area="right", show_clicked_frame=True):
     """Dock a ``PlotPanel`` of ``study`` in FreeCAD's main window; returns the panel.
 
@@ -510,7 +515,12 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
         from .. import playback
 
         def show(t):
-            playback.apply_frame(study, float(t))
+            from ..taskpanels.task_playback import TaskPlayback
+            timeline = TaskPlayback.current
+            if timeline is not None and not timeline.closed and timeline.study == study:
+                timeline.seek(t)             # the timeline moves there (slider, readout)
+            else:
+                playback.apply_frame(study, float(t))
             FreeCADGui.updateGui()
         panel.time_clicked.append(show)
     _open.append(panel)

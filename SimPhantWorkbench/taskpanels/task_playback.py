@@ -121,7 +121,17 @@ class TaskPlayback:
         self.slider.blockSignals(False)
         self.readout.setText("t = %.4f s    frame %d / %d" % (self.t[self.index], self.index + 1,
                                                              self.n))
+        from ..results_gui.plot_panel import panels_of
+        for panel in panels_of(self.study):         # the plots' cursor lines follow
+            panel.set_time(self.t[self.index])
         return self.index
+
+    def seek(self, t):
+        """Show the frame nearest to time ``t`` [s] (a click on a plot); returns its index."""
+        self.pause()
+        i = int(abs(self.t - float(t)).argmin())
+        self.clock = float(self.t[i])
+        return self.show_frame(i)
 
     def _slider_moved(self, value):
         self.clock = float(self.t[value])

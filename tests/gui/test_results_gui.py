@@ -125,7 +125,7 @@ SCRIPT = textwrap.dedent('''
         x, y = panel.axes.transData.transform((0.7, float(np.mean(panel.axes.get_ylim()))))
         ev = MouseEvent("button_press_event", panel.canvas, x, y, button=1)
         panel.canvas.callbacks.process("button_press_event", ev)
-        check("click", [got, emitted, list(map(float, panel.cursor.get_xdata()))])
+        check("click", [list(got), list(emitted), list(map(float, panel.cursor.get_xdata()))])
         from SimPhantWorkbench import playback
         shown = playback.frame_placements(study, got[0])
         def same(a, b, tol):
@@ -134,6 +134,18 @@ SCRIPT = textwrap.dedent('''
         check("click_shows_frame", all(same(o.Placement, pl, 1e-9) for o, pl in shown.items())
               and not same(crank.ShapeObject.Placement,
                            playback.frame_placements(study, 0)[crank.ShapeObject], 1e-6))
+        playback.reset(study)
+        # the timeline playback moves the cursor; a click on the plot moves the timeline
+        from SimPhantWorkbench.taskpanels import task_playback
+        timeline = task_playback.show(study, ask_on_close=False)
+        timeline.show_frame(7)
+        at_frame = [float(timeline.t[7])] * 2
+        cursor_follows = list(map(float, panel.cursor.get_xdata()))
+        panel.canvas.callbacks.process("button_press_event", ev)     # the click at t = 0.7
+        check("timeline", [cursor_follows == at_frame, float(timeline.t[timeline.index]),
+                           float(timeline.t[abs(timeline.t - got[0]).argmin()])])
+        timeline.close(keep=False)
+        check("in_workbench", all(n in FreeCADGui.listCommands() for n in rc.COMMANDS))
         playback.reset(study)
         # exports of what is shown
         panel.export_png(os.path.join(TMP, "plot.png"))
@@ -306,6 +318,10 @@ def test_energy_cursor_and_clicks(gui):
     assert got == emitted and len(got) == 1 and got[0] == pytest.approx(0.7, abs=0.01)
     assert cursor == [got[0], got[0]]
     assert gui["click_shows_frame"] is True        # the document shows the frame clicked
+    cursor_follows, shown, nearest = gui["timeline"]
+    assert cursor_follows is True                  # playback frame -> cursor line
+    assert shown == nearest and shown != 0.0       # click -> the timeline's frame
+    assert gui["in_workbench"] is True             # the workbench registers the commands
 
 
 def test_a_reopened_document_plots_its_stored_result(gui):

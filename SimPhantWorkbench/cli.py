@@ -4,6 +4,8 @@
 
     simphant run [MODEL.FCStd] [--study NAME] [--t-end S] [--dt S] [--method M]
                  [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
+    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
+                 (a parameter study: ``sweep.cli``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
@@ -125,7 +127,8 @@ def build_parser():
                      help="also save the result into MODEL itself (otherwise MODEL is never "
                           "written)")
     run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
-    ap.commands = {"run": run}         # the sub-command parsers, for documentation checks
+    from .sweep.cli import add_parser as add_sweep_parser
+    ap.commands = {"run": run, "sweep": add_sweep_parser(sub)}   # sub-command parsers, for docs
     return ap
 
 
@@ -614,6 +617,9 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
         return EXIT_INPUT
     with _Interrupt() as interrupt:
         try:
+            if args.command == "sweep":
+                from .sweep.cli import run_sweep
+                return run_sweep(args, out, err, interrupt)
             return _run(args, progress, out, err, interrupt)
         except CliError as exc:
             kind = "" if exc.code == EXIT_CANCELLED else "error: "

@@ -17,7 +17,8 @@ it runs (``executors``) and the files (``outputs``) each have a module;
 from .engine import Progress, SweepOutcome, execute as _execute
 from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
 
-__all__ = ["run", "execute", "apply_variant", "Spec", "Variable", "load_spec", "make_spec",
+__all__ = ["run", "execute", "apply_variant", "run_parameter_study", "store_outcome",
+           "apply_best", "Spec", "Variable", "load_spec", "make_spec",
            "spec_from_dict", "Progress", "SweepOutcome"]
 
 
@@ -77,3 +78,70 @@ def apply_variant(study, values):
             target.set(value)
         doc.recompute()
     return targets
+
+
+def _study_of(pstudy):
+    from ..objects.study import find_study
+    from ..solver import ModelError
+    study = None
+    for parent in pstudy.InList:
+        study = find_study(parent)
+        if study is not None:
+            break
+    if study is None:
+        raise ModelError("Parameter study '%s' is not in a study" % pstudy.Label)
+    return study
+
+
+def store_outcome(pstudy, outcome):
+    """Write ``outcome`` (its results table and counts) into a ParameterStudy, one undo step."""
+    import os
+    import shutil
+    import tempfile
+    from ..objects.base import transaction
+    from .outputs import write_csv
+    tmpdir = tempfile.mkdtemp(prefix="simphant_sweep_")
+    try:
+        path = write_csv(outcome, os.path.join(tmpdir, "%s_results.csv" % pstudy.Name))
+        best = outcome.best()
+        with transaction(pstudy.Document, "SimPhant: store parameter-study results"):
+            pstudy.ResultsFile = path
+            pstudy.Variants = len(outcome.rows)
+            pstudy.Succeeded = outcome.count("ok")
+            pstudy.Failed = outcome.count("failed")
+            pstudy.BestVariant = -1 if best is None else int(best["variant"])
+            pstudy.WallTime = float(outcome.stats.get("wall_time", 0.0))
+            pstudy.purgeTouched()
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def run_parameter_study(pstudy, **kwargs):
+    """Run a ParameterStudy object's specification on its study and store the results.
+
+    ``kwargs`` as ``engine.execute`` (executor, scheduler, workers, client,
+    cache_dir, progress, batch_size). Returns the ``SweepOutcome``.
+    """
+    study = _study_of(pstudy)
+    outcome = _execute(study, pstudy.Proxy.spec(pstudy), **kwargs)
+    store_outcome(pstudy, outcome)
+    return outcome
+
+
+def apply_best(pstudy):
+    """Write the best variant's values (by the objective) into the document, one undo step.
+
+    Returns the best row; ``ModelError`` when there is no objective or no
+    finished variant.
+    """
+    from ..solver import ModelError
+    spec = pstudy.Proxy.spec(pstudy)
+    if not spec.objective:
+        raise ModelError("Parameter study '%s' has no objective" % pstudy.Label)
+    if pstudy.BestVariant < 0:
+        raise ModelError("Parameter study '%s' has no best variant (not run, or no variant "
+                         "finished)" % pstudy.Label)
+    rows = pstudy.Proxy.rows(pstudy)
+    row = next(r for r in rows if int(r["variant"]) == pstudy.BestVariant)
+    apply_variant(_study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
+    return row

@@ -347,6 +347,8 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                     try:
                         fut = done_queue.get(block=block, timeout=0.2 if block else None)
                     except queue.Empty:
+                        if block:
+                            report()        # a tick: the ETA moves, a cancel is seen
                         return
                     collect(fut, pending.pop(fut))
                     block = False

@@ -149,16 +149,25 @@ class SweepOutcome:
         return np.array([tuple(r[c] for c in cols) for r in self.rows], dtype=dtype)
 
 
-def _resolve_metric_objects(doc, metrics):
+def _resolve_metric_objects(study, metrics):
     """Document objects named by the metrics (checked before anything runs)."""
     out = {}
     for m in metrics:
         if m.kind == "system":
             continue
-        obj = find_object(doc, m.target, "metric '%s'" % m.name)
+        obj = find_object(study.Document, m.target, "metric '%s'" % m.name)
         if m.kind == "joint" and not is_type(obj, "SimPhant::Joint"):
             raise ModelError("metric '%s': '%s' is not a SimPhant joint (%s needs a joint)"
                              % (m.name, obj.Label, m.quantity))
+        if m.kind == "body":
+            body = obj if is_type(obj, "SimPhant::Body") \
+                else body_of_object(study_bodies(study), obj)
+            if body is None or body not in study_bodies(study):
+                raise ModelError("metric '%s': '%s' is not a body of study '%s'"
+                                 % (m.name, obj.Label, study.Label))
+            if body.Fixed:
+                raise ModelError("metric '%s': body '%s' is fixed; it has no motion"
+                                 % (m.name, body.Label))
         out[m.name] = obj
     return out
 
@@ -222,7 +231,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
     t_start = time.perf_counter()
     _recompute_touched(study)
     targets = [resolve_target(doc, v.target) for v in spec.variables]
-    metric_objects = _resolve_metric_objects(doc, spec.metrics)
+    metric_objects = _resolve_metric_objects(study, spec.metrics)
     nominal = {v.name: t.get() for v, t in zip(spec.variables, targets)}
     points = spec.points(nominal)
     n = len(points)
@@ -316,7 +325,10 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
             return
         for res in results:
             row = rows[res["index"]]
-            row.update(status=res["status"], message=res["message"], error=res["error"],
+            message = res["message"]
+            if res["status"] == "failed":
+                message = "Study '%s': %s" % (study.Label, message)
+            row.update(status=res["status"], message=message, error=res["error"],
                        worker=res["worker"], sim_time=res["sim_time"],
                        new_kernels=res["new_kernels"])
             if res["status"] == "ok":

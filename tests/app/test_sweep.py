@@ -1,0 +1,298 @@
+"""Parameter studies on a real ``dask.distributed`` LocalCluster (2 worker processes on
+localhost, started and stopped here) and in this process: a pendulum's length swept
+through a spreadsheet cell against the closed-form period, identical numbers both
+ways, failures recorded per variant, a worker killed mid-sweep, the cache, cancel."""
+import math
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+import FreeCAD
+
+from helpers_doc import G, all_placements, docs, element_name, pendulum  # noqa: F401
+from SimPhantWorkbench import factory, sweep
+from SimPhantWorkbench.solver import ModelError
+
+distributed = pytest.importorskip("distributed")
+
+RADIUS = 2.0            # rod radius [mm] (helpers_doc.pendulum)
+LENGTHS = list(np.linspace(100.0, 400.0, 16))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """2 worker processes, one thread each, on localhost; shut down after the module."""
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 host="127.0.0.1", dashboard_address=None)
+    client = distributed.Client(c)
+    try:
+        yield c, client
+    finally:
+        client.close()
+        c.close()
+
+
+def sheet_pendulum(doc, length=200.0):
+    """helpers_doc.pendulum with its length in spreadsheet cell ``Sheet.length``: the rod's
+    Height and its placement (hanging from z = 0) follow the cell on recompute."""
+    p = pendulum(doc, length=length)
+    sheet = doc.addObject("Spreadsheet::Sheet", "Sheet")
+    sheet.set("A1", repr(length))
+    sheet.setAlias("A1", "length")
+    doc.recompute()
+    p["rod"].setExpression("Height", "Sheet.length")
+    p["rod"].setExpression(".Placement.Base.z", "-Sheet.length")
+    doc.recompute()
+    p["sheet"] = sheet
+    p["study"].EndTime = 3.0
+    return p
+
+
+def closed_form_period(length_mm):
+    """Compound pendulum (a rod hinged at its top rim): T = 2 pi sqrt(I_O / (m g d)),
+    lengthened by theta0^2/16 for the release angle theta0 = atan(r / (L/2))."""
+    L, r = length_mm * 1e-3, RADIUS * 1e-3
+    d = math.hypot(r, L / 2)
+    i_o = (3 * r * r + L * L) / 12.0 + d * d          # per unit mass
+    theta0 = math.atan2(r, L / 2)
+    return 2 * math.pi * math.sqrt(i_o / (G * d)) * (1 + theta0 ** 2 / 16)
+
+
+METRICS = {"period": "period(velocity(Rod).x)", "peak_force": "max(reaction_force(Hinge))",
+           "drift": "max(energy_drift)"}
+
+
+def _state(doc, p):
+    return (all_placements(doc), p["sheet"].getContents("A1"), p["rod"].Height.Value,
+            p["link"].Mass)
+
+
+def test_length_sweep_on_a_local_cluster_matches_the_closed_form_and_runs_in_process_the_same(
+        docs, cluster):
+    c, client = cluster
+    doc = docs()
+    p = sheet_pendulum(doc)
+    before = _state(doc, p)
+    spec = sweep.make_spec({"Sheet.length": LENGTHS}, METRICS, batch_size=2)
+    out = sweep.execute(p["study"], spec, scheduler=c.scheduler_address)
+    assert out.stats["batches"] == 8 and out.stats["workers"] == 2
+    assert [r["status"] for r in out.rows] == ["ok"] * 16, [r["message"] for r in out.rows]
+    periods = np.array([r["period"] for r in out.rows])
+    expected = np.array([closed_form_period(L) for L in LENGTHS])
+    np.testing.assert_allclose(periods, expected, rtol=3e-5)
+    assert np.all(np.diff(periods) > 0)
+    # both workers ran variants; a worker loads the kernels once, never per task
+    workers = {r["worker"] for r in out.rows}
+    assert len(workers) == 2
+    for w in workers:
+        loads = [r["new_kernels"] for r in out.rows if r["worker"] == w]
+        assert sum(1 for n in loads if n > 0) <= 1, loads
+    # the document is as it was
+    assert _state(doc, p) == before
+    # the same sweep in this process: identical numbers, bit for bit
+    local = sweep.execute(p["study"], spec, executor="in-process")
+    for r, q in zip(out.rows, local.rows):
+        assert q["key"] == r["key"]
+        for m in METRICS:
+            assert q[m] == r[m], (m, q[m], r[m])
+    table = sweep.run(p["study"], {"Sheet.length": LENGTHS[:2]}, METRICS, executor="in-process")
+    assert list(table["period"]) == [r["period"] for r in local.rows[:2]]
+    assert list(table["status"]) == ["ok", "ok"]
+
+
+def tether_pendulum(doc):
+    """The sheet pendulum with a distance joint 'Tether' from the rod's bottom rim vertex
+    to a fixed anchor 50 mm below it: the mechanism assembles only for lengths the
+    rod's bottom can reach (50 .. about 450 mm: it swings on a circle about the pivot)."""
+    p = sheet_pendulum(doc)
+    anchor = doc.addObject("Part::Box", "Anchor")
+    anchor.Length = anchor.Width = anchor.Height = 5.0
+    anchor.Placement.Base = FreeCAD.Vector(RADIUS, 0, -250.0 - 5.0)
+    doc.recompute()
+    factory.make_body(p["study"], anchor, fixed=True)
+    top = element_name(anchor, "Vertex", (RADIUS, 0, -250.0))
+    bottom = element_name(p["rod"], "Vertex", (RADIUS, 0, -200.0))
+    p["tether"] = factory.make_joint(p["study"], "distance", (anchor, top),
+                                     (p["rod"], bottom), name="Tether")
+    p["study"].EndTime = 0.2
+    return p
+
+
+def test_a_variant_that_cannot_assemble_fails_with_its_message_and_the_others_finish(
+        docs, cluster):
+    c, _client = cluster
+    doc = docs()
+    p = tether_pendulum(doc)
+    before = _state(doc, p)
+    lengths = [50.0, 60.0, 5000.0, 80.0]           # [mm]; 5 m cannot be reached
+    out = sweep.execute(p["study"], {"Tether.Length": lengths},
+                        {"peak_tether": "max(reaction_force(Tether))",
+                         "peak_hinge": "max(reaction_force(Hinge))"},
+                        scheduler=c.scheduler_address, batch_size=1)
+    status = [r["status"] for r in out.rows]
+    assert status == ["ok", "ok", "failed", "ok"], [r["message"] for r in out.rows]
+    bad = out.rows[2]
+    assert bad["error"] == "AssemblyError" and "Tether" in bad["message"]
+    assert bad["message"].startswith("Study 'Study': ")
+    assert math.isnan(bad["peak_tether"]) and math.isnan(bad["peak_hinge"])
+    assert all(np.isfinite(r["peak_hinge"]) and r["peak_hinge"] > 0 for r in out.rows
+               if r["status"] == "ok")
+    assert _state(doc, p) == before and p["tether"].Length.Value == 0.0
+
+
+def test_geometry_that_does_not_recompute_fails_that_variant_only(docs):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    before = _state(doc, p)
+    out = sweep.execute(p["study"], {"Sheet.length": [150.0, -20.0, 250.0]},
+                        {"period": METRICS["period"]}, executor="in-process",
+                        settings={"t_end": 2.0})
+    assert [r["status"] for r in out.rows] == ["ok", "failed", "ok"]
+    assert "recomputing the document failed at 'Rod'" in out.rows[1]["message"]
+    assert out.rows[2]["period"] == pytest.approx(closed_form_period(250.0), rel=3e-5)
+    assert _state(doc, p) == before
+    assert "Invalid" not in p["rod"].State
+
+
+def test_killing_a_worker_mid_sweep_still_completes_the_sweep(docs, cluster):
+    c, client = cluster
+    client.wait_for_workers(2, timeout=60)
+    doc = docs()
+    p = sheet_pendulum(doc)
+    p["study"].EndTime = 15.0            # ~0.1 s per variant: the kill lands mid-task
+    pids = client.run(os.getpid)
+    killed = {}
+
+    def progress(state):
+        if state.done >= 1 and not killed:
+            busy = [w for w, keys in client.processing().items() if keys and w in pids]
+            victim = busy[0] if busy else sorted(pids)[0]
+            os.kill(pids[victim], signal.SIGKILL)
+            killed[victim] = pids[victim]
+        return True
+
+    out = sweep.execute(p["study"], {"Sheet.length": LENGTHS}, {"period": METRICS["period"]},
+                        scheduler=c.scheduler_address, batch_size=1, progress=progress)
+    assert killed, "the sweep ended before a worker could be killed"
+    assert [r["status"] for r in out.rows] == ["ok"] * 16, [r["message"] for r in out.rows]
+    periods = np.array([r["period"] for r in out.rows])
+    np.testing.assert_allclose(periods, [closed_form_period(L) for L in LENGTHS], rtol=3e-5)
+    victim_pid = next(iter(killed.values()))
+    assert all(not r["worker"].endswith(":%d" % victim_pid) or r["sim_time"] > 0
+               for r in out.rows)
+
+
+def test_a_rerun_takes_finished_variants_from_the_cache(docs, tmp_path):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    cache = str(tmp_path / "cache")
+    metrics = {"period": METRICS["period"]}
+    first = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0]}, metrics,
+                          executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
+    assert [r["cached"] for r in first.rows] == [False, False, False]
+    assert len(os.listdir(cache)) == 2          # the unbuildable variant has no model
+    again = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0, 250.0]}, metrics,
+                          executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
+    assert [r["cached"] for r in again.rows] == [True, True, False, False]
+    assert [r["status"] for r in again.rows] == ["ok", "ok", "failed", "ok"]
+    for a, b in zip(first.rows[:2], again.rows[:2]):
+        assert a["period"] == b["period"] and a["key"] == b["key"]
+    assert again.rows[3]["new_kernels"] == 0 and again.rows[3]["sim_time"] > 0
+    # another metric is not in the cache: those variants run again
+    more = sweep.execute(p["study"], {"Sheet.length": [150.0]},
+                         {"period": METRICS["period"], "drift": METRICS["drift"]},
+                         executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
+    assert more.rows[0]["cached"] is False and more.rows[0]["period"] == first.rows[0]["period"]
+    # other settings: another model fingerprint, no cache hit
+    other = sweep.execute(p["study"], {"Sheet.length": [150.0]}, metrics,
+                          executor="in-process", cache_dir=cache, settings={"t_end": 2.5})
+    assert other.rows[0]["cached"] is False and other.rows[0]["key"] != first.rows[0]["key"]
+
+
+def test_cancel_keeps_finished_variants_and_restores_the_document(docs, tmp_path):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    before = _state(doc, p)
+    seen = []
+
+    def progress(state):
+        seen.append(state)
+        return state.done < 2
+
+    out = sweep.execute(p["study"], {"Sheet.length": LENGTHS[:6]}, {"period": METRICS["period"]},
+                        executor="in-process", batch_size=1, progress=progress,
+                        cache_dir=str(tmp_path / "cache"), settings={"t_end": 2.0})
+    status = [r["status"] for r in out.rows]
+    assert status[:2] == ["ok", "ok"] and set(status[2:]) == {"cancelled"}
+    assert out.stats["cancelled"] and "cancelled" in out.rows[-1]["message"]
+    assert len(os.listdir(tmp_path / "cache")) == 2
+    assert seen[-1].done == 2 and seen[-1].total == 6
+    assert _state(doc, p) == before
+
+
+def test_bad_specifications_name_what_is_wrong(docs):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    st = p["study"]
+    cases = [
+        ({"Nope.Height": [1.0]}, {"m": "max(speed(Rod))"}, "no object 'Nope'"),
+        ({"Rod.Nope": [1.0]}, {"m": "max(speed(Rod))"}, "'Rod' has no property 'Nope'"),
+        ({"Rod.Label": [1.0]}, {"m": "max(speed(Rod))"}, "is not a number"),
+        ({"Rod_body.Mass": [1.0]}, {"m": "max(speed(Rod))"}, "read-only"),
+        ({"Sheet.nope": [1.0]}, {"m": "max(speed(Rod))"}, "no alias or cell 'nope'"),
+        ({"Sheet.length": [1.0]}, {"m": "max(speed(Ghost))"}, "no object 'Ghost'"),
+        ({"Sheet.length": [1.0]}, {"m": "max(reaction_force(Rod))"}, "not a SimPhant joint"),
+        ({"Sheet.length": [1.0]}, {"m": "max(speed(Pin))"}, "is fixed"),
+    ]
+    for variables, metrics, message in cases:
+        with pytest.raises(ModelError, match=message):
+            sweep.execute(st, variables, metrics, executor="in-process")
+
+
+def test_targets_reach_components_of_vectors_and_study_settings(docs):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    link = p["link"]
+    out = sweep.execute(p["study"], [
+        {"target": "%s.InitialVelocity.x" % link.Name, "name": "vx", "values": [0.0, 50.0]},
+        {"target": "Study.EndTime", "name": "t_end", "values": [0.5, 1.0]}],
+        {"final_time": "final(kinetic_energy)", "t_last": "max(total_energy)"},
+        executor="in-process")
+    assert [(r["vx"], r["t_end"]) for r in out.rows] == [(0.0, 0.5), (0.0, 1.0), (50.0, 0.5),
+                                                         (50.0, 1.0)]
+    assert all(r["status"] == "ok" for r in out.rows)
+    # an initial push adds kinetic energy: the total energy is higher with vx = 50 mm/s
+    assert out.rows[2]["t_last"] > out.rows[0]["t_last"]
+    assert link.InitialVelocity.x == 0.0 and p["study"].EndTime == 3.0
+
+
+def test_parameter_study_object_stores_spec_and_results_and_applies_the_best(docs, tmp_path):
+    doc = docs()
+    p = sheet_pendulum(doc)
+    spec = sweep.make_spec({"Sheet.length": [150.0, 300.0, 200.0]},
+                           {"period": METRICS["period"]}, objective={"maximize": "period"},
+                           settings={"t_end": 2.5})
+    ps = factory.make_parameter_study(p["study"], spec)
+    assert ps in p["study"].Group and ps.Proxy.Type == "SimPhant::ParameterStudy"
+    out = sweep.run_parameter_study(ps, executor="in-process")
+    assert ps.Variants == 3 and ps.Succeeded == 3 and ps.Failed == 0 and ps.BestVariant == 1
+    path = str(tmp_path / "ps.FCStd")
+    names = dict(ps=ps.Name, study=p["study"].Name)
+    doc.saveAs(path)
+    FreeCAD.closeDocument(doc.Name)
+    doc2 = FreeCAD.openDocument(path)
+    ps2 = doc2.getObject(names["ps"])
+    rows = ps2.Proxy.rows(ps2)
+    assert [r["period"] for r in rows] == [r["period"] for r in out.rows]
+    assert ps2.Proxy.spec(ps2).to_dict() == spec.to_dict()
+    assert doc2.getObject("Sheet").get("length") == 200.0
+    sweep.apply_best(ps2)
+    assert doc2.getObject("Sheet").get("length") == 300.0
+    assert doc2.getObject("Rod").Height.Value == 300.0
+    # the study still runs (the Parameter study object is ignored by the conversion)
+    from SimPhantWorkbench import runner
+    r = runner.run_study(doc2.getObject(names["study"]), t_end=0.1)
+    assert len(r.t) > 1

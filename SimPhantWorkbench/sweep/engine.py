@@ -29,6 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..conversion import body_of_object, convert, simulation_settings
+from ..massprops import solid_property_cache
 from ..objects.base import is_type
 from ..objects.study import study_bodies
 from ..solver import ModelError
@@ -348,7 +349,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
     done_queue = queue.Queue()
     ex = make_executor(executor, scheduler=scheduler, workers=workers, client=client)
     try:
-        with ex:
+        with ex, solid_property_cache():
             stats["executor"] = ex.describe()
             stats["workers"] = ex.workers
             bsize = batch_size or spec.batch_size or _auto_batch(n, ex.workers)

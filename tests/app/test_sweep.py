@@ -296,3 +296,34 @@ def test_parameter_study_object_stores_spec_and_results_and_applies_the_best(doc
     from SimPhantWorkbench import runner
     r = runner.run_study(doc2.getObject(names["study"]), t_end=0.1)
     assert len(r.t) > 1
+
+
+def test_the_solid_property_cache_reuses_unchanged_solids_only(docs, monkeypatch):
+    from SimPhantWorkbench import massprops
+    doc = docs()
+    box = doc.addObject("Part::Box", "Block")
+    box.Length, box.Width, box.Height = 40.0, 20.0, 10.0
+    other = doc.addObject("Part::Cylinder", "Drum")
+    doc.recompute()
+    calls = []
+    real = massprops._solid_integrals
+    monkeypatch.setattr(massprops, "_solid_integrals",
+                        lambda *a: calls.append(a[1].Name) or real(*a))
+    fresh = massprops.mass_properties(box, density=1000.0)
+    with massprops.solid_property_cache():
+        a = massprops.mass_properties(box, density=1000.0)
+        b = massprops.mass_properties(box, density=2000.0)      # density is not cached
+        massprops.mass_properties(other, density=1000.0)
+        box.Length = 80.0
+        doc.recompute()
+        c = massprops.mass_properties(box, density=1000.0)
+        box.Placement.Base = FreeCAD.Vector(5, 0, 0)             # moved: integrated again
+        doc.recompute()
+        d = massprops.mass_properties(box, density=1000.0)
+    assert calls == ["Block", "Block", "Drum", "Block", "Block"]
+    assert a.mass == fresh.mass and np.array_equal(a.inertia, fresh.inertia)
+    assert b.mass == pytest.approx(2 * a.mass, rel=1e-15)
+    assert c.mass == pytest.approx(2 * a.mass, rel=1e-12)
+    assert d.cog[0] == pytest.approx(c.cog[0] + 0.005, abs=1e-12)
+    massprops.mass_properties(box, density=1000.0)               # outside: no cache
+    assert len(calls) == 6

@@ -350,8 +350,8 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
     ex = make_executor(executor, scheduler=scheduler, workers=workers, client=client)
     try:
         with ex, solid_property_cache():
-            stats["executor"] = ex.describe()
-            stats["workers"] = ex.workers
+            # the number of workers may only be known once the cluster is up; the
+            # batch size is then fixed from what is known at the start
             bsize = batch_size or spec.batch_size or _auto_batch(n, ex.workers)
             stats["batch_size"] = bsize
 
@@ -381,16 +381,22 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                     task = prepare(i)
                     if task is not None:
                         buffer.append(task)
-                    if len(buffer) >= bsize:
-                        submit(buffer)
-                        buffer = []
+                    while len(buffer) >= bsize and ex.ready():     # else: convert on
+                        submit(buffer[:bsize])
+                        buffer = buffer[bsize:]
                     drain(block=False)
-                if buffer and not cancel["requested"]:
-                    submit(buffer)
+                if not cancel["requested"]:
+                    ex.wait()
+                    while buffer:
+                        submit(buffer[:bsize])
+                        buffer = buffer[bsize:]
                 while pending and not cancel["requested"]:
                     drain(block=True)
             except KeyboardInterrupt:
                 cancel["requested"] = True
+            if ex.ready():
+                stats["executor"] = ex.describe()
+                stats["workers"] = ex.workers
             if cancel["requested"]:
                 ex.cancel(pending)
                 stats["cancelled"] = True

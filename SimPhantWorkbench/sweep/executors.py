@@ -9,12 +9,15 @@ workers: a Dask worker needs this package's solver (numpy, scipy, numba).
 * ``DaskExecutor``: ``dask.distributed``. Without an address it starts a
   ``LocalCluster`` of worker processes on this machine (one thread each,
   listening on localhost only) and stops it when done; with ``scheduler`` it
-  sends the same work to an existing scheduler. A worker lost mid-task has its
+  sends the same work to an existing scheduler. The cluster starts (or the
+  client connects) in the background while the caller converts the first
+  variants (``ready``, ``wait``). A worker lost mid-task has its
   tasks rescheduled by Dask itself (``distributed.scheduler.allowed-failures``
   times); a batch that still fails comes back as an exception.
 """
 import concurrent.futures
 import os
+import threading
 import uuid
 
 from ..solver.batch import run_batch
@@ -49,6 +52,12 @@ class InProcess:
 
     def __exit__(self, *exc):
         return False
+
+    def ready(self):
+        return True
+
+    def wait(self):
+        pass
 
     def submit(self, tasks):
         fut = concurrent.futures.Future()
@@ -86,20 +95,53 @@ class DaskExecutor:
         self.cluster = None
         self._tag = uuid.uuid4().hex[:8]
         self._count = 0
+        self._thread = None
+        self._start_error = None
 
     def __enter__(self):
-        d = self._distributed
+        """Connect, or start the local cluster in the background (see ``ready``)."""
         if self.client is None:
-            if self.scheduler:
-                self.client = d.Client(self.scheduler, timeout="30s")
-            else:
-                n = self.requested_workers or default_workers()
-                self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                              host="127.0.0.1", dashboard_address=None)
-                self.client = d.Client(self.cluster)
+            self._thread = threading.Thread(target=self._start, name="simphant-dask-start",
+                                            daemon=True)
+            self._thread.start()
         return self
 
+    def _start(self):
+        d = self._distributed
+        try:
+            if self.scheduler:
+                client = d.Client(self.scheduler, timeout="30s")
+            else:
+                n = self.requested_workers or default_workers()
+                self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1,
+                                              processes=True, host="127.0.0.1",
+                                              dashboard_address=None)
+                client = d.Client(self.cluster)
+            self.client = client
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            self._start_error = exc
+
+    def ready(self):
+        """True once the cluster is up: the caller converts variants meanwhile."""
+        return self._thread is None or not self._thread.is_alive()
+
+    def wait(self):
+        """Block until the cluster is up; raise what starting it raised."""
+        if self._thread is not None:
+            while self._thread.is_alive():
+                self._thread.join(0.2)          # short joins: Ctrl-C stays responsive
+            self._thread = None
+        if self._start_error is not None:
+            exc, self._start_error = self._start_error, None
+            if isinstance(exc, OSError):
+                raise RuntimeError("cannot reach the Dask scheduler %s: %s"
+                                   % (self.scheduler, exc)) from None
+            raise exc
+
     def __exit__(self, *exc):
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
         if self._own_client and self.client is not None:
             try:
                 self.client.close()
@@ -110,12 +152,15 @@ class DaskExecutor:
 
     @property
     def workers(self):
+        if self.client is None:
+            return self.requested_workers or (1 if self.scheduler else default_workers())
         try:
             return max(1, len(self.client.scheduler_info()["workers"]))
         except Exception:  # noqa: BLE001 - informative only
             return self.requested_workers or 1
 
     def submit(self, tasks):
+        self.wait()
         self._count += 1
         key = "simphant-sweep-%s-%d" % (self._tag, self._count)
         return self.client.submit(run_batch, tasks, key=key, pure=False)
@@ -127,6 +172,8 @@ class DaskExecutor:
             pass
 
     def describe(self):
+        if self.client is None:
+            return "Dask (not connected)"
         where = self.scheduler or ("local cluster" if self.cluster is not None else "client")
         return "Dask (%s, %d workers)" % (where, self.workers)
 

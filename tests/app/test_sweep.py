@@ -327,3 +327,127 @@ def test_the_solid_property_cache_reuses_unchanged_solids_only(docs, monkeypatch
     assert d.cog[0] == pytest.approx(c.cog[0] + 0.005, abs=1e-12)
     massprops.mass_properties(box, density=1000.0)               # outside: no cache
     assert len(calls) == 6
+
+
+SPEC_TOML = '''
+design = "grid"
+batch_size = 2
+
+[settings]
+t_end = %(t_end)s
+
+[[variables]]
+name = "length"
+target = "Sheet.length"
+start = 150
+stop = 300
+count = %(count)d
+
+[metrics]
+period = "period(velocity(Rod).x)"
+peak = "max(reaction_force(Hinge))"
+
+[objective]
+maximize = "period"
+'''
+
+
+def _saved_pendulum(docs, tmp_path, t_end=2.0, count=4):
+    doc = docs()
+    sheet_pendulum(doc)
+    model = str(tmp_path / "swing.FCStd")
+    doc.saveAs(model)
+    FreeCAD.closeDocument(doc.Name)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC_TOML % dict(t_end=t_end, count=count))
+    return model, str(spec)
+
+
+def test_simphant_sweep_on_the_embedded_cluster_then_from_the_cache(docs, tmp_path):
+    import io
+    import json
+    from SimPhantWorkbench import cli
+    from SimPhantWorkbench.sweep.outputs import read_csv
+    model, spec = _saved_pendulum(docs, tmp_path)
+    original = open(model, "rb").read()
+    out_dir = tmp_path / "out"
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["sweep", model, spec, "--out", str(out_dir), "--workers", "2",
+                     "--apply-best"], stdout=out, stderr=err)
+    assert code == 0, err.getvalue() + out.getvalue()
+    text = out.getvalue()
+    assert "Dask (local cluster, 2 workers)" in text and "4 ok, 0 failed" in text
+    assert "best       #3 by maximize period" in text
+    rows = read_csv(str(out_dir / "results.csv"))
+    assert [r["status"] for r in rows] == ["ok"] * 4
+    lengths = [150.0, 200.0, 250.0, 300.0]
+    assert [r["length"] for r in rows] == lengths
+    for r, L in zip(rows, lengths):
+        assert r["period"] == pytest.approx(closed_form_period(L), rel=3e-5)
+    assert "4/4 done, 0 failed" in err.getvalue()
+    for name in ("period.png", "peak.png", "sweep.json", "swing_sweep.FCStd"):
+        assert (out_dir / name).is_file(), name
+    info = json.loads((out_dir / "sweep.json").read_text())
+    assert info["ok"] == 4 and info["best"]["variant"] == 3 and info["best_applied"]
+    assert open(model, "rb").read() == original          # the input is never written
+    # the saved document: the parameter study with its results, the best length applied
+    saved = FreeCAD.openDocument(str(out_dir / "swing_sweep.FCStd"))
+    try:
+        ps = [o for o in saved.Objects
+              if getattr(getattr(o, "Proxy", None), "Type", "") == "SimPhant::ParameterStudy"][0]
+        assert ps.Succeeded == 4 and ps.BestVariant == 3
+        assert [r["period"] for r in ps.Proxy.rows(ps)] == [r["period"] for r in rows]
+        assert saved.getObject("Sheet").get("length") == 300.0
+    finally:
+        FreeCAD.closeDocument(saved.Name)
+    # a rerun in this process: everything from the cache, the same numbers
+    out2 = io.StringIO()
+    code = cli.main(["sweep", model, spec, "--out", str(out_dir), "--workers", "1"],
+                    stdout=out2, stderr=io.StringIO())
+    assert code == 0 and "4 ok, 0 failed, 0 cancelled, 4 from the cache" in out2.getvalue()
+    assert [r["period"] for r in read_csv(str(out_dir / "results.csv"))] == \
+        [r["period"] for r in rows]
+
+
+def test_simphant_sweep_rejects_bad_input_with_one_line(docs, tmp_path):
+    import io
+    from SimPhantWorkbench import cli
+    model, spec = _saved_pendulum(docs, tmp_path)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(open(spec).read().replace("Sheet.length", "Sheet.nope"))
+    err = io.StringIO()
+    assert cli.main(["sweep", model, str(bad), "--out", str(tmp_path / "o"), "--workers", "1"],
+                    stdout=io.StringIO(), stderr=err) == 2
+    assert "spreadsheet 'Sheet' has no alias or cell 'nope'" in err.getvalue()
+    err = io.StringIO()
+    bad.write_text("design = 'grid'\n[metrics]\np = 'period(velocity(Rod).x)'\n")
+    assert cli.main(["sweep", model, str(bad)], stdout=io.StringIO(), stderr=err) == 2
+    assert "at least one design variable" in err.getvalue()
+
+
+def test_ctrl_c_cancels_the_sweep_and_keeps_finished_variants(docs, tmp_path):
+    import subprocess
+    import sys
+    from SimPhantWorkbench.sweep.outputs import read_csv
+    model, spec = _saved_pendulum(docs, tmp_path, t_end=20.0, count=12)
+    out_dir = tmp_path / "out"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.Popen(
+        [os.path.join(root, "bin", "simphant"), "sweep", model, spec, "--out", str(out_dir),
+         "--workers", "1", "--batch-size", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = ""
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        line = proc.stderr.readline()
+        if "done" in line and not line.startswith("sweep [.") or not line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "sweep cancelled" in err
+    rows = read_csv(str(out_dir / "results.csv"))
+    status = [r["status"] for r in rows]
+    assert len(rows) == 12 and status.count("ok") >= 1 and status.count("cancelled") >= 1
+    assert set(status) == {"ok", "cancelled"}
+    assert len(os.listdir(out_dir / "cache")) == status.count("ok")

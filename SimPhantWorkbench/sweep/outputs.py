@@ -20,6 +20,8 @@ from ..outputs import _figure, safe_name
 __all__ = ["write_csv", "read_csv", "write_parquet", "plot_metric", "write_all", "PLOT_DPI"]
 
 PLOT_DPI = 100
+_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#17becf")
 
 
 def _cell(value):
@@ -76,13 +78,26 @@ def plot_metric(outcome, metric, path):
     axes = np.atleast_1d(fig.subplots(1, len(names), squeeze=False)[0])
     ok = [r for r in outcome.rows if r["status"] == "ok" and not math.isnan(r[metric])]
     bad = [r for r in outcome.rows if r["status"] == "failed"]
+    grid = outcome.spec.design == "grid"
     for ax, var in zip(axes, names):
         x = np.array([r[var] for r in ok])
         y = np.array([r[metric] for r in ok])
-        order = np.argsort(x, kind="stable")
-        if len(names) == 1 and len(x) > 1:
-            ax.plot(x[order], y[order], "-", color="#1f77b4", lw=1.0, alpha=0.6)
-        ax.plot(x, y, "o", color="#1f77b4", ms=4, label="ok (%d)" % len(ok))
+        others = [n for n in names if n != var]
+        groups = {}
+        for r in ok:
+            groups.setdefault(tuple(r[n] for n in others), []).append((r[var], r[metric]))
+        if grid and 1 < len(groups) <= len(_COLORS):
+            # a grid: one line per combination of the other variables
+            for k, (key, pts) in enumerate(sorted(groups.items())):
+                pts.sort()
+                label = ", ".join("%s = %g" % kv for kv in zip(others, key))
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=_COLORS[k],
+                        ms=4, lw=1.0, label=label)
+        else:
+            order = np.argsort(x, kind="stable")
+            if grid and len(x) > 1:
+                ax.plot(x[order], y[order], "-", color="#1f77b4", lw=1.0, alpha=0.6)
+            ax.plot(x, y, "o", color="#1f77b4", ms=4, label="ok (%d)" % len(ok))
         if bad:
             lo = np.nanmin(y) if len(y) else 0.0
             ax.plot([r[var] for r in bad], [lo] * len(bad), "x", color="#d62728", ms=7,
@@ -90,8 +105,7 @@ def plot_metric(outcome, metric, path):
         ax.set_xlabel(var)
         ax.set_ylabel(metric)
         ax.grid(True, alpha=0.3)
-        if ax is axes[0]:
-            ax.legend(fontsize="small")
+        ax.legend(fontsize="x-small")
     text = next(m.text for m in outcome.spec.metrics if m.name == metric)
     fig.suptitle("%s = %s" % (metric, text), fontsize="medium")
     fig.tight_layout()

@@ -451,3 +451,101 @@ def test_ctrl_c_cancels_the_sweep_and_keeps_finished_variants(docs, tmp_path):
     assert len(rows) == 12 and status.count("ok") >= 1 and status.count("cancelled") >= 1
     assert set(status) == {"ok", "cancelled"}
     assert len(os.listdir(out_dir / "cache")) == status.count("ok")
+
+
+def test_designs_grid_latin_hypercube_uniform_and_normal():
+    from SimPhantWorkbench.sweep.spec import Variable
+    m = {"m": "max(speed(Rod))"}
+    grid = sweep.make_spec([Variable("A.x", values=[1, 2, 3]),
+                            Variable("B.y", start=0, stop=1, count=2)], m)
+    assert grid.size() == 6
+    np.testing.assert_array_equal(grid.points(), [[1, 0], [1, 1], [2, 0], [2, 1], [3, 0], [3, 1]])
+    lhs = sweep.make_spec([Variable("A.x", low=10, high=20), Variable("B.y", rel=0.05)], m,
+                          design="lhs", count=50, seed=7)
+    p = lhs.points({"B.y": 100.0})
+    assert p.shape == (50, 2)
+    np.testing.assert_array_equal(p, lhs.points({"B.y": 100.0}))       # the seed repeats it
+    # Latin hypercube: exactly one sample in each of the 50 strata of every variable
+    assert sorted(np.floor((p[:, 0] - 10) / 10 * 50).astype(int)) == list(range(50))
+    assert sorted(np.floor((p[:, 1] - 95) / 10 * 50).astype(int)) == list(range(50))
+    other = sweep.make_spec([Variable("A.x", low=10, high=20), Variable("B.y", rel=0.05)], m,
+                            design="lhs", count=50, seed=8).points({"B.y": 100.0})
+    assert not np.array_equal(p, other)
+    uni = sweep.make_spec([Variable("A.x", low=-1, high=1)], m, design="uniform", count=2000,
+                          seed=1).points()
+    assert -1 <= uni.min() and uni.max() <= 1 and abs(uni.mean()) < 0.05
+    nrm = sweep.make_spec([Variable("A.x", rel=0.05), Variable("B.y", mean=3.0, std=0.5)], m,
+                          design="normal", count=4000, seed=2).points({"A.x": 10.0})
+    assert nrm[:, 0].mean() == pytest.approx(10.0, abs=0.03)
+    assert nrm[:, 0].std() == pytest.approx(0.5, rel=0.05)
+    assert nrm[:, 1].mean() == pytest.approx(3.0, abs=0.03)
+    assert nrm[:, 1].std() == pytest.approx(0.5, rel=0.05)
+
+
+def test_specifications_from_toml_and_json_and_their_errors(tmp_path):
+    import json
+    toml = tmp_path / "s.toml"
+    toml.write_text(SPEC_TOML % dict(t_end=1.5, count=3))
+    spec = sweep.load_spec(str(toml))
+    assert spec.variable_names == ["length"] and spec.metric_names == ["period", "peak"]
+    assert spec.settings == {"t_end": 1.5} and spec.objective == ("maximize", "period")
+    assert spec.batch_size == 2 and spec.size() == 3
+    js = tmp_path / "s.json"
+    js.write_text(json.dumps(spec.to_dict()))
+    again = sweep.load_spec(str(js))
+    assert again.to_dict() == spec.to_dict()
+    np.testing.assert_array_equal(again.points(), spec.points())
+    m = {"m": "max(speed(Rod))"}
+    cases = [
+        (dict(variables=[{"target": "A.x", "values": []}]), "non-empty list"),
+        (dict(variables=[{"target": "A.x", "start": 0, "stop": 1}]), "start, stop and count"),
+        (dict(variables=[{"target": "A.x", "low": 0, "high": 1}]), "grid design needs values"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], design="lhs", count=3),
+         "samples its variables"),
+        (dict(variables=[{"target": "A.x", "low": 0, "high": 1}], design="lhs"),
+         "needs count"),
+        (dict(variables=[{"target": "A.x", "low": 0}], design="uniform", count=3),
+         "needs low and high"),
+        (dict(variables=[{"target": "A.x", "mean": 1}], design="normal", count=3),
+         "needs mean and std"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], design="sobol"), "design must be"),
+        (dict(variables=[{"target": "Ax", "values": [1]}]), "OBJECT.PROPERTY"),
+        (dict(variables=[{"target": "A.x", "values": [1], "step": 2}]), "unknown key"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], settings={"t_ned": 1}),
+         "unknown simulation setting"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], objective={"minimize": "q"}),
+         "not a metric"),
+        (dict(variables=[{"target": "A.x", "values": [1], "name": "m"}]), "must be unique"),
+    ]
+    for kwargs, message in cases:
+        d = dict(kwargs)
+        d.setdefault("metrics", m)
+        with pytest.raises(ModelError, match=message):
+            sweep.spec_from_dict(d)
+    bad = tmp_path / "b.toml"
+    bad.write_text("design = \n")
+    with pytest.raises(ModelError, match="cannot read the specification"):
+        sweep.load_spec(str(bad))
+    with pytest.raises(ModelError, match="not found"):
+        sweep.load_spec(str(tmp_path / "none.toml"))
+
+
+def test_readme_parameter_studies_names_every_option_quantity_and_reducer():
+    import re
+    from SimPhantWorkbench import cli
+    from SimPhantWorkbench.solver.metrics import QUANTITIES, REDUCERS
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = open(os.path.join(root, "README.md")).read()
+    text = text.split("## Parameter studies", 1)[1].split("\n## ", 1)[0]
+    parser = cli.build_parser().commands["sweep"]
+    options = set(re.findall(r"--[a-z][a-z-]*", parser.format_help())) - {"--help", "--debug"}
+    assert {"--scheduler", "--workers", "--out"} <= options
+    assert not sorted(o for o in options if o not in text)
+    assert not sorted(q for q in QUANTITIES if "`%s`" % q not in text)
+    assert not sorted(r for r in REDUCERS if "`%s" % r not in text)
+    for name in ("results.csv", "results.parquet", "<metric>.png", "sweep.json",
+                 "<model>_sweep.FCStd"):
+        assert "`%s`" % name in text, name
+    assert os.path.isfile(os.path.join(root, "examples", "slider_crank_sweep.png"))
+    spec = sweep.load_spec(os.path.join(root, "examples", "slider_crank_sweep.toml"))
+    assert spec.size() == 15 and '"%s"' % spec.variables[0].target in text

@@ -549,3 +549,19 @@ def test_readme_parameter_studies_names_every_option_quantity_and_reducer():
     assert os.path.isfile(os.path.join(root, "examples", "slider_crank_sweep.png"))
     spec = sweep.load_spec(os.path.join(root, "examples", "slider_crank_sweep.toml"))
     assert spec.size() == 15 and '"%s"' % spec.variables[0].target in text
+
+
+def test_without_pandas_the_table_is_a_structured_array(docs, monkeypatch):
+    import sys
+    doc = docs()
+    p = sheet_pendulum(doc)
+    out = sweep.execute(p["study"], {"Sheet.length": [150.0, -1.0]},
+                        {"period": METRICS["period"]}, executor="in-process",
+                        settings={"t_end": 2.0})
+    monkeypatch.setitem(sys.modules, "pandas", None)       # import pandas -> ImportError
+    table = out.table()
+    assert isinstance(table, np.ndarray) and table.dtype.names[:4] == ("variant", "status",
+                                                                       "Sheet.length", "period")
+    assert list(table["status"]) == ["ok", "failed"] and table["period"][0] == \
+        out.rows[0]["period"] and np.isnan(table["period"][1])
+    assert "recomputing" in table["message"][1]

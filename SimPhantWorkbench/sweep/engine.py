@@ -298,6 +298,10 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
         except ModelError as exc:
             fail(i, "Study '%s': %s" % (study.Label, exc), type(exc).__name__)
             return None
+        except Exception as exc:  # noqa: BLE001 - FreeCAD's own errors: this variant only
+            fail(i, "Study '%s': %s: %s" % (study.Label, type(exc).__name__, exc),
+                 type(exc).__name__)
+            return None
         finally:
             stats["conversion_time"] += time.perf_counter() - t0
         key = fingerprint(conv.model, settings) or ""
@@ -398,6 +402,9 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                 stats["executor"] = ex.describe()
                 stats["workers"] = ex.workers
             if cancel["requested"]:
+                for fut in list(pending):          # keep what has finished meanwhile
+                    if fut.done() and not fut.cancelled():
+                        collect(fut, pending.pop(fut))
                 ex.cancel(pending)
                 stats["cancelled"] = True
     finally:

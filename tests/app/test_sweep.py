@@ -168,10 +168,13 @@ def test_killing_a_worker_mid_sweep_still_completes_the_sweep(docs, cluster):
 
     def progress(state):
         if state.done >= 1 and not killed:
-            busy = [w for w, keys in client.processing().items() if keys and w in pids]
-            victim = busy[0] if busy else sorted(pids)[0]
+            processing = client.processing()
+            busy = [w for w, keys in processing.items() if keys and w in pids]
+            if not busy:
+                return True                 # between tasks: try at the next report
+            victim = busy[0]
             os.kill(pids[victim], signal.SIGKILL)
-            killed[victim] = pids[victim]
+            killed.update(pid=pids[victim], tasks=list(processing[victim]))
         return True
 
     out = sweep.execute(p["study"], {"Sheet.length": LENGTHS}, {"period": METRICS["period"]},
@@ -180,9 +183,8 @@ def test_killing_a_worker_mid_sweep_still_completes_the_sweep(docs, cluster):
     assert [r["status"] for r in out.rows] == ["ok"] * 16, [r["message"] for r in out.rows]
     periods = np.array([r["period"] for r in out.rows])
     np.testing.assert_allclose(periods, [closed_form_period(L) for L in LENGTHS], rtol=3e-5)
-    victim_pid = next(iter(killed.values()))
-    assert all(not r["worker"].endswith(":%d" % victim_pid) or r["sim_time"] > 0
-               for r in out.rows)
+    # the worker was busy when it died; its tasks were rerun by Dask and finished
+    assert killed["tasks"] and all(k.startswith("simphant-sweep-") for k in killed["tasks"])
 
 
 def test_a_rerun_takes_finished_variants_from_the_cache(docs, tmp_path):

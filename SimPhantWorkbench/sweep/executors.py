@@ -115,7 +115,7 @@ class DaskExecutor:
                 n = self.requested_workers or default_workers()
                 self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1,
                                               processes=True, host="127.0.0.1",
-                                              dashboard_address=None)
+                                              dashboard_address="127.0.0.1:0")
                 client = d.Client(self.cluster)
             self.client = client
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread

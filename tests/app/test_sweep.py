@@ -26,7 +26,7 @@ LENGTHS = list(np.linspace(100.0, 400.0, 16))
 def cluster():
     """2 worker processes, one thread each, on localhost; shut down after the module."""
     c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address=None)
+                                 host="127.0.0.1", dashboard_address="127.0.0.1:0")
     client = distributed.Client(c)
     try:
         yield c, client

@@ -97,12 +97,16 @@ def speedup(study, sp, repeats, workers):
                 rec[mode] = dict(wall=wall, ok=ok, load_1min=la,
                                  conversion=out.stats["conversion_time"],
                                  sim_time=out.stats["sim_time"],
+                                 sim_cpu_time=out.stats["sim_cpu_time"],
+                                 client_cpu_time=out.stats["client_cpu_time"],
                                  batch_size=out.stats["batch_size"],
                                  tasks_loading_kernels=sum(1 for r in out.rows
                                                            if r["new_kernels"] > 0))
-                print("repeat %d %-13s %7.2f s  (%d ok, conversion %.2f s, simulation %.2f s, "
-                      "load %.1f)" % (k + 1, mode, wall, ok, rec[mode]["conversion"],
-                                      rec[mode]["sim_time"], la), flush=True)
+                print("repeat %d %-13s %7.2f s  (%d ok, conversion %.2f s, simulation %.2f s; "
+                      "CPU: client %.2f s, simulation %.2f s; load %.1f)"
+                      % (k + 1, mode, wall, ok, rec[mode]["conversion"], rec[mode]["sim_time"],
+                         rec[mode]["client_cpu_time"], rec[mode]["sim_cpu_time"], la),
+                      flush=True)
             runs.append(rec)
     finally:
         cluster.close()
@@ -113,6 +117,15 @@ def speedup(study, sp, repeats, workers):
                                                         all=ratios)
     for mode in ("serial", "dask", "dask-running"):
         res["wall_" + mode.replace("-", "_")] = statistics.median(r[mode]["wall"] for r in runs)
+    # load-independent view: CPU seconds of work. Serial: all in this process. Parallel:
+    # the client's (conversion, scheduling) and the workers' simulations; on ``workers``
+    # otherwise idle cores the wall time is at least max(client, (client + workers) / cores)
+    bounds = []
+    for r in runs:
+        serial = r["serial"]["client_cpu_time"]
+        client, sims = r["dask-running"]["client_cpu_time"], r["dask-running"]["sim_cpu_time"]
+        bounds.append(serial / max(client, sims / workers, (client + sims) / workers))
+    res["cpu_bound_speedup_running"] = dict(median=statistics.median(bounds), all=bounds)
     return res
 
 
@@ -139,6 +152,7 @@ def overhead(study, n_tasks, workers, target=0.05):
                                            host="127.0.0.1", dashboard_address="127.0.0.1:0")
         try:
             with DaskExecutor(scheduler=cluster.scheduler_address) as ex:
+                ex.wait()
                 ex.client.gather([ex.submit(tasks[:1]) for _ in range(nw * 2)])   # warm-up
                 for batch in (1, max(1, n_tasks // (4 * nw))):
                     la = load()[0]
@@ -147,8 +161,10 @@ def overhead(study, n_tasks, workers, target=0.05):
                     results = [r for f in ex.client.gather(futs) for r in f]
                     wall = time.perf_counter() - t0
                     busy = sum(r["sim_time"] for r in results)
+                    cpu = sum(r["cpu_time"] for r in results)
                     frac = (nw * wall - busy) / busy
                     rec = dict(workers=nw, batch_size=batch, wall=wall, summed_sim_time=busy,
+                               summed_cpu_time=cpu,
                                mean_sim_time=busy / n_tasks, overhead_fraction=frac,
                                overhead_per_task=(nw * wall - busy) / n_tasks, load_1min=la,
                                tasks_loading_kernels=sum(1 for r in results
@@ -188,9 +204,10 @@ def main():
     info["load_after"] = load()
     su = info["speedup"]
     print("speed-up (median): %.2fx with the cluster start, %.2fx on a running cluster; "
-          "serial %.1f s, dask %.1f s, dask-running %.1f s"
+          "serial %.1f s, dask %.1f s, dask-running %.1f s; CPU-time bound on idle cores %.2fx"
           % (su["speedup_dask"]["median"], su["speedup_dask_running"]["median"],
-             su["wall_serial"], su["wall_dask"], su["wall_dask_running"]))
+             su["wall_serial"], su["wall_dask"], su["wall_dask_running"],
+             su["cpu_bound_speedup_running"]["median"]))
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
     stamp = time.strftime("%Y-%m-%d_%H%M", started) + ("_quick" if args.quick else "")
     for name in ("sweep_%s.json" % stamp, "sweep_latest%s.json" % ("_quick" if args.quick

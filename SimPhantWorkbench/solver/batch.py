@@ -53,11 +53,12 @@ def run_task(task):
 
     Keys: index, key, status, error (class name or ""), message, metrics
     ({name: float}; NaN when the run failed or a metric cannot be had),
-    metric_errors ({name: message}), sim_time [s], steps, worker (host:pid),
-    new_kernels.
+    metric_errors ({name: message}), sim_time [s] (wall clock), cpu_time [s] (this
+    process's CPU time), steps, worker (host:pid), new_kernels.
     """
     k0 = kernel_count()
     t0 = time.perf_counter()
+    c0 = time.process_time()
     out = dict(index=task.index, key=task.key, status="ok", error="", message="",
                metrics={m.name: float("nan") for m in task.metrics}, metric_errors={},
                sim_time=0.0, steps=0, worker="%s:%d" % (socket.gethostname(), os.getpid()))
@@ -72,6 +73,7 @@ def run_task(task):
                    message="%s: %s" % (type(exc).__name__, exc))
         result = None
     out["sim_time"] = time.perf_counter() - t0
+    out["cpu_time"] = time.process_time() - c0
     if result is not None:
         for m in task.metrics:
             try:

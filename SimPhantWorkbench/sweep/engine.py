@@ -247,7 +247,9 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                    new_kernels=0)
         rows.append(row)
     stats = dict(variants=n, executor="", workers=0, batch_size=0, batches=0,
-                 conversion_time=0.0, sim_time=0.0, wall_time=0.0, cancelled=False)
+                 conversion_time=0.0, sim_time=0.0, sim_cpu_time=0.0, wall_time=0.0,
+                 client_cpu_time=0.0, cancelled=False)
+    cpu0 = time.process_time()
     counts = dict(done=0, failed=0, cached=0, run_done=0)
     cancel = dict(requested=False)
     invalid_before = _invalid_objects(doc)
@@ -343,6 +345,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                     row["message"] = "; ".join("%s: %s" % kv
                                                for kv in sorted(res["metric_errors"].items()))
             stats["sim_time"] += res["sim_time"]
+            stats["sim_cpu_time"] += res.get("cpu_time", 0.0)
             if cache is not None and row["key"]:
                 cache.put(row["key"], row, spec.metrics)
             finish(row)
@@ -416,6 +419,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
             for t in targets:
                 t.obj.purgeTouched()
         stats["wall_time"] = time.perf_counter() - t_start
+        stats["client_cpu_time"] = time.process_time() - cpu0
     for row in rows:
         if row["status"] == "cancelled" and not row["message"]:
             row["message"] = "not run: the sweep was cancelled"

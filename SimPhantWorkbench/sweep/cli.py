@@ -111,7 +111,7 @@ def run_sweep(args, out, err, interrupt):
     from ..cli import (EXIT_CANCELLED, EXIT_OK, CliError, _find_study, _gui_members,
                        _import_freecad, _open_document, _restore_gui_members)
     from ..solver import ModelError
-    from . import apply_best, engine, outputs, run_parameter_study
+    from . import apply_best, outputs, run_parameter_study
     from .spec import load_spec
 
     t_start = time.perf_counter()

@@ -17,12 +17,15 @@ workers: a Dask worker needs this package's solver (numpy, scipy, numba).
 """
 import concurrent.futures
 import os
+import shutil
+import sys
 import threading
 import uuid
 
 from ..solver.batch import run_batch
 
-__all__ = ["InProcess", "DaskExecutor", "make_executor", "dask_available", "default_workers"]
+__all__ = ["InProcess", "DaskExecutor", "make_executor", "dask_available", "default_workers",
+           "python_executable"]
 
 
 def dask_available():
@@ -31,6 +34,24 @@ def dask_available():
     except ImportError:
         return False
     return True
+
+
+def python_executable():
+    """A Python interpreter for worker processes when this process is not one.
+
+    Inside FreeCAD (``freecad``, ``freecadcmd``) ``sys.executable`` is FreeCAD's
+    binary, which cannot start a worker; the Python it embeds (same version) can.
+    None when ``sys.executable`` is fine.
+    """
+    exe = sys.executable or ""
+    if os.path.basename(exe).startswith("python"):
+        return None
+    version = "python%d.%d" % sys.version_info[:2]
+    for candidate in (os.path.join(sys.base_prefix, "bin", version), shutil.which(version),
+                      os.path.join(sys.base_prefix, "bin", "python3")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
 
 
 def default_workers():
@@ -113,6 +134,10 @@ class DaskExecutor:
                 client = d.Client(self.scheduler, timeout="30s")
             else:
                 n = self.requested_workers or default_workers()
+                exe = python_executable()
+                if exe is not None:
+                    import multiprocessing
+                    multiprocessing.set_executable(exe)
                 self.cluster = d.LocalCluster(n_workers=n, threads_per_worker=1,
                                               processes=True, host="127.0.0.1",
                                               dashboard_address="127.0.0.1:0")

@@ -567,3 +567,34 @@ def test_without_pandas_the_table_is_a_structured_array(docs, monkeypatch):
     assert list(table["status"]) == ["ok", "failed"] and table["period"][0] == \
         out.rows[0]["period"] and np.isnan(table["period"][1])
     assert "recomputing" in table["message"][1]
+
+
+def test_inside_freecadcmd_the_local_cluster_starts_python_workers(tmp_path, monkeypatch):
+    """In FreeCAD sys.executable is FreeCAD itself; workers are started with its Python."""
+    import shutil
+    import subprocess
+    import sys
+    from SimPhantWorkbench.sweep.executors import python_executable
+    assert python_executable() is None                   # here: a real Python
+    monkeypatch.setattr(sys, "executable", "/usr/bin/freecadcmd")
+    exe = python_executable()
+    assert exe and os.path.basename(exe).startswith("python3")
+    monkeypatch.undo()
+    if shutil.which("freecadcmd") is None:
+        pytest.skip("no freecadcmd")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = tmp_path / "sweep_in_freecad.py"
+    script.write_text(
+        "import sys\n"
+        "sys.path.insert(0, %r)\n"
+        "import FreeCAD\n"
+        "from SimPhantWorkbench import sweep\n"
+        "doc = FreeCAD.openDocument(%r)\n"
+        "out = sweep.execute(doc.getObject('Study'), {'Pendulum.Density': [2000, 2700]},\n"
+        "                    {'v': 'max(speed(Pendulum))'}, workers=2, settings={'t_end': 0.3})\n"
+        "print('RESULT', [r['status'] for r in out.rows], out.stats['executor'])\n"
+        % (root, os.path.join(root, "examples", "pendulum.FCStd")))
+    run = subprocess.run(["freecadcmd", str(script)], capture_output=True, text=True,
+                         timeout=600)
+    assert "RESULT ['ok', 'ok'] Dask (local cluster, 2 workers)" in run.stdout, \
+        run.stdout[-2000:] + run.stderr[-2000:]

@@ -177,8 +177,12 @@ class DaskExecutor:
 
     @property
     def workers(self):
+        """Worker count: the cluster's (waits for a scheduler connection, which is quick);
+        while a local cluster is starting, the number it is starting."""
+        if self.client is None and self.scheduler:
+            self.wait()
         if self.client is None:
-            return self.requested_workers or (1 if self.scheduler else default_workers())
+            return self.requested_workers or default_workers()
         try:
             return max(1, len(self.client.scheduler_info()["workers"]))
         except Exception:  # noqa: BLE001 - informative only

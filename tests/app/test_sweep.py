@@ -79,6 +79,10 @@ def test_length_sweep_on_a_local_cluster_matches_the_closed_form_and_runs_in_pro
     spec = sweep.make_spec({"Sheet.length": LENGTHS}, METRICS, batch_size=2)
     out = sweep.execute(p["study"], spec, scheduler=c.scheduler_address)
     assert out.stats["batches"] == 8 and out.stats["workers"] == 2
+    # automatic batches on a scheduler: sized for its workers (about 4 tasks each)
+    auto = sweep.execute(p["study"], {"Sheet.length": LENGTHS}, {"period": METRICS["period"]},
+                         scheduler=c.scheduler_address, settings={"t_end": 0.1})
+    assert auto.stats["batch_size"] == 2 and auto.stats["batches"] == 8
     assert [r["status"] for r in out.rows] == ["ok"] * 16, [r["message"] for r in out.rows]
     periods = np.array([r["period"] for r in out.rows])
     expected = np.array([closed_form_period(L) for L in LENGTHS])

@@ -7,6 +7,8 @@
                  [--video FILE.mp4] [--fps N]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
                       [--no-triads]
+    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
+                 (a parameter study: ``sweep.cli``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
@@ -149,7 +151,9 @@ def build_parser():
     view.add_argument("--trails", action="store_true", help="show the CoG trails")
     view.add_argument("--no-triads", action="store_true", help="hide the joint frames")
     view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
-    ap.commands = {"run": run, "view": view}   # the sub-command parsers, for documentation checks
+    from .sweep.cli import add_parser as add_sweep_parser
+    ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
+                   "sweep": add_sweep_parser(sub)}
     return ap
 
 
@@ -753,6 +757,9 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
         try:
             if args.command == "view":
                 return _view(args, out, err)
+            if args.command == "sweep":
+                from .sweep.cli import run_sweep
+                return run_sweep(args, out, err, interrupt)
             return _run(args, progress, out, err, interrupt)
         except CliError as exc:
             kind = "" if exc.code == EXIT_CANCELLED else "error: "

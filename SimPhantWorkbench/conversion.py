@@ -22,7 +22,6 @@ Conventions fixed here:
 ``convert(study)`` returns a ``Conversion`` holding the solver ``Model`` and
 the mappings between document objects and solver bodies, joints and loads.
 """
-import ast
 import math
 from collections import namedtuple
 
@@ -34,6 +33,7 @@ from .massprops import M_PER_MM, ancestors, container_placement
 from .objects.base import is_type
 from .objects.study import find_study, study_bodies, study_joints, study_loads
 from .solver import JOINT_TYPES, Model, ModelError
+from .solver.expressions import TimeFunction, format_vector_function
 from .solver.rotations import matrix_to_quat, orthonormal_frame, quat_to_matrix
 
 __all__ = [
@@ -110,134 +110,18 @@ def global_placement(obj):
 
 # ============================================================================ time functions
 
-_MATH_NAMES = {name: getattr(math, name) for name in (
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
-    "acosh", "atanh", "exp", "log", "log10", "log2", "sqrt", "hypot", "fabs", "floor", "ceil",
-    "fmod", "copysign", "degrees", "radians", "pi", "e", "tau", "inf")}
-_MATH_NAMES.update(abs=abs, min=min, max=max)
-_FUNCTION_NAMES = {k for k, v in _MATH_NAMES.items() if callable(v)}
-_ALLOWED_NODES = (ast.Expression, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.Call,
-                  ast.Name, ast.Load, ast.Constant, ast.IfExp, ast.Compare, ast.BoolOp,
-                  ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
-                  ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or, ast.Lt, ast.LtE, ast.Gt,
-                  ast.GtE, ast.Eq, ast.NotEq)
-
-
-#: bounds of a time function: its text length, its syntax-tree size, and the wall time
-#: its validation may take [s]
-MAX_FUNCTION_LENGTH = 4000
-MAX_FUNCTION_NODES = 1000
-FUNCTION_VALIDATION_BUDGET = 0.5
-
-# math.floor/ceil return Python integers, whose arithmetic is unbounded (``floor(10.0) **
-# floor(1e9)`` would run for hours): every value in a time function is a float instead
-_MATH_NAMES.update(floor=lambda x: float(math.floor(x)), ceil=lambda x: float(math.ceil(x)))
-
-
-class _FloatValues(ast.NodeTransformer):
-    """Make every value a float: integer literals, comparisons and ``not`` (bools are
-    integers). Float arithmetic costs the same whatever the numbers, and overflows
-    (``9**9**9``) instead of hanging; no value can be a sequence to repeat."""
-
-    def visit_Constant(self, node):
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            return node
-        return ast.copy_location(ast.Constant(float(node.value)), node)
-
-    def _as_float(self, node):
-        self.generic_visit(node)
-        call = ast.Call(func=ast.Name(id="_float", ctx=ast.Load()), args=[node], keywords=[])
-        return ast.copy_location(call, node)
-
-    def visit_Compare(self, node):
-        return self._as_float(node)
-
-    def visit_UnaryOp(self, node):
-        if isinstance(node.op, ast.Not):
-            return self._as_float(node)
-        self.generic_visit(node)
-        return node
-
-
-def format_vector_function(value):
-    """The text form of a vector function: a string as is, or 3 components joined by ", "."""
-    if isinstance(value, str):
-        return value.strip()
-    parts = [str(c).strip() for c in value]
-    return ", ".join(parts)
-
+# The expression language of time functions lives in the pure solver package
+# (``solver.expressions``), so a converted model pickles (the function travels
+# as its text) and runs where FreeCAD is not installed.
 
 def parse_time_function(text, what):
     """Compile a vector expression of time ``t`` [s] into ``f(t) -> (3,) array``.
 
-    ``text`` is three comma-separated components, e.g. ``"0, 0, 10*sin(2*pi*t)"``
-    (or a 3-sequence of component strings). Allowed: numbers, ``t``, arithmetic
-    (``+ - * / // % **``), comparisons, ``a if c else b``, and the functions and
-    constants of ``math`` (sin, cos, exp, sqrt, pi, ...) plus abs, min, max.
-    Anything else (attributes, names, subscripts, lambdas...) is rejected, so
-    text stored in a document cannot run arbitrary code. ``what`` names the
-    object in error messages. The function is checked at t = 0.
+    See ``solver.expressions.TimeFunction`` (three comma-separated components,
+    numbers, ``t``, arithmetic and math functions; checked at t = 0). The
+    result pickles as its text.
     """
-    source = format_vector_function(text)
-    if len(source) > MAX_FUNCTION_LENGTH:
-        raise ModelError("%s: the function is %d characters long; at most %d are allowed"
-                         % (what, len(source), MAX_FUNCTION_LENGTH))
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, MemoryError, RecursionError, ValueError) as exc:
-        raise ModelError("%s: cannot read the function %r: %s"
-                         % (what, source, getattr(exc, "msg", None) or exc)) from None
-    nodes = list(ast.walk(tree))
-    if len(nodes) > MAX_FUNCTION_NODES:
-        raise ModelError("%s: the function %r has %d terms; at most %d are allowed"
-                         % (what, source, len(nodes), MAX_FUNCTION_NODES))
-    top = tree.body
-    for node in nodes:
-        if isinstance(node, (ast.Tuple, ast.List)) and node is not top:
-            raise ModelError("%s: sequences are not allowed inside the function %r (only its "
-                             "3 comma-separated components)" % (what, source))
-        if not isinstance(node, _ALLOWED_NODES):
-            raise ModelError("%s: %r is not allowed in the function %r (only numbers, t, "
-                             "arithmetic and math functions)"
-                             % (what, type(node).__name__, source))
-        if isinstance(node, ast.Name) and node.id != "t" and node.id not in _MATH_NAMES:
-            raise ModelError("%s: unknown name %r in the function %r (use t and math functions "
-                             "such as sin, cos, exp, sqrt, pi)" % (what, node.id, source))
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTION_NAMES \
-                    or node.keywords:
-                raise ModelError("%s: only math functions can be called in %r" % (what, source))
-        if isinstance(node, ast.Constant) and (isinstance(node.value, bool)
-                                               or not isinstance(node.value, (int, float))):
-            raise ModelError("%s: only numbers are allowed as constants in %r" % (what, source))
-    body = tree.body
-    if not isinstance(body, (ast.Tuple, ast.List)) or len(body.elts) != 3:
-        raise ModelError("%s: the function %r must have 3 comma-separated components "
-                         "(x, y, z)" % (what, source))
-    tree = ast.fix_missing_locations(_FloatValues().visit(tree))
-    code = compile(tree, "<%s>" % what, "eval")
-    namespace = {"__builtins__": {}}
-    namespace.update(_MATH_NAMES)
-    namespace["_float"] = float            # added by _FloatValues, not a user name
-
-    def function(t):
-        namespace["t"] = float(t)
-        return np.array(eval(code, namespace), dtype=float)  # noqa: S307 - validated AST
-
-    function.source = source
-    import time
-    start = time.perf_counter()
-    try:
-        v = function(0.0)
-    except Exception as exc:  # noqa: BLE001 - report the user's expression failure
-        raise ModelError("%s: the function %r fails at t = 0: %s" % (what, source, exc)) from None
-    if time.perf_counter() - start > FUNCTION_VALIDATION_BUDGET:
-        raise ModelError("%s: the function %r takes too long to evaluate (more than %g s)"
-                         % (what, source, FUNCTION_VALIDATION_BUDGET))
-    if v.shape != (3,) or not np.all(np.isfinite(v)):
-        raise ModelError("%s: the function %r must give 3 finite numbers, got %r at t = 0"
-                         % (what, source, v))
-    return function
+    return TimeFunction(text, what)
 
 
 # ============================================================================ bodies

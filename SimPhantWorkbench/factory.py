@@ -27,7 +27,8 @@ from .objects.base import is_type, transaction
 from .objects.study import find_study, study_bodies, study_result
 from .solver import JOINT_TYPES, ModelError
 
-__all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result"]
+__all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
+           "make_parameter_study"]
 
 
 def _attach_view_provider(obj, module_name, class_name):
@@ -116,6 +117,26 @@ def make_result(study, name="Result"):
                          % (study.Label, study_result(study).Label))
     return _create(study, "Add SimPhant result", name, Result, "view_result", "VPResult", None,
                    lambda obj: None)
+
+
+def make_parameter_study(study, spec, name="ParameterStudy", label=None):
+    """Add a parameter study of ``study`` holding ``spec`` (a ``sweep.Spec`` or its dict).
+
+    ``sweep.run_parameter_study`` runs it and stores the results table in it.
+    """
+    import json
+    from .objects.parameter_study import ParameterStudy
+    from .sweep.spec import Spec, spec_from_dict
+    _require_study(study)
+    data = spec.to_dict() if isinstance(spec, Spec) else spec
+    spec_from_dict(data, "Parameter study '%s'" % (label or name))     # validates
+    text = json.dumps(data, indent=1)
+
+    def fill(obj):
+        obj.Specification = text
+
+    return _create(study, "Add SimPhant parameter study", name, ParameterStudy,
+                   "view_parameter_study", "VPParameterStudy", label, fill)
 
 
 # ----------------------------------------------------------------------------- bodies

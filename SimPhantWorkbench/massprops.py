@@ -17,6 +17,7 @@ the product of the placements of the containers ``obj`` sits in, found with
 ``GeoFeature.getGlobalPlacement()`` would do the same for GeoFeatures, but
 ``App::Link`` is not a GeoFeature on 0.20 and has no such method.
 """
+import contextlib
 import math
 from collections import namedtuple
 
@@ -27,7 +28,7 @@ import Part
 
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["MassProperties", "DEFAULT_DENSITY", "ancestors", "container_placement",
+__all__ = ["MassProperties", "DEFAULT_DENSITY", "solid_property_cache", "ancestors", "container_placement",
            "container_matrix", "global_shape",
            "shape_at", "solid_pieces", "material_density", "mass_properties", "principal_frame"]
 
@@ -391,7 +392,47 @@ def _solid_parts(obj):
     return parts
 
 
+#: while ``solid_property_cache`` is active: {location matrix: [(solid, (V, c, J))]}
+_solid_memo = None
+
+
+@contextlib.contextmanager
+def solid_property_cache():
+    """Within the block, each solid's unit-density volume, centroid and inertia are
+    integrated once and reused while the solid is unchanged.
+
+    A parameter study converts the same study many times; solids that no
+    variant changes need not be integrated again (OCC's volume integrals are
+    the bulk of a conversion). A solid counts as unchanged when it shares its
+    OCC geometry (``isPartner``: the same TShape) and has the same location;
+    the cache holds the solids it has seen, so no new shape can take the
+    identity of a freed one. Nested blocks share the outer cache.
+    """
+    global _solid_memo
+    outer = _solid_memo
+    if outer is None:
+        _solid_memo = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _solid_memo = None
+
+
 def _solid_part(solid, piece, index):
+    memo = _solid_memo
+    if memo is not None:
+        key = tuple(solid.Placement.toMatrix().A)
+        for seen, props in memo.get(key, ()):
+            if seen.isPartner(solid):
+                return props + (piece,)
+    props = _solid_integrals(solid, piece, index)
+    if memo is not None:
+        memo.setdefault(key, []).append((solid, props))
+    return props + (piece,)
+
+
+def _solid_integrals(solid, piece, index):
     volume = solid.Volume
     if not (math.isfinite(volume) and volume > 0.0):
         raise ModelError("Solid%d of '%s' has %s volume (%g mm^3): the solid is degenerate or "
@@ -401,7 +442,7 @@ def _solid_part(solid, piece, index):
     centroid = np.array(solid.CenterOfMass, dtype=float)
     moi = solid.MatrixOfInertia
     unit_inertia = np.array([[moi.A[4 * i + j] for j in range(3)] for i in range(3)])
-    return volume * M3_PER_MM3, centroid * M_PER_MM, unit_inertia * M5_PER_MM5, piece
+    return volume * M3_PER_MM3, centroid * M_PER_MM, unit_inertia * M5_PER_MM5
 
 
 def _no_solid_message(obj, pieces):

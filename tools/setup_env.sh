@@ -3,8 +3,9 @@
 # environment the other make targets use (as shell assignments, see env.mk).
 #
 #  1. Debian packages: FreeCAD and the Python packages FreeCAD's own Python uses
-#     (numpy, scipy, matplotlib, pytest), pip (to install numba) and xvfb for the GUI
-#     tests. The same list on Debian 12 (FreeCAD 0.20) and Debian 13 (FreeCAD 1.x).
+#     (numpy, scipy, matplotlib, pytest, dask.distributed, pandas), pip (to install
+#     numba) and xvfb for the GUI tests. The same list on Debian 12 (FreeCAD 0.20) and
+#     Debian 13 (FreeCAD 1.x).
 #  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
 #     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
 #  3. The workbench linked into FreeCAD's user Mod directory.
@@ -15,7 +16,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 log() { echo "[setup] $*" >&2; }
 
-APT_PACKAGES="freecad python3-numpy python3-scipy python3-matplotlib python3-pil python3-pytest python3-pip xvfb xauth"
+# python3-distributed (with python3-dask) runs parameter studies on Dask; python3-pandas gives
+# their results as a DataFrame. Both are Debian's, built for the Python FreeCAD uses.
+APT_PACKAGES="freecad python3-numpy python3-scipy python3-matplotlib python3-pil python3-pytest python3-pip xvfb xauth python3-distributed python3-dask python3-pandas"
 missing=""
 for p in $APT_PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -9,7 +9,8 @@ import SimPhantWorkbench.solver as solver_pkg
 SOLVER_DIR = os.path.dirname(solver_pkg.__file__)
 ALLOWED_TOP = {"numpy", "scipy", "numba", "math", "cmath", "numbers", "collections", "time",
                "functools", "itertools", "operator", "typing", "warnings", "os", "sys", "enum",
-               "dataclasses", "json", "copy", "re", "textwrap", "__future__"}
+               "dataclasses", "json", "copy", "re", "textwrap", "__future__", "ast", "hashlib",
+               "socket"}
 
 
 def _imports(path):

@@ -1,0 +1,147 @@
+"""Parameter studies: sweep a study over design variables, locally or on a Dask cluster.
+
+::
+
+    from SimPhantWorkbench import sweep
+    table = sweep.run(study, {"Sheet.length": [200, 250, 300]},
+                      {"period": "period(velocity(Rod).x)"})
+
+``run`` returns a pandas DataFrame (a NumPy structured array without pandas),
+one row per variant: its status, the variables, the metrics and why a failed
+variant failed. ``execute`` returns the ``SweepOutcome`` behind it (rows,
+statistics, the best variant). The design variables (``targets``), the
+specification (``spec``, also read from TOML/JSON), the run (``engine``), where
+it runs (``executors``) and the files (``outputs``) each have a module;
+``apply_variant`` writes a variant's values into the document.
+"""
+from .engine import Progress, SweepOutcome, execute as _execute
+from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
+
+__all__ = ["run", "execute", "apply_variant", "run_parameter_study", "store_outcome",
+           "apply_best", "Spec", "Variable", "load_spec", "make_spec",
+           "spec_from_dict", "Progress", "SweepOutcome"]
+
+
+def _as_spec(variables, metrics, kwargs):
+    if isinstance(variables, Spec):
+        if metrics is not None:
+            raise TypeError("give the metrics in the Spec, not separately")
+        return variables
+    keys = ("design", "count", "seed", "settings", "objective", "batch_size")
+    spec_kw = {k: kwargs.pop(k) for k in keys if k in kwargs}
+    return make_spec(variables, metrics, **spec_kw)
+
+
+def execute(study, variables, metrics=None, **kwargs):
+    """Run a sweep; a ``SweepOutcome`` (see ``run`` for the arguments)."""
+    spec = _as_spec(variables, metrics, kwargs)
+    return _execute(study, spec, **kwargs)
+
+
+def run(study, variables, metrics=None, **kwargs):
+    """Sweep ``study`` over design variables; the results table.
+
+    Parameters
+    ----------
+    study : Study object
+    variables : dict ``{"OBJECT.PROPERTY": [values]}``, a list of ``Variable``\\ s or
+        dicts, or a complete ``Spec`` (then no ``metrics``)
+    metrics : dict ``{name: expression}`` or a list of expressions
+        (``solver.metrics``: ``"max(reaction_force(Hinge))"`` ...)
+    design, count, seed : the design: "grid" (full factorial, default), "lhs",
+        "uniform" or "normal" with ``count`` samples and a ``seed``
+    settings : dict of simulation settings for every variant (``t_end``, ``dt`` ...)
+    objective : ``{"minimize": metric}`` or ``{"maximize": metric}``
+    executor, scheduler, workers, client, cache_dir, progress, batch_size :
+        where and how it runs (``engine.execute``)
+
+    Returns a pandas DataFrame (or a NumPy structured array without pandas):
+    variant, status ("ok", "failed", "cancelled"), one column per variable and
+    metric, message, error, key (model fingerprint), cached, worker, sim_time,
+    new_kernels. The DataFrame's ``attrs["sweep"]`` holds the statistics.
+    """
+    return execute(study, variables, metrics, **kwargs).table()
+
+
+def apply_variant(study, values):
+    """Give the document the design-variable values of one variant, in one undo step.
+
+    ``values`` maps targets (``"Rod.Height"``) to numbers; geometric changes are
+    recomputed. Used to write the best variant back.
+    """
+    from ..objects.base import transaction
+    from .targets import resolve_target
+    doc = study.Document
+    targets = [(resolve_target(doc, t), v) for t, v in values.items()]
+    with transaction(doc, "SimPhant: apply parameter-study variant"):
+        for target, value in targets:
+            target.set(value)
+        doc.recompute()
+    return targets
+
+
+def _study_of(pstudy):
+    from ..objects.study import find_study
+    from ..solver import ModelError
+    study = None
+    for parent in pstudy.InList:
+        study = find_study(parent)
+        if study is not None:
+            break
+    if study is None:
+        raise ModelError("Parameter study '%s' is not in a study" % pstudy.Label)
+    return study
+
+
+def store_outcome(pstudy, outcome):
+    """Write ``outcome`` (its results table and counts) into a ParameterStudy, one undo step."""
+    import os
+    import shutil
+    import tempfile
+    from ..objects.base import transaction
+    from .outputs import write_csv
+    tmpdir = tempfile.mkdtemp(prefix="simphant_sweep_")
+    try:
+        path = write_csv(outcome, os.path.join(tmpdir, "%s_results.csv" % pstudy.Name))
+        best = outcome.best()
+        with transaction(pstudy.Document, "SimPhant: store parameter-study results"):
+            pstudy.ResultsFile = path
+            pstudy.Variants = len(outcome.rows)
+            pstudy.Succeeded = outcome.count("ok")
+            pstudy.Failed = outcome.count("failed")
+            pstudy.BestVariant = -1 if best is None else int(best["variant"])
+            pstudy.WallTime = float(outcome.stats.get("wall_time", 0.0))
+            pstudy.purgeTouched()
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def run_parameter_study(pstudy, **kwargs):
+    """Run a ParameterStudy object's specification on its study and store the results.
+
+    ``kwargs`` as ``engine.execute`` (executor, scheduler, workers, client,
+    cache_dir, progress, batch_size). Returns the ``SweepOutcome``.
+    """
+    study = _study_of(pstudy)
+    outcome = _execute(study, pstudy.Proxy.spec(pstudy), **kwargs)
+    store_outcome(pstudy, outcome)
+    return outcome
+
+
+def apply_best(pstudy):
+    """Write the best variant's values (by the objective) into the document, one undo step.
+
+    Returns the best row; ``ModelError`` when there is no objective or no
+    finished variant.
+    """
+    from ..solver import ModelError
+    spec = pstudy.Proxy.spec(pstudy)
+    if not spec.objective:
+        raise ModelError("Parameter study '%s' has no objective" % pstudy.Label)
+    if pstudy.BestVariant < 0:
+        raise ModelError("Parameter study '%s' has no best variant (not run, or no variant "
+                         "finished)" % pstudy.Label)
+    rows = pstudy.Proxy.rows(pstudy)
+    row = next(r for r in rows if int(r["variant"]) == pstudy.BestVariant)
+    apply_variant(_study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
+    return row

@@ -113,6 +113,11 @@ def _conflicting_rows(system, Y, tol=1e-6):
     return mask
 
 
+#: scaled residual below which a row that is dependent before the projection counts as a
+#: (consistent) redundant equation
+REDUNDANT_RESIDUAL = 1e-6
+
+
 def assemble(system, Y, tol=1e-11, max_iter=60):
     """Return a consistent copy of ``Y`` and an ``AssemblyReport``.
 
@@ -125,9 +130,14 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     if S.nrows == 0:
         return Y, report
     Y0 = Y.copy()
-    if system.find_redundant_rows(Y):
-        system.set_regularization(system.regularization)
     res = system.residuals(Y)[0]
+    if system.find_redundant_rows(Y):
+        # A row that is dependent at Y but not satisfied there marks a singular
+        # configuration (e.g. a distance joint whose point moves across its line), not
+        # a redundant equation: it keeps the small eps, so that the Newton steps can
+        # leave that configuration instead of being damped away along it.
+        system.redundant &= res <= REDUNDANT_RESIDUAL
+        system.set_regularization(system.regularization)
     report.residual_before = float(res.max())
     it = 0
     while res.max() > tol and it < max_iter:

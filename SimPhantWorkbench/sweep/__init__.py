@@ -14,12 +14,25 @@ specification (``spec``, also read from TOML/JSON), the run (``engine``), where
 it runs (``executors``) and the files (``outputs``) each have a module;
 ``apply_variant`` writes a variant's values into the document.
 """
-from .engine import Progress, SweepOutcome, execute as _execute
 from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
 
 __all__ = ["run", "execute", "apply_variant", "run_parameter_study", "store_outcome",
            "apply_best", "Spec", "Variable", "load_spec", "make_spec",
            "spec_from_dict", "Progress", "SweepOutcome"]
+
+
+def __getattr__(name):
+    # the engine needs FreeCAD (the conversion): imported on first use, so that
+    # ``simphant`` builds its command line (and ``simphant view`` runs) without FreeCAD
+    if name in ("Progress", "SweepOutcome"):
+        from . import engine
+        return getattr(engine, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def _execute(study, spec, **kwargs):
+    from .engine import execute
+    return execute(study, spec, **kwargs)
 
 
 def _as_spec(variables, metrics, kwargs):

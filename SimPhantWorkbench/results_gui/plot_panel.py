@@ -485,6 +485,11 @@ def PlotPanel(*args, **kw):  # noqa: N802 - a class made on first use (Qt import
     return _CLASS[0](*args, **kw)
 
 
+#: the timeline playback panel open now (its ``study``, ``closed`` and ``seek(t)``), set
+#: by the panel itself: a click on a plot of its study moves it
+timeline = None
+
+
 def panels_of(study):
     """The plot panels open now on ``study`` (the playback moves their cursor lines)."""
     return [p for p in _open if getattr(p, "study", None) == study]
@@ -515,10 +520,9 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
         from .. import playback
 
         def show(t):
-            from ..taskpanels.task_playback import TaskPlayback
-            timeline = TaskPlayback.current
-            if timeline is not None and not timeline.closed and timeline.study == study:
-                timeline.seek(t)             # the timeline moves there (slider, readout)
+            tl = timeline
+            if tl is not None and not tl.closed and tl.study == study:
+                tl.seek(t)                   # the timeline moves there (slider, readout)
             else:
                 playback.apply_frame(study, float(t))
             FreeCADGui.updateGui()

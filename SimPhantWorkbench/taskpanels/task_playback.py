@@ -18,6 +18,7 @@ from PySide import QtCore, QtGui
 
 from .. import playback, runner
 from ..commands.common import icon_path, message
+from ..results_gui import plot_panel
 from ..viewproviders.view_base import flush_markers
 
 __all__ = ["TaskPlayback", "show"]
@@ -31,6 +32,7 @@ class TaskPlayback:
 
     def __init__(self, study, ask_on_close=True):
         TaskPlayback.current = self
+        plot_panel.timeline = self        # clicks on the study's plots move this panel
         self.study = study
         self.doc = study.Document
         self.result = runner.get_result(study)
@@ -121,8 +123,7 @@ class TaskPlayback:
         self.slider.blockSignals(False)
         self.readout.setText("t = %.4f s    frame %d / %d" % (self.t[self.index], self.index + 1,
                                                              self.n))
-        from ..results_gui.plot_panel import panels_of
-        for panel in panels_of(self.study):         # the plots' cursor lines follow
+        for panel in plot_panel.panels_of(self.study):    # the plots' cursor lines follow
             panel.set_time(self.t[self.index])
         return self.index
 

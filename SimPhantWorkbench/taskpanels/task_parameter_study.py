@@ -13,7 +13,8 @@ Two forms in the task view:
 * **Results** -- one row per variant (status, variables, metrics, message of a
   failure) and a Matplotlib plot of a metric against a variable (line or
   scatter; a heat map against two variables of a grid), PNG/CSV export and
-  "Apply best" (``sweep.apply_variant``, one undo step).
+  "Apply best": the results are kept (as OK) and ``sweep.apply_best`` gives the
+  document the best variant's values (one more undo step).
 
 The run happens on the GUI thread in small steps: the sweep's progress
 callback (after each variant, and every 0.2 s while Dask workers compute)
@@ -171,6 +172,7 @@ class TaskParameterStudy:
                                   "Values '1, 2, 3' or Start/Stop/Count. Sampled designs: "
                                   "Low/High or Rel (+- fraction of the document's value)")
         self.var_table.setMinimumHeight(110)
+        self.var_table.setColumnWidth(0, 220)
         lay.addWidget(self.var_table)
         lay.addLayout(self._add_remove(self.add_variable, self.var_table))
         lay.addWidget(QtGui.QLabel("Metrics (SI units)"))
@@ -179,6 +181,7 @@ class TaskParameterStudy:
         self.met_table.setToolTip("A reducer of a result signal: 'at' takes a time [s], "
                                   "'first_crossing' a level and a direction, 'period' a level")
         self.met_table.setMinimumHeight(110)
+        self.met_table.setColumnWidth(1, 130)
         lay.addWidget(self.met_table)
         lay.addLayout(self._add_remove(self.add_metric, self.met_table))
         form = QtGui.QFormLayout()
@@ -485,8 +488,8 @@ class TaskParameterStudy:
         self.png_button = QtGui.QPushButton("Export PNG ...")
         self.csv_button = QtGui.QPushButton("Export CSV ...")
         self.best_button = QtGui.QPushButton("Apply best")
-        self.best_button.setToolTip("Give the document the best variant's values (one undo "
-                                    "step)")
+        self.best_button.setToolTip("Keep the results (OK), then give the document the best "
+                                    "variant's values (one undo step)")
         self.png_button.clicked.connect(lambda: self._export_dialog("png"))
         self.csv_button.clicked.connect(lambda: self._export_dialog("csv"))
         self.best_button.clicked.connect(self.apply_best)
@@ -588,13 +591,24 @@ class TaskParameterStudy:
         elif d["kind"] == "heat map":
             z = np.array(d["z"], dtype=float)
             xs, ys = np.array(d["x"]), np.array(d["y"])
-            im = ax.pcolormesh(_edges(xs), _edges(ys), np.ma.masked_invalid(z),
-                               cmap="viridis", shading="flat")
+            # one cell per grid value (evenly spaced whatever the values), labelled
+            im = ax.pcolormesh(np.arange(len(xs) + 1) - 0.5, np.arange(len(ys) + 1) - 0.5,
+                               np.ma.masked_invalid(z), cmap="viridis", shading="flat")
             self.colorbar = self.figure.colorbar(im, ax=ax, label=d["metric"])
-            for i, yv in enumerate(ys):
-                for j, xv in enumerate(xs):
+            ax.set_xticks(range(len(xs)))
+            ax.set_xticklabels(["%g" % v for v in xs])
+            ax.set_yticks(range(len(ys)))
+            ax.set_yticklabels(["%g" % v for v in ys])
+            lo, hi = np.nanmin(z) if np.isfinite(z).any() else 0, np.nanmax(z) \
+                if np.isfinite(z).any() else 1
+            for i in range(len(ys)):
+                for j in range(len(xs)):
                     if not np.isfinite(z[i, j]):
-                        ax.plot([xv], [yv], "x", color="#a40000", ms=9)
+                        ax.plot([j], [i], "x", color="#a40000", ms=12, mew=2)
+                    elif len(xs) * len(ys) <= 64:
+                        dark = (z[i, j] - lo) < 0.5 * (hi - lo)
+                        ax.text(j, i, "%.4g" % z[i, j], ha="center", va="center", fontsize=8,
+                                color="white" if dark else "black")
             ax.set_xlabel(d["xname"])
             ax.set_ylabel(d["yname"])
         else:
@@ -638,17 +652,20 @@ class TaskParameterStudy:
             (self.export_png if kind == "png" else self.export_csv)(path)
 
     def apply_best(self):
-        """Write the best variant's values into the document (``sweep.apply_variant``, one
-        undo step). Returns the row, or None."""
+        """Keep the results (as OK: one undo step, the panel closes), then give the document
+        the best variant's values with ``sweep.apply_best`` (one more undo step).
+
+        Returns the best row, or None (nothing written)."""
         row = self.best()
         if row is None:
-            message("warning", "SimPhant: apply best", "No best variant: set an objective "
-                    "and run the study.")
+            message("warning", "SimPhant: apply best", "No best variant: choose a best "
+                    "variant (objective) and run the study.")
             return None
-        values = {v.target: float(row[v.name]) for v in self.spec.variables}
+        if not self.accept():
+            return None
         try:
             FreeCADGui.doCommand("from SimPhantWorkbench import sweep")
-            FreeCADGui.doCommand("sweep.apply_variant(%s, %r)" % (obj_expr(self.study), values))
+            FreeCADGui.doCommand("sweep.apply_best(%s)" % obj_expr(self.obj))
         except Exception as exc:  # noqa: BLE001 - apply_variant aborted its transaction
             message("error", "SimPhant: apply best", str(exc))
             return None
@@ -694,13 +711,3 @@ class TaskParameterStudy:
         gdoc = FreeCADGui.getDocument(self.doc.Name)
         if gdoc is not None and gdoc.getInEdit() is not None:
             gdoc.resetEdit()
-
-
-def _edges(centres):
-    """Cell edges around sorted centres (for pcolormesh)."""
-    import numpy as np
-    c = np.asarray(centres, dtype=float)
-    if len(c) == 1:
-        return np.array([c[0] - 0.5, c[0] + 0.5])
-    mid = (c[1:] + c[:-1]) / 2.0
-    return np.concatenate([[2 * c[0] - mid[0]], mid, [2 * c[-1] - mid[-1]]])

@@ -131,24 +131,27 @@ SCRIPT = textwrap.dedent('''
         panel.export_csv(csvp)
         check("exports", [os.path.getsize(png), open(csvp).read().splitlines()[0]])
         check("best", [out.best()["variant"], panel.best()["variant"]])
-        panel.select_plot("wrist", "speed", None, "line")
-        FreeCADGui.updateGui()
-        panel.form[1].parentWidget()
-        mw.grab().save(os.path.join(TMP, "parameter_study.png"))
+        panel.select_plot("wrist", "density", "speed", "heat map")
+        dock = [d for d in mw.findChildren(QtGui.QDockWidget)
+                if d.objectName() in ("Combo View", "ComboView", "Tasks")]
+        if dock:
+            mw.resizeDocks(dock[:1], [660], QtCore.Qt.Horizontal)
+        for _ in range(5):
+            FreeCADGui.updateGui()
+        # the two forms side by side (the task view scrolls between them)
+        shots = [f.grab() for f in panel.form]
+        width = sum(p.width() for p in shots) + 10
+        height = max(p.height() for p in shots)
+        image = QtGui.QPixmap(width, height)
+        image.fill(QtGui.QColor("#ffffff"))
+        painter = QtGui.QPainter(image)
+        painter.drawPixmap(0, 0, shots[0])
+        painter.drawPixmap(shots[0].width() + 10, 0, shots[1])
+        painter.end()
+        check("screenshot", [width, height])
+        image.save(os.path.join(TMP, "parameter_study.png"))
         if SHOTS:
-            mw.grab().save(os.path.join(SHOTS, "parameter_study.png"))
-
-        # ---- Apply best: one undo step
-        u0 = doc.UndoCount
-        best = panel.apply_best()
-        b_rows = {"density": float(doc.getObject("Slider").Density),
-                  "speed": float(doc.getObject("Crank").InitialAngularVelocity.y)}
-        check("applied", [b_rows, {"density": best["density"], "speed": best["speed"]},
-                          doc.UndoCount - u0, density0])
-        if doc.UndoCount - u0 == 1:
-            doc.undo()
-        check("undone", [float(doc.getObject("Slider").Density) == density0,
-                         doc.getObject(pstudy.Name) is not None])
+            image.save(os.path.join(SHOTS, "parameter_study.png"))
 
         # ---- Cancel: the document is unchanged (spec, results)
         panel.reject()
@@ -157,12 +160,12 @@ SCRIPT = textwrap.dedent('''
                                    pstudy.ResultsFile == "" or not os.path.isfile(
                                        pstudy.ResultsFile), FreeCADGui.Control.activeDialog()])
 
-        # ---- reopen, run again, OK: spec and results in one undo step
+        # ---- reopen, set 3 values, run, OK: spec and results in one undo step
         FreeCADGui.ActiveDocument.setEdit(pstudy.Name)
         panel = TaskParameterStudy.current
         panel.var_table.setRowCount(0)
         panel.add_variable({"target": "Slider.Density", "name": "density",
-                            "values": [1000.0, 4000.0, 8000.0]})
+                            "values": [1500.0, 4000.0, 8000.0]})
         panel.t_end.setText("0.2")
         out2 = panel.run()
         u0 = doc.UndoCount
@@ -172,11 +175,21 @@ SCRIPT = textwrap.dedent('''
                             json.loads(pstudy.Specification)["variables"][0]["values"],
                             [r["peak_speed"] for r in rows] == [r["peak_speed"]
                                                                  for r in out2.rows]])
-        # the panel of a stored study shows the stored results
+
+        # ---- the panel of a stored study shows the stored results; Apply best
         FreeCADGui.ActiveDocument.setEdit(pstudy.Name)
         panel = TaskParameterStudy.current
         check("reopened_rows", panel.table.rowCount())
-        panel.reject()
+        panel.objective.setCurrentIndex(panel.objective.findText("maximize peak_speed"))
+        panel.run()
+        u0 = doc.UndoCount
+        best = panel.apply_best()
+        u1 = doc.UndoCount
+        check("applied", [float(doc.getObject("Slider").Density), best["density"],
+                          u1 - u0, density0, FreeCADGui.Control.activeDialog()])
+        doc.undo()
+        check("undone", [float(doc.getObject("Slider").Density) == density0,
+                         pstudy.BestVariant, pstudy.Variants])
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -257,13 +270,13 @@ def test_exports(gui):
     assert header.startswith("variant,status,density,speed,wrist,vx_end,message")
 
 
-def test_apply_best_writes_the_best_variant_in_one_undo_step(gui):
-    assert gui["best"][0] == gui["best"][1]
-    applied, best, steps, density0 = gui["applied"]
-    assert applied == pytest.approx(best) and applied["density"] != density0
-    assert applied == {"density": 8000.0, "speed": -720.0}       # the largest wrist force
-    assert steps == 1
-    assert gui["undone"] == [True, True]
+def test_apply_best_keeps_the_results_then_writes_the_best_variant_in_one_undo_step(gui):
+    assert gui["best"][0] == gui["best"][1] == 3      # maximize wrist: 8000 kg/m^3, -720 deg/s
+    density, best, steps, density0, dialog = gui["applied"]
+    assert density == best != density0
+    assert steps == 2 and not dialog                 # results kept, then the variant
+    undone_density, best_variant, variants = gui["undone"]
+    assert undone_density and best_variant >= 0 and variants == 3
 
 
 def test_cancel_leaves_the_document_unchanged(gui):
@@ -274,5 +287,5 @@ def test_cancel_leaves_the_document_unchanged(gui):
 def test_ok_stores_specification_and_results_in_one_undo_step(gui):
     ok, steps, variants, succeeded, values, same = gui["ok_stored"]
     assert ok and steps == 1 and variants == 3 and succeeded == 3
-    assert values == [1000.0, 4000.0, 8000.0] and same
+    assert values == [1500, 4000, 8000] and same
     assert gui["reopened_rows"] == 3

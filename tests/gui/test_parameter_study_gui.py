@@ -153,6 +153,13 @@ SCRIPT = textwrap.dedent('''
         if SHOTS:
             image.save(os.path.join(SHOTS, "parameter_study.png"))
 
+        # ---- Cancel run: pressed while the sweep runs (seen at its first progress call)
+        QtCore.QTimer.singleShot(0, panel.cancel_button.click)
+        out_c = panel.run()
+        check("cancel_run", [[r["status"] for r in out_c.rows], out_c.stats["cancelled"],
+                             float(doc.getObject("Slider").Density) == density0,
+                             panel.run_button.isEnabled(), panel.cancel_button.isEnabled()])
+
         # ---- Cancel: the document is unchanged (spec, results)
         panel.reject()
         FreeCADGui.updateGui()
@@ -165,16 +172,26 @@ SCRIPT = textwrap.dedent('''
         panel = TaskParameterStudy.current
         panel.var_table.setRowCount(0)
         panel.add_variable({"target": "Slider.Density", "name": "density",
-                            "values": [1500.0, 4000.0, 8000.0]})
+                            "values": [1500.0, 4000.0, -5.0, 8000.0]})
         panel.t_end.setText("0.2")
         out2 = panel.run()
+        st = panel.columns().index("status")
+        msg = panel.columns().index("message")
+        check("failed_row", [panel.table.item(2, st).text(), panel.table.item(2, msg).text(),
+                             out2.rows[2]["message"],
+                             panel.table.item(2, st).foreground().color().name()])
+        panel.select_plot("peak_speed", "density", None, "scatter")
+        pd = panel.plot_data()
+        check("failed_marked", [pd["failed"], [l.get_label() for l in panel.axes.get_lines()]])
         u0 = doc.UndoCount
         ok = panel.accept()
         rows = pstudy.Proxy.rows(pstudy)
         check("ok_stored", [ok, doc.UndoCount - u0, pstudy.Variants, pstudy.Succeeded,
                             json.loads(pstudy.Specification)["variables"][0]["values"],
-                            [r["peak_speed"] for r in rows] == [r["peak_speed"]
-                                                                 for r in out2.rows]])
+                            bool(np.array_equal(
+                                np.array([r["peak_speed"] for r in rows], dtype=float),
+                                np.array([r["peak_speed"] for r in out2.rows], dtype=float),
+                                equal_nan=True))])
 
         # ---- the panel of a stored study shows the stored results; Apply best
         FreeCADGui.ActiveDocument.setEdit(pstudy.Name)
@@ -276,7 +293,7 @@ def test_apply_best_keeps_the_results_then_writes_the_best_variant_in_one_undo_s
     assert density == best != density0
     assert steps == 2 and not dialog                 # results kept, then the variant
     undone_density, best_variant, variants = gui["undone"]
-    assert undone_density and best_variant >= 0 and variants == 3
+    assert undone_density and best_variant >= 0 and variants == 4
 
 
 def test_cancel_leaves_the_document_unchanged(gui):
@@ -286,6 +303,20 @@ def test_cancel_leaves_the_document_unchanged(gui):
 
 def test_ok_stores_specification_and_results_in_one_undo_step(gui):
     ok, steps, variants, succeeded, values, same = gui["ok_stored"]
-    assert ok and steps == 1 and variants == 3 and succeeded == 3
-    assert values == [1500, 4000, 8000] and same
-    assert gui["reopened_rows"] == 3
+    assert ok and steps == 1 and variants == 4 and succeeded == 3
+    assert values == [1500, 4000, -5, 8000] and same
+    assert gui["reopened_rows"] == 4
+
+
+def test_a_failed_variant_shows_its_message_and_is_marked_in_the_plot(gui):
+    status, text, message, colour = gui["failed_row"]
+    assert status == "failed" and text == message and "Slider" in message
+    assert colour == "#a40000"
+    failed, labels = gui["failed_marked"]
+    assert failed == [-5.0] and "failed" in labels
+
+
+def test_cancel_run_stops_the_sweep_and_restores_the_document(gui):
+    statuses, cancelled, restored, run_enabled, cancel_enabled = gui["cancel_run"]
+    assert cancelled and restored and run_enabled and not cancel_enabled
+    assert statuses == ["cancelled"] * 4

@@ -197,6 +197,23 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.ActiveDocument.setEdit(pstudy.Name)
         panel = TaskParameterStudy.current
         check("reopened_rows", panel.table.rowCount())
+        # the same sweep on the local cores (Dask, 2 workers) gives the same numbers
+        i = panel.executor.findData("dask")
+        if i >= 0:
+            panel.executor.setCurrentIndex(i)
+            panel.workers.setValue(2)
+            ticks = []
+            timer = QtCore.QTimer()
+            timer.timeout.connect(lambda: ticks.append(1))
+            timer.start(50)
+            out3 = panel.run()
+            timer.stop()
+            check("dask", [out3.stats["executor"], out3.stats["workers"],
+                           bool(np.array_equal(
+                               np.array([r["peak_speed"] for r in out3.rows], dtype=float),
+                               np.array([r["peak_speed"] for r in out2.rows], dtype=float),
+                               equal_nan=True)), len(ticks)])
+            panel.executor.setCurrentIndex(panel.executor.findData("in-process"))
         panel.objective.setCurrentIndex(panel.objective.findText("maximize peak_speed"))
         panel.run()
         u0 = doc.UndoCount
@@ -320,3 +337,10 @@ def test_cancel_run_stops_the_sweep_and_restores_the_document(gui):
     statuses, cancelled, restored, run_enabled, cancel_enabled = gui["cancel_run"]
     assert cancelled and restored and run_enabled and not cancel_enabled
     assert statuses == ["cancelled"] * 4
+
+
+def test_local_cores_give_the_same_results(gui):
+    if "dask" not in gui:
+        pytest.skip("dask.distributed is not installed: the panel offers in-process runs only")
+    executor, workers, same, ticks = gui["dask"]
+    assert workers == 2 and executor and same and ticks > 0

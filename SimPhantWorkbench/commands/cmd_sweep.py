@@ -4,7 +4,6 @@ The new study starts from a small specification the panel edits: the density
 of the first moving body at 50 %, 100 % and 150 % of its value, and that
 body's peak speed as the metric.
 """
-import FreeCAD
 import FreeCADGui
 
 from ..objects.base import is_type

@@ -27,7 +27,6 @@ import json
 import math
 import time
 
-import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
@@ -78,8 +77,8 @@ def numeric_targets(study):
         if obj.TypeId == "Spreadsheet::Sheet":
             for cell in obj.getUsedCells() if hasattr(obj, "getUsedCells") else ():
                 alias = obj.getAlias(cell)
-                if alias and isinstance(obj.get(alias), (int, float)) \
-                        or alias and hasattr(obj.get(alias), "Value"):
+                value = obj.get(alias) if alias else None
+                if isinstance(value, (int, float)) or hasattr(value, "Value"):
                     out.append("%s.%s" % (obj.Name, alias))
     return out
 

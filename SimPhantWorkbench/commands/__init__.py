@@ -12,7 +12,7 @@ TOOLBARS = (
                         "SimPhant_Joints", "SimPhant_AddForce", "SimPhant_AddTorque",
                         "SimPhant_ImportAssembly")),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
-                      "SimPhant_Reset")),
+                      "SimPhant_Reset", "SimPhant_NewParameterStudy")),
     ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
                           "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
                           "SimPhant_ExportAnimation")),
@@ -23,8 +23,9 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import cmd_joints, cmd_model, cmd_run, results_commands
-    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS)
+    from . import cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
+    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS) \
+        + list(cmd_sweep.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

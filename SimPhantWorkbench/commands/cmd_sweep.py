@@ -1,0 +1,59 @@
+"""Command "New parameter study": a ParameterStudy in the active study, then its panel.
+
+The new study starts from a small specification the panel edits: the density
+of the first moving body at 50 %, 100 % and 150 % of its value, and that
+body's peak speed as the metric.
+"""
+import FreeCADGui
+
+from ..objects.base import is_type
+from ..objects.study import study_bodies
+from . import common
+from .common import Command, active_study, obj_expr, run_in_transaction
+
+IMPORT = "from SimPhantWorkbench import factory"
+
+
+def default_spec(study):
+    """A valid starting specification (dict) for ``study``, or None without a moving body."""
+    moving = [b for b in study_bodies(study) if not b.Fixed]
+    if not moving:
+        return None
+    body = moving[0]
+    d = float(body.Density)
+    return {"design": "grid",
+            "variables": [{"target": "%s.Density" % body.Name, "name": "density",
+                           "values": [0.5 * d, d, 1.5 * d]}],
+            "metrics": {"peak_speed": "max(speed(%s))" % body.Name}}
+
+
+class NewParameterStudy(Command):
+    name = "SimPhant_NewParameterStudy"
+    icon = "ParameterStudy.svg"
+    menu = "New parameter study"
+    tooltip = ("Add a parameter study to the active study: sweep properties (design "
+               "variables), compute metrics of each run, plot a metric against the variables")
+
+    def active(self):
+        return active_study() is not None and not common.in_edit()
+
+    def run(self):
+        study = active_study()
+        spec = default_spec(study)
+        if spec is None:
+            common.message("warning", self.menu, "Study '%s' has no moving body to vary."
+                           % study.Label)
+            return
+        doc = study.Document
+        before = set(o.Name for o in doc.Objects)
+        if run_in_transaction(doc, "New SimPhant parameter study", [
+                IMPORT, "_pstudy = factory.make_parameter_study(%s, %r)"
+                % (obj_expr(study), spec)]):
+            new = [o for o in doc.Objects if o.Name not in before
+                   and is_type(o, "SimPhant::ParameterStudy")]
+            if new:
+                FreeCADGui.Selection.clearSelection()
+                FreeCADGui.ActiveDocument.setEdit(new[0].Name)
+
+
+COMMANDS = [NewParameterStudy()]

@@ -113,8 +113,9 @@ class Session:
             A = np.stack([self.result.rotation_matrix(b)[frames] for b in bodies], axis=1)
             c = np.array([tuple(self.res_obj.CoGLocal[k]) for k, _ in targets], dtype=float)
             # base = r - A c  (mm), rotation A, for every frame and body at once
-            self._base = pos / M_PER_MM - np.matmul(A, c[None, :, :, None])[..., 0]
-            self._quat = matrices_to_quats(A)                   # (w, x, y, z)
+            with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+                self._base = pos / M_PER_MM - np.matmul(A, c[None, :, :, None])[..., 0]
+                self._quat = matrices_to_quats(A)               # (w, x, y, z)
         else:
             self._base = np.zeros((self.n if index_or_time is None else 1, 0, 3))
             self._quat = np.zeros(self._base.shape[:2] + (4,))

@@ -10,18 +10,27 @@ so its global placement is
 with ``c_local`` the CoG in the object's frame recorded at run time. An object
 inside an ``App::Part`` gets that placement expressed in its parent's frame
 (``P_parent^-1 * global``); ``App::Link`` objects are placed the same way.
+
+A ``Session`` (the timeline panel keeps one while it is open) reads and
+validates the result once, works out every frame's global poses for all
+moving bodies in one vectorised pass (checked finite and rigid there, so a
+damaged result is refused before anything moves), remembers the objects'
+containers and their inverse placements, and then only writes placements per
+frame. ``apply_frame`` is a one-frame session: it validates on every call.
 """
 import numpy as np
 
 import FreeCAD
 
-from .conversion import M_PER_MM, container_placement, matrix_to_rotation
+from .conversion import M_PER_MM
+from .massprops import ancestors
 from .objects.base import is_type, transaction
 from .objects.study import study_result
 from .result_check import ResultError, check_placements, moving_targets, result_label
 from .solver import ModelError
+from .solver.rotations import matrices_to_quats
 
-__all__ = ["frame_index", "frame_placements", "apply_frame", "reset"]
+__all__ = ["Session", "frame_index", "frame_placements", "apply_frame", "reset"]
 
 
 def _result_parts(study):
@@ -53,47 +62,144 @@ def frame_index(result, index_or_time):
     return int(np.argmin(np.abs(result.t - t)))
 
 
-def _placements(study, res_obj, result, i):
-    out = {}
-    what = result_label(res_obj)
-    for k, obj in moving_targets(study, res_obj):
-        r, A = result.pose(result.body_names[k], i)
-        c = np.array(res_obj.CoGLocal[k], dtype=float)
-        base = r / M_PER_MM - A @ c
-        glob = FreeCAD.Placement(FreeCAD.Vector(*base), matrix_to_rotation(A))
-        pl = container_placement(obj).inverse().multiply(glob)
-        if not _rigid(pl):
-            raise ResultError("%s: frame %d gives '%s' a placement that is not finite and rigid; "
-                              "nothing was moved" % (what, i, obj.Label))
-        out[obj] = pl
-    return out
-
-
 def _rigid(pl):
     q = tuple(pl.Rotation.Q)
     vals = tuple(pl.Base) + q
     return all(np.isfinite(vals)) and abs(float(np.dot(q, q)) - 1.0) <= 1e-9
 
 
+def _key(pl):
+    return tuple(pl.Base) + tuple(pl.Rotation.Q)
+
+
+class Session:
+    """Playback of one study's stored result: read and validated once, then cheap frames.
+
+    At construction the result is loaded and validated (``result_check``), the
+    objects playback may move are found (``moving_targets``), and the global
+    pose of every moving body at every frame is computed in one vectorised pass
+    and checked finite and rigid (a ``ResultError`` naming the frame and object
+    otherwise: nothing is moved). Per frame only the ``Placement`` properties are
+    written; an object inside containers gets its pose in its parent's frame,
+    with the containers' inverse placement cached while they do not move.
+    """
+
+    def __init__(self, study, index_or_time=None):
+        self.study = study
+        self.doc = study.Document
+        self.res_obj, self.result = _result_parts(study)
+        self.what = result_label(self.res_obj)
+        targets = moving_targets(self.study, self.res_obj)
+        self._file = self.res_obj.ResultFile
+        self.t = self.result.t
+        self.n = len(self.t)
+        if index_or_time is None:
+            frames = slice(None)
+        else:
+            i = frame_index(self.result, index_or_time)
+            frames = slice(i, i + 1)
+        self._first = 0 if index_or_time is None else frames.start
+        self.names = [obj.Name for _, obj in targets]
+        self.objects = [obj for _, obj in targets]
+        bodies = [self.result.body_names[k] for k, _ in targets]
+        # the containers of each object, outermost last (walked once per session)
+        self._ancestors = [ancestors(obj) for obj in self.objects]
+        # objects inside a moving object go after it: its new placement carries them
+        self._order = sorted(range(len(self.objects)), key=lambda j: len(self._ancestors[j]))
+        self._inverse = {}
+        m = len(targets)
+        if m:
+            pos = np.stack([self.result.position(b)[frames] for b in bodies], axis=1)
+            A = np.stack([self.result.rotation_matrix(b)[frames] for b in bodies], axis=1)
+            c = np.array([tuple(self.res_obj.CoGLocal[k]) for k, _ in targets], dtype=float)
+            # base = r - A c  (mm), rotation A, for every frame and body at once
+            with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+                self._base = pos / M_PER_MM - np.matmul(A, c[None, :, :, None])[..., 0]
+                self._quat = matrices_to_quats(A)               # (w, x, y, z)
+        else:
+            self._base = np.zeros((self.n if index_or_time is None else 1, 0, 3))
+            self._quat = np.zeros(self._base.shape[:2] + (4,))
+        finite = np.isfinite(self._base).all(axis=2) & np.isfinite(self._quat).all(axis=2)
+        unit = np.abs(np.sum(self._quat * self._quat, axis=2) - 1.0) <= 1e-9
+        bad = np.argwhere(~(finite & unit))
+        if len(bad):
+            f, j = bad[0]
+            raise ResultError("%s: frame %d gives '%s' a placement that is not finite and rigid; "
+                              "nothing was moved" % (self.what, self._first + f,
+                                                     self.objects[j].Label))
+
+    def frame_index(self, index_or_time):
+        return frame_index(self.result, index_or_time)
+
+    def current(self):
+        """False once the result file was replaced or a moved object deleted: make a new
+        session then."""
+        if self.res_obj.ResultFile != self._file:
+            return False
+        get = self.doc.getObject
+        return all(get(name) is not None for name in self.names)
+
+    def _container_inverse(self, j, new):
+        """Inverse global placement of object ``j``'s containers (``new``: placements
+        written this frame, for a container that is itself a moving body)."""
+        pls = [new[p.Name] if p.Name in new else p.Placement for p in self._ancestors[j]]
+        key = tuple(_key(p) for p in pls)
+        inv = self._inverse.get(key)
+        if inv is None:
+            total = FreeCAD.Placement()
+            for p in pls:                                  # innermost first
+                total = p.multiply(total)
+            inv = self._inverse[key] = total.inverse()
+            if len(self._inverse) > 64:                    # a container moving every frame
+                self._inverse = {key: inv}
+        return inv
+
+    def placements(self, index_or_time):
+        """``[(object, Placement in its parent's frame)]`` of one frame, checked."""
+        i = self.frame_index(index_or_time)
+        f = i - self._first
+        if not 0 <= f < len(self._base):
+            raise ModelError("frame %d was not prepared by this session" % i)
+        base, quat = self._base[f].tolist(), self._quat[f].tolist()
+        new = {}
+        out = [None] * len(self.objects)
+        for j in self._order:
+            b, (w, x, y, z) = base[j], quat[j]
+            pl = FreeCAD.Placement(FreeCAD.Vector(*b), FreeCAD.Rotation(x, y, z, w))
+            if self._ancestors[j]:
+                pl = self._container_inverse(j, new).multiply(pl)
+                if not _rigid(pl):
+                    raise ResultError("%s: frame %d gives '%s' a placement that is not finite "
+                                      "and rigid; nothing was moved"
+                                      % (self.what, i, self.objects[j].Label))
+            new[self.names[j]] = pl
+            out[j] = (self.objects[j], pl)
+        return out
+
+    def apply(self, index_or_time):
+        """Write one frame's placements (inside one undo transaction, or the one open);
+        returns the frame index."""
+        i = self.frame_index(index_or_time)
+        placements = self.placements(i)
+        with transaction(self.doc, "SimPhant: show frame %d" % i):
+            for obj, pl in placements:
+                obj.Placement = pl
+        return i
+
+
 def frame_placements(study, index_or_time):
     """``{shape object: Placement}`` (in the object's parent frame) of one frame."""
-    res_obj, result = _result_parts(study)
-    return _placements(study, res_obj, result, frame_index(result, index_or_time))
+    return dict(Session(study, index_or_time).placements(index_or_time))
 
 
 def apply_frame(study, index_or_time):
     """Move every moving body's shape object to its pose at a result frame.
 
     ``index_or_time``: frame index (int) or time [s] (float, nearest frame).
-    One undo transaction; returns the frame index used.
+    One undo transaction; returns the frame index used. Reads and validates the
+    result on every call; a timeline keeps a ``Session`` instead.
     """
-    res_obj, result = _result_parts(study)
-    i = frame_index(result, index_or_time)
-    placements = _placements(study, res_obj, result, i)
-    with transaction(study.Document, "SimPhant: show frame %d" % i):
-        for obj, pl in placements.items():
-            obj.Placement = pl
-    return i
+    return Session(study, index_or_time).apply(index_or_time)
 
 
 def reset(study):

@@ -8,8 +8,9 @@ N = 3 and 50, solves them (1 s, 101 frames), opens the playback task panel
 and measures, each ``--repeat`` times:
 
 * ``step``: frames per second stepping through every frame as fast as it
-  goes -- ``TaskPlayback.show_frame`` (``playback.apply_frame`` + markers)
-  followed by the GUI's event processing, which redraws the 3D view;
+  goes -- ``TaskPlayback.show_frame`` (the panel's ``playback.Session`` writing
+  the placements, + markers; ``apply_frame_ms``) followed by the GUI's event
+  processing, which redraws the 3D view once (``events_ms``: FreeCAD's share);
 * ``realtime_10x``: frames actually shown per second of wall time while the
   panel plays at 10x speed (its timer skips frames it cannot show in time).
 
@@ -47,8 +48,10 @@ def launcher(argv):
     with open(args.out) as f:
         data = json.load(f)
     for n, r in sorted(data["results"].items(), key=lambda kv: int(kv[0])):
-        print("%3s bodies: step %.1f frames/s, real time 10x %.1f frames/s (medians of %d)"
-              % (n, r["step_fps_median"], r["realtime10_fps_median"], data["repeat"]))
+        print("%3s bodies: step %.1f frames/s, real time 10x %.1f frames/s (medians of %d); "
+              "a frame: SimPhant %.1f ms + FreeCAD events/redraw %.1f ms"
+              % (n, r["step_fps_median"], r["realtime10_fps_median"], data["repeat"],
+                 r["apply_frame_ms_median"], r.get("events_ms_median", float("nan"))))
     print("written", args.out)
     return 0
 
@@ -109,7 +112,7 @@ def measure(n, repeat):
     FreeCADGui.ActiveDocument.ActiveView.viewIsometric()
     FreeCADGui.SendMsgToActiveView("ViewFit")
     app = QtGui.QApplication.instance()
-    step, realtime, apply_ms = [], [], []
+    step, realtime, apply_ms, events_ms = [], [], [], []
     if os.environ.get("SIMPHANT_BENCH_PROFILE"):
         import cProfile
         import pstats
@@ -127,14 +130,17 @@ def measure(n, repeat):
         panel = task_playback.show(study, ask_on_close=False)
         app.processEvents()
         t0 = time.perf_counter()
-        t_apply = 0.0
+        t_apply = t_events = 0.0
         for i in range(panel.n):
             ta = time.perf_counter()
             panel.show_frame(i)
-            t_apply += time.perf_counter() - ta
+            tb = time.perf_counter()
             app.processEvents()
+            t_apply += tb - ta
+            t_events += time.perf_counter() - tb
         step.append(panel.n / (time.perf_counter() - t0))
         apply_ms.append(1000.0 * t_apply / panel.n)
+        events_ms.append(1000.0 * t_events / panel.n)
         log("%d bodies: step %.1f frames/s (writing a frame %.1f ms)" % (n, step[-1],
                                                                          apply_ms[-1]))
         panel.show_frame(0)
@@ -167,6 +173,7 @@ def measure(n, repeat):
     return dict(bodies=n, frames=101, step_fps=step, realtime10_fps=realtime,
                 step_fps_markers_hidden=hidden,
                 apply_frame_ms=apply_ms, apply_frame_ms_median=statistics.median(apply_ms),
+                events_ms=events_ms, events_ms_median=statistics.median(events_ms),
                 step_fps_median=statistics.median(step),
                 realtime10_fps_median=statistics.median(realtime))
 
@@ -179,12 +186,16 @@ def in_freecad():
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         FreeCADGui.getMainWindow().showMaximized()
+        load_before = os.getloadavg()
         data = dict(benchmark="playback", freecad=".".join(FreeCAD.Version()[:3]),
                     repeat=repeat, date=time.strftime("%Y-%m-%d %H:%M"),
                     note="frames per second of the playback panel in FreeCAD under Xvfb "
                          "(software OpenGL), 1280x800 window; shared 2-core machine",
                     results={str(n): measure(n, repeat) for n in SIZES
                              if str(n) in os.environ.get("SIMPHANT_BENCH_SIZES", "3 50").split()})
+        data["load_average_before_after"] = [load_before[0], os.getloadavg()[0]]
+        data["commit"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                        capture_output=True, text=True).stdout.strip()
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out, "w") as f:
             json.dump(data, f, indent=1)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 __all__ = [
-    "quat_to_matrix", "matrix_to_quat", "quat_multiply", "quat_normalize",
+    "quat_to_matrix", "matrix_to_quat", "matrices_to_quats", "quat_multiply", "quat_normalize",
     "quat_from_axis_angle", "euler_zyx", "skew", "orthonormal_frame",
     "as_rotation_matrix",
 ]
@@ -64,6 +64,30 @@ def matrix_to_quat(A):
     if q[0] < 0.0:
         q = -q
     return q / np.linalg.norm(q)
+
+
+def matrices_to_quats(A):
+    """``matrix_to_quat`` of many rotation matrices at once: (..., 3, 3) -> (..., 4),
+    unit, ``w >= 0``; the same branch of Shepperd's method per matrix."""
+    A = np.asarray(A, dtype=float)
+    a00, a11, a22 = A[..., 0, 0], A[..., 1, 1], A[..., 2, 2]
+    tr = a00 + a11 + a22
+    k = np.argmax(np.stack((tr, a00, a11, a22)), axis=0)
+    d21, d02, d10 = A[..., 2, 1] - A[..., 1, 2], A[..., 0, 2] - A[..., 2, 0], \
+        A[..., 1, 0] - A[..., 0, 1]
+    s01, s02, s12 = A[..., 0, 1] + A[..., 1, 0], A[..., 0, 2] + A[..., 2, 0], \
+        A[..., 1, 2] + A[..., 2, 1]
+    diag = np.choose(k, (tr, a00 - a11 - a22, a11 - a00 - a22, a22 - a00 - a11))
+    s = 2.0 * np.sqrt(np.maximum(1.0 + diag, 0.0))
+    q = np.empty(A.shape[:-2] + (4,))
+    big = 0.25 * s
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q[..., 0] = np.choose(k, (big, d21 / s, d02 / s, d10 / s))
+        q[..., 1] = np.choose(k, (d21 / s, big, s01 / s, s02 / s))
+        q[..., 2] = np.choose(k, (d02 / s, s01 / s, big, s12 / s))
+        q[..., 3] = np.choose(k, (d10 / s, s02 / s, s12 / s, big))
+    q[q[..., 0] < 0.0] *= -1.0
+    return q / np.sqrt(np.sum(q * q, axis=-1, keepdims=True))
 
 
 def quat_multiply(p, q):

@@ -1,6 +1,8 @@
 """Timeline playback of a study's result: slider, play/pause, loop, speed, steps, Reset.
 
-Frames are written with ``playback.apply_frame`` (placements only). The whole
+Frames are written by one ``playback.Session`` kept while the panel is open
+(placements only; the result is read and validated once, not per frame), and
+the 3D view is redrawn once per frame after all placements are written. The whole
 playback session is one undo transaction, opened with the panel: the frames
 join it instead of adding one undo entry each. Closing the panel asks whether
 to keep the pose shown: Yes commits that one step, No aborts it, which puts
@@ -38,6 +40,7 @@ class TaskPlayback:
         self.result = runner.get_result(study)
         if self.result is None:
             raise ValueError("Study '%s' has no result yet: solve it first" % study.Label)
+        self.session = playback.Session(study)
         self.t = self.result.t
         self.n = len(self.t)
         self.index = 0
@@ -115,7 +118,9 @@ class TaskPlayback:
     def show_frame(self, i):
         """Show frame ``i`` (index) on the document and in the controls."""
         i = max(0, min(self.n - 1, int(i)))
-        self.index = playback.apply_frame(self.study, i)
+        if not self.session.current():          # result replaced or a body deleted meanwhile
+            self.session = playback.Session(self.study)
+        self.index = self.session.apply(i)
         flush_markers()                  # markers on the new poses before the next redraw
         self.frames_shown += 1
         self.slider.blockSignals(True)

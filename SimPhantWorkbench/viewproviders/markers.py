@@ -5,6 +5,12 @@ torques double-headed arrows, bodies' centres of gravity the usual quartered
 ball. They live only in the scene graph (never in the document's geometry),
 are sized from the model's bounding box and drawn on top of the solids
 (``SoAnnotation``), so a pin inside its hole stays visible.
+
+A marker's geometry (the triad or ball of one size) is built once and shared
+by every marker of that size, under a separator that caches its rendering:
+during playback only the markers' transforms change, so Coin replays the
+cached geometry instead of tessellating spheres, cylinders and cones again
+for every marker in every frame.
 """
 import math
 
@@ -41,6 +47,22 @@ def model_size(objs):
 
 def marker_size(objs):
     return SIZE_FRACTION * model_size(objs)
+
+
+_shared = {}     # (kind, size, options) -> SoSeparator of the geometry, render-cached
+
+
+def _shared_geometry(key, build):
+    """The geometry ``build(separator)`` makes for ``key``, made once and shared."""
+    node = _shared.get(key)
+    if node is None:
+        if len(_shared) > 256:        # many model sizes seen: start again (markers keep theirs)
+            _shared.clear()
+        node = coin.SoSeparator()
+        node.renderCaching.setValue(coin.SoSeparator.ON)
+        build(node)
+        _shared[key] = node
+    return node
 
 
 def set_transform(node, placement, fields=None):
@@ -151,13 +173,18 @@ class Triad(_Marker):
             return
         self.size = size
         self.body.removeAllChildren()
+        self.body.addChild(_shared_geometry(("triad", size, self.axis_only, self.transparency),
+                                            self._build))
+
+    def _build(self, body):
+        size = self.size
         r = size * 0.04
         ball = coin.SoSeparator()
         ball.addChild(_material((0.95, 0.95, 0.95), self.transparency))
         s = coin.SoSphere()
         s.radius.setValue(2.2 * r)
         ball.addChild(s)
-        self.body.addChild(ball)
+        body.addChild(ball)
         axes = [((0, 0, 1), BLUE, 1.0)]
         if not self.axis_only:
             axes += [((1, 0, 0), RED, 0.6), ((0, 1, 0), GREEN, 0.6)]
@@ -165,7 +192,7 @@ class Triad(_Marker):
             sep = coin.SoSeparator()
             sep.addChild(_rotation_y_to(axis))
             sep.addChild(_arrow_along_y(size * frac, r, color))
-            self.body.addChild(sep)
+            body.addChild(sep)
 
 
 class Arrow(_Marker):
@@ -227,13 +254,17 @@ class CogMarker(_Marker):
             return
         self.size = size
         self.body.removeAllChildren()
+        self.body.addChild(_shared_geometry(("cog", size, tuple(self.color)), self._build))
+
+    def _build(self, body):
+        size = self.size
         r = 0.12 * size
         white = coin.SoSeparator()
         white.addChild(_material((1.0, 1.0, 1.0)))
         s = coin.SoSphere()
         s.radius.setValue(r)
         white.addChild(s)
-        self.body.addChild(white)
+        body.addChild(white)
         dark = coin.SoSeparator()
         dark.addChild(_material(self.color))
         coords = coin.SoCoordinate3()
@@ -260,4 +291,4 @@ class CogMarker(_Marker):
         fs = coin.SoIndexedFaceSet()
         fs.coordIndex.setValues(0, len(faces), faces)
         dark.addChild(fs)
-        self.body.addChild(dark)
+        body.addChild(dark)

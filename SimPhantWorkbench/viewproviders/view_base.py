@@ -15,7 +15,19 @@ from ..commands.common import icon_path
 from ..objects.base import proxy_type
 from ..objects.study import find_study, study_bodies
 
-__all__ = ["VPBase", "refresh_markers", "attach_missing"]
+__all__ = ["VPBase", "refresh_markers", "attach_missing", "markers_module"]
+
+_markers = []
+
+
+def markers_module():
+    """The ``markers`` module (pivy), imported on first use and then kept: an ``import``
+    statement in a function run for every marker every playback frame goes through
+    shiboken's import hook each time."""
+    if not _markers:
+        from . import markers
+        _markers.append(markers)
+    return _markers[0]
 
 
 class VPBase:

@@ -3,7 +3,7 @@ import FreeCAD
 
 from ..conversion import global_placement
 from ..massprops import ancestors
-from .view_base import VPBase
+from .view_base import VPBase, markers_module
 
 __all__ = ["VPBody"]
 
@@ -45,11 +45,12 @@ class VPBody(VPBase):
         return {shape.Name} | {a.Name for a in ancestors(shape)}
 
     def update_markers(self):
-        from .markers import CogMarker
+        CogMarker = markers_module().CogMarker
+        size = self.study_size()
         if not self.markers:
-            self.set_markers([CogMarker(self.study_size())])
+            self.set_markers([CogMarker(size)])
         marker = self.markers[0]
-        marker.resize(self.study_size())
+        marker.resize(size)
         cog = self.cog_world()
         marker.show(cog is not None)
         if cog is not None:

@@ -10,7 +10,7 @@ from ..conversion import body_of_object, global_placement, reference_of
 from ..massprops import ancestors
 from ..objects.study import find_study, study_bodies
 from ..solver import JOINT_TYPES
-from .view_base import VPBase
+from .view_base import VPBase, markers_module
 
 __all__ = ["VPJoint", "joint_world_frames"]
 
@@ -69,7 +69,7 @@ class VPJoint(VPBase):
         return names
 
     def update_markers(self):
-        from .markers import Triad
+        Triad = markers_module().Triad
         size = self.study_size()
         if not self.markers:
             self.set_markers([Triad(size), Triad(0.7 * size)])

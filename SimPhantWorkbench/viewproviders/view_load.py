@@ -4,7 +4,7 @@ import FreeCAD
 from ..conversion import global_placement, reference_of
 from ..massprops import ancestors
 from ..objects.base import is_type
-from .view_base import VPBase
+from .view_base import VPBase, markers_module
 
 __all__ = ["VPLoad", "load_arrow"]
 
@@ -61,12 +61,13 @@ class VPLoad(VPBase):
         return {shape.Name} | {a.Name for a in ancestors(shape)}
 
     def update_markers(self):
-        from .markers import Arrow
+        Arrow = markers_module().Arrow
         torque = is_type(self.Object, "SimPhant::Torque")
+        size = self.study_size()
         if not self.markers:
-            self.set_markers([Arrow(self.study_size(), torque=torque)])
+            self.set_markers([Arrow(size, torque=torque)])
         arrow = self.markers[0]
-        arrow.resize(self.study_size())
+        arrow.resize(size)
         point, value = load_arrow(self.Object, self.cached("value",
                                                            lambda: load_value(self.Object)))
         arrow.set_direction(value)

@@ -232,3 +232,90 @@ def test_frame_index_takes_the_nearest_time_and_counts_indices_from_the_end():
     for bad in (11, -12):
         with pytest.raises(ModelError, match="does not exist"):
             playback.frame_index(r, bad)
+
+
+# ----------------------------------------------------------------------------- sessions
+
+def _same(a, b, tol):
+    return np.abs(np.array(a.toMatrix().A) - np.array(b.toMatrix().A)).max() <= tol
+
+
+def test_a_session_reads_and_validates_the_result_once(docs, monkeypatch):
+    """The timeline's session: the result file is validated when it opens, not per frame,
+    and its frames are the ones apply_frame writes (in an App::Part too)."""
+    from SimPhantWorkbench import result_check
+    doc = docs()
+    part = doc.addObject("App::Part", "Assembly")
+    part.Placement = FreeCAD.Placement(vec(0, 200, -50), FreeCAD.Rotation(vec(0, 1, 1), 60))
+    box = free_box(doc, placement=FreeCAD.Placement(vec(10, 0, 0), FreeCAD.Rotation(vec(0, 0, 1),
+                                                                                     25)))
+    part.addObject(box)
+    doc.recompute()
+    study, _ = tumbling_study(doc, box)
+    r = runner.run_study(study)
+    expected = [playback.frame_placements(study, k)[box] for k in range(len(r.t))]
+    calls = []
+    for name in ("check_mapping", "read_result_file", "moving_targets"):
+        real = getattr(result_check, name)
+        monkeypatch.setattr(result_check, name,
+                            lambda *a, _real=real, _name=name: calls.append(_name) or _real(*a))
+        monkeypatch.setattr(playback, name, getattr(result_check, name), raising=False)
+    session = playback.Session(study)
+    opened = len(calls)
+    assert "check_mapping" in calls and "moving_targets" in calls
+    for k in range(len(r.t)):
+        assert session.apply(k) == k
+        assert _same(box.Placement, expected[k], 1e-12)
+    assert len(calls) == opened                          # nothing re-read per frame
+    assert placement_bits(part.Placement)[:3] == (0.0, 200.0, -50.0)
+    # the container moved by the user during playback: the next frame follows it
+    part.Placement = FreeCAD.Placement(vec(5, 0, 0), FreeCAD.Rotation())
+    session.apply(3)
+    glob = part.Placement.multiply(box.Placement)
+    assert _same(glob, FreeCAD.Placement(vec(0, 200, -50), FreeCAD.Rotation(vec(0, 1, 1), 60))
+                 .multiply(expected[3]), 1e-9)
+
+
+def test_a_session_refuses_a_non_finite_pose_before_moving_anything(docs):
+    """A CoG so far away that r - A c overflows: refused when the session opens, naming the
+    object, and nothing moves."""
+    from SimPhantWorkbench.objects.study import study_result
+    from SimPhantWorkbench.result_check import ResultError
+    doc = docs()
+    box = free_box(doc, placement=FreeCAD.Placement(vec(30, -10, 5),
+                                                    FreeCAD.Rotation(vec(1, 2, 3), 40)))
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    res_obj = study_result(study)
+    res_obj.CoGLocal = [vec(1.7e308, 1.7e308, 1.7e308)] * len(res_obj.CoGLocal)
+    before = all_placements(doc)
+    with pytest.raises(ResultError, match="frame 0 gives '%s' a placement that is not finite"
+                       % box.Label):
+        playback.Session(study)
+    with pytest.raises(ResultError, match="not finite"):
+        playback.apply_frame(study, 2)
+    assert all_placements(doc) == before
+
+
+def test_a_session_notices_a_deleted_body(docs):
+    """The timeline makes a new session then instead of writing to a deleted object."""
+    doc = docs()
+    box = free_box(doc)
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    session = playback.Session(study)
+    assert session.current()
+    doc.removeObject(box.Name)
+    assert not session.current()
+
+
+def test_many_rotation_matrices_to_quaternions_at_once():
+    from SimPhantWorkbench.solver.rotations import matrices_to_quats, matrix_to_quat, \
+        quat_to_matrix
+    rng = np.random.default_rng(3)
+    A = quat_to_matrix(rng.normal(size=(500, 4)))
+    A = np.concatenate([A, [np.eye(3), np.diag([1.0, -1, -1]), np.diag([-1.0, 1, -1]),
+                            np.diag([-1.0, -1, 1])]])       # every branch of Shepperd's method
+    q = matrices_to_quats(A.reshape(-1, 4, 3, 3)).reshape(-1, 4)
+    assert np.abs(q - np.array([matrix_to_quat(a) for a in A])).max() < 1e-15
+    assert (q[:, 0] >= 0).all()

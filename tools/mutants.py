@@ -305,7 +305,7 @@ MUTANTS = [
            ["tests/app/test_references.py"], "cylinder: point not projected from the face centre"),
     # ---------------------------------------------------------------- playback
     Mutant("playback-cog-offset-sign", PLAY,
-           "base = r / M_PER_MM - A @ c", "base = r / M_PER_MM + A @ c",
+           "self._base = pos / M_PER_MM - np.matmul(", "self._base = pos / M_PER_MM + np.matmul(",
            ["tests/app/test_playback.py"], "object base = r + A c_local"),
     Mutant("playback-container-ignored", PLAY,
            "pl = self._container_inverse(j, new).multiply(pl)",

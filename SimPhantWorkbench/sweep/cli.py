@@ -144,7 +144,10 @@ def run_sweep(args, out, err, interrupt):
         err.write("simphant: %d variants of study '%s'%s\n"
                   % (spec.size(), study.Label,
                      " on %s" % args.scheduler if args.scheduler else ""))
-        interrupt.simulating = True
+        # the first Ctrl-C only asks for a cancel, seen at the next progress report (between
+        # variants): raised inside a variant it could land in FreeCAD's recompute, which
+        # would report it as that variant's failure and go on
+        interrupt.simulating = interrupt.integrating = True
         try:
             outcome = run_parameter_study(
                 pstudy, executor=executor, scheduler=args.scheduler, workers=args.workers,
@@ -158,7 +161,7 @@ def run_sweep(args, out, err, interrupt):
             raise CliError("cannot reach the Dask scheduler %s: %s"
                            % (args.scheduler, exc)) from None
         finally:
-            interrupt.simulating = False
+            interrupt.simulating = interrupt.integrating = False
             bar.close()
         cancelled = outcome.stats.get("cancelled") or interrupt.requested
         names = outputs.write_all(outcome, out_dir, plots=not args.no_plots)

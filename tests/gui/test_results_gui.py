@@ -6,15 +6,12 @@ active or, without PyVista, the viewer's is disabled with a tooltip saying how t
 
 Set SIMPHANT_SCREENSHOTS=DIR to keep the panel's and the viewer's screenshots in DIR
 (docs/images holds the ones the README shows)."""
-import json
-import os
-import shutil
-import subprocess
 import textwrap
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from freecad_gui import run_gui_script
+
 
 SCRIPT = textwrap.dedent('''
     import json, os, sys, traceback, zipfile, io, csv
@@ -256,21 +253,7 @@ SCRIPT = textwrap.dedent('''
 
 @pytest.fixture(scope="module")
 def gui(tmp_path_factory):
-    assert shutil.which("xvfb-run"), "xvfb-run is missing (make setup installs xvfb)"
-    tmp = tmp_path_factory.mktemp("results_gui")
-    out = tmp / "result.json"
-    shots = os.environ.get("SIMPHANT_SCREENSHOTS", "")
-    script = tmp / "results_gui.py"
-    script.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
-                      % (str(out), str(tmp), ROOT, shots) + SCRIPT)
-    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
-    env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
-    env.pop("DISPLAY", None)
-    proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
-                           str(script)], cwd=str(tmp), env=env, capture_output=True,
-                          encoding="utf-8", errors="replace", timeout=600)
-    assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
-    res = json.loads(out.read_text())
+    res, _proc = run_gui_script(tmp_path_factory.mktemp("results_gui"), "results_gui", SCRIPT)
     assert "error" not in res, res["error"]
     return res
 

@@ -1,0 +1,30 @@
+"""Run a test script in the real FreeCAD GUI under Xvfb and read back what it recorded.
+
+The script gets ``OUT`` (the JSON file it must write), ``TMP``, ``ROOT`` and ``SHOTS``
+(``$SIMPHANT_SCREENSHOTS``: where to keep screenshots, or "") defined before its text.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run_gui_script(tmp, name, script):
+    """Run ``script`` as ``tmp/name.py`` in ``freecad`` under Xvfb; returns
+    ``(results dict, completed process)``. Fails when it wrote no results."""
+    assert shutil.which("xvfb-run"), "xvfb-run is missing (make setup installs xvfb)"
+    out = tmp / "result.json"
+    path = tmp / ("%s.py" % name)
+    path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
+                    % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOTS", ""))
+                    + script)
+    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
+    env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
+    env.pop("DISPLAY", None)
+    proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
+                           str(path)], cwd=str(tmp), env=env, capture_output=True,
+                          encoding="utf-8", errors="replace", timeout=600)
+    assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
+    return json.loads(out.read_text()), proc

@@ -1,7 +1,7 @@
 """Commands that run and show a study: Check, Solve, Playback, Reset."""
 import FreeCADGui
 
-from ..objects.study import study_bodies, study_loads, study_result
+from ..objects.study import has_result, study_bodies, study_loads
 from . import common
 from .common import Command, obj_expr
 
@@ -92,11 +92,6 @@ class Solve(Command):
         FreeCADGui.doCommand("_job = solve_job.start(%s)" % obj_expr(study))
 
 
-def _has_result(study):
-    res = study_result(study) if study is not None else None
-    return res is not None and res.NumberOfFrames > 0
-
-
 class Playback(Command):
     name = "SimPhant_Playback"
     icon = "Playback.svg"
@@ -104,7 +99,7 @@ class Playback(Command):
     tooltip = "Play the study's result back on the document: time slider, play/pause, speed"
 
     def active(self):
-        return _has_result(_study()) and not common.in_edit()
+        return has_result(_study()) and not common.in_edit()
 
     def run(self):
         study = _study()
@@ -119,7 +114,7 @@ class ResetPlacements(Command):
     tooltip = "Put the bodies back exactly where they were when the last run started"
 
     def active(self):
-        return _has_result(_study()) and not common.in_edit()
+        return has_result(_study()) and not common.in_edit()
 
     def run(self):
         study = _study()

@@ -14,6 +14,8 @@ import os
 
 import FreeCAD
 
+from ..objects.study import has_result
+
 __all__ = ["COMMANDS", "register", "current_study"]
 
 _ICON = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "icons",
@@ -47,14 +49,6 @@ def current_study(doc=None):
     return studies[0] if len(studies) == 1 else None
 
 
-def _has_result(study):
-    from ..objects.study import study_result
-    if study is None:
-        return False
-    res = study_result(study)
-    return res is not None and bool(res.ResultFile)
-
-
 def _error(title, exc):
     FreeCAD.Console.PrintError("SimPhant: %s: %s\n" % (title, exc))
     try:
@@ -76,7 +70,7 @@ class _ResultCommand:
         return {"Pixmap": _ICON, "MenuText": self.MENU, "ToolTip": self.TIP}
 
     def IsActive(self):
-        return _has_result(current_study())
+        return has_result(current_study())
 
     def Activated(self):
         study = current_study()

@@ -9,6 +9,7 @@ Quantity) and a direction vector (``GravityDirection``).
 from .base import BaseProxy, is_type, prop
 
 __all__ = ["Study", "STABILISATION_MODES", "study_members", "study_bodies", "study_joints",
+           "has_result",
            "study_loads", "study_result", "find_study"]
 
 TYPE = "SimPhant::Study"
@@ -97,3 +98,9 @@ def study_result(study):
     """The study's Result object, or ``None``."""
     found = study_members(study, "SimPhant::Result")
     return found[0] if found else None
+
+
+def has_result(study):
+    """True when ``study`` (may be ``None``) holds a stored result to play back or plot."""
+    res = study_result(study) if study is not None else None
+    return res is not None and bool(res.ResultFile) and res.NumberOfFrames > 0

@@ -341,6 +341,13 @@ class Model:
         """Gruebler count ``6 N - (constraint rows)`` (ignores redundancy)."""
         return 6 * len(self.bodies) - sum(len(j.spec.rows) for j in self.joints)
 
+    def dof_report(self, **kw):
+        """Mobility diagnostics at t0 (``dof.dof_report``): Gruebler count against the
+        rank of the constraint Jacobian, redundant equations by joint, singular
+        configurations, locked or over-driven mechanisms."""
+        from .dof import dof_report
+        return dof_report(self, **kw)
+
     def compile(self, **settings):
         """Freeze the model into flat arrays (``System``)."""
         from .system import System

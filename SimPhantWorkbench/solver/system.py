@@ -335,5 +335,10 @@ class System:
         kernels.constraint_rows(self.S, self.W)
         return np.abs(self.W.phi * self.S.row_scale), np.abs(self.W.phidot * self.S.row_scale)
 
+    def dof_report(self, **kw):
+        """``dof.dof_report`` of this system (nothing of it is changed)."""
+        from .dof import dof_report
+        return dof_report(self, **kw)
+
     def joint_name_of_row(self, r):
         return self.model.joints[self.joint_order[self.row_joint[r]]].name

@@ -61,6 +61,8 @@ CONV = "SimPhantWorkbench/conversion.py"
 REF = "SimPhantWorkbench/references.py"
 PLAY = "SimPhantWorkbench/playback.py"
 OUT = "SimPhantWorkbench/outputs.py"
+DOF = "SimPhantWorkbench/solver/dof.py"
+JOUT = "SimPhantWorkbench/solver/joint_outputs.py"
 
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
@@ -70,6 +72,8 @@ T_MOTIONS = "tests/solver/test_joint_motions.py"
 T_ROT = "tests/solver/test_rotations.py"
 T_API = "tests/solver/test_api.py"
 T_PHYS = "tests/solver/test_physics.py"
+T_DOF = "tests/solver/test_dof.py"
+T_JOUT = "tests/solver/test_joint_outputs.py"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -241,8 +245,8 @@ MUTANTS = [
            'a["potential"] += m * (a["pos"][:, b] @ gravity)',
            [T_API, T_PHYS], "potential energy of gravity with the wrong sign"),
     Mutant("result-reaction-about-body1", RES,
-           "return T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
-           "return T - np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
+           "T = T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
+           "T = T - np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
            [T_MOTIONS, "tests/solver/test_adams.py::test_adams_case[Prismatic_Case02]"],
            "reaction torque about body 1's joint point: moment arm reversed"),
     Mutant("result-quaternion-jumps", RES,
@@ -324,6 +328,42 @@ MUTANTS = [
            "cols += list(result.euler_angles(name).T)",
            "cols += list(result.euler_angles(name)[:, ::-1].T)",
            ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
+    # ---------------------------------------------------------------- DOF report
+    Mutant("dof-rank-tolerance", DOF,
+           "RANK_TOLERANCE = 1e-8", "RANK_TOLERANCE = 1e-20",
+           [T_DOF], "rank tolerance below round-off: redundant equations counted as rank"),
+    Mutant("dof-gruebler-count", DOF,
+           "gruebler = 6 * nb - m", "gruebler = 6 * nb - rank",
+           [T_DOF], "Gruebler count from the Jacobian rank instead of the equation count"),
+    Mutant("dof-singular-step", DOF,
+           "SINGULAR_STEP = 1e-5", "SINGULAR_STEP = 1e-12",
+           [T_DOF], "singular-configuration probe too short to see the rank come back"),
+    Mutant("dof-suggestion-first-not-best", DOF,
+           "if gain > 0 and (best is None or gain > best[0]):",
+           "if gain > 0 and best is None:",
+           [T_DOF], "suggestions take the first kind that helps, not the one removing most"),
+    Mutant("dof-driver-count", DOF,
+           "if ndriver > max(mobility, 0):", "if ndriver > max(mobility, 0) + 1:",
+           [T_DOF], "one driver equation too many not reported as over-driven"),
+    # ---------------------------------------------------------------- joint outputs
+    Mutant("joint-angle-sign", JOUT,
+           "np.arctan2(Q[:, 1, 0], Q[:, 0, 0])", "np.arctan2(Q[:, 0, 1], Q[:, 0, 0])",
+           [T_JOUT], "joint angle left-handed about frame 1's z"),
+    Mutant("joint-angle-unwrap", JOUT,
+           "return np.unwrap(np.arctan2(", "return (np.arctan2(",
+           [T_JOUT], "joint angle wrapped to (-pi, pi]"),
+    Mutant("joint-slide-coriolis", JOUT,
+           "2.0 * _dot(dd, wz)", "1.0 * _dot(dd, wz)",
+           [T_JOUT], "slide acceleration without the full Coriolis term of a turning frame 1"),
+    Mutant("joint-reaction-frame", JOUT,
+           'return np.einsum("nji,nj->ni", R1, V)', 'return np.einsum("nij,nj->ni", R1, V)',
+           [T_JOUT], "reaction to the joint frame with R1 instead of R1^T"),
+    Mutant("joint-translation-world", JOUT,
+           'return np.einsum("nji,nj->ni", R1, d)', "return d",
+           [T_JOUT], "relative translation left in world axes"),
+    Mutant("joint-frame-principal", JOUT,
+           "system.R_pu[b].T @ S.jnt_frame[s, side]", "system.R_pu[b] @ S.jnt_frame[s, side]",
+           [T_JOUT], "joint frame stored with the principal-to-user rotation inverted"),
 ]
 
 

@@ -8,6 +8,7 @@ import json
 import numpy as np
 
 from . import kernels
+from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrix_to_quat, quat_to_matrix
 
 __all__ = ["Result"]
@@ -22,7 +23,7 @@ def _quats_continuous(A):
     return q
 
 
-class Result:
+class Result(JointOutputs):
     """Outputs of ``Model.simulate``.
 
     Attributes
@@ -65,6 +66,7 @@ class Result:
         self.assembly = None
         self.assembly_summary = meta.get("assembly_summary", "")
         self.warnings = [str(w) for w in meta.get("warnings", [])]
+        self.joint_frames = meta.get("joint_frames")     # joint_outputs.joint_frames_meta
         self.joint_residual_max = None
         self._quat_cache = {}
 
@@ -120,7 +122,8 @@ class Result:
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
                     settings=dict(settings or {}),
-                    assembly_summary=assembly.summary() if assembly is not None else "")
+                    assembly_summary=assembly.summary() if assembly is not None else "",
+                    joint_frames=joint_frames_meta(system))
         res = cls(a, meta)
         res.assembly = assembly
         res.joint_residual_max = jres[system.joint_pos] if S.nj else jres
@@ -133,7 +136,7 @@ class Result:
             out[k] = np.array(getattr(self, self._attr(k)))
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
-                    warnings=list(self.warnings),
+                    warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
                     format="simphant-result-1")
@@ -233,24 +236,35 @@ class Result:
         return self._vel[:, b] + np.cross(self._omega_w[:, b], s)
 
     # ------------------------------------------------------------------ joints
-    def reaction_force(self, joint):
-        """Force [N] the joint exerts on its second body, world axes, (n, 3)."""
-        return self._react[:, self._j(joint), :3].copy()
+    def reaction_force(self, joint, frame="world"):
+        """Force [N] the joint exerts on its second body, (n, 3): world axes, or with
+        ``frame="joint"`` along the axes of the joint's frame on its first body."""
+        F = self._react[:, self._j(joint), :3].copy()
+        return self._reaction_axes(joint, F, frame)
 
-    def reaction_torque(self, joint, about="body2"):
+    def _reaction_axes(self, joint, V, frame):
+        if frame == "world":
+            return V
+        if frame == "joint":
+            return self._in_joint_frame(joint, V)
+        raise ValueError("frame must be 'world' or 'joint', got %r" % (frame,))
+
+    def reaction_torque(self, joint, about="body2", frame="world"):
         """Torque [N m] the joint exerts on its second body, world axes, (n, 3).
 
         About the joint point of the second body (``about="body2"``, default) or
         of the first body (``"body1"``); they differ when the anchors separate
-        (prismatic, cylindrical, planar, distance joints).
+        (prismatic, cylindrical, planar, distance joints). World axes, or with
+        ``frame="joint"`` the axes of the joint's frame on its first body.
         """
         k = self._j(joint)
         T = self._react[:, k, 3:].copy()
         if about == "body2":
-            return T
+            return self._reaction_axes(joint, T, frame)
         if about == "body1":
             F = self._react[:, k, :3]
-            return T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)
+            T = T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)
+            return self._reaction_axes(joint, T, frame)
         raise ValueError("about must be 'body2' or 'body1', got %r" % (about,))
 
     def joint_point(self, joint, side="body2"):

@@ -370,18 +370,12 @@ def _find_study(doc, path, wanted):
 _RANK_MAX_BODIES = 200
 
 
-def _mobility(model):
-    """(rows, rank) of the constraint Jacobian at t0, or None if it cannot be had."""
+def _dof_report(model):
+    """The model's ``DofReport`` at t0 (solver/dof.py), or None if it cannot be had."""
     if len(model.bodies) > _RANK_MAX_BODIES:
         return None
     try:
-        import numpy as np
-        system = model.compile()
-        _phi, J, _gamma = system.constraint_state(system.y0)
-        if J.size == 0:
-            return J.shape[0], 0
-        s = np.linalg.svd(J, compute_uv=False)
-        return J.shape[0], int((s > 1e-8 * s.max()).sum())
+        return model.dof_report()
     except Exception:  # noqa: BLE001 - informative only
         return None
 
@@ -405,7 +399,7 @@ def _analyse(study, conv, result, path, wall_total):
     peak_ke = float(e["kinetic"].max()) if len(total) else 0.0
     viol = result.constraint_violation()
     s = result.settings
-    mob = _mobility(model)
+    rep = _dof_report(model)
     info = dict(
         model=os.path.abspath(path), study=study.Label,
         moving_bodies=list(result.body_names),
@@ -413,8 +407,9 @@ def _analyse(study, conv, result, path, wall_total):
         joints=[[j.name, j.kind] for j in model.joints],
         loads=[o.Label for o in study_loads(study)],
         gruebler_dof=model.degrees_of_freedom(), constraint_equations=rows,
-        jacobian_rank=None if mob is None else mob[1],
-        mobility=None if mob is None else 6 * len(model.bodies) - mob[1],
+        jacobian_rank=None if rep is None else rep.rank,
+        mobility=None if rep is None else rep.mobility,
+        dof=None if rep is None else rep.to_dict(),
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
         output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
         nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
@@ -427,8 +422,22 @@ def _analyse(study, conv, result, path, wall_total):
         else result.assembly_summary,
         joint_labels=[j.Label for j in study_joints(study)],
         warnings=list(getattr(result, "warnings", [])),
+        joint_motion=_joint_motion(result),
     )
     return info
+
+
+def _joint_motion(result):
+    """[joint, coordinate, min, max, unit] of every joint angle and slide over the run."""
+    from .outputs import JOINT_UNITS
+    out = []
+    if not getattr(result, "joint_frames", None) or not len(result.t):
+        return out
+    for j in result.joint_names:
+        for dof in result.joint_dofs(j):
+            x = result.joint_position(j, dof)
+            out.append([j, dof, float(x.min()), float(x.max()), JOINT_UNITS[dof][0]])
+    return out
 
 
 def summary_lines(info):
@@ -450,6 +459,10 @@ def summary_lines(info):
         dof += "; mobility %d (%d redundant equations, closed loops)" % (
             info["mobility"], info["constraint_equations"] - info["jacobian_rank"])
     L.append(dof)
+    if info.get("dof"):
+        from .solver.dof import report_lines
+        for key, text in report_lines(info["dof"]):
+            L.append("           %s: %s" % (key, text))
     dt = "adaptive" if info["dt"] is None else "dt %s" % _fmt(info["dt"], "s")
     L.append("run        %s, %s, t = %s .. %s s, %d samples every %s"
              % (info["method"], dt, _fmt(info["t0"] or 0.0), _fmt(info["t_end"]),
@@ -474,6 +487,12 @@ def summary_lines(info):
     assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
     L.append("assembly   " + assembly[0])
     L.extend("           " + a.strip() for a in assembly[1:])
+    motion = info.get("joint_motion") or []
+    if motion:
+        L.append("motion     " + ", ".join("%s %s %s .. %s %s" % (j, dof, _fmt(lo), _fmt(hi), u)
+                                           for j, dof, lo, hi, u in motion[:4]))
+        if len(motion) > 4:
+            L.append("           and %d more joint coordinates (joints.csv)" % (len(motion) - 4))
     for w in info.get("warnings") or []:
         L.append("warning    " + w)
     return L

@@ -18,10 +18,16 @@ Files (``write_all`` writes them all)
 ``reactions.csv``    per joint: force [N] and torque [N m] the joint exerts on
                      its second body, world axes, torque about that body's
                      joint point.
+``joints.csv``       per joint with an angle or a slide (revolute, prismatic,
+                     cylindrical, planar): its angle [rad] (unwrapped) or slide
+                     [m], their rates and accelerations; and per joint the
+                     reaction force and torque of ``reactions.csv`` along the
+                     axes of the joint's frame on its first body.
 ``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
-``positions.png``, ``energy.png``, ``reactions.png``   plots of the same data.
+``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
+                     the same data (``joints.png``: joint angles and slides).
 ``animation.gif``    the bodies drawn at their poses in a 3-D view, about 100 frames
                      played in real time (``render_animation``).
 
@@ -40,6 +46,7 @@ __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
            "write_reactions_csv", "write_energy_csv", "plot_positions", "plot_energy",
+           "JOINT_UNITS", "write_joints_csv", "plot_joint_motion",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
 
@@ -52,6 +59,8 @@ BODY_COLUMNS = (
     "omega_x [rad/s]", "omega_y [rad/s]", "omega_z [rad/s]",
 )
 REACTION_COMPONENTS = ("F_x [N]", "F_y [N]", "F_z [N]", "T_x [N m]", "T_y [N m]", "T_z [N m]")
+#: unit of a joint coordinate ("angle", "slide"), of its rate and acceleration
+JOINT_UNITS = {"angle": ("rad", "rad/s", "rad/s^2"), "slide": ("m", "m/s", "m/s^2")}
 ENERGY_COLUMNS = ("time [s]", "kinetic [J]", "potential [J]", "total [J]",
                   "max_abs_phi [m or rad]", "max_abs_phi_dot [m/s or rad/s]")
 
@@ -130,6 +139,32 @@ def write_reactions_csv(result, path):
     for j in result.joint_names:
         header += ["%s %s" % (j, c) for c in REACTION_COMPONENTS]
         cols += list(result.reaction_force(j).T) + list(result.reaction_torque(j).T)
+    return _write_table(path, header, cols)
+
+
+def _has_joint_frames(result):
+    return bool(getattr(result, "joint_frames", None))
+
+
+def write_joints_csv(result, path):
+    """``time [s]``; per joint coordinate ``"<joint> angle [rad]"``, ``"<joint> angle
+    rate [rad/s]"``, ``"<joint> angle acceleration [rad/s^2]"`` (slides in m); then per
+    joint ``"<joint> F_x (joint axes) [N]"`` ... ``"<joint> T_z (joint axes) [N m]"``:
+    the reaction on its second body along its first body's joint frame axes."""
+    header = ["time [s]"]
+    cols = [result.t]
+    for j in result.joint_names:
+        for dof in result.joint_dofs(j):
+            u, du, ddu = JOINT_UNITS[dof]
+            header += ["%s %s [%s]" % (j, dof, u), "%s %s rate [%s]" % (j, dof, du),
+                       "%s %s acceleration [%s]" % (j, dof, ddu)]
+            cols += [result.joint_position(j, dof), result.joint_velocity(j, dof),
+                     result.joint_acceleration(j, dof)]
+    for j in result.joint_names:
+        header += ["%s %s (joint axes) %s" % ((j,) + tuple(c.split(" ", 1)))
+                   for c in REACTION_COMPONENTS]
+        cols += list(result.reaction_force(j, frame="joint").T)
+        cols += list(result.reaction_torque(j, frame="joint").T)
     return _write_table(path, header, cols)
 
 
@@ -239,6 +274,35 @@ def plot_reactions(result, path, title=""):
         " (first %d of %d joints; all in reactions.csv)" % (len(shown), len(names))
     fig.suptitle((title + ": " if title else "") + "joint reactions on the second body, world "
                  "axes, torque about its joint point" + note)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_joint_motion(result, path, title=""):
+    """Joint angles [rad] and slides [m] against time (the coordinates of joints.csv)."""
+    fig = _figure(POSITIONS_SIZE)
+    axes = fig.subplots(2, 1, sharex=True)
+    any_dof = {"angle": False, "slide": False}
+    i = 0
+    for j in result.joint_names:
+        for dof in result.joint_dofs(j):
+            ax = axes[0 if dof == "angle" else 1]
+            ax.plot(result.t, result.joint_position(j, dof), color=_COLORS[i % len(_COLORS)],
+                    label=j)
+            any_dof[dof] = True
+            i += 1
+    for ax, dof, label in ((axes[0], "angle", "joint angle [rad]"),
+                           (axes[1], "slide", "joint slide [m]")):
+        ax.set_ylabel(label)
+        ax.grid(True, alpha=0.3)
+        if any_dof[dof]:
+            _legend(ax, loc="upper right", ncol=4)
+        else:
+            ax.text(0.5, 0.5, "no joint with %s" % ("an angle" if dof == "angle" else "a slide"),
+                    ha="center", va="center", transform=ax.transAxes)
+    axes[-1].set_xlabel("time [s]")
+    fig.suptitle((title + ": " if title else "") + "joint motion (frame 2 against frame 1: "
+                 "angle about z1, slide along z1)")
     fig.tight_layout()
     return _save(fig, path)
 
@@ -578,10 +642,14 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
         fname = body_csv_name(result, name)
         step(fname, write_body_csv, result, name, os.path.join(out_dir, fname))
     step("reactions.csv", write_reactions_csv, result, os.path.join(out_dir, "reactions.csv"))
+    if _has_joint_frames(result):
+        step("joints.csv", write_joints_csv, result, os.path.join(out_dir, "joints.csv"))
     step("energy.csv", write_energy_csv, result, os.path.join(out_dir, "energy.csv"))
     step("positions.png", plot_positions, result, os.path.join(out_dir, "positions.png"), title)
     step("energy.png", plot_energy, result, os.path.join(out_dir, "energy.png"), title)
     step("reactions.png", plot_reactions, result, os.path.join(out_dir, "reactions.png"), title)
+    if _has_joint_frames(result):
+        step("joints.png", plot_joint_motion, result, os.path.join(out_dir, "joints.png"), title)
     if meshes:
         step("animation.gif", render_animation, result, meshes,
              os.path.join(out_dir, "animation.gif"), animation_frames, title)

@@ -13,8 +13,10 @@ def _study():
 def check_report(study):
     """The model check as text lines (raises ``ModelError`` naming the object at fault).
 
-    Bodies, joints, loads, the Gruebler DOF count (``Model.degrees_of_freedom``)
-    and the assembly residual at t0 (``System.residuals``: |Phi| relative to
+    Bodies, joints, loads, the Gruebler DOF count (``Model.degrees_of_freedom``),
+    the mechanism check (``System.dof_report``: mobility, redundant equations by
+    joint with the joint kinds that remove them, singular, locked or over-driven
+    mechanisms) and the assembly residual at t0 (``System.residuals``: |Phi| relative to
     the model size) with the worst joint.
     """
     import numpy as np
@@ -35,8 +37,15 @@ def check_report(study):
     rows = sum(len(j.spec.rows) for j in model.joints)
     lines.append("DOF (Gruebler): %d = 6 x %d moving bodies - %d constraint equations"
                  % (model.degrees_of_freedom(), len(model.bodies), rows))
+    system = model.compile() if model.bodies else None
+    if system is not None:
+        from ..solver.dof import report_lines
+        rep = system.dof_report(name=study.Label)
+        lines.append("Mobility: %d (rank of the constraint Jacobian %d of %d equations at t = 0)"
+                     % (rep.mobility, rep.rank, rep.equations))
+        for key, text in report_lines(rep.to_dict()):
+            lines.append("%s: %s" % (key.capitalize(), text))
     if model.joints:
-        system = model.compile()
         phi, _ = system.residuals(system.y0)
         worst = int(np.argmax(phi)) if len(phi) else 0
         lines.append("Assembly residual at t = 0: max |Phi| = %.3g (relative to the model size)%s"
@@ -46,9 +55,6 @@ def check_report(study):
         if len(phi) and phi.max() > 1e-6:
             lines.append("The joints are not assembled at t = 0: the solver moves the bodies "
                          "onto them before the run (reported in the result).")
-    if model.degrees_of_freedom() <= 0 and model.joints:
-        lines.append("Gruebler's count is not positive: the mechanism may still move when "
-                     "joints are redundant (closed planar loops); the solver handles that.")
     return lines
 
 
@@ -56,8 +62,9 @@ class CheckModel(Command):
     name = "SimPhant_Check"
     icon = "Check.svg"
     menu = "Check model"
-    tooltip = ("Check the study before solving: bodies, joints, loads, degrees of freedom and "
-               "how far the joints are from assembled")
+    tooltip = ("Check the study before solving: bodies, joints, loads, degrees of freedom "
+               "(mobility, redundant joints, singular or locked mechanisms) and how far the "
+               "joints are from assembled")
 
     def active(self):
         return _study() is not None

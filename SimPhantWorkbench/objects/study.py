@@ -10,7 +10,7 @@ from .base import BaseProxy, is_type, prop
 
 __all__ = ["Study", "STABILISATION_MODES", "study_members", "study_bodies", "study_joints",
            "has_result",
-           "study_loads", "study_result", "find_study"]
+           "study_loads", "study_result", "find_study", "study_dof_report"]
 
 TYPE = "SimPhant::Study"
 
@@ -98,6 +98,16 @@ def study_result(study):
     """The study's Result object, or ``None``."""
     found = study_members(study, "SimPhant::Result")
     return found[0] if found else None
+
+
+def study_dof_report(study):
+    """The study's mechanism check before solving: the solver's ``DofReport``
+    (mobility against Gruebler's count, redundant equations by joint with the joint
+    kinds that remove them, singular, locked or over-driven mechanisms), named after
+    the study; ``ModelError`` naming the object at fault if the study cannot be
+    converted."""
+    from ..conversion import convert
+    return convert(study).model.dof_report(name=study.Label)
 
 
 def has_result(study):

@@ -22,7 +22,7 @@ from .diagnostics import model_size
 from .joints import JOINT_TYPES, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 from .rotations import quat_to_matrix
 
-__all__ = ["DofReport", "dof_report", "row_label", "twist_directions", "RANK_TOLERANCE",
+__all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "RANK_TOLERANCE",
            "NEAR_SINGULAR", "SINGULAR_STEP", "SUGGEST_MAX_EVALUATIONS"]
 
 #: singular values of the equilibrated Jacobian below this x the largest are zero
@@ -37,6 +37,8 @@ NEAR_SINGULAR = 1e-6
 SINGULAR_STEP = 1e-5
 #: most rank evaluations spent on looking for joint kinds that remove the redundancy
 SUGGEST_MAX_EVALUATIONS = 400
+#: ... and at most about this many floating-point operations (SVDs of the Jacobian)
+SUGGEST_MAX_WORK = 2e9
 
 _AXES = "xyz"
 
@@ -145,22 +147,33 @@ class DofReport:
 
     def __str__(self):
         lines = ["%s: %s" % (self.name, self.summary())] if self.name else [self.summary()]
-        if self.redundant:
-            per = "; ".join("%s rows %s" % (j, ", ".join(rows))
-                            for j, rows in self.redundant_by_joint().items())
-            lines.append("  redundant: %s" % per)
-            for j, k, n, f in self.suggestions:
-                lines.append("  suggestion: replace %s (%s) by a %s joint (frees %s)"
-                             % (j, k, JOINT_TYPES[n].label.lower(), ", ".join(f)))
-        if self.driver_equations:
-            lines.append("  drivers: %d equations for %d DOF" % (self.driver_equations,
-                                                                 self.mobility))
-        for w in self.warnings:
-            lines.append("  warning: " + w)
+        lines += ["  %s: %s" % kv for kv in report_lines(self.to_dict())]
         return "\n".join(lines)
 
     def __repr__(self):
         return "<DofReport %s>" % self.summary()
+
+
+def report_lines(d):
+    """(key, text) pairs of a report's details from its ``to_dict()``: "redundant",
+    "suggestion", "drivers", "warning" (what the CLI summary and the GUI show)."""
+    out = []
+    if d["redundant_rows"]:
+        per = {}
+        for row in d["redundant_rows"]:
+            per.setdefault(row["joint"], []).append(row["row"])
+        out.append(("redundant", "; ".join("%s rows %s" % (j, ", ".join(rows))
+                                           for j, rows in per.items())))
+    for sg in d["suggestions"]:
+        spec = JOINT_TYPES.get(sg["new_kind"])
+        label = spec.label.lower() if spec is not None else sg["new_kind"]
+        out.append(("suggestion", "replace %s (%s) by a %s joint (frees %s)"
+                    % (sg["joint"], sg["kind"], label, ", ".join(sg["frees"]))))
+    if d["driver_equations"]:
+        out.append(("drivers", "%d equations for %d DOF" % (d["driver_equations"],
+                                                            max(d["mobility"], 0))))
+    out.extend(("warning", w) for w in d["warnings"])
+    return out
 
 
 # ---------------------------------------------------------------------- the analysis
@@ -373,6 +386,9 @@ def _suggest(an, is_joint, rank, redundant):
     blocks = {s: an.J[rows_of.get(s, [])] for s in rows_of}
     out = []
     evaluations = 0
+    rows, cols = an.J.shape
+    budget = min(SUGGEST_MAX_EVALUATIONS,
+                 int(SUGGEST_MAX_WORK / max(rows * cols * min(rows, cols), 1)))
     while redundant > 0:
         best = None
         for s in sorted(base):
@@ -387,7 +403,7 @@ def _suggest(an, is_joint, rank, redundant):
                         or not _span_contains(Dcur, Dn):
                     continue
                 evaluations += 1
-                if evaluations > SUGGEST_MAX_EVALUATIONS:
+                if evaluations > budget:
                     return out
                 trial = dict(blocks)
                 trial[s] = Dn @ T

@@ -68,8 +68,9 @@ def demo(tmp_path_factory):
 
 
 EXPECTED_FILES = sorted([
-    "body_Crank.csv", "body_ConnectingRod.csv", "body_Slider.csv", "reactions.csv", "energy.csv",
-    "positions.png", "energy.png", "reactions.png", "animation.gif", "slider_crank_result.FCStd",
+    "body_Crank.csv", "body_ConnectingRod.csv", "body_Slider.csv", "reactions.csv", "joints.csv",
+    "energy.csv", "positions.png", "energy.png", "reactions.png", "joints.png", "animation.gif",
+    "slider_crank_result.FCStd",
     "summary.txt", "run.json", "result.npz", "scene.npz"])
 
 
@@ -86,11 +87,24 @@ def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(
             "SliderGuide (prismatic)") in text
     assert "DOF        -2 (Gruebler: 6 x 3 bodies - 20 constraint equations); mobility 1 " \
            "(3 redundant equations" in text
+    # the DOF report: redundant rows by joint and the joint kinds that remove them
+    labels = ("CrankPivot", "CrankPin", "WristPin", "SliderGuide")
+    assert any(line.startswith("           redundant: ") and any(j + " rows" in line
+                                                                  for j in labels)
+               for line in lines)
+    assert any(line.startswith("           suggestion: replace ") for line in lines)
+    assert "motion     CrankPivot angle " in text and "SliderGuide slide " in text
     assert "run        rk4, dt 0.001 s, t = 0 .. 3 s, %d samples every 0.01 s" % SAMPLES in text
     assert "steps      3000 (mean step 0.001 s)" in text
     assert "assembly   initial conditions consistent (no correction)" in text
     info = json.load(open(os.path.join(demo["out"], "run.json")))
     assert info["energy_drift_relative"] < 1e-5
+    assert info["dof"]["mobility"] == 1 and info["dof"]["redundant"] == 3
+    assert info["dof"]["gruebler"] == -2 and len(info["dof"]["redundant_rows"]) == 3
+    assert [m[:2] for m in info["joint_motion"]] == [["CrankPivot", "angle"],
+                                                     ["CrankPin", "angle"],
+                                                     ["WristPin", "angle"],
+                                                     ["SliderGuide", "slide"]]
     assert info["violation_position_max"] < 1e-6
     assert "max |E - E0| = %.4g J" % info["energy_drift_max"] in text
     assert "simulating [" in demo["stderr"] and "100%" in demo["stderr"]

@@ -99,6 +99,25 @@ def test_reactions_and_energy_csv(result, tmp_path):
     np.testing.assert_array_equal(data[:, 4], result.constraint_violation()["position"])
 
 
+def test_joints_csv(result, tmp_path):
+    header, data = read_csv(outputs.write_joints_csv(result, str(tmp_path / "j.csv")))
+    assert header[:4] == ["time [s]", "shoulder angle [rad]", "shoulder angle rate [rad/s]",
+                          "shoulder angle acceleration [rad/s^2]"]
+    assert header[4] == "elbow, left angle [rad]"
+    assert header[7:10] == ["shoulder F_x (joint axes) [N]", "shoulder F_y (joint axes) [N]",
+                            "shoulder F_z (joint axes) [N]"]
+    assert header[10] == "shoulder T_x (joint axes) [N m]" and len(header) == 7 + 12
+    np.testing.assert_array_equal(data[:, 1], result.joint_position("shoulder"))
+    np.testing.assert_array_equal(data[:, 5], result.joint_velocity("elbow, left"))
+    np.testing.assert_array_equal(data[:, 6], result.joint_acceleration("elbow, left"))
+    np.testing.assert_array_equal(data[:, 13:16],
+                                  result.reaction_force("elbow, left", frame="joint"))
+    np.testing.assert_array_equal(data[:, 16:19],
+                                  result.reaction_torque("elbow, left", frame="joint"))
+    # the shoulder swings down from the horizontal: its angle changes
+    assert np.ptp(data[:, 1]) > 0.3
+
+
 def test_body_csv_names_are_safe_and_unique(result):
     assert outputs.safe_name("Crank (Body001)/x") == "Crank_Body001_x"
     names = [outputs.body_csv_name(result, n) for n in result.body_names]
@@ -110,7 +129,8 @@ def test_plots_have_the_stated_pixel_sizes(result, tmp_path):
     dpi = outputs.PLOT_DPI
     for fn, size in ((outputs.plot_positions, outputs.POSITIONS_SIZE),
                      (outputs.plot_energy, outputs.ENERGY_SIZE),
-                     (outputs.plot_reactions, outputs.reactions_size(result))):
+                     (outputs.plot_reactions, outputs.reactions_size(result)),
+                     (outputs.plot_joint_motion, outputs.POSITIONS_SIZE)):
         path = fn(result, str(tmp_path / (fn.__name__ + ".png")), title="t")
         with Image.open(path) as im:
             im.load()
@@ -212,5 +232,6 @@ def test_write_all_lists_what_it_wrote(result, tmp_path):
     seen = []
     names = outputs.write_all(result, str(tmp_path), None, progress=seen.append)
     assert names == seen == ["body_upper_arm_1.csv", "body_upper_arm_2.csv", "reactions.csv",
-                             "energy.csv", "positions.png", "energy.png", "reactions.png"]
+                             "joints.csv", "energy.csv", "positions.png", "energy.png",
+                             "reactions.png", "joints.png"]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)

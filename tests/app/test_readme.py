@@ -72,13 +72,14 @@ def test_main_job_section_names_every_option_and_file():
     assert {"--t-end", "--dt", "--method", "--out", "--no-animation"} <= options
     missing = sorted(o for o in options if o not in text)
     assert not missing, "README 'Main job' does not mention %s" % missing
-    for name in ("body_<name>.csv", "reactions.csv", "energy.csv", "positions.png",
-                 "energy.png", "reactions.png", "animation.gif", "<model name>_result.FCStd",
+    for name in ("body_<name>.csv", "reactions.csv", "joints.csv", "energy.csv", "positions.png",
+                 "energy.png", "reactions.png", "joints.png", "animation.gif",
+                 "<model name>_result.FCStd",
                  "summary.txt", "run.json"):
         assert "`%s`" % name in text, name
     # the files outputs writes are all in the table
-    for name in ("reactions.csv", "energy.csv", "positions.png", "energy.png", "reactions.png",
-                 "animation.gif"):
+    for name in ("reactions.csv", "joints.csv", "energy.csv", "positions.png", "energy.png",
+                 "reactions.png", "joints.png", "animation.gif"):
         assert name in outputs.__doc__
     for method in METHODS:
         assert "`%s`" % method in text, method

@@ -140,6 +140,8 @@ def test_check_reports_bodies_joints_and_dof(gui):
     text = gui["check_message"]
     assert "1 moving (Arm_body)" in text and "1 fixed (Pin_body)" in text
     assert "DOF (Gruebler): 1" in text and "Assembly residual" in text
+    # the DOF report: mobility from the rank of the constraint Jacobian
+    assert "Mobility: 1 (rank of the constraint Jacobian 5 of 5 equations at t = 0)" in text
 
 
 def test_solve_keeps_the_event_loop_running(gui):

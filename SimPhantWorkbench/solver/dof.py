@@ -377,6 +377,8 @@ def _suggest(an, is_joint, rank, redundant):
     current = {}           # system joint position -> (kind, rows (k, 6nb))
     base = {}
     for s in sorted(loops):
+        if s not in rows_of or int(system.joint_order[s]) >= len(model.joints):
+            continue            # not a joint of the model (e.g. a driver's rows)
         j = model.joints[system.joint_order[s]]
         R1 = an.frame1(s)
         D = twist_directions(j.spec, R1)

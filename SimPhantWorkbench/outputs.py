@@ -21,8 +21,9 @@ Files (``write_all`` writes them all)
 ``joints.csv``       per joint with an angle or a slide (revolute, prismatic,
                      cylindrical, planar): its angle [rad] (unwrapped) or slide
                      [m], their rates and accelerations; and per joint the
-                     reaction force and torque of ``reactions.csv`` along the
-                     axes of the joint's frame on its first body.
+                     reaction force and torque of ``reactions.csv`` in the
+                     joint's frame on its first body (its axes; the torque
+                     about its origin).
 ``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
@@ -150,7 +151,8 @@ def write_joints_csv(result, path):
     """``time [s]``; per joint coordinate ``"<joint> angle [rad]"``, ``"<joint> angle
     rate [rad/s]"``, ``"<joint> angle acceleration [rad/s^2]"`` (slides in m); then per
     joint ``"<joint> F_x (joint axes) [N]"`` ... ``"<joint> T_z (joint axes) [N m]"``:
-    the reaction on its second body along its first body's joint frame axes."""
+    the reaction on its second body in its first body's joint frame (axes, and the torque
+    about that frame's origin: ``Result.reaction_torque(j, frame="joint")``)."""
     header = ["time [s]"]
     cols = [result.t]
     for j in result.joint_names:

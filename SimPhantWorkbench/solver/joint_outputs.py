@@ -13,8 +13,10 @@ Conventions (docs/theory.md, "Joint outputs"):
 * their rates are the exact time derivatives on the constraint manifold:
   ``(w_2 - w_1) . z_1`` and ``d/dt [(P_2 - P_1) . z_1]`` from the stored velocities and
   accelerations;
-* reactions in the joint frame: today's force and torque on body 2 about its joint
-  point, with components along joint frame 1's axes (``R_1^T F``).
+* reactions in the joint frame: the force and torque the joint exerts on body 2, in joint
+  frame 1: components along its axes (``R_1^T F``), the torque about its origin
+  ``P_1`` (``Result.reaction_torque(joint, frame="joint")``; ``about="body2"`` keeps the
+  point of body 2).
 
 Which coordinates a joint kind has follows from its rows in the registry: an angle
 when rotation about z is free while rotations about x and y are not (revolute,

@@ -249,14 +249,17 @@ class Result(JointOutputs):
             return self._in_joint_frame(joint, V)
         raise ValueError("frame must be 'world' or 'joint', got %r" % (frame,))
 
-    def reaction_torque(self, joint, about="body2", frame="world"):
-        """Torque [N m] the joint exerts on its second body, world axes, (n, 3).
+    def reaction_torque(self, joint, about=None, frame="world"):
+        """Torque [N m] the joint exerts on its second body, (n, 3).
 
-        About the joint point of the second body (``about="body2"``, default) or
-        of the first body (``"body1"``); they differ when the anchors separate
-        (prismatic, cylindrical, planar, distance joints). World axes, or with
-        ``frame="joint"`` the axes of the joint's frame on its first body.
+        About the joint point of the second body (``about="body2"``) or of the
+        first body (``"body1"``); they differ when the anchors separate
+        (prismatic, cylindrical, planar, distance joints). In world axes, about
+        body 2's point by default; with ``frame="joint"`` in the joint frame on
+        the first body: its axes and (by default) its origin, body 1's point.
         """
+        if about is None:
+            about = "body1" if frame == "joint" else "body2"
         k = self._j(joint)
         T = self._react[:, k, 3:].copy()
         if about == "body2":

@@ -124,15 +124,36 @@ def test_reaction_in_the_joint_frame():
             A = r.rotation_matrix(b1)
             R1 = np.einsum("nij,kj,kl->nil", A, A[0], R0)      # A(t) A(0)^T R1(0)
         for world, joint in ((r.reaction_force(jj), r.reaction_force(jj, frame="joint")),
-                             (r.reaction_torque(jj), r.reaction_torque(jj, frame="joint")),
                              (r.reaction_torque(jj, about="body1"),
-                              r.reaction_torque(jj, about="body1", frame="joint"))):
+                              r.reaction_torque(jj, frame="joint")),
+                             (r.reaction_torque(jj), r.reaction_torque(jj, about="body2",
+                                                                        frame="joint"))):
             expect = np.einsum("nji,nj->ni", R1, world)
             assert np.abs(joint - expect).max() < 1e-8 * max(np.abs(world).max(), 1.0)
         # a revolute takes no torque about its own axis (frame z)
         assert np.abs(r.reaction_torque(jj, frame="joint")[:, 2]).max() < 1e-8
     with pytest.raises(ValueError, match="frame"):
         r.reaction_force(joints[0], frame="body")
+
+
+def test_joint_frame_torque_is_about_the_first_bodys_joint_point():
+    """A block on a prismatic guide whose frame 1 origin stays behind: the torque about
+    body 1's point differs from the one about body 2's by (P2 - P1) x F."""
+    m = Model(gravity=(0, 0, -9.81))
+    b = m.add_body("block", mass=2.0, inertia=(0.01, 0.02, 0.03), position=(0.0, 0.0, 0.0),
+                   velocity=(1.0, 0.0, 0.0))
+    j = m.add_joint("prismatic", m.ground, b, point=(0, 0, 0), axis=(1, 0, 0), name="rail")
+    r = m.simulate(t_end=0.5, dt=1e-3, output_dt=0.05)
+    F = r.reaction_force(j)
+    assert np.abs(F[:, 2] - 2.0 * 9.81).max() < 1e-9          # the rail carries the weight
+    arm = r.joint_point(j, "body2") - r.joint_point(j, "body1")
+    assert abs(arm[-1, 0] - 0.5) < 1e-9
+    R1 = j.frame1[1]
+    expect = (r.reaction_torque(j) + np.cross(arm, F)) @ R1          # R1^T T1 per sample
+    assert np.abs(r.reaction_torque(j, frame="joint") - expect).max() < 1e-9
+    assert np.abs(r.reaction_torque(j, frame="joint")
+                  - r.reaction_torque(j, about="body1", frame="joint")).max() == 0.0
+    assert np.abs(expect[-1]).max() > 1.0                             # the arm matters
 
 
 def test_relative_translation_and_rotation_of_a_spherical_joint():

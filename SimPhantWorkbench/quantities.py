@@ -15,7 +15,9 @@ Frames: body vectors are in world axes; angular velocity also in the body's
 own axes. Joint reactions are the force and torque the joint exerts on its
 second body, in world axes about that body's joint point, or in the axes of
 the joint frame on its first body, about that frame's origin (``JointFrame``
-of ``viewer.scene``: attached to the body, so it turns with it).
+of ``viewer.scene``: attached to the body, so it turns with it). Joint angles and
+slides (``Result.joint_position`` and its rates) are relative: joint frame 2 against
+joint frame 1 (angle about frame 1's z, slide along it).
 """
 from collections import namedtuple
 
@@ -147,6 +149,12 @@ def _reaction(which):
     return read
 
 
+def _joint_coordinate(dof, method):
+    def read(result, target, frame, ctx):
+        return getattr(result, method)(target.key, dof)[:, None]
+    return read
+
+
 def _energy(result, target, frame, ctx):
     e = result.energy()
     drift = e["total"] - e["total"][0] if len(result.t) else e["total"]
@@ -180,6 +188,18 @@ QUANTITIES = {q.key: q for q in (
        _reaction("force")),
     _Q("reaction_torque", "reaction torque", "joint", "torque", ("world", "joint"), _XYZ,
        _reaction("torque")),
+    _Q("joint_angle", "joint angle", "joint", "angle", ("relative",), ("angle",),
+       _joint_coordinate("angle", "joint_position")),
+    _Q("joint_angle_rate", "joint angle rate", "joint", "angular_velocity", ("relative",),
+       ("rate",), _joint_coordinate("angle", "joint_velocity")),
+    _Q("joint_angle_acceleration", "joint angle acceleration", "joint", "angular_acceleration",
+       ("relative",), ("acceleration",), _joint_coordinate("angle", "joint_acceleration")),
+    _Q("joint_slide", "joint slide", "joint", "length", ("relative",), ("slide",),
+       _joint_coordinate("slide", "joint_position")),
+    _Q("joint_slide_rate", "joint slide rate", "joint", "velocity", ("relative",), ("rate",),
+       _joint_coordinate("slide", "joint_velocity")),
+    _Q("joint_slide_acceleration", "joint slide acceleration", "joint", "acceleration",
+       ("relative",), ("acceleration",), _joint_coordinate("slide", "joint_acceleration")),
     _Q("energy", "energy", "system", "energy", ("world",),
        ("kinetic", "potential", "total", "drift"), _energy),
     _Q("constraint_violation", "constraint violation", "system", "violation", ("world",),
@@ -187,7 +207,8 @@ QUANTITIES = {q.key: q for q in (
 )}
 
 #: what the frames are called in the panel
-FRAME_LABELS = {"world": "world axes", "body": "body axes", "joint": "joint frame (body 1)"}
+FRAME_LABELS = {"world": "world axes", "body": "body axes", "joint": "joint frame (body 1)",
+                "relative": "joint frame 2 against joint frame 1"}
 
 
 def components_of(quantity):

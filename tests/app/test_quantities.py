@@ -62,6 +62,19 @@ def test_reactions_in_the_joint_frame_turn_with_the_first_body(result):
         Q.curves(result, "reaction_force", [ELBOW], frame="joint")
 
 
+def test_joint_angle_and_its_rates(result):
+    c = Q.curves(result, "joint_angle", [ELBOW], units="m, deg")
+    assert [k.label for k in c] == ["Elbow angle"] and c[0].unit == "deg"
+    np.testing.assert_allclose(c[0].y, np.degrees(result.joint_position("elbow")))
+    c = Q.curves(result, "joint_angle_rate", [ELBOW], units="SI")
+    np.testing.assert_array_equal(c[0].y, result.joint_velocity("elbow"))
+    assert c[0].unit == "rad/s"
+    c = Q.curves(result, "joint_angle_acceleration", [ELBOW])
+    np.testing.assert_array_equal(c[0].y, result.joint_acceleration("elbow"))
+    with pytest.raises(ValueError, match="no 'slide'"):
+        Q.curves(result, "joint_slide", [ELBOW])
+
+
 def test_units_and_the_freecad_preference():
     assert Q.unit_of("torque", "in, deg") == ("lbf in", pytest.approx(8.850745791))
     assert Q.unit_of("violation", "mm, deg") == ("m or rad", 1.0)

@@ -96,6 +96,11 @@ def test_metrics_against_the_simple_pendulum():
         float(np.sqrt(np.mean(x * x))))
     assert parse_metric("range(position(bob).x)").resolved("bob").evaluate(r) == pytest.approx(
         x.max() - x.min())
+    # the hinge angle: the swing of +-5 degrees
+    swing = parse_metric("range(joint_angle(hinge))").resolved("hinge").evaluate(r)
+    assert swing == pytest.approx(math.radians(10.0), rel=1e-3)
+    assert parse_metric("max(joint_angle_rate(hinge))").resolved("hinge").evaluate(r) == \
+        pytest.approx(vmax / L, rel=1e-4)
     assert parse_metric("max(energy_drift)").evaluate(r) < 1e-6
     assert parse_metric("max(violation)").evaluate(r) == r.constraint_violation()["position"].max()
 

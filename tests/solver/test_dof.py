@@ -168,3 +168,15 @@ def test_twist_directions_of_the_registry():
             if np.linalg.matrix_rank(np.vstack([D, np.eye(6)[k]])) > 5]
     assert free == [5]
     assert dofmod.twist_directions(JOINT_TYPES["distance"]) is None
+
+
+def test_a_model_that_does_not_assemble_is_analysed_as_given():
+    """Two welds holding one body at different places: reported, not raised."""
+    m = Model()
+    a = _rod(m, "a", (0, 0, 0), (1, 0, 0))
+    m.add_joint("fixed", m.ground, a, point=(0, 0, 0), name="W1")
+    m.add_joint("fixed", m.ground, a, frame1=((0, 0, 0.5), np.eye(3)),
+                frame2=((0, 0, 0), np.eye(3)), name="W2")
+    r = m.dof_report()
+    assert any(w.startswith("not assembled") and ("W1" in w or "W2" in w) for w in r.warnings)
+    assert r.mobility == 0 and r.redundant == 6 and r.locked

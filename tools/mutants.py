@@ -61,6 +61,7 @@ CONV = "SimPhantWorkbench/conversion.py"
 REF = "SimPhantWorkbench/references.py"
 PLAY = "SimPhantWorkbench/playback.py"
 OUT = "SimPhantWorkbench/outputs.py"
+WARM = "SimPhantWorkbench/solver/warmup.py"
 
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
@@ -324,6 +325,19 @@ MUTANTS = [
            "cols += list(result.euler_angles(name).T)",
            "cols += list(result.euler_angles(name)[:, ::-1].T)",
            ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
+    # ---------------------------------------------------------------- kernel preparation
+    Mutant("warmup-not-remembered", WARM,
+           "        _ready.add(block_size)\n",
+           "",
+           ["tests/solver/test_warmup.py"], "kernels prepared again at every simulate"),
+    Mutant("warmup-wrong-joint", WARM,
+           "if kernels.block_size(len(spec.rows)) == block_size:",
+           "if kernels.block_size(len(spec.rows)) >= block_size:",
+           ["tests/solver/test_warmup.py"], "warm-up model of another block size"),
+    Mutant("compile-time-not-reported", SIM,
+           "t0=t0, t_end=t_end, compile_time=compile_time)",
+           "t0=t0, t_end=t_end, compile_time=0.0)",
+           ["tests/solver/test_warmup.py"], "kernel preparation time dropped from settings"),
 ]
 
 

@@ -338,6 +338,10 @@ MUTANTS = [
            "t0=t0, t_end=t_end, compile_time=compile_time)",
            "t0=t0, t_end=t_end, compile_time=0.0)",
            ["tests/solver/test_warmup.py"], "kernel preparation time dropped from settings"),
+    Mutant("warmup-status-inverted", "SimPhantWorkbench/commands/kernel_warmup.py",
+           "if b is None or b[1] < NOTICE_AFTER:",
+           "if b is None or b[1] > NOTICE_AFTER:",
+           ["tests/app/test_kernel_warmup.py"], "solve dialog hides a long compile"),
 ]
 
 

@@ -20,6 +20,9 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
         for name, names in commands.TOOLBARS:
             self.appendToolbar(name, list(names))
         self.appendMenu("SimPhant", commands.menu())
+        # compile (first use) or load the solver kernels while the user models
+        from SimPhantWorkbench.commands import kernel_warmup
+        kernel_warmup.start_background()
 
     def Activated(self):
         from SimPhantWorkbench.viewproviders.view_base import attach_missing

@@ -413,6 +413,7 @@ def _analyse(study, conv, result, path, wall_total):
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
         output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
         nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
+        compile_time=s.get("compile_time"),
         energy_initial=float(total[0]) if len(total) else None,
         energy_drift_max=drift, kinetic_energy_peak=peak_ke,
         energy_drift_relative=drift / peak_ke if peak_ke > 0 else None,
@@ -471,7 +472,9 @@ def summary_lines(info):
     span = (info["t_end"] or 0.0) - (info["t0"] or 0.0)
     L.append("steps      %d%s, %d force evaluations, %s solver wall time"
              % (steps, " (mean step %s)" % _fmt(span / steps, "s") if steps else "",
-                info["nfev"] or 0, _fmt(info["solver_wall_time"] or 0, "s")))
+                info["nfev"] or 0, _fmt(info["solver_wall_time"] or 0, "s"))
+             + (" (+ %s compiling/loading the solver kernels, first use only)"
+                % _fmt(info["compile_time"], "s") if info.get("compile_time") else ""))
     if info["energy_initial"] is not None:
         rel = info["energy_drift_relative"]
         line = "energy     E0 = %s, max |E - E0| = %s" % (_fmt(info["energy_initial"], "J"),

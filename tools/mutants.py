@@ -63,6 +63,7 @@ PLAY = "SimPhantWorkbench/playback.py"
 OUT = "SimPhantWorkbench/outputs.py"
 DOF = "SimPhantWorkbench/solver/dof.py"
 JOUT = "SimPhantWorkbench/solver/joint_outputs.py"
+WARM = "SimPhantWorkbench/solver/warmup.py"
 
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
@@ -370,6 +371,23 @@ MUTANTS = [
     Mutant("joint-frame-principal", JOUT,
            "system.R_pu[b].T @ S.jnt_frame[s, side]", "system.R_pu[b] @ S.jnt_frame[s, side]",
            [T_JOUT], "joint frame stored with the principal-to-user rotation inverted"),
+    # ---------------------------------------------------------------- kernel preparation
+    Mutant("warmup-not-remembered", WARM,
+           "        _ready.add(block_size)\n",
+           "",
+           ["tests/solver/test_warmup.py"], "kernels prepared again at every simulate"),
+    Mutant("warmup-wrong-joint", WARM,
+           "if kernels.block_size(len(spec.rows)) == block_size:",
+           "if kernels.block_size(len(spec.rows)) >= block_size:",
+           ["tests/solver/test_warmup.py"], "warm-up model of another block size"),
+    Mutant("compile-time-not-reported", SIM,
+           "t0=t0, t_end=t_end, compile_time=compile_time)",
+           "t0=t0, t_end=t_end, compile_time=0.0)",
+           ["tests/solver/test_warmup.py"], "kernel preparation time dropped from settings"),
+    Mutant("warmup-status-inverted", "SimPhantWorkbench/commands/kernel_warmup.py",
+           "if b is None or b[1] < NOTICE_AFTER:",
+           "if b is None or b[1] > NOTICE_AFTER:",
+           ["tests/app/test_kernel_warmup.py"], "solve dialog hides a long compile"),
 ]
 
 

@@ -9,6 +9,8 @@
 #  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
 #     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
 #  3. The workbench linked into FreeCAD's user Mod directory.
+#  4. The solver's numba kernels compiled into numba's cache (python -m
+#     SimPhantWorkbench.solver.warmup), so no solve waits for them.
 #
 # Nothing is done twice: each step checks first.
 set -euo pipefail
@@ -79,6 +81,14 @@ if [ "$(readlink -f "$link" 2>/dev/null)" != "$here" ]; then
     log "linking workbench: $link -> $here"
     rm -rf "$link"
     ln -s "$here" "$link"
+fi
+
+# The solver's numba kernels, compiled for every joint block size into numba's on-disk
+# cache (about 2 minutes the first time, ~1 s to check afterwards), so that the first solve
+# in FreeCAD or the CLI starts at once. SIMPHANT_SKIP_WARMUP=1 skips it.
+if [ "${SIMPHANT_SKIP_WARMUP:-0}" != "1" ]; then
+    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.solver.warmup >&2 \
+        || log "warning: could not compile the solver kernels now (they compile on first use)"
 fi
 
 echo "SIMPHANT_PYPKG_DIR=$SIMPHANT_PYPKG_DIR"

@@ -29,7 +29,7 @@ from ..conversion import convert, simulation_settings
 from .. import runner
 from ..runner import store_result
 from ..solver import ModelError, SimulationCancelled, SimulationError
-from . import common
+from . import common, kernel_warmup
 
 __all__ = ["SolveJob", "start", "current_job", "POLL_MS"]
 
@@ -44,6 +44,12 @@ def current_job(study=None):
         if study is None or key == (study.Document.Name, study.Name):
             return job
     return None
+
+
+def _compile_note(result):
+    """The share of a run's wall time spent compiling or loading the solver kernels."""
+    sec = result.settings.get("compile_time") or 0.0
+    return " (of which %.2f s compiling/loading the solver kernels)" % sec if sec >= 0.05 else ""
 
 
 class SolveJob(QtCore.QObject):
@@ -151,6 +157,9 @@ class SolveJob(QtCore.QObject):
 
     def progress_text(self):
         elapsed = time.perf_counter() - self.wall0
+        compiling = kernel_warmup.status_text()
+        if compiling is not None and not self.t:
+            return 0.0, compiling
         frac = min(1.0, max(0.0, self.t / self.t_end)) if self.t_end else 0.0
         remaining = "remaining ~%.0f s" % (elapsed * (1.0 - frac) / frac) if frac > 0.02 \
             else "remaining: estimating"
@@ -191,8 +200,9 @@ class SolveJob(QtCore.QObject):
                 store_result(study, self.conv, self.result)
                 self.state = "done"
                 FreeCAD.Console.PrintMessage(
-                    "SimPhant: study '%s' solved: %d frames, %.2f s wall time\n"
-                    % (study.Label, len(self.result.t), self.wall_end - self.wall0))
+                    "SimPhant: study '%s' solved: %d frames, %.2f s wall time%s\n"
+                    % (study.Label, len(self.result.t), self.wall_end - self.wall0,
+                       _compile_note(self.result)))
             except Exception as e:  # noqa: BLE001 - shown, document unchanged
                 self.state = "error"
                 self.error = e

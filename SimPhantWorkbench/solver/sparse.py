@@ -15,6 +15,7 @@ once per model:
 Everything here is plain Python/NumPy and runs at set-up time.
 """
 from collections import namedtuple
+from itertools import accumulate
 
 import numpy as np
 
@@ -146,22 +147,23 @@ def analyse(jnt_body, nbody):
                     cpl.append((ids[(k, l)], k, l, sk, sl, b))
     cpl.sort()
 
+    # (plain Python below: these lists are short, and NumPy's per-call overhead
+    # dominated the set-up of small models)
     def flat(lists):
-        ptr = np.zeros(len(lists) + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(x) for x in lists])
+        ptr = np.array([0] + list(accumulate(len(x) for x in lists)), dtype=np.int64)
         vals = np.array([v for x in lists for v in x], dtype=np.int64)
         return ptr, vals
 
     col_ptr, col_ids = flat(col_lists)
     row_ptr, row_ids = flat(row_lists)
-    upd_ptr = np.zeros(len(upd) + 1, dtype=np.int64)
-    upd_ptr[1:] = np.cumsum([len(u) for u in upd])
+    upd_ptr = np.array([0] + list(accumulate(len(u) for u in upd)), dtype=np.int64)
     upd_a = np.array([a for u in upd for (a, _) in u], dtype=np.int64)
     upd_c = np.array([c for u in upd for (_, c) in u], dtype=np.int64)
     cpl = np.array(cpl, dtype=np.int64).reshape(-1, 6)
     first = np.ones(len(cpl), dtype=np.int64)
     first[1:] = cpl[1:, 0] != cpl[:-1, 0]
-    fill = np.setdiff1d(np.arange(len(blk_row)), cpl[:, 0]).astype(np.int64)
+    coupled = set(cpl[:, 0].tolist())
+    fill = np.array([b for b in range(len(blk_row)) if b not in coupled], dtype=np.int64)
     return SchurPattern(
         order=np.array(order, dtype=np.int64),
         blk_row=np.array(blk_row, dtype=np.int64),

@@ -72,18 +72,27 @@ class System:
         self.block_size = bsize
         prim, ai, aj = [], [], []
         lengths = [1e-3]
+        # joint frames in the principal frames of their bodies (ground: world), all
+        # joints at once: per slot A_principal and the CoG (identity and 0 for ground)
         for s, j in enumerate(sj):
             for side, (body, (P, R)) in enumerate(((j.body1, j.frame1), (j.body2, j.frame2))):
-                if body.is_ground:
-                    jnt_slot[s, side] = nb
-                    jnt_anchor[s, side] = P
-                    jnt_frame[s, side] = R
-                else:
-                    jnt_slot[s, side] = body.index
-                    Ap = body.A_principal
-                    jnt_anchor[s, side] = Ap.T @ (P - body.position)
-                    jnt_frame[s, side] = Ap.T @ R
-                    lengths.append(np.linalg.norm(jnt_anchor[s, side]))
+                jnt_slot[s, side] = nb if body.is_ground else body.index
+                jnt_anchor[s, side] = P
+                jnt_frame[s, side] = R
+        if nj:
+            slot_A = np.empty((nb + 1, 3, 3))
+            slot_r = np.zeros((nb + 1, 3))
+            for b in bodies:
+                slot_A[b.index] = b.A_principal
+                slot_r[b.index] = b.position
+            slot_A[nb] = np.eye(3)
+            A_s = slot_A[jnt_slot]
+            jnt_anchor = np.einsum("skji,skj->ski", A_s, jnt_anchor - slot_r[jnt_slot])
+            jnt_frame = np.einsum("skji,skjl->skil", A_s, jnt_frame)
+            moving = jnt_slot < nb
+            if moving.any():
+                lengths.append(float(np.sqrt((jnt_anchor[moving] ** 2).sum(axis=1)).max()))
+        for s, j in enumerate(sj):
             if j.length is not None:
                 jnt_length[s] = j.length
                 lengths.append(j.length)
@@ -225,8 +234,7 @@ class System:
             kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), S0, self.W)
             kernels.constraint_rows(S0, self.W)
             kernels.assemble_schur(S0, self.W)
-            diag = np.array([self.W.blk[k, a, a] for k in range(self.S.nj)
-                             for a in range(self.block_size)])
+            diag = np.diagonal(self.W.blk[:self.S.nj], axis1=1, axis2=2).reshape(-1)
             act = self.active_rows
             floor = max(diag[act].max(), 1e-300) * 1e-6
             diag = np.maximum(diag, floor)

@@ -36,6 +36,16 @@ SCRIPT = textwrap.dedent('''
         factory.make_joint(study, "spherical", (base, "Vertex1"), (rod, "Face%d" % face))
         r = runner.run_study(study)
         out.write("samples=%d\\n" % len(r.t))
+        # activating the workbench started the kernel preparation in the background
+        import time
+        from PySide import QtGui
+        from SimPhantWorkbench.commands import kernel_warmup
+        from SimPhantWorkbench.solver import warmup
+        t0 = time.time()
+        while kernel_warmup._state["thread"].is_alive() and time.time() - t0 < 400:
+            QtGui.QApplication.processEvents()
+            time.sleep(0.05)
+        out.write("kernels=%s\\n" % ",".join(str(b) for b in warmup.ready_sizes()))
     except Exception:
         out.write("error=" + traceback.format_exc().replace("\\n", " | ") + "\\n")
     finally:
@@ -56,7 +66,7 @@ def test_freecad_gui_lists_the_workbench_and_runs_a_study(tmp_path):
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
                            str(script)], cwd=str(tmp_path), env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=600)
     assert out.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
     res = dict(line.split("=", 1) for line in out.read_text().splitlines())
     assert "error" not in res, res.get("error")
@@ -64,3 +74,5 @@ def test_freecad_gui_lists_the_workbench_and_runs_a_study(tmp_path):
     assert res["active"] == "SimPhantWorkbench"
     assert res["numba"]
     assert int(res["samples"]) > 1
+    from SimPhantWorkbench.solver import kernels
+    assert res["kernels"] == ",".join(str(b) for b in kernels.BLOCK_SIZES)

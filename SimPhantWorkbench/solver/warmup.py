@@ -1,0 +1,172 @@
+"""Having the numba kernels ready before a solve: compile (first use) or load them.
+
+numba compiles one specialisation of the kernels per joint block size
+(``kernels.BLOCK_SIZES``; the size is a compile-time constant, see
+``kernels``), half a minute each, and keeps it in its on-disk cache
+(``cache=True``): next to the sources in ``__pycache__`` when that directory is
+writable, else in the user's cache directory (numba's fallback, e.g.
+``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both). A new process then
+loads the compiled code from there in well under a second.
+
+``ensure(block_size)`` makes one block size ready in this process by running a
+tiny model with a joint of that size through everything ``simulate`` calls
+(``System`` set-up, assembly, the fixed-step loop, the adaptive evaluator and
+the output pass), so that no kernel is compiled in the middle of a real run
+and the time it takes can be reported apart from the solve (``simulate``
+records it as ``settings["compile_time"]``). ``ensure_all()`` does every
+block size: ``make setup`` runs it (``python -m SimPhantWorkbench.solver.warmup``)
+and the workbench starts it in the background when it is first activated.
+
+Thread-safe: a solve that needs a block size another thread is preparing waits
+for it instead of compiling it a second time.
+"""
+import threading
+import time
+
+from . import kernels
+from .joints import JOINT_TYPES
+
+__all__ = ["ensure", "ensure_all", "model_block_size", "warmup_kind", "busy", "ready_sizes",
+           "compile_counts", "cache_path"]
+
+_lock = threading.RLock()
+_ready = set()
+#: ``active``: this thread is running a warm-up model (whose own ``simulate``
+#: must not ask for one again)
+_local = threading.local()
+#: (block size, perf_counter at start) of the preparation under way, else None
+_busy = [None]
+
+
+def model_block_size(model):
+    """The joint block size ``System`` will use for ``model``."""
+    return kernels.block_size(max([len(j.spec.rows) for j in model.joints], default=1))
+
+
+def warmup_kind(block_size):
+    """The first joint kind of the registry whose rows need ``block_size`` (None if none)."""
+    for name, spec in JOINT_TYPES.items():
+        if kernels.block_size(len(spec.rows)) == block_size:
+            return name
+    return None
+
+
+def _warmup_model(block_size):
+    from .model import Model
+    kind = warmup_kind(block_size)
+    m = Model(gravity=(0.0, 0.0, -9.81))
+    b = m.add_body("warmup", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(0.5, 0.0, 0.0))
+    if kind is not None:
+        spec = JOINT_TYPES[kind]
+        kw = dict(point=(0.0, 0.0, 0.0))
+        if "axis" in spec.needs:
+            kw["axis"] = (0.0, 1.0, 0.0)
+        if "axis2" in spec.needs:
+            kw["axis2"] = (1.0, 0.0, 0.0)
+        if "point2" in spec.needs:
+            kw["point2"] = (0.5, 0.0, 0.0)
+        m.add_joint(kind, m.ground, b, **kw)
+    # a time-dependent load: the load table path of the loops
+    m.add_force(b, lambda t: (0.0, 0.0, t), point=(0.6, 0.0, 0.0))
+    return m
+
+
+def _run_everything(block_size):
+    from .simulation import simulate
+    model = _warmup_model(block_size)
+    # fixed step (integrate_fixed), then adaptive (System.evaluate); both assemble
+    # and build a Result (post_process)
+    simulate(model, t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
+    simulate(model, t_end=1e-3, dt=1e-3, method="RK45", output_dt=1e-3)
+
+
+def ensure(block_size):
+    """Compile or load the kernels for ``block_size`` in this process; seconds spent
+    (0.0 when they were ready already)."""
+    if block_size in _ready or getattr(_local, "active", False):
+        return 0.0
+    with _lock:
+        if block_size in _ready:
+            return 0.0
+        t0 = time.perf_counter()
+        _busy[0] = (block_size, t0)
+        _local.active = True
+        try:
+            _run_everything(block_size)
+        finally:
+            _local.active = False
+            _busy[0] = None
+        _ready.add(block_size)
+        return time.perf_counter() - t0
+
+
+def ensure_all(report=None):
+    """``ensure`` every block size; ``{block_size: seconds}``. ``report(block_size,
+    seconds, compiled)`` is called after each (``compiled``: the kernels were
+    compiled, not loaded from the cache)."""
+    out = {}
+    for bs in kernels.BLOCK_SIZES:
+        before = compile_counts()[1]
+        out[bs] = ensure(bs)
+        if report is not None:
+            report(bs, out[bs], compile_counts()[1] > before)
+    return out
+
+
+def busy():
+    """``(block_size, seconds so far)`` of a preparation under way, else None."""
+    b = _busy[0]
+    if b is None:
+        return None
+    return b[0], time.perf_counter() - b[1]
+
+
+def ready_sizes():
+    return sorted(_ready)
+
+
+def _dispatchers():
+    from numba.core.dispatcher import Dispatcher
+    from . import blocks
+    for module in (kernels, blocks):
+        for obj in vars(module).values():
+            if isinstance(obj, Dispatcher):
+                yield obj
+
+
+def compile_counts():
+    """``(loaded from the on-disk cache, compiled)``: kernel specialisations this
+    process got each way so far (numba's per-dispatcher cache statistics)."""
+    hits = misses = 0
+    for d in _dispatchers():
+        st = d.stats
+        hits += sum(st.cache_hits.values())
+        misses += sum(st.cache_misses.values())
+    return hits, misses
+
+
+def cache_path():
+    """The directory numba caches the kernels in (None if it cannot cache them)."""
+    cache = getattr(kernels.integrate_fixed, "_cache", None)
+    try:
+        return cache._cache_path
+    except AttributeError:
+        return None
+
+
+def _main():
+    import sys
+    t0 = time.perf_counter()
+
+    def report(bs, sec, compiled):
+        print("[warmup] block size %d: %s in %.1f s" % (bs, "compiled" if compiled else "loaded",
+                                                        sec), file=sys.stderr, flush=True)
+
+    print("[warmup] solver kernels (numba cache: %s)" % cache_path(), file=sys.stderr, flush=True)
+    ensure_all(report)
+    print("[warmup] all block sizes ready in %.1f s" % (time.perf_counter() - t0),
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    _main()

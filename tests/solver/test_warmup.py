@@ -1,0 +1,108 @@
+"""The kernels are compiled once per block size, cached on disk and reused by a new process;
+their preparation time is reported apart from the solve."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from SimPhantWorkbench.solver import JOINT_TYPES, Model, kernels, warmup
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JIT_OFF = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def _pendulum(kind):
+    m = Model(gravity=(0, 0, -9.81))
+    b = m.add_body("b", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(0.5, 0, 0))
+    spec = JOINT_TYPES[kind]
+    kw = dict(point=(0, 0, 0))
+    if "axis" in spec.needs:
+        kw["axis"] = (0, 1, 0)
+    if "axis2" in spec.needs:
+        kw["axis2"] = (1, 0, 0)
+    if "point2" in spec.needs:
+        kw["point2"] = (0.5, 0, 0)
+    m.add_joint(kind, m.ground, b, **kw)
+    return m
+
+
+@pytest.mark.parametrize("bs", kernels.BLOCK_SIZES)
+def test_every_block_size_has_a_warmup_joint(bs):
+    kind = warmup.warmup_kind(bs)
+    assert kind is not None
+    m = _pendulum(kind)
+    assert warmup.model_block_size(m) == bs
+    assert m.compile().block_size == bs
+
+
+def test_model_block_size_is_the_largest_joints():
+    m = _pendulum("spherical")
+    b2 = m.add_body("b2", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(1.0, 0, 0))
+    m.add_joint("revolute", m.bodies[0], b2, point=(0.8, 0, 0), axis=(0, 1, 0))
+    assert warmup.model_block_size(m) == m.compile().block_size == 5
+
+
+def test_simulate_reports_the_kernel_preparation_apart():
+    m = _pendulum("revolute")
+    bs = warmup.model_block_size(m)
+    warmup._ready.discard(bs)          # as in a new process
+    r1 = m.simulate(t_end=0.01, dt=1e-3)
+    assert r1.settings["compile_time"] > 0.0
+    assert bs in warmup.ready_sizes()
+    r2 = m.simulate(t_end=0.01, dt=1e-3)
+    assert r2.settings["compile_time"] == 0.0
+    # not part of the solver's own wall time: that starts after the preparation
+    assert r2.settings["wall_time"] > 0.0
+
+
+_CHILD = """
+import json, sys
+sys.path.insert(0, %r)
+from SimPhantWorkbench.solver import warmup
+warmup.ensure(5)
+hits, misses = warmup.compile_counts()
+print(json.dumps(dict(hits=hits, misses=misses, path=warmup.cache_path())))
+"""
+
+
+def _child(code, env=None):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=900)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(JIT_OFF, reason="numba's JIT is disabled: there is nothing to cache")
+def test_a_second_process_loads_the_kernels_instead_of_compiling():
+    code = _CHILD % ROOT
+    _child(code)                       # compiles if the cache is cold, else loads
+    second = _child(code)
+    assert second["misses"] == 0, second
+    assert second["hits"] > 0, second
+
+
+@pytest.mark.skipif(JIT_OFF, reason="numba's JIT is disabled: there is nothing to cache")
+def test_kernels_cache_to_the_user_cache_when_the_package_dir_is_not_writable(tmp_path):
+    """An add-on installed where the user cannot write: numba falls back to the user's
+    cache directory. (A file named ``__pycache__`` blocks the in-tree cache even for root.)"""
+    pkg = tmp_path / "addon"
+    shutil.copytree(os.path.join(ROOT, "SimPhantWorkbench", "solver"),
+                    pkg / "SimPhantWorkbench" / "solver",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (pkg / "SimPhantWorkbench" / "__init__.py").write_text("")
+    (pkg / "SimPhantWorkbench" / "solver" / "__pycache__").write_text("not a directory")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env["HOME"] = str(home)
+    code = ("import json, sys\nsys.path.insert(0, %r)\n"
+            "from SimPhantWorkbench.solver import warmup\n"
+            "print(json.dumps(dict(path=warmup.cache_path())))\n" % str(pkg))
+    path = _child(code, env)["path"]
+    assert path is not None
+    assert os.path.realpath(path).startswith(os.path.realpath(str(home)))
+    assert os.access(path, os.W_OK)

@@ -48,7 +48,7 @@ RUN_PYTHON = os.path.join(ROOT, "tools", "run_python.sh")
 RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 #: files whose functions numba compiles (or whose globals compiled kernels freeze)
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
-             "SimPhantWorkbench/solver/joints.py"}
+             "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py"}
 
 Mutant = namedtuple("Mutant", ["id", "file", "anchor", "replacement", "tests", "description"])
 
@@ -61,6 +61,7 @@ CONV = "SimPhantWorkbench/conversion.py"
 REF = "SimPhantWorkbench/references.py"
 PLAY = "SimPhantWorkbench/playback.py"
 OUT = "SimPhantWorkbench/outputs.py"
+FRC = "SimPhantWorkbench/solver/forces.py"
 
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
@@ -70,6 +71,7 @@ T_MOTIONS = "tests/solver/test_joint_motions.py"
 T_ROT = "tests/solver/test_rotations.py"
 T_API = "tests/solver/test_api.py"
 T_PHYS = "tests/solver/test_physics.py"
+T_FRC = "tests/solver/test_forces.py"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -324,6 +326,32 @@ MUTANTS = [
            "cols += list(result.euler_angles(name).T)",
            "cols += list(result.euler_angles(name)[:, ::-1].T)",
            ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
+    # ---------------------------------------------------------------- force elements (numba)
+    Mutant("damper-sign", FRC,
+           "        f -= S.frc_par[i, PAR_C] * xdot",
+           "        f += S.frc_par[i, PAR_C] * xdot",
+           [T_FRC + "::test_damper_force_opposes_the_rate_of_change_of_length"],
+           "linear damper force along the rate instead of against it"),
+    Mutant("spring-free-length-default", FRC,
+           "                L0 = dist\n",
+           "                L0 = 0.0\n",
+           [T_FRC + "::test_free_length_defaults_to_the_initial_distance"],
+           "a spring's default free length 0 instead of |X2 - X1| at t0"),
+    Mutant("joint-torsion-axis-frame", FRC,
+           "z0, z1, z2 = _rot(A, bi, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])",
+           "z0, z1, z2 = _rot(A, bj, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])",
+           [T_FRC + "::test_joint_torsion_spring_torque_is_minus_gradient_of_its_potential"],
+           "torsion axis z1 (body-1 components) turned with body 2's rotation"),
+    Mutant("joint-slide-axis-frame", FRC,
+           "e0, e1, e2 = _rot(A, bi, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])",
+           "e0, e1, e2 = _rot(A, bj, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])",
+           [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
+           "slide axis z1 (body-1 components) turned with body 2's rotation"),
+    Mutant("joint-slide-reaction-point", FRC,
+           "-f * e2, si0 + d0, si1 + d1, si2 + d2)",
+           "-f * e2, si0, si1, si2)",
+           [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
+           "slide force on body 1 applied at its joint point instead of at P2"),
 ]
 
 

@@ -555,3 +555,19 @@ def element_series(system, t, out, tab):
         u = tab[:n, col, 0] if col >= 0 else 0.0
         work[:, i] = _cumtrapz(t, (par[PAR_FA] + u) * xdot)
     return pot, diss, work
+
+
+class ScalarTimeFunction:
+    """A scalar function of time ``t`` [s] from its text (``solver.expressions`` language,
+    one component); pickles as its text."""
+
+    def __init__(self, text, what="function"):
+        from .expressions import TimeFunction
+        self.text = str(text).strip()
+        self._f = TimeFunction("0, 0, (%s)" % self.text, what)
+
+    def __call__(self, t):
+        return float(self._f(t)[2])
+
+    def __repr__(self):
+        return "ScalarTimeFunction(%r)" % self.text

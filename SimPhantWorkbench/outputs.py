@@ -18,6 +18,9 @@ Files (``write_all`` writes them all)
 ``reactions.csv``    per joint: force [N] and torque [N m] the joint exerts on
                      its second body, world axes, torque about that body's
                      joint point.
+``forces.csv``       per force element (when the model has any): its coordinate
+                     (length [m], joint angle [rad] or slide [m]), rate, force
+                     [N] or moment [N m] and power [W].
 ``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
@@ -39,7 +42,7 @@ import numpy as np
 __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
-           "write_reactions_csv", "write_energy_csv", "plot_positions", "plot_energy",
+           "write_reactions_csv", "write_forces_csv", "write_energy_csv", "plot_positions", "plot_energy",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
 
@@ -131,6 +134,29 @@ def write_reactions_csv(result, path):
         header += ["%s %s" % (j, c) for c in REACTION_COMPONENTS]
         cols += list(result.reaction_force(j).T) + list(result.reaction_torque(j).T)
     return _write_table(path, header, cols)
+
+
+def write_forces_csv(result, path):
+    """``time [s]`` then, per force element, ``"<name> x"``, ``"<name> x_dot"``,
+    ``"<name> force"`` and ``"<name> power [W]"`` (units by kind: a joint rotation's
+    coordinate in rad, its force a moment in N m)."""
+    header = ["time [s]"]
+    cols = [result.t]
+    kinds = getattr(result, "force_kinds", [])
+    for i, name in enumerate(getattr(result, "force_names", [])):
+        rot = _is_rotation(result, i)
+        x, v, f = ("rad", "rad/s", "N m") if rot else ("m", "m/s", "N")
+        header += ["%s %s [%s]" % (name, "angle" if rot else ("slide" if kinds[i].startswith(
+            "joint") else "length"), x), "%s rate [%s]" % (name, v),
+            "%s %s [%s]" % (name, "moment" if rot else "force", f), "%s power [W]" % name]
+        cols += [result.spring_length(name), result.spring_rate(name),
+                 result.spring_force(name), result.spring_power(name)]
+    return _write_table(path, header, cols)
+
+
+def _is_rotation(result, i):
+    dofs = getattr(result, "force_dofs", None)
+    return bool(dofs) and dofs[i] == "rotation"
 
 
 def write_energy_csv(result, path):
@@ -578,6 +604,8 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
         fname = body_csv_name(result, name)
         step(fname, write_body_csv, result, name, os.path.join(out_dir, fname))
     step("reactions.csv", write_reactions_csv, result, os.path.join(out_dir, "reactions.csv"))
+    if getattr(result, "force_names", None):
+        step("forces.csv", write_forces_csv, result, os.path.join(out_dir, "forces.csv"))
     step("energy.csv", write_energy_csv, result, os.path.join(out_dir, "energy.csv"))
     step("positions.png", plot_positions, result, os.path.join(out_dir, "positions.png"), title)
     step("energy.png", plot_energy, result, os.path.join(out_dir, "energy.png"), title)

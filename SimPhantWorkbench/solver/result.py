@@ -73,6 +73,8 @@ class Result:
         self._quat_cache = {}
         self.force_names = list(meta.get("force_names", []))
         self.force_kinds = list(meta.get("force_kinds", []))
+        #: per element "points", "rotation" or "translation"
+        self.force_dofs = list(meta.get("force_dofs", []))
         n, nf = len(self.t), len(self.force_names)
         for k in self._OPTIONAL:
             shape = (n, nf, 3) if k == "frc" else (n, nf)
@@ -141,6 +143,7 @@ class Result:
                     joint_kinds=[j.kind for j in model.joints],
                     force_names=[e.name for e in model.force_elements],
                     force_kinds=[e.kind for e in model.force_elements],
+                    force_dofs=[e.params.get("dof", "points") for e in model.force_elements],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "")
         res = cls(a, meta)
@@ -159,6 +162,7 @@ class Result:
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     force_names=self.force_names, force_kinds=self.force_kinds,
+                    force_dofs=self.force_dofs,
                     warnings=list(self.warnings),
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},

@@ -76,3 +76,21 @@ def test_bad_force_elements_name_the_object_and_leave_nothing(doc):
     with pytest.raises(ModelError, match="'Units'.*wrong unit"):
         factory.make_joint_spring(study, p["joint"], "3 N/mm", name="Units")
     assert _elements(study) == []
+
+
+def test_forces_csv_has_each_element(doc, tmp_path):
+    import csv
+
+    from SimPhantWorkbench import outputs
+    p = pendulum(doc)
+    factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, name="Torsion")
+    r = runner.run_study(p["study"], t_end=0.05)
+    names = outputs.write_all(r, str(tmp_path))
+    assert "forces.csv" in names
+    with open(tmp_path / "forces.csv") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["time [s]", "Torsion angle [rad]", "Torsion rate [rad/s]",
+                       "Torsion moment [N m]", "Torsion power [W]"]
+    data = np.array(rows[1:], dtype=float)
+    np.testing.assert_array_equal(data[:, 3], r.spring_force("Torsion"))
+    np.testing.assert_array_equal(data[:, 4], r.spring_power("Torsion"))

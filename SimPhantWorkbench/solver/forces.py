@@ -190,7 +190,9 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
             if L0 < 0.0:
                 raise ModelError("%s: free_length must be non-negative, got %r" % (what, L0))
             out["free_length"] = L0
-        if dist < 1e-12:
+        # coincident points: only a zero-free-length spring has a defined force (k d)
+        if dist < 1e-12 and (kind != "spring_damper" or out["free_length"] > 0.0
+                             or out["damping"] != (0.0, None)):
             raise ModelError("%s: its two points coincide at t0: the line of action is "
                              "undefined; give two distinct points" % what)
     else:

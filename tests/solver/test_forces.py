@@ -374,9 +374,13 @@ def test_bad_input_is_rejected_with_the_element_named():
                      name="k4")
     with pytest.raises(ModelError, match="'c1'.*force must be non-negative"):
         m.add_contractile_force(m.ground, (0, 0, 0), b, (1, 0, 0), force=-1.0, name="c1")
+    with pytest.raises(ModelError, match="'d2'.*coincide"):
+        m.add_damper(m.ground, (0, 0, 0), b, (0, 0, 0), damping=2.0, name="d2")
     with pytest.raises(ModelError, match="unknown force element kind"):
         check_element("bungee", "x", {})
     assert m.force_elements == []
+    # a zero-length spring between coincident points is well defined (force -k d)
+    m.add_spring(m.ground, (0, 0, 0), b, (0, 0, 0), stiffness=10.0, name="zero")
     # a slider accepts a translational spring and defaults its actuator to translation
     m.add_joint_spring(slider, stiffness=1.0, dof="translation")
     assert m.add_joint_actuator(slider, 1.0).params["dof"] == "translation"

@@ -28,7 +28,7 @@ from .errors import ModelError
 
 __all__ = ["Metric", "parse_metric", "QUANTITIES", "REDUCERS", "COMPONENTS"]
 
-#: kind "body", "joint" or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
+#: kind "body", "joint", "element" (force element) or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
 Quantity = namedtuple("Quantity", ["kind", "vector", "unit", "fn", "doc"])
 
 
@@ -58,6 +58,14 @@ QUANTITIES = {
                                "force of the joint on its second body, world"),
     "reaction_torque": Quantity("joint", True, "N m", lambda r, n: r.reaction_torque(n),
                                 "torque of the joint on its second body, world"),
+    "spring_force": Quantity("element", False, "N or N m", lambda r, n: r.spring_force(n),
+                             "force (moment) of a force element, > 0 pushing apart"),
+    "spring_length": Quantity("element", False, "m or rad", lambda r, n: r.spring_length(n),
+                              "length (joint angle or slide) of a force element"),
+    "spring_power": Quantity("element", False, "W", lambda r, n: r.spring_power(n),
+                             "power a force element delivers to the bodies"),
+    "dissipated_energy": Quantity("system", False, "J", lambda r, n: r.energy()["dissipated"],
+                                  "energy taken by the dampers since the start"),
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],
@@ -148,7 +156,7 @@ class Metric:
 
     @property
     def kind(self):
-        """"body", "joint" or "system": what ``target`` must be."""
+        """"body", "joint", "element" or "system": what ``target`` must be."""
         return QUANTITIES[self.quantity].kind
 
     def resolved(self, solver_name):

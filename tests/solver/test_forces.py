@@ -392,3 +392,16 @@ def test_registry_specs_are_complete():
         assert spec.attach in ("points", "joint")
         assert spec.params
     assert GEOM_JOINT_ROT != 0
+
+
+def test_metrics_read_force_elements():
+    from SimPhantWorkbench.solver.metrics import parse_metric
+    m, b = _slider(c=1.0)
+    r = m.simulate(t_end=0.5, dt=1e-3, output_dt=0.01)
+    assert parse_metric("max(spring_force(s))").resolved("s").evaluate(r) == pytest.approx(
+        r.spring_force("s").max())
+    assert parse_metric("at(spring_length(s), 0)").resolved("s").evaluate(r) == pytest.approx(1.1)
+    assert parse_metric("max(dissipated_energy)").evaluate(r) == pytest.approx(
+        r.energy()["dissipated"][-1])
+    with pytest.raises(ModelError, match="needs a element"):
+        parse_metric("max(spring_force)")

@@ -94,3 +94,17 @@ def test_forces_csv_has_each_element(doc, tmp_path):
     data = np.array(rows[1:], dtype=float)
     np.testing.assert_array_equal(data[:, 3], r.spring_force("Torsion"))
     np.testing.assert_array_equal(data[:, 4], r.spring_power("Torsion"))
+
+
+def test_a_sweep_varies_a_stiffness_given_as_quantity_text(doc):
+    from SimPhantWorkbench import sweep
+    p = pendulum(doc)
+    js = factory.make_joint_spring(p["study"], p["joint"], stiffness="20 N*mm/deg",
+                                   name="Torsion")
+    out = sweep.execute(p["study"], {"Torsion.Stiffness": [20.0, 80.0]},
+                        {"period": "period(angular_velocity(Rod).y)"}, executor="in-process",
+                        settings={"t_end": 2.0})
+    assert [r["status"] for r in out.rows] == ["ok", "ok"], [r["message"] for r in out.rows]
+    p20, p80 = (r["period"] for r in out.rows)
+    assert p80 < p20                                  # stiffer hinge: faster
+    assert js.Stiffness == "20 N*mm/deg"              # restored

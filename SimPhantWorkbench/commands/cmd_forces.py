@@ -7,8 +7,8 @@ touching this module. The commands sit in a toolbar drop-down
 
 Point elements take the two elements picked before (a vertex, a circle edge or a
 face on each of two bodies); joint elements take the selected joint. The new
-element is selected so that its stiffness, damping or value can be set in the
-property editor; the factory's validation (``solver.forces.check_element``)
+element is selected and its task panel opened to set its stiffness, damping or
+value; the factory's validation (``solver.forces.check_element``)
 rejects bad input before anything is added.
 """
 import FreeCADGui
@@ -79,6 +79,7 @@ class ForceCommand(Command):
             for o in doc.Objects:
                 if o.Name not in before and is_type(o, "SimPhant::ForceElement"):
                     FreeCADGui.Selection.addSelection(o)
+                    FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
 
 
 class ForceGroup:

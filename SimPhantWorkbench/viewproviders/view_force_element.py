@@ -1,7 +1,6 @@
 """View provider of force elements: the registry kind's icon in the tree.
 
-Stiffness, damping, free length and actuator values are edited in the property
-editor (no task panel yet).
+Double-click opens the task panel (``taskpanels.task_force_element``).
 """
 from .view_base import VPBase
 
@@ -18,3 +17,7 @@ class VPForceElement(VPBase):
 
     def depends_on(self):
         return set()
+
+    def task_panel(self, obj):
+        from ..taskpanels.task_force_element import TaskForceElement
+        return TaskForceElement(obj)

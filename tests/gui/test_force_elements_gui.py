@@ -50,9 +50,21 @@ SCRIPT = textwrap.dedent('''
         els = study_members(study, "SimPhant::ForceElement")
         R["spring_added"] = [e.Kind for e in els]
         if els:
-            els[0].Stiffness = "2 N/mm"
             R["icon"] = os.path.basename(els[0].ViewObject.Proxy.getIcon())
             R["selected"] = [o.Name for o in FreeCADGui.Selection.getSelection()] == [els[0].Name]
+            # its task panel is open: a wrong unit is refused, a right one written on OK
+            from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+            panel = PropertyPanel.current
+            R["panel_open"] = bool(FreeCADGui.Control.activeDialog())
+            panel.fields["Stiffness"].setText("2 N*s/mm")
+            R["panel_bad"] = panel.status.text()
+            R["bad_accepted"] = panel.accept()
+            panel.fields["Stiffness"].setText("2 N/mm")
+            R["panel_good"] = panel.status.text()
+            R["good_accepted"] = panel.accept()
+            FreeCADGui.updateGui()
+            R["stiffness"] = els[0].Stiffness
+            R["panel_closed"] = not FreeCADGui.Control.activeDialog()
         # a joint spring on a spherical joint: refused, nothing added
         FreeCADGui.Selection.clearSelection()
         FreeCADGui.Selection.addSelection(hinge)
@@ -80,6 +92,9 @@ def test_force_element_commands_create_elements(tmp_path):
     assert R["commands"] == list(FORCE_TYPES)
     assert R["spring_added"] == ["spring_damper"]
     assert R["icon"] == "Spring.svg" and R["selected"]
+    assert R["panel_open"] and "wrong unit" in R["panel_bad"] and R["bad_accepted"] is False
+    assert R["panel_good"] == "OK" and R["good_accepted"] and R["panel_closed"]
+    assert R["stiffness"] == "2 N/mm"
     assert R["after_refusal"] == 1
     assert any("'Ball' (spherical)" in m for m in R.get("messages", []))
     assert len(R["force_names"]) == 1

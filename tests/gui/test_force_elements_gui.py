@@ -65,6 +65,10 @@ SCRIPT = textwrap.dedent('''
             FreeCADGui.updateGui()
             R["stiffness"] = els[0].Stiffness
             R["panel_closed"] = not FreeCADGui.Control.activeDialog()
+            vp = els[0].ViewObject.Proxy
+            vp.refresh()
+            R["spring_line"] = [m.visible for m in vp.markers]
+            R["line_points"] = vp.markers[0].coords.point.getNum() if vp.markers else 0
         # a joint spring on a spherical joint: refused, nothing added
         FreeCADGui.Selection.clearSelection()
         FreeCADGui.Selection.addSelection(hinge)
@@ -95,6 +99,7 @@ def test_force_element_commands_create_elements(tmp_path):
     assert R["panel_open"] and "wrong unit" in R["panel_bad"] and R["bad_accepted"] is False
     assert R["panel_good"] == "OK" and R["good_accepted"] and R["panel_closed"]
     assert R["stiffness"] == "2 N/mm"
+    assert R["spring_line"] == [True] and R["line_points"] > 10       # the zigzag drawn
     assert R["after_refusal"] == 1
     assert any("'Ball' (spherical)" in m for m in R.get("messages", []))
     assert len(R["force_names"]) == 1

@@ -472,6 +472,8 @@ def summary_lines(info):
         if rel is not None:
             line += " = %.3g of the peak kinetic energy (%s)" % (
                 rel, _fmt(info["kinetic_energy_peak"], "J"))
+        if info.get("force_elements"):
+            line += " (E = kinetic + potential + dissipated - actuator work)"
         if info["loads"]:
             line += "; loads do work, E is not conserved"
         L.append(line)

@@ -21,7 +21,7 @@ Files (``write_all`` writes them all)
 ``forces.csv``       per force element (when the model has any): its coordinate
                      (length [m], joint angle [rad] or slide [m]), rate, force
                      [N] or moment [N m] and power [W].
-``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
+``energy.csv``       kinetic, potential (gravity and springs) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
 ``positions.png``, ``energy.png``, ``reactions.png``   plots of the same data.
@@ -205,14 +205,19 @@ def plot_energy(result, path, title=""):
     axes = fig.subplots(3, 1, sharex=True, gridspec_kw=dict(height_ratios=(2, 1, 1)))
     ax = axes[0]
     ax.plot(t, e["kinetic"], label="kinetic")
-    ax.plot(t, e["potential"], label="potential (gravity)")
+    ax.plot(t, e["potential"], label="potential")
     ax.plot(t, e["total"], "k", lw=1.5, label="total")
+    if getattr(result, "force_names", None):      # dampers and actuators: the balance
+        ax.plot(t, e["dissipated"], label="dissipated")
+        ax.plot(t, e["balance"], "k--", lw=1, label="total + dissipated - actuator work")
     ax.set_ylabel("energy [J]")
     _legend(ax, loc="best")
     ax = axes[1]
-    drift = e["total"] - e["total"][0] if len(t) else e["total"]
+    bal = e.get("balance", e["total"])
+    drift = bal - bal[0] if len(t) else bal
     ax.plot(t, drift, "k")
-    ax.set_ylabel("E - E(0) [J]")
+    ax.set_ylabel("E - E(0) [J]" if not getattr(result, "force_names", None)
+                  else "balance - balance(0) [J]")
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax = axes[2]
     for key, label, style in (("position", "max |Phi| [m or rad]", "-"),

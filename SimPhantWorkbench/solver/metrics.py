@@ -69,7 +69,7 @@ QUANTITIES = {
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],
-                                 "potential energy (gravity)"),
+                                 "potential energy (gravity and springs)"),
     "total_energy": Quantity("system", False, "J", lambda r, n: r.energy()["total"],
                              "total energy"),
     "energy_drift": Quantity("system", False, "J", _energy_drift, "|E - E0|"),

@@ -352,6 +352,12 @@ MUTANTS = [
            "-f * e2, si0, si1, si2)",
            [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
            "slide force on body 1 applied at its joint point instead of at P2"),
+    Mutant("fingerprint-without-force-elements", "SimPhantWorkbench/solver/batch.py",
+           '        out["force_elements"] = elements\n',
+           "        pass\n",
+           [T_FRC + "::test_fingerprints_tell_force_elements_apart"],
+           "model fingerprints blind to force elements (a sweep would reuse another "
+           "stiffness's cached result)"),
 ]
 
 

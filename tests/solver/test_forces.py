@@ -405,3 +405,44 @@ def test_metrics_read_force_elements():
         r.energy()["dissipated"][-1])
     with pytest.raises(ModelError, match="needs a element"):
         parse_metric("max(spring_force)")
+
+
+def test_a_model_with_force_elements_pickles_and_runs_the_same():
+    """Parameter studies send models to worker processes: a time function given as text
+    (the document's actuator functions) and tables travel with the model."""
+    import pickle
+
+    from SimPhantWorkbench.solver.forces import ScalarTimeFunction
+    m = Model(gravity=(0, 0, -9.81))
+    b = m.add_body("arm", mass=1.0, inertia=(0.01, 0.1, 0.1), position=(0.5, 0, 0))
+    j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
+    m.add_joint_actuator(j, ScalarTimeFunction("2*sin(3*t)", "motor"), name="motor")
+    m.add_joint_spring(j, stiffness=[(-1, -5), (0, 0), (1, 8)], damping=0.1, name="k")
+    r1 = m.simulate(t_end=0.3, dt=1e-3, output_dt=0.05)
+    r2 = pickle.loads(pickle.dumps(m)).simulate(t_end=0.3, dt=1e-3, output_dt=0.05)
+    np.testing.assert_array_equal(r1.spring_force("motor"), r2.spring_force("motor"))
+    np.testing.assert_array_equal(r1.states, r2.states)
+    np.testing.assert_allclose(r1.spring_force("motor"), 2 * np.sin(3 * r1.t), atol=1e-12)
+
+
+def test_fingerprints_tell_force_elements_apart():
+    """A parameter study caches variants by model fingerprint: a changed stiffness, damping
+    table or actuator function is another model; a Python callable cannot be described."""
+    from SimPhantWorkbench.solver.batch import fingerprint
+    from SimPhantWorkbench.solver.forces import ScalarTimeFunction
+
+    def build(k=100.0, c=1.0, fn="sin(t)", lam=False):
+        m, b = _slider(k=k, c=c)
+        j = m.joints[0]
+        m.add_joint_actuator(j, (lambda t: 1.0) if lam else ScalarTimeFunction(fn), name="a")
+        return m
+
+    s = dict(dt=1e-3)
+    base = fingerprint(build(), s)
+    assert base == fingerprint(build(), s)
+    assert base != fingerprint(build(k=101.0), s)
+    assert base != fingerprint(build(c=[(-1, -1), (1, 1.5)]), s)
+    assert base != fingerprint(build(fn="cos(t)"), s)
+    assert fingerprint(build(lam=True), s) is None
+    plain, _ = _slider()
+    assert fingerprint(plain, s) != base

@@ -30,6 +30,10 @@ Angles in the torsional law are wrapped: ``delta = wrap(theta - theta0)`` in
 Adding a kind means adding one ``ForceSpec`` to ``FORCE_TYPES`` (its geometry and
 which parameters it takes); the solver arrays, the validation, the FreeCAD
 properties and the GUI commands read the table.
+
+The kernels here are compiled into ``kernels.build_forces``; numba's on-disk cache
+of ``kernels.py`` is keyed on that file only, so after editing the jitted functions
+of this module delete the cache (``make clean``) or a cached kernel keeps the old law.
 """
 import math
 import numbers
@@ -305,7 +309,7 @@ _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})
 
 
-@njit(inline="always")
+@njit(**_JIT)
 def _interp(tx, ty, s, n, v):
     """Piecewise-linear table ``tx/ty[s:s+n]`` at ``v``, extrapolated linearly past its ends."""
     lo = s
@@ -322,20 +326,13 @@ def _interp(tx, ty, s, n, v):
     return ty[lo] + (ty[lo + 1] - ty[lo]) * (v - tx[lo]) / (tx[lo + 1] - tx[lo])
 
 
-@njit(inline="always")
-def _wrap(a):
-    """Angle into (-pi, pi]."""
-    two_pi = 2.0 * math.pi
-    return a - two_pi * math.floor((a + math.pi) / two_pi)
-
-
-@njit(inline="always")
+@njit(**_JIT)
 def element_force(S, W, i, x, xdot):
     """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i``."""
-    geom = S.frc_geom[i]
     delta = x - S.frc_par[i, PAR_X0]
-    if geom == GEOM_JOINT_ROT:
-        delta = _wrap(delta)
+    if S.frc_geom[i] == GEOM_JOINT_ROT:      # wrap into (-pi, pi]
+        two_pi = 2.0 * math.pi
+        delta = delta - two_pi * math.floor((delta + math.pi) / two_pi)
     f = S.frc_par[i, PAR_F0] + S.frc_par[i, PAR_FA] + W.frc_u[i]
     n = S.frc_ktab[i, 1]
     if n > 0:
@@ -350,46 +347,34 @@ def element_force(S, W, i, x, xdot):
     return f
 
 
-@njit(inline="always")
-def _rot(A, b, v0, v1, v2):
-    return (A[b, 0, 0] * v0 + A[b, 0, 1] * v1 + A[b, 0, 2] * v2,
-            A[b, 1, 0] * v0 + A[b, 1, 1] * v1 + A[b, 1, 2] * v2,
-            A[b, 2, 0] * v0 + A[b, 2, 1] * v1 + A[b, 2, 2] * v2)
-
-
-@njit(inline="always")
-def _rot_t(A, b, v0, v1, v2):
-    return (A[b, 0, 0] * v0 + A[b, 1, 0] * v1 + A[b, 2, 0] * v2,
-            A[b, 0, 1] * v0 + A[b, 1, 1] * v1 + A[b, 2, 1] * v2,
-            A[b, 0, 2] * v0 + A[b, 1, 2] * v1 + A[b, 2, 2] * v2)
-
-
-@njit(inline="always")
-def _cross(a0, a1, a2, b0, b1, b2):
-    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
-
-
-@njit(inline="always")
-def _apply(S, W, b, f0, f1, f2, s0, s1, s2):
-    """World force f at world offset s from body b's CoG -> Q[b] (torque in body frame)."""
+@njit(**_JIT)
+def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
+    """World force f at world offset s from body b's CoG plus a world torque t -> Q[b]
+    (force world, torque in the body frame); ground (b = nb) takes nothing."""
     if b < S.nb:
+        A = W.A
         W.Q[b, 0] += f0
         W.Q[b, 1] += f1
         W.Q[b, 2] += f2
-        m0, m1, m2 = _cross(s0, s1, s2, f0, f1, f2)
-        t0, t1, t2 = _rot_t(W.A, b, m0, m1, m2)
-        W.Q[b, 3] += t0
-        W.Q[b, 4] += t1
-        W.Q[b, 5] += t2
+        m0 = s1 * f2 - s2 * f1 + t0
+        m1 = s2 * f0 - s0 * f2 + t1
+        m2 = s0 * f1 - s1 * f0 + t2
+        W.Q[b, 3] += A[b, 0, 0] * m0 + A[b, 1, 0] * m1 + A[b, 2, 0] * m2
+        W.Q[b, 4] += A[b, 0, 1] * m0 + A[b, 1, 1] * m1 + A[b, 2, 1] * m2
+        W.Q[b, 5] += A[b, 0, 2] * m0 + A[b, 1, 2] * m1 + A[b, 2, 2] * m2
 
 
-@njit(inline="always")
-def _torque(S, W, b, m0, m1, m2):
-    if b < S.nb:
-        t0, t1, t2 = _rot_t(W.A, b, m0, m1, m2)
-        W.Q[b, 3] += t0
-        W.Q[b, 4] += t1
-        W.Q[b, 5] += t2
+@njit(**_JIT)
+def _world(W, b, U, k, side, c):
+    """World direction of axis ``c`` (0 = x, 1 = y, 2 = z) of joint ``k``'s frame on
+    ``side`` (``U = S.jnt_frame``, body-frame axes) of body ``b``."""
+    A = W.A
+    return (A[b, 0, 0] * U[k, side, 0, c] + A[b, 0, 1] * U[k, side, 1, c]
+            + A[b, 0, 2] * U[k, side, 2, c],
+            A[b, 1, 0] * U[k, side, 0, c] + A[b, 1, 1] * U[k, side, 1, c]
+            + A[b, 1, 2] * U[k, side, 2, c],
+            A[b, 2, 0] * U[k, side, 0, c] + A[b, 2, 1] * U[k, side, 1, c]
+            + A[b, 2, 2] * U[k, side, 2, c])
 
 
 @njit(**_JIT)
@@ -398,6 +383,7 @@ def apply_forces(S, W):
     (``W.A``, ``W.r``, ``W.vel``, ``W.omega_w``); coordinate, rate and force go to
     ``W.frc_out``."""
     A = W.A
+    F = S.jnt_frame
     for i in range(S.frc_geom.shape[0]):
         geom = S.frc_geom[i]
         k = S.frc_joint[i]
@@ -411,33 +397,41 @@ def apply_forces(S, W):
             bj = S.jnt_slot[k, 1]
             U = S.jnt_anchor
             iu = k
-        si0, si1, si2 = _rot(A, bi, U[iu, 0, 0], U[iu, 0, 1], U[iu, 0, 2])
-        sj0, sj1, sj2 = _rot(A, bj, U[iu, 1, 0], U[iu, 1, 1], U[iu, 1, 2])
+        # lever arms s = A u (world) of the two points
+        si0 = A[bi, 0, 0] * U[iu, 0, 0] + A[bi, 0, 1] * U[iu, 0, 1] + A[bi, 0, 2] * U[iu, 0, 2]
+        si1 = A[bi, 1, 0] * U[iu, 0, 0] + A[bi, 1, 1] * U[iu, 0, 1] + A[bi, 1, 2] * U[iu, 0, 2]
+        si2 = A[bi, 2, 0] * U[iu, 0, 0] + A[bi, 2, 1] * U[iu, 0, 1] + A[bi, 2, 2] * U[iu, 0, 2]
+        sj0 = A[bj, 0, 0] * U[iu, 1, 0] + A[bj, 0, 1] * U[iu, 1, 1] + A[bj, 0, 2] * U[iu, 1, 2]
+        sj1 = A[bj, 1, 0] * U[iu, 1, 0] + A[bj, 1, 1] * U[iu, 1, 1] + A[bj, 1, 2] * U[iu, 1, 2]
+        sj2 = A[bj, 2, 0] * U[iu, 1, 0] + A[bj, 2, 1] * U[iu, 1, 1] + A[bj, 2, 2] * U[iu, 1, 2]
         d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
         d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
         d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
         wi0 = W.omega_w[bi, 0]
         wi1 = W.omega_w[bi, 1]
         wi2 = W.omega_w[bi, 2]
+        wj0 = W.omega_w[bj, 0]
+        wj1 = W.omega_w[bj, 1]
+        wj2 = W.omega_w[bj, 2]
+        e0 = 0.0
+        e1 = 0.0
+        e2 = 0.0
+        if geom != GEOM_POINTS:
+            # joint z1 (world): the axis of a joint element
+            e0, e1, e2 = _world(W, bi, F, k, 0, 2)
         if geom == GEOM_JOINT_ROT:
-            F = S.jnt_frame
-            x10, x11, x12 = _rot(A, bi, F[k, 0, 0, 0], F[k, 0, 1, 0], F[k, 0, 2, 0])
-            z0, z1, z2 = _rot(A, bi, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])
-            x20, x21, x22 = _rot(A, bj, F[k, 1, 0, 0], F[k, 1, 1, 0], F[k, 1, 2, 0])
-            c0, c1, c2 = _cross(x10, x11, x12, x20, x21, x22)
-            x = math.atan2(c0 * z0 + c1 * z1 + c2 * z2, x10 * x20 + x11 * x21 + x12 * x22)
-            xdot = ((W.omega_w[bj, 0] - wi0) * z0 + (W.omega_w[bj, 1] - wi1) * z1
-                    + (W.omega_w[bj, 2] - wi2) * z2)
-            f = element_force(S, W, i, x, xdot)
-            _torque(S, W, bj, f * z0, f * z1, f * z2)
-            _torque(S, W, bi, -f * z0, -f * z1, -f * z2)
+            x10, x11, x12 = _world(W, bi, F, k, 0, 0)
+            x20, x21, x22 = _world(W, bj, F, k, 1, 0)
+            c0 = x11 * x22 - x12 * x21
+            c1 = x12 * x20 - x10 * x22
+            c2 = x10 * x21 - x11 * x20
+            x = math.atan2(c0 * e0 + c1 * e1 + c2 * e2, x10 * x20 + x11 * x21 + x12 * x22)
+            xdot = (wj0 - wi0) * e0 + (wj1 - wi1) * e1 + (wj2 - wi2) * e2
         else:
-            vi0, vi1, vi2 = _cross(wi0, wi1, wi2, si0, si1, si2)
-            vj0, vj1, vj2 = _cross(W.omega_w[bj, 0], W.omega_w[bj, 1], W.omega_w[bj, 2],
-                                   sj0, sj1, sj2)
-            dd0 = W.vel[bj, 0] + vj0 - W.vel[bi, 0] - vi0
-            dd1 = W.vel[bj, 1] + vj1 - W.vel[bi, 1] - vi1
-            dd2 = W.vel[bj, 2] + vj2 - W.vel[bi, 2] - vi2
+            # d_dot = v_j + w_j x s_j - v_i - w_i x s_i
+            dd0 = W.vel[bj, 0] + wj1 * sj2 - wj2 * sj1 - W.vel[bi, 0] - (wi1 * si2 - wi2 * si1)
+            dd1 = W.vel[bj, 1] + wj2 * sj0 - wj0 * sj2 - W.vel[bi, 1] - (wi2 * si0 - wi0 * si2)
+            dd2 = W.vel[bj, 2] + wj0 * sj1 - wj1 * sj0 - W.vel[bi, 2] - (wi0 * si1 - wi1 * si0)
             if geom == GEOM_POINTS:
                 x = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
                 inv = 1.0 / x if x > 1e-300 else 0.0
@@ -446,17 +440,21 @@ def apply_forces(S, W):
                 e2 = d2 * inv
                 xdot = e0 * dd0 + e1 * dd1 + e2 * dd2
             else:
-                F = S.jnt_frame
-                e0, e1, e2 = _rot(A, bi, F[k, 0, 0, 2], F[k, 0, 1, 2], F[k, 0, 2, 2])
+                # s = d . z1, s_dot = d_dot . z1 + d . (w_i x z1)
                 x = d0 * e0 + d1 * e1 + d2 * e2
-                a0, a1, a2 = _cross(wi0, wi1, wi2, e0, e1, e2)
-                xdot = dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * a0 + d1 * a1 + d2 * a2
-            f = element_force(S, W, i, x, xdot)
-            _apply(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2)
-            if geom == GEOM_POINTS:
-                _apply(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2)
-            else:   # at the world point P2, as a point of body i
-                _apply(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2)
+                xdot = (dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * (wi1 * e2 - wi2 * e1)
+                        + d1 * (wi2 * e0 - wi0 * e2) + d2 * (wi0 * e1 - wi1 * e0))
+        f = element_force(S, W, i, x, xdot)
+        if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
+            _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
+            _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
+        else:                           # f e at P_j on body j; -f e on body i
+            _add(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
+            if geom == GEOM_POINTS:     # at P_i
+                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
+            else:                       # at the world point P_j, as a point of body i
+                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
+                     0.0, 0.0, 0.0)
         W.frc_out[i, OUT_X] = x
         W.frc_out[i, OUT_XDOT] = xdot
         W.frc_out[i, OUT_F] = f

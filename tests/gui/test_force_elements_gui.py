@@ -75,6 +75,8 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.runCommand("SimPhant_Force_joint_spring")
         FreeCADGui.updateGui()
         R["after_refusal"] = len(study_members(study, "SimPhant::ForceElement"))
+        from SimPhantWorkbench.commands.cmd_run import check_report
+        R["check"] = list(check_report(study))
         r = runner.run_study(study)
         R["force_names"] = list(r.force_names)
         R["force0"] = float(r.spring_force(r.force_names[0])[0]) if r.force_names else None
@@ -103,4 +105,5 @@ def test_force_element_commands_create_elements(tmp_path):
     assert R["after_refusal"] == 1
     assert any("'Ball' (spherical)" in m for m in R.get("messages", []))
     assert len(R["force_names"]) == 1
+    assert any(line.startswith("Force elements: 1: ") for line in R["check"]), R["check"]
     assert R["force0"] == pytest.approx(0.0, abs=1e-9)     # free length = initial distance

@@ -108,3 +108,23 @@ def test_a_sweep_varies_a_stiffness_given_as_quantity_text(doc):
     p20, p80 = (r["period"] for r in out.rows)
     assert p80 < p20                                  # stiffer hinge: faster
     assert js.Stiffness == "20 N*mm/deg"              # restored
+
+
+@pytest.mark.parametrize("prop, value, message", [
+    ("Stiffness", "abc", "Stiffness: 'abc' is not a quantity"),
+    ("Stiffness", "1e400 N*mm/deg", "stiffness must be finite"),
+    ("Damping", "-1 N*mm*s/deg", "damping must be finite and non-negative"),
+    ("StiffnessTable", "0, 0; 1", "row '1' is not 'x, force'"),
+    ("ValueFunction", "__import__('os')", "Force element 'Torsion'"),
+    ("FreeLength", "3 N", "wrong unit"),
+])
+def test_hostile_values_are_refused_naming_the_element(doc, prop, value, message):
+    p = pendulum(doc)
+    kind = "joint_actuator" if prop == "ValueFunction" else "joint_spring"
+    el = factory.make_force_element(p["study"], kind, joint=p["joint"], name="Torsion")
+    setattr(el, prop, value)
+    if prop == "FreeLength":
+        el.FreeLengthFromStart = False
+    with pytest.raises(ModelError, match="Force element 'Torsion'") as err:
+        conversion.convert(p["study"])
+    assert message in str(err.value)

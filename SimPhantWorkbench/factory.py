@@ -432,7 +432,8 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
             dof = JOINT_DOFS.get(str(joint.JointType), ("rotation",))[0]
         geometry = dof if dof in FORCE_UNITS else "points"
     units = FORCE_UNITS[geometry]
-    is_table = {k: v is not None and not isinstance(v, (str, int, float))
+    import numbers
+    is_table = {k: v is not None and not isinstance(v, (str, numbers.Real))
                 and not hasattr(v, "UserString") for k, v in (("s", stiffness), ("d", damping))}
 
     def fill(obj):

@@ -128,3 +128,14 @@ def test_hostile_values_are_refused_naming_the_element(doc, prop, value, message
     with pytest.raises(ModelError, match="Force element 'Torsion'") as err:
         conversion.convert(p["study"])
     assert message in str(err.value)
+
+
+def test_the_stored_result_keeps_the_force_elements(doc):
+    p = pendulum(doc)
+    factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, damping=0.01,
+                              name="Torsion")
+    r = runner.run_study(p["study"], t_end=0.1)
+    stored = runner.get_result(p["study"])
+    assert stored.force_names == ["Torsion"]
+    np.testing.assert_array_equal(stored.spring_force("Torsion"), r.spring_force("Torsion"))
+    np.testing.assert_array_equal(stored.energy()["balance"], r.energy()["balance"])

@@ -412,7 +412,7 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     """
     from .conversion import FORCE_UNITS, force_element_params
     from .objects.force_element import ForceElement
-    from .solver.forces import FORCE_TYPES, JOINT_DOFS, force_spec
+    from .solver.forces import JOINT_DOFS, force_spec
     _require_study(study)
     spec = force_spec(kind)
     what = "%s %s" % (spec.label, repr(label or name) if (label or name) else "")

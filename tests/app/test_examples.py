@@ -93,8 +93,9 @@ def test_the_script_builds_every_example(built):
 def test_example_runs_with_consistent_start_conserved_energy_and_closed_joints(runs, name):
     """Defaults give a few seconds of motion; no external loads, so the total energy is
     conserved: RK4 at the chosen steps keeps |E - E0| below 1e-5 of the peak kinetic
-    energy (with dampers: the balance E + dissipated energy, whose trapezoid rule over
-    the output samples costs some 1e-4). The initial velocities are consistent (nothing for the assembly to change)
+    energy (with dampers: the balance E + dissipated energy, whose quadrature over the
+    output samples costs up to 1e-4). The initial velocities are consistent (nothing for
+    the assembly to change)
     and the joints stay closed to a micrometre."""
     o = runs(name)
     st, r = o.study, o.result

@@ -394,7 +394,8 @@ def _analyse(study, conv, result, path, wall_total):
     model = conv.model
     rows = sum(len(j.spec.rows) for j in model.joints)
     e = result.energy()
-    total = e["total"]
+    # with dampers and actuators: kinetic + potential + dissipated - actuator work
+    total = e.get("balance", e["total"])
     drift = float(np.abs(total - total[0]).max()) if len(total) else 0.0
     peak_ke = float(e["kinetic"].max()) if len(total) else 0.0
     viol = result.constraint_violation()
@@ -424,6 +425,8 @@ def _analyse(study, conv, result, path, wall_total):
         joint_labels=[j.Label for j in study_joints(study)],
         warnings=list(getattr(result, "warnings", [])),
         joint_motion=_joint_motion(result),
+        force_elements=[[n, k] for n, k in zip(getattr(result, "force_names", []),
+                                               getattr(result, "force_kinds", []))],
     )
     return info
 
@@ -454,6 +457,9 @@ def summary_lines(info):
                                   if js else ""))
     if info["loads"]:
         L.append("loads      %s" % ", ".join(info["loads"]))
+    if info.get("force_elements"):
+        L.append("elements   %s (forces in forces.csv)" % ", ".join(
+            "%s (%s)" % (n, k) for n, k in info["force_elements"]))
     dof = "DOF        %d (Gruebler: 6 x %d bodies - %d constraint equations)" % (
         info["gruebler_dof"], len(mov), info["constraint_equations"])
     if info["mobility"] is not None and info["mobility"] != info["gruebler_dof"]:
@@ -482,6 +488,8 @@ def summary_lines(info):
         if rel is not None:
             line += " = %.3g of the peak kinetic energy (%s)" % (
                 rel, _fmt(info["kinetic_energy_peak"], "J"))
+        if info.get("force_elements"):
+            line += " (E = kinetic + potential + dissipated - actuator work)"
         if info["loads"]:
             line += "; loads do work, E is not conserved"
         L.append(line)

@@ -31,7 +31,8 @@ import FreeCAD
 
 from .massprops import M_PER_MM, ancestors, container_placement
 from .objects.base import is_type
-from .objects.study import find_study, study_bodies, study_joints, study_loads
+from .objects.study import (find_study, study_bodies, study_joints, study_loads,
+                            study_members)
 from .solver import JOINT_TYPES, Model, ModelError
 from .solver.expressions import TimeFunction, format_vector_function
 from .solver.rotations import matrix_to_quat, orthonormal_frame, quat_to_matrix
@@ -44,6 +45,7 @@ __all__ = [
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
     "simulation_settings", "check_enumerations", "Conversion", "convert",
+    "FORCE_UNITS", "force_geometry", "force_element_params",
 ]
 
 KG_M2_TO_KG_MM2 = 1e6
@@ -568,6 +570,7 @@ class Conversion:
         self.body_map = {}
         self.joint_map = {}
         self.load_map = {}
+        self.force_map = {}     # ForceElement object Name -> solver ForceElement
 
     def solver_body(self, body_obj):
         return self.body_map[body_obj.Name]
@@ -671,6 +674,11 @@ def convert(study):
     lnames = _unique_names(loads)
     for ld in loads:
         conv.load_map[ld.Name] = _add_load(conv, ld, bodies, lnames[ld.Name])
+
+    elements = study_members(study, "SimPhant::ForceElement")
+    fnames = _unique_names(elements)
+    for fe in elements:
+        conv.force_map[fe.Name] = _add_force_element(conv, fe, bodies, fnames[fe.Name])
     return conv
 
 
@@ -723,6 +731,178 @@ def _add_load(conv, load, bodies, name):
                                  % (what, obj.Label, sub, exc)) from None
         return conv.model.add_force(sb, value, point=point, frame=frame, name=name)
     except ModelError as exc:
+        if str(exc).startswith(what):
+            raise
+        raise ModelError("%s: %s" % (what, exc)) from None
+
+
+# ============================================================================ force elements
+
+#: document units of force-element values given as plain numbers, per geometry
+#: ("points" and "translation": N/mm, N s/mm, mm; "rotation": N mm/deg, N mm s/deg, deg)
+FORCE_UNITS = {
+    "points": {"stiffness": "N/mm", "damping": "N*s/mm", "length": "mm", "rate": "mm/s",
+               "force": "N"},
+    "translation": {"stiffness": "N/mm", "damping": "N*s/mm", "length": "mm", "rate": "mm/s",
+                    "force": "N"},
+    "rotation": {"stiffness": "N*mm/deg", "damping": "N*mm*s/deg", "length": "deg",
+                 "rate": "deg/s", "force": "N*m"},
+}
+#: the SI units the solver takes, per geometry
+_FORCE_SI = {
+    "points": {"stiffness": "N/m", "damping": "N*s/m", "length": "m", "rate": "m/s"},
+    "translation": {"stiffness": "N/m", "damping": "N*s/m", "length": "m", "rate": "m/s"},
+    "rotation": {"stiffness": "N*m/rad", "damping": "N*m*s/rad", "length": "rad",
+                 "rate": "rad/s"},
+}
+
+
+def force_geometry(obj):
+    """"points", "rotation" or "translation": what a force element acts on."""
+    from .solver.forces import FORCE_TYPES
+    spec = FORCE_TYPES.get(obj.Kind)
+    if spec is not None and spec.attach == "points":
+        return "points"
+    return str(obj.Dof)
+
+
+def _force_quantity(text, geometry, what_unit, what):
+    """A quantity text ("10 N/mm") -> SI float of the geometry's unit ``what_unit``."""
+    target = _FORCE_SI[geometry][what_unit]
+    text = str(text).strip()
+    try:
+        q = FreeCAD.Units.Quantity(text if text else "0")
+    except Exception as exc:  # noqa: BLE001 - report any malformed input
+        raise ModelError("%s: %r is not a quantity (%s)" % (what, text, exc)) from None
+    if q.Value == 0.0:
+        return 0.0
+    if q.Unit == FreeCAD.Units.Quantity("1").Unit:
+        q = FreeCAD.Units.Quantity("%r %s" % (q.Value, FORCE_UNITS[geometry][what_unit]))
+    if q.Unit != FreeCAD.Units.Quantity("1 " + target).Unit:
+        raise ModelError("%s: %r has the wrong unit for a %s element (e.g. %s)"
+                         % (what, text, geometry, FORCE_UNITS[geometry][what_unit]))
+    return quantity_si(q, target)
+
+
+def _force_table(text, geometry, x_unit, what):
+    """Table text 'x, f; x, f; ...' (x in the document unit ``x_unit`` of the geometry,
+    f in N or N m) -> (n, 2) SI array."""
+    rows = []
+    for part in str(text).replace("\n", ";").split(";"):
+        if not part.strip():
+            continue
+        try:
+            x, f = (float(c) for c in part.replace(" ", ",").split(",") if c.strip())
+        except ValueError:
+            raise ModelError("%s: row %r is not 'x, force'" % (what, part.strip())) from None
+        rows.append((x, f))
+    scale = quantity_si("1 " + FORCE_UNITS[geometry][x_unit], _FORCE_SI[geometry][x_unit])
+    tab = np.array(rows, dtype=float).reshape(-1, 2)
+    tab[:, 0] *= scale
+    return tab
+
+
+def force_element_params(obj, bodies=None):
+    """(kind, solver parameters (SI), points (X1, X2) or None, joint object or None) of a
+    ForceElement object; validated by ``solver.forces.check_element`` (the one check
+    the factory, the conversion and the GUI use). ``ModelError`` names the object."""
+    from .solver.forces import FORCE_TYPES, ScalarTimeFunction, check_element
+    what = "Force element '%s'" % obj.Label
+    spec = FORCE_TYPES.get(obj.Kind)
+    if spec is None:
+        raise ModelError("%s: unknown kind %r" % (what, obj.Kind))
+    geometry = force_geometry(obj)
+    names = {p.name for p in spec.params}
+    params = {}
+    for key in ("stiffness", "damping"):
+        if key in names:
+            table = getattr(obj, key.capitalize() + "Table").strip()
+            if table:
+                params[key] = _force_table(table, geometry,
+                                           "length" if key == "stiffness" else "rate",
+                                           "%s: %sTable" % (what, key.capitalize()))
+            else:
+                params[key] = _force_quantity(getattr(obj, key.capitalize()), geometry, key,
+                                              "%s: %s" % (what, key.capitalize()))
+    if "free_length" in names or "rest" in names:
+        value = None
+        if not obj.FreeLengthFromStart:
+            value = _force_quantity(obj.FreeLength, geometry, "length", what + ": FreeLength")
+        params["free_length" if "free_length" in names else "rest"] = value
+    if "preload" in names:
+        params["preload"] = float(obj.Preload)
+    if "force" in names:
+        params["force"] = float(obj.Force)
+    if "dof" in names:
+        params["dof"] = str(obj.Dof)
+    if "value" in names:
+        text = obj.ValueFunction.strip()
+        params["value"] = ScalarTimeFunction(text, what) if text else float(obj.Value)
+    points = joint = None
+    joint_name = joint_kind = None
+    if spec.attach == "points":
+        from .references import reference_frame
+        if bodies is None:
+            bodies = study_bodies(find_study(obj))
+        pts, owners = [], []
+        for which in ("Reference1", "Reference2"):
+            try:
+                ref = reference_of(getattr(obj, which))
+            except ModelError as exc:
+                raise ModelError("%s: %s: %s" % (what, which, exc)) from None
+            if ref is None or not ref[1]:
+                raise ModelError("%s: %s is empty: pick a vertex, circle or face of a body"
+                                 % (what, which))
+            body = body_of_object(bodies, ref[0])
+            if body is None:
+                raise ModelError("%s: %s: '%s' is not the shape of a body of this study"
+                                 % (what, which, ref[0].Label))
+            try:
+                pts.append(np.asarray(reference_frame(ref[0], ref[1]).point, dtype=float))
+            except ModelError as exc:
+                raise ModelError("%s: %s: %s" % (what, which, exc)) from None
+            owners.append(body)
+        if owners[0] == owners[1]:
+            raise ModelError("%s: both points are on body '%s'" % (what, owners[0].Label))
+        points = (pts[0], pts[1], owners[0], owners[1])
+    else:
+        joint = obj.Joint
+        if joint is None or not is_type(joint, "SimPhant::Joint"):
+            raise ModelError("%s: Joint is empty: pick the joint it acts on" % what)
+        joint_name, joint_kind = joint.Label, str(joint.JointType)
+    try:
+        check_element(obj.Kind, obj.Label, params, joint_name=joint_name, joint_kind=joint_kind,
+                      points=None if points is None else points[:2])
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (what, exc)) from None
+    return obj.Kind, params, points, joint
+
+
+def _add_force_element(conv, obj, bodies, name):
+    kind, params, points, joint = force_element_params(obj, bodies)
+    m = conv.model
+    try:
+        if points is not None:
+            X1, X2, b1, b2 = points
+            args = (conv.body_map[b1.Name], X1, conv.body_map[b2.Name], X2)
+            if kind == "spring_damper":
+                return m.add_spring(*args, stiffness=params["stiffness"],
+                                    damping=params["damping"],
+                                    free_length=params["free_length"],
+                                    preload=params["preload"], name=name)
+            if kind == "damper":
+                return m.add_damper(*args, damping=params["damping"], name=name)
+            return m.add_contractile_force(*args, force=params["force"], name=name)
+        if joint.Name not in conv.joint_map:
+            raise ModelError("joint '%s' is not in this study" % joint.Label)
+        sj = conv.joint_map[joint.Name]
+        if kind == "joint_spring":
+            return m.add_joint_spring(sj, stiffness=params["stiffness"],
+                                      damping=params["damping"], rest=params["rest"],
+                                      dof=params["dof"], name=name)
+        return m.add_joint_actuator(sj, params["value"], dof=params["dof"], name=name)
+    except ModelError as exc:
+        what = "Force element '%s'" % obj.Label
         if str(exc).startswith(what):
             raise
         raise ModelError("%s: %s" % (what, exc)) from None

@@ -28,7 +28,8 @@ from .objects.study import find_study, study_bodies, study_result
 from .solver import JOINT_TYPES, ModelError
 
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
-           "make_parameter_study"]
+           "make_parameter_study", "make_force_element", "make_spring", "make_damper",
+           "make_contractile_force", "make_joint_spring", "make_joint_actuator"]
 
 
 def _attach_view_provider(obj, module_name, class_name):
@@ -371,6 +372,137 @@ def make_force(study, body_or_obj, force, ref=None, frame="world", name=None):
 def make_torque(study, body_or_obj, torque, frame="world", name=None):
     """Add a pure torque [N m] (constant 3-vector or function of ``t``, as ``make_force``)."""
     return _make_load(study, body_or_obj, torque, None, frame, name, torque=True)
+
+
+# ----------------------------------------------------------------------------- force elements
+
+def _force_text(value, unit):
+    """A number (in ``unit``) or a quantity text -> quantity text; None -> '0 unit'."""
+    if value is None:
+        return "0 %s" % unit
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "UserString"):
+        return value.UserString
+    return "%r %s" % (float(value), unit)
+
+
+def _force_table_text(table):
+    if table is None:
+        return ""
+    if isinstance(table, str):
+        return table
+    return "; ".join("%r, %r" % (float(x), float(f)) for x, f in table)
+
+
+def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=None,
+                       damping=None, free_length=None, preload=0.0, force=0.0, value=0.0,
+                       dof=None, name=None, label=None):
+    """Add a force element of registry ``kind`` (``solver.forces.FORCE_TYPES``).
+
+    Point kinds take ``ref1``/``ref2`` ``(obj, "Vertex2")`` on two bodies (a vertex, a
+    circle edge's centre or a face's centre); joint kinds take ``joint`` (a Joint
+    object) and ``dof`` ("rotation" or "translation"; default the joint's first).
+    ``stiffness``/``damping``: numbers in N/mm, N s/mm (N mm/deg, N mm s/deg about a
+    joint axis), quantity texts ("10 N/mm"), or tables [(deflection mm|deg, force N|N m),
+    ...] / [(rate mm/s|deg/s, force), ...]. ``free_length`` [mm or deg, or a quantity]:
+    default its value at the start (the distance of the points, the joint angle or
+    slide). ``preload``/``force`` [N]; ``value`` [N m or N]: a number or a function of
+    ``t`` as text ("2*sin(t)").
+    """
+    from .conversion import FORCE_UNITS, force_element_params
+    from .objects.force_element import ForceElement
+    from .solver.forces import JOINT_DOFS, force_spec
+    _require_study(study)
+    spec = force_spec(kind)
+    what = "%s %s" % (spec.label, repr(label or name) if (label or name) else "")
+    what = what.strip()
+    r1 = r2 = None
+    if spec.attach == "points":
+        r1 = _reference(ref1, what + " Reference1")
+        r2 = _reference(ref2, what + " Reference2")
+        geometry = "points"
+    else:
+        if not is_type(joint, "SimPhant::Joint"):
+            raise ModelError("%s: needs a SimPhant joint, got %r" % (what, joint))
+        if find_study(joint) != study:
+            raise ModelError("%s: joint '%s' is not in study '%s'"
+                             % (what, joint.Label, study.Label))
+        if dof is None:
+            dof = JOINT_DOFS.get(str(joint.JointType), ("rotation",))[0]
+        geometry = dof if dof in FORCE_UNITS else "points"
+    units = FORCE_UNITS[geometry]
+    import numbers
+    is_table = {k: v is not None and not isinstance(v, (str, numbers.Real))
+                and not hasattr(v, "UserString") for k, v in (("s", stiffness), ("d", damping))}
+
+    def fill(obj):
+        obj.Kind = kind
+        if r1 is not None:
+            obj.Reference1 = r1
+            obj.Reference2 = r2
+        if joint is not None:
+            obj.Joint = joint
+        if dof is not None:
+            obj.Dof = dof
+        if is_table["s"]:
+            obj.StiffnessTable = _force_table_text(stiffness)
+        else:
+            obj.Stiffness = _force_text(stiffness, units["stiffness"])
+        if is_table["d"]:
+            obj.DampingTable = _force_table_text(damping)
+        else:
+            obj.Damping = _force_text(damping, units["damping"])
+        if free_length is not None:
+            obj.FreeLengthFromStart = False
+            obj.FreeLength = _force_text(free_length, units["length"])
+        obj.Preload = float(preload)
+        obj.Force = float(force)
+        if isinstance(value, str):
+            obj.ValueFunction = value
+        else:
+            obj.Value = float(value)
+        force_element_params(obj)          # the one validation (solver.forces.check_element)
+
+    return _create(study, "Add SimPhant " + spec.label.lower(), name or spec.label.replace(
+        " ", "").replace("-", ""), ForceElement, "view_force_element", "VPForceElement",
+        label or name, fill)
+
+
+def make_spring(study, ref1, ref2, stiffness, damping=0.0, free_length=None, preload=0.0,
+                name=None, label=None):
+    """Add a spring-damper between two picked points (see ``make_force_element``)."""
+    return make_force_element(study, "spring_damper", ref1, ref2, stiffness=stiffness,
+                              damping=damping, free_length=free_length, preload=preload,
+                              name=name, label=label)
+
+
+def make_damper(study, ref1, ref2, damping, name=None, label=None):
+    """Add a damper between two picked points [N s/mm, a quantity or a table]."""
+    return make_force_element(study, "damper", ref1, ref2, damping=damping, name=name,
+                              label=label)
+
+
+def make_contractile_force(study, ref1, ref2, force, name=None, label=None):
+    """Add a force of constant magnitude [N] pulling two picked points together."""
+    return make_force_element(study, "contractile", ref1, ref2, force=force, name=name,
+                              label=label)
+
+
+def make_joint_spring(study, joint, stiffness, damping=0.0, rest=None, dof=None, name=None,
+                      label=None):
+    """Add a torsional (``dof="rotation"``: N mm/deg, N mm s/deg, rest in deg) or linear
+    (``"translation"``: N/mm, N s/mm, mm) spring-damper on ``joint``'s axis."""
+    return make_force_element(study, "joint_spring", joint=joint, stiffness=stiffness,
+                              damping=damping, free_length=rest, dof=dof, name=name,
+                              label=label)
+
+
+def make_joint_actuator(study, joint, value, dof=None, name=None, label=None):
+    """Add a prescribed moment [N m] about / force [N] along ``joint``'s axis: a number or
+    a function of ``t`` as text."""
+    return make_force_element(study, "joint_actuator", joint=joint, value=value, dof=dof,
+                              name=name, label=label)
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -24,7 +24,10 @@ Files (``write_all`` writes them all)
                      reaction force and torque of ``reactions.csv`` in the
                      joint's frame on its first body (its axes; the torque
                      about its origin).
-``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
+``forces.csv``       per force element (when the model has any): its coordinate
+                     (length [m], joint angle [rad] or slide [m]), rate, force
+                     [N] or moment [N m] and power [W].
+``energy.csv``       kinetic, potential (gravity and springs) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
 ``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
@@ -46,7 +49,8 @@ import numpy as np
 __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
-           "write_reactions_csv", "write_energy_csv", "plot_positions", "plot_energy",
+           "write_reactions_csv", "write_forces_csv",
+           "write_energy_csv", "plot_positions", "plot_energy",
            "JOINT_UNITS", "write_joints_csv", "plot_joint_motion",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
@@ -170,6 +174,29 @@ def write_joints_csv(result, path):
     return _write_table(path, header, cols)
 
 
+def write_forces_csv(result, path):
+    """``time [s]`` then, per force element, ``"<name> x"``, ``"<name> x_dot"``,
+    ``"<name> force"`` and ``"<name> power [W]"`` (units by kind: a joint rotation's
+    coordinate in rad, its force a moment in N m)."""
+    header = ["time [s]"]
+    cols = [result.t]
+    kinds = getattr(result, "force_kinds", [])
+    for i, name in enumerate(getattr(result, "force_names", [])):
+        rot = _is_rotation(result, i)
+        x, v, f = ("rad", "rad/s", "N m") if rot else ("m", "m/s", "N")
+        header += ["%s %s [%s]" % (name, "angle" if rot else ("slide" if kinds[i].startswith(
+            "joint") else "length"), x), "%s rate [%s]" % (name, v),
+            "%s %s [%s]" % (name, "moment" if rot else "force", f), "%s power [W]" % name]
+        cols += [result.spring_length(name), result.spring_rate(name),
+                 result.spring_force(name), result.spring_power(name)]
+    return _write_table(path, header, cols)
+
+
+def _is_rotation(result, i):
+    dofs = getattr(result, "force_dofs", None)
+    return bool(dofs) and dofs[i] == "rotation"
+
+
 def write_energy_csv(result, path):
     """Energies and constraint violations per sample (``ENERGY_COLUMNS``)."""
     e = result.energy()
@@ -216,14 +243,19 @@ def plot_energy(result, path, title=""):
     axes = fig.subplots(3, 1, sharex=True, gridspec_kw=dict(height_ratios=(2, 1, 1)))
     ax = axes[0]
     ax.plot(t, e["kinetic"], label="kinetic")
-    ax.plot(t, e["potential"], label="potential (gravity)")
+    ax.plot(t, e["potential"], label="potential")
     ax.plot(t, e["total"], "k", lw=1.5, label="total")
+    if getattr(result, "force_names", None):      # dampers and actuators: the balance
+        ax.plot(t, e["dissipated"], label="dissipated")
+        ax.plot(t, e["balance"], "k--", lw=1, label="total + dissipated - actuator work")
     ax.set_ylabel("energy [J]")
     _legend(ax, loc="best")
     ax = axes[1]
-    drift = e["total"] - e["total"][0] if len(t) else e["total"]
+    bal = e.get("balance", e["total"])
+    drift = bal - bal[0] if len(t) else bal
     ax.plot(t, drift, "k")
-    ax.set_ylabel("E - E(0) [J]")
+    ax.set_ylabel("E - E(0) [J]" if not getattr(result, "force_names", None)
+                  else "balance - balance(0) [J]")
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax = axes[2]
     for key, label, style in (("position", "max |Phi| [m or rad]", "-"),
@@ -646,6 +678,8 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
     step("reactions.csv", write_reactions_csv, result, os.path.join(out_dir, "reactions.csv"))
     if _has_joint_frames(result):
         step("joints.csv", write_joints_csv, result, os.path.join(out_dir, "joints.csv"))
+    if getattr(result, "force_names", None):
+        step("forces.csv", write_forces_csv, result, os.path.join(out_dir, "forces.csv"))
     step("energy.csv", write_energy_csv, result, os.path.join(out_dir, "energy.csv"))
     step("positions.png", plot_positions, result, os.path.join(out_dir, "positions.png"), title)
     step("energy.png", plot_energy, result, os.path.join(out_dir, "energy.png"), title)

@@ -55,6 +55,7 @@ TARGETS = dict(
     cost_exponent=1.1,              # slope of log t vs log N, N = 16..256
     speedup_vs_naive_N64=500.0,     # >= 500x faster than naive NumPy at N = 64
     first_step_seconds=2.0,         # second process: import + build N=64 + one step
+    spring_overhead_N64=1.3,        # N = 64 chain with a spring-damper on every joint / without
 )
 
 
@@ -550,6 +551,40 @@ def first_step(repeats=3):
 
 
 # ============================================================================ derived
+def bench_force_elements(cfg, results, N=64):
+    """Per-RK4-step cost of the N-link revolute chain with a torsional spring-damper on
+    every joint, relative to the same chain without them (paired samples, median)."""
+    def build(springs):
+        m, bodies = models.chain_simphant(N, "revolute")
+        if springs:
+            for j in m.joints:
+                m.add_joint_spring(j, stiffness=5.0, damping=0.05)
+        return m
+
+    dt, steps = cfg["dt"], cfg["sample_steps"]
+    plain, sprung = build(False), build(True)
+    for m in (plain, sprung):                       # warm-up (compile or load the cache)
+        m.simulate(t_end=2 * dt, dt=dt, output_dt=dt)
+    ratios, t_plain, t_sprung = [], [], []
+    for _ in range(max(cfg["pairs"], 5)):
+        per = []
+        for m in (plain, sprung):
+            r = m.simulate(t_end=steps * dt, dt=dt, output_dt=steps * dt)
+            per.append(float(r.settings["wall_time"]) / int(r.settings["steps"]))
+        t_plain.append(per[0])
+        t_sprung.append(per[1])
+        ratios.append(per[1] / per[0])
+    results["force_elements"] = dict(
+        N=N, elements=N, kind="joint_spring (k, c) on every revolute joint", dt=dt,
+        steps_per_sample=steps, per_step_plain=median(t_plain),
+        per_step_with_springs=median(t_sprung), per_step_plain_samples=t_plain,
+        per_step_with_springs_samples=t_sprung, ratio_samples=ratios,
+        ratio_with_over_without=median(ratios))
+    log("[bench] chain N=%d with %d joint spring-dampers: %.1f us/step vs %.1f us/step "
+        "without, ratio %.3f (median of %d pairs)" % (
+            N, N, 1e6 * median(t_sprung), 1e6 * median(t_plain), median(ratios), len(ratios)))
+
+
 def derive(results):
     der = {}
     for kind, rows in results["chain"].items():
@@ -589,6 +624,7 @@ def derive(results):
         cost_exponent=rv.get("simphant_cost_exponent"),
         speedup_vs_naive_N64=rv.get("speedup_vs_naive", {}).get("64"),
         first_step_seconds=fs.get("process_wall_s"),
+        spring_overhead_N64=(results.get("force_elements") or {}).get("ratio_with_over_without"),
     )
     targets = {}
     for k, lim in TARGETS.items():
@@ -715,6 +751,10 @@ def main(argv=None):
     ap.add_argument("--no-spherical", action="store_true")
     ap.add_argument("--no-fourbar", action="store_true")
     ap.add_argument("--no-first-step", action="store_true")
+    ap.add_argument("--no-forces", action="store_true",
+                    help="skip the force-element overhead case (N = 64 chain with springs)")
+    ap.add_argument("--only-forces", action="store_true",
+                    help="run only the force-element overhead case")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     args = ap.parse_args(argv)
 
@@ -762,11 +802,13 @@ def main(argv=None):
         log("[bench] WARNING: the naive NumPy solver does not reproduce SimPhant; see JSON")
 
     kinds = ["revolute"] + ([] if args.no_spherical else ["spherical"])
-    for kind in kinds:
+    for kind in ([] if args.only_forces else kinds):
         bench_chain(kind, cfg["sizes"], cfg, results)
-    if not args.no_fourbar:
+    if not (args.no_fourbar or args.only_forces):
         bench_fourbar(cfg, results)
-    if not args.no_first_step:
+    if not args.no_forces:
+        bench_force_elements(cfg, results)
+    if not (args.no_first_step or args.only_forces):
         log("[bench] first step in a fresh process")
         results["first_step"] = first_step(3)
     derive(results)

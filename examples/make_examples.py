@@ -3,7 +3,7 @@
 Every model is made of ``Part::Box``, ``Part::Cylinder`` and ``Part::Cone``
 features (links are a box fused with two round end bosses, ``Part::MultiFuse``)
 and set up through the factory API only (``make_study``, ``make_body``,
-``make_joint``), exactly as a script in the FreeCAD Python console would do it.
+``make_joint``, ``make_spring``, ``make_joint_spring``), exactly as a script in the FreeCAD Python console would do it.
 Joints are picked on geometry: the circular edge of a boss or pin, a face, a
 straight edge; the element names are found by geometry, not hard-coded.
 
@@ -18,6 +18,10 @@ slider_crank        crank with a flywheel, spun at 2 rev/s, connecting rod, slid
 four_bar            crank-rocker four-bar (closed loop), crank given a spin
 spinning_top        a cone on a spherical joint at its tip, spinning at 100 rev/s,
                     tilted 25 deg: it precesses slowly about the vertical
+quarter_car         quarter-car suspension: body and wheel on vertical slides, a
+                    spring-damper between them and a tyre spring, settling under gravity
+door                a flap door hinged at its top edge, released 70 deg open, closing
+                    under its own weight against a torsional spring and damper
 ==================  ============================================================
 
 Usage::
@@ -366,12 +370,85 @@ def build_spinning_top(doc):
     return study
 
 
+#: quarter-car suspension: spring [N/mm] and damper [N s/mm] of the suspension, tyre
+#: stiffness [N/mm]
+SUSPENSION_K, SUSPENSION_C, TYRE_K = 20.0, 1.5, 200.0
+
+
+def _face_at(obj, point):
+    return (obj, find_element(obj, "Face", point))
+
+
+def build_quarter_car(doc):
+    """Quarter-car suspension: a steel block (sprung mass, ~255 kg) and a steel wheel
+    (~35 kg) slide vertically (prismatic joints); a spring-damper (20 N/mm, 1.5 N s/mm)
+    carries the block on the wheel and a spring (the tyre, 200 N/mm) the wheel on the
+    road. Released with both springs at their free length, it settles under gravity."""
+    road = doc.addObject("Part::Box", "Road")
+    road.Length, road.Width, road.Height = 600.0, 600.0, 20.0
+    road.Placement.Base = V(-300.0, -300.0, -20.0)
+    wheel = doc.addObject("Part::Cylinder", "Wheel")
+    wheel.Radius, wheel.Height = 120.0, 100.0
+    wheel.Placement.Base = V(0.0, 0.0, 50.0)
+    block = doc.addObject("Part::Box", "CarBody")
+    block.Length, block.Width, block.Height = 500.0, 500.0, 130.0
+    block.Placement.Base = V(-250.0, -250.0, 400.0)
+    doc.recompute()
+    study = new_study(doc, end_time=3.0, time_step=5e-4, output_interval=2e-3)
+    factory.make_body(study, road, fixed=True, name="Ground")
+    factory.make_body(study, block, density=STEEL, name="Sprung")
+    factory.make_body(study, wheel, density=STEEL, name="Unsprung")
+    road_top = _face_at(road, (0, 0, 0))
+    body_bottom = _face_at(block, (0, 0, 400))
+    wheel_top = _face_at(wheel, (0, 0, 150))
+    wheel_bottom = _face_at(wheel, (0, 0, 50))
+    factory.make_joint(study, "prismatic", road_top, body_bottom, name="BodyGuide")
+    factory.make_joint(study, "prismatic", body_bottom, wheel_top, name="WheelGuide")
+    factory.make_spring(study, body_bottom, wheel_top, SUSPENSION_K, damping=SUSPENSION_C,
+                        name="Suspension")
+    factory.make_spring(study, road_top, wheel_bottom, TYRE_K, name="Tyre")
+    return study
+
+
+#: door: opened by this angle [deg] at the start; hinge spring [N mm/deg] and damper
+#: [N mm s/deg]
+DOOR_OPEN, DOOR_K, DOOR_C = 70.0, 1000.0, 500.0
+
+
+def build_door(doc):
+    """A 600 mm wide, 800 mm tall aluminium flap door hinged along its top edge (axis y),
+    released 70 deg open: it swings shut under its own weight, slowed by a torsional
+    spring (rest at the closed position) and a damper in the hinge."""
+    phi = math.radians(DOOR_OPEN)
+    tip = (800.0 * math.sin(phi), -800.0 * math.cos(phi))
+    pin = _y_cylinder(doc, "HingePin", 0.0, 0.0, -20.0, 20.0, 8.0)
+    pin.Label = "Hinge pin"
+    door = make_link(doc, "Door", "Door", (0.0, 0.0), tip, 0.0, thickness=600.0,
+                     width=20.0, boss=15.0)
+    doc.recompute()
+    study = new_study(doc, end_time=4.0)
+    factory.make_body(study, pin, fixed=True, name="Frame")
+    factory.make_body(study, door, density=ALUMINIUM, name="DoorLeaf")
+    hinge_joint = factory.make_joint(study, "revolute", hinge(pin, 0, 0, 0.0),
+                                     hinge(door, 0, 0, 0.0), name="Hinge")
+    # closed = the door turned back by DOOR_OPEN about +y; the joint angle is measured
+    # about the joint's z axis, whose sign the picked circle decides
+    from SimPhantWorkbench import conversion
+    z = conversion.convert(study).solver_joint(hinge_joint).frame1[1][:, 2]
+    rest = DOOR_OPEN if z[1] > 0 else -DOOR_OPEN
+    factory.make_joint_spring(study, hinge_joint, DOOR_K, damping=DOOR_C, rest=rest,
+                              name="HingeSpring")
+    return study
+
+
 EXAMPLES = {
     "pendulum": build_pendulum,
     "double_pendulum": build_double_pendulum,
     "slider_crank": build_slider_crank,
     "four_bar": build_four_bar,
     "spinning_top": build_spinning_top,
+    "quarter_car": build_quarter_car,
+    "door": build_door,
 }
 
 

@@ -2,8 +2,9 @@
 
 Flat, 64 x 64, FreeCAD's icon look: dark outlines, two body colours (body 1
 blue, body 2 orange), red for loads, green for run/check. Every joint kind of
-the solver registry has one icon named by its spec (``JointSpec.icon``); a kind
-without a drawing here gets the generic joint icon with its initial.
+the solver registry, and every force-element kind (``FORCE_TYPES``), has one icon
+named by its spec (``.icon``); a kind without a drawing here gets the generic joint
+icon with its initial.
 
     python3 tools/gen_icons.py          # rewrite the icons
     python3 tools/gen_icons.py --check  # exit 1 if a file is out of date
@@ -226,6 +227,41 @@ def import_assembly():
                path("M6,54 H40", stroke=INK, width=3), path("M6,44 H22", stroke=INK, width=3))
 
 
+def spring():
+    return svg(rect(4, 4, 22, 14, B1), rect(38, 46, 22, 14, B2),
+               path("M15,18 V24 L27,28 L11,33 L27,38 L11,43 L23,47 H49 V46", stroke=INK, width=3))
+
+
+def damper():
+    return svg(rect(4, 4, 22, 14, B1), rect(38, 46, 22, 14, B2),
+               path("M15,18 V26", stroke=INK, width=3), rect(7, 26, 16, 18, GREY, rx=1),
+               path("M10,36 H20 M15,36 V52 H38", stroke=INK, width=3))
+
+
+def contractile():
+    return svg(rect(4, 24, 14, 16, B1), rect(46, 24, 14, 16, B2),
+               path("M18,32 H26", stroke=RED_D, width=5), arrow_head(30, 32, 1, 0, RED, 10),
+               path("M46,32 H38", stroke=RED_D, width=5), arrow_head(34, 32, -1, 0, RED, 10))
+
+
+def joint_spring():
+    return svg(path("M32,60 V4", stroke=INK, width=4), rect(4, 44, 56, 12, B1),
+               path("M32,30 m-6,0 a6,6 0 1 1 6,6 a12,12 0 1 1 -12,-12 a18,18 0 1 1 18,18",
+                    stroke=B2D, width=3.5))
+
+
+def joint_actuator():
+    return svg(path("M32,60 V4", stroke=INK, width=4), rect(4, 44, 56, 12, B1),
+               path("M12,26 A20,12 0 1 0 52,26", stroke=RED_D, width=6),
+               arrow_head(52, 13, 0.0, -1, RED, 14), rect(24, 14, 16, 16, GREEN, rx=2))
+
+
+FORCE_DRAWINGS = {
+    "spring_damper": spring, "damper": damper, "contractile": contractile,
+    "joint_spring": joint_spring, "joint_actuator": joint_actuator,
+}
+
+
 OTHER = {
     "Study.svg": study, "Body.svg": body, "FixedBody.svg": fixed_body, "Force.svg": force,
     "Torque.svg": torque, "Result.svg": result, "Solve.svg": solve, "Playback.svg": playback,
@@ -241,6 +277,10 @@ def all_icons():
     out = {name: fn() for name, fn in OTHER.items()}
     for kind, spec in JOINT_TYPES.items():
         draw = JOINT_DRAWINGS.get(kind)
+        out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
+    from SimPhantWorkbench.solver.forces import FORCE_TYPES
+    for kind, spec in FORCE_TYPES.items():
+        draw = FORCE_DRAWINGS.get(kind)
         out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
     return out
 

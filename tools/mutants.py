@@ -48,7 +48,7 @@ RUN_PYTHON = os.path.join(ROOT, "tools", "run_python.sh")
 RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 #: files whose functions numba compiles (or whose globals compiled kernels freeze)
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
-             "SimPhantWorkbench/solver/joints.py"}
+             "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py"}
 
 Mutant = namedtuple("Mutant", ["id", "file", "anchor", "replacement", "tests", "description"])
 
@@ -64,6 +64,7 @@ OUT = "SimPhantWorkbench/outputs.py"
 DOF = "SimPhantWorkbench/solver/dof.py"
 JOUT = "SimPhantWorkbench/solver/joint_outputs.py"
 WARM = "SimPhantWorkbench/solver/warmup.py"
+FRC = "SimPhantWorkbench/solver/forces.py"
 
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
@@ -75,6 +76,7 @@ T_API = "tests/solver/test_api.py"
 T_PHYS = "tests/solver/test_physics.py"
 T_DOF = "tests/solver/test_dof.py"
 T_JOUT = "tests/solver/test_joint_outputs.py"
+T_FRC = "tests/solver/test_forces.py"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -388,6 +390,39 @@ MUTANTS = [
            "if b is None or b[1] < NOTICE_AFTER:",
            "if b is None or b[1] > NOTICE_AFTER:",
            ["tests/app/test_kernel_warmup.py"], "solve dialog hides a long compile"),
+    # ---------------------------------------------------------------- force elements (numba)
+    Mutant("damper-sign", FRC,
+           "        f -= S.frc_par[i, PAR_C] * xdot",
+           "        f += S.frc_par[i, PAR_C] * xdot",
+           [T_FRC + "::test_damper_force_opposes_the_rate_of_change_of_length"],
+           "linear damper force along the rate instead of against it"),
+    Mutant("spring-free-length-default", FRC,
+           "                L0 = dist\n",
+           "                L0 = 0.0\n",
+           [T_FRC + "::test_free_length_defaults_to_the_initial_distance"],
+           "a spring's default free length 0 instead of |X2 - X1| at t0"),
+    Mutant("joint-axis-frame", FRC,
+           "e0, e1, e2 = _world(W, bi, F, k, 0, 2)",
+           "e0, e1, e2 = _world(W, bj, F, k, 0, 2)",
+           [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential",
+            T_FRC + "::test_joint_torsion_spring_torque_is_minus_gradient_of_its_potential"],
+           "joint axis z1 (body-1 components) turned with body 2's rotation"),
+    Mutant("joint-torsion-x2-frame", FRC,
+           "x20, x21, x22 = _world(W, bj, F, k, 1, 0)",
+           "x20, x21, x22 = _world(W, bi, F, k, 1, 0)",
+           [T_FRC + "::test_joint_torsion_spring_torque_is_minus_gradient_of_its_potential"],
+           "frame 2's x axis turned with body 1's rotation (joint angle of the wrong body)"),
+    Mutant("joint-slide-reaction-point", FRC,
+           "si0 + d0, si1 + d1, si2 + d2,",
+           "si0, si1, si2,",
+           [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
+           "slide force on body 1 applied at its joint point instead of at P2"),
+    Mutant("fingerprint-without-force-elements", "SimPhantWorkbench/solver/batch.py",
+           '        out["force_elements"] = elements\n',
+           "        pass\n",
+           [T_FRC + "::test_fingerprints_tell_force_elements_apart"],
+           "model fingerprints blind to force elements (a sweep would reuse another "
+           "stiffness's cached result)"),
 ]
 
 

@@ -1,7 +1,8 @@
 """GUI commands of the SimPhant workbench (imported only when the GUI is up).
 
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
-``cmd_joints`` (one command per registry joint kind, generated), ``cmd_run``
+``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
+(one per force-element kind, generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
 exports). ``register`` adds them all to FreeCADGui.
 """
@@ -9,7 +10,7 @@ exports). ``register`` adds them all to FreeCADGui.
 #: Toolbars and their commands (``None`` = separator), in order.
 TOOLBARS = (
     ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
-                        "SimPhant_Joints", "SimPhant_AddForce", "SimPhant_AddTorque",
+                        "SimPhant_Joints", "SimPhant_ForceElements", "SimPhant_AddForce", "SimPhant_AddTorque",
                         "SimPhant_ImportAssembly")),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
                       "SimPhant_Reset", "SimPhant_NewParameterStudy")),
@@ -23,8 +24,9 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
-    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS) \
+    from . import cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
+    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
+        + list(cmd_run.COMMANDS) \
         + list(cmd_sweep.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
@@ -34,11 +36,12 @@ def all_commands():
 def register():
     """Register the workbench commands with FreeCADGui; return their names in toolbar order."""
     import FreeCADGui
-    from . import cmd_joints
+    from . import cmd_forces, cmd_joints
     if not _registered:
         for name, cmd in all_commands().items():
             FreeCADGui.addCommand(name, cmd)
         FreeCADGui.addCommand(cmd_joints.GROUP, cmd_joints.JointGroup())
+        FreeCADGui.addCommand(cmd_forces.GROUP, cmd_forces.ForceGroup())
         _registered.append(True)
         from ..viewproviders.view_base import _Observer
         _Observer.install()
@@ -47,10 +50,13 @@ def register():
 
 def menu():
     """The SimPhant menu: model commands, the joint kinds one by one, then the run commands."""
-    from . import cmd_joints
+    from . import cmd_forces, cmd_joints
     from ..solver import JOINT_TYPES
-    model = [n for n in TOOLBARS[0][1] if n != cmd_joints.GROUP]
+    from ..solver.forces import FORCE_TYPES
+    model = [n for n in TOOLBARS[0][1] if n not in (cmd_joints.GROUP, cmd_forces.GROUP)]
     joints = [cmd_joints.command_name(k) for k in JOINT_TYPES]
-    return model[:3] + ["Separator"] + joints + ["Separator"] + model[3:] + [
+    forces = [cmd_forces.command_name(k) for k in FORCE_TYPES]
+    return model[:3] + ["Separator"] + joints + ["Separator"] + forces + ["Separator"] \
+        + model[3:] + [
         "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1]) + [
         "Separator"] + list(TOOLBARS[2][1])

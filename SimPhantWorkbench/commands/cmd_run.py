@@ -34,6 +34,10 @@ def check_report(study):
              "Loads: %d; gravity %s m/s^2" % (len(study_loads(study)),
                                              np.round(model.gravity, 4).tolist()
                                              if hasattr(model, "gravity") else "-")]
+    elements = getattr(model, "force_elements", [])
+    if elements:
+        lines.append("Force elements: %d: %s" % (len(elements), ", ".join(
+            "%s (%s)" % (e.name, e.spec.label.lower()) for e in elements)))
     rows = sum(len(j.spec.rows) for j in model.joints)
     lines.append("DOF (Gruebler): %d = 6 x %d moving bodies - %d constraint equations"
                  % (model.degrees_of_freedom(), len(model.bodies), rows))

@@ -107,8 +107,8 @@ def _load_value(load):
 def description(model, settings):
     """The plain-data description a fingerprint hashes (floats as exact hex strings).
 
-    ``None`` when the model has a load whose value is an arbitrary Python
-    callable (only text ``TimeFunction``\\ s can be described).
+    ``None`` when the model has a load or an actuator whose value is an arbitrary
+    Python callable (only text ``TimeFunction``\\ s can be described).
     """
     bodies = [[b.name, _floats(b.mass), _floats(b.moments), _floats(b.A_user),
                _floats(b.A_principal), _floats(b.position), _floats(b.velocity),
@@ -122,6 +122,12 @@ def description(model, settings):
         if value is None:
             return None
         loads.append([ld.name, ld.kind, ld.body.name, ld.frame, _floats(ld.local_point), value])
+    elements = []
+    for e in getattr(model, "force_elements", ()):
+        d = e.description(_floats)
+        if d is None:
+            return None
+        elements.append(d)
     clean = {}
     for k, v in sorted(settings.items()):
         if isinstance(v, float):
@@ -129,8 +135,11 @@ def description(model, settings):
         elif isinstance(v, (tuple, list)):
             v = [float(x).hex() if isinstance(x, float) else x for x in v]
         clean[k] = v
-    return dict(format=FINGERPRINT_FORMAT, gravity=_floats(model.gravity), bodies=bodies,
-                joints=joints, loads=loads, settings=clean)
+    out = dict(format=FINGERPRINT_FORMAT, gravity=_floats(model.gravity), bodies=bodies,
+               joints=joints, loads=loads, settings=clean)
+    if elements:             # (models without force elements keep their fingerprints)
+        out["force_elements"] = elements
+    return out
 
 
 def fingerprint(model, settings):

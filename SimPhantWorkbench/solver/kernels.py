@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from . import blocks
+from .forces import apply_forces
 from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
@@ -72,6 +73,9 @@ SystemArrays = namedtuple("SystemArrays", [
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
     "alpha", "beta", "row_eps", "refine_max", "bsize",
+    # force elements (solver/forces.py)
+    "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
+    "frc_tabx", "frc_taby", "frc_tcol",
 ])
 
 Workspace = namedtuple("Workspace", [
@@ -79,6 +83,7 @@ Workspace = namedtuple("Workspace", [
     "Q", "afree", "acc",
     "phi", "phidot", "gamma", "J", "blk", "rhs", "lam", "res",
     "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
+    "frc_u", "frc_out",
 ])
 
 #: ``Workspace.stats`` slots, accumulated over evaluations until the caller resets
@@ -231,6 +236,8 @@ def build_forces(S, W):
             W.Q[b, 3] += fb0
             W.Q[b, 4] += fb1
             W.Q[b, 5] += fb2
+    if S.frc_geom.shape[0] > 0:
+        apply_forces(S, W)
     for b in range(nb):
         mi = S.body_minv[b]
         for c in range(3):
@@ -723,6 +730,10 @@ def _set_loads(S, W, tab, row):
         if col >= 0:
             for c in range(3):
                 W.load_val[i, c] = tab[row, col, c]
+    for i in range(S.frc_tcol.shape[0]):
+        col = S.frc_tcol[i]
+        if col >= 0:
+            W.frc_u[i] = tab[row, col, 0]
 
 
 @njit(**_JIT)
@@ -889,3 +900,16 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
                 anchors[m, k, side, 0] = W.r[b, 0] + p0
                 anchors[m, k, side, 1] = W.r[b, 1] + p1
                 anchors[m, k, side, 2] = W.r[b, 2] + p2
+
+
+@njit(**_JIT)
+def force_outputs(times, Ys, S, W, tab, out):
+    """Coordinate, rate and force of every force element at each output sample:
+    ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``)."""
+    for m in range(times.shape[0]):
+        _set_loads(S, W, tab, m)
+        update_bodies(Ys[m], S, W)
+        build_forces(S, W)
+        for i in range(S.frc_geom.shape[0]):
+            for c in range(3):
+                out[m, i, c] = W.frc_out[i, c]

@@ -28,7 +28,7 @@ from .errors import ModelError
 
 __all__ = ["Metric", "parse_metric", "QUANTITIES", "REDUCERS", "COMPONENTS"]
 
-#: kind "body", "joint" or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
+#: kind "body", "joint", "element" (force element) or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
 Quantity = namedtuple("Quantity", ["kind", "vector", "unit", "fn", "doc"])
 
 
@@ -66,10 +66,18 @@ QUANTITIES = {
                             "joint slide along frame 1's z"),
     "joint_slide_rate": Quantity("joint", False, "m/s",
                                  lambda r, n: r.joint_velocity(n, "slide"), "joint slide rate"),
+    "spring_force": Quantity("element", False, "N or N m", lambda r, n: r.spring_force(n),
+                             "force (moment) of a force element, > 0 pushing apart"),
+    "spring_length": Quantity("element", False, "m or rad", lambda r, n: r.spring_length(n),
+                              "length (joint angle or slide) of a force element"),
+    "spring_power": Quantity("element", False, "W", lambda r, n: r.spring_power(n),
+                             "power a force element delivers to the bodies"),
+    "dissipated_energy": Quantity("system", False, "J", lambda r, n: r.energy()["dissipated"],
+                                  "energy taken by the dampers since the start"),
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],
-                                 "potential energy (gravity)"),
+                                 "potential energy (gravity and springs)"),
     "total_energy": Quantity("system", False, "J", lambda r, n: r.energy()["total"],
                              "total energy"),
     "energy_drift": Quantity("system", False, "J", _energy_drift, "|E - E0|"),
@@ -156,7 +164,7 @@ class Metric:
 
     @property
     def kind(self):
-        """"body", "joint" or "system": what ``target`` must be."""
+        """"body", "joint", "element" or "system": what ``target`` must be."""
         return QUANTITIES[self.quantity].kind
 
     def resolved(self, solver_name):

@@ -19,6 +19,7 @@ import numbers
 import numpy as np
 
 from .errors import ModelError
+from .forces import JOINT_DOFS, ForceElement, check_element, joint_coordinate
 from .joints import JOINT_TYPES, joint_spec
 from .rotations import as_rotation_matrix, orthonormal_frame
 
@@ -151,6 +152,7 @@ class Model:
         self.bodies = []
         self.joints = []
         self.loads = []
+        self.force_elements = []
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, name, mass, inertia, position=(0.0, 0.0, 0.0), orientation=(1.0, 0.0, 0.0, 0.0),
@@ -335,6 +337,97 @@ class Model:
         load.index = len(self.loads)
         self.loads.append(load)
         return load
+
+    # ------------------------------------------------------------------ force elements
+    def add_spring(self, body1, point1, body2, point2, stiffness, free_length=None, damping=0.0,
+                   preload=0.0, name=None):
+        """Spring(-damper) between ``point1`` of ``body1`` and ``point2`` of ``body2``
+        (world coordinates at t0). ``stiffness`` [N/m] and ``damping`` [N s/m] are
+        numbers or tables of (deflection [m], force [N]) / (rate [m/s], force [N])
+        rows; ``free_length`` [m] defaults to the distance at t0; ``preload`` [N]
+        pushes the points apart. The force is ``preload - K(L - L0) - C(L_dot)``
+        along the line from point1 to point2, on body2 (opposite on body1)."""
+        return self._add_point_element("spring_damper", name, body1, point1, body2, point2,
+                                       dict(stiffness=stiffness, damping=damping,
+                                            free_length=free_length, preload=preload))
+
+    def add_damper(self, body1, point1, body2, point2, damping, name=None):
+        """Damper [N s/m, or a table of (rate, force)] on the rate of change of the
+        distance of two body points (world coordinates at t0)."""
+        return self._add_point_element("damper", name, body1, point1, body2, point2,
+                                       dict(damping=damping))
+
+    def add_contractile_force(self, body1, point1, body2, point2, force, name=None):
+        """A force of constant magnitude ``force`` [N] pulling two body points together."""
+        return self._add_point_element("contractile", name, body1, point1, body2, point2,
+                                       dict(force=force))
+
+    def add_joint_spring(self, joint, stiffness, damping=0.0, rest=None, dof="rotation",
+                         name=None):
+        """Torsional (``dof="rotation"``, about the joint z axis: k [N m/rad], c [N m s/rad])
+        or linear (``"translation"``, along it: [N/m], [N s/m]) spring and damper on
+        ``joint``. ``rest`` is the rest angle [rad] (frame 2's x axis from frame 1's,
+        about z1) or slide [m] (``(P2 - P1) . z1``); default its value at t0."""
+        return self._add_joint_element("joint_spring", name, joint,
+                                       dict(stiffness=stiffness, damping=damping, rest=rest,
+                                            dof=dof))
+
+    def add_joint_actuator(self, joint, value, dof=None, name=None):
+        """Prescribed moment [N m] about (``dof="rotation"``) or force [N] along
+        (``"translation"``) the joint z axis: on body2, the opposite on body1;
+        constant or ``callable(t)``. ``dof`` defaults to the joint's first DOF."""
+        if dof is None:
+            j = self._force_joint(joint, "joint actuator")
+            dof = JOINT_DOFS.get(j.kind, ("rotation",))[0]
+        return self._add_joint_element("joint_actuator", name, joint, dict(value=value, dof=dof))
+
+    def force_element(self, ref):
+        if isinstance(ref, ForceElement):
+            return ref
+        for e in self.force_elements:
+            if e.name == ref:
+                return e
+        raise ModelError("unknown force element %r" % (ref,))
+
+    def _element_name(self, kind, name):
+        if name is None:
+            name = "%s%d" % (kind, len(self.force_elements) + 1)
+        if any(e.name == name for e in self.force_elements):
+            raise ModelError("force element %r: an element with this name already exists" % name)
+        return name
+
+    def _add_point_element(self, kind, name, body1, point1, body2, point2, params):
+        name = self._element_name(kind, name)
+        what = "%s %r" % (kind, name)
+        b1 = self._joint_body(body1, what)
+        b2 = self._joint_body(body2, what)
+        if b1 is b2:
+            raise ModelError("%s: both points are on %s" % (what, b1.name))
+        X = (_vec3(point1, what + " point1"), _vec3(point2, what + " point2"))
+        params = check_element(kind, name, params, points=X)
+        e = ForceElement(self, name, kind, params, body1=b1, body2=b2, points=X)
+        e.x0 = params.get("free_length") or 0.0
+        return self._append_element(e)
+
+    def _force_joint(self, joint, what):
+        try:
+            return self.joint(joint)
+        except ModelError as exc:
+            raise ModelError("%s: %s" % (what, exc)) from None
+
+    def _add_joint_element(self, kind, name, joint, params):
+        name = self._element_name(kind, name)
+        j = self._force_joint(joint, "%s %r" % (kind, name))
+        params = check_element(kind, name, params, joint_name=j.name, joint_kind=j.kind)
+        e = ForceElement(self, name, kind, params, joint=j)
+        rest = params.get("rest")
+        e.x0 = joint_coordinate(j.frame1, j.frame2, e.geometry) if rest is None else rest
+        return self._append_element(e)
+
+    def _append_element(self, e):
+        e.index = len(self.force_elements)
+        self.force_elements.append(e)
+        return e
 
     # ------------------------------------------------------------------ analysis
     def degrees_of_freedom(self):

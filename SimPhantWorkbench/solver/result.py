@@ -51,6 +51,10 @@ class Result(JointOutputs):
                "potential")
 
     _PUBLIC = ("t", "states", "masses", "gravity", "multipliers")
+    #: force-element series (absent in results of models without force elements):
+    #: frc (n, nf, 3) = [coordinate, rate, force]; potential, dissipated energy and
+    #: actuator work per element (n, nf)
+    _OPTIONAL = ("frc", "frc_pot", "frc_diss", "frc_work")
 
     @classmethod
     def _attr(cls, key):
@@ -69,6 +73,15 @@ class Result(JointOutputs):
         self.joint_frames = meta.get("joint_frames")     # joint_outputs.joint_frames_meta
         self.joint_residual_max = None
         self._quat_cache = {}
+        self.force_names = list(meta.get("force_names", []))
+        self.force_kinds = list(meta.get("force_kinds", []))
+        #: per element "points", "rotation" or "translation"
+        self.force_dofs = list(meta.get("force_dofs", []))
+        n, nf = len(self.t), len(self.force_names)
+        for k in self._OPTIONAL:
+            shape = (n, nf, 3) if k == "frc" else (n, nf)
+            setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays
+                    else np.zeros(shape))
 
     @classmethod
     def from_run(cls, system, t, Ys, assembly=None, settings=None):
@@ -87,12 +100,20 @@ class Result(JointOutputs):
         react = np.zeros((n, S.nj, 6))
         anchors = np.zeros((n, S.nj, 2, 3))
         jres = np.zeros((S.nj, 2))
-        tab = system.load_table(t) if system.timed_loads else np.zeros((max(n, 1), 0, 3))
+        tab = system.load_table(t) if system.has_timed_inputs else np.zeros((max(n, 1), 0, 3))
         if n:
             kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors,
                                  jres)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
+        nf = len(model.force_elements)
+        frc = np.zeros((n, nf, 3))
+        if n and nf:
+            kernels.force_outputs(t, Y, S, W, tab, frc)
+            from .forces import element_series
+            pot, diss, work = element_series(system, t, frc, tab)
+        else:
+            pot = diss = work = np.zeros((n, nf))
         a = dict(t=t, states=Y, masses=masses, gravity=gravity,
                  multipliers=lam[:, system.active_rows], phi_max=phi_max,
                  phidot_max=phidot_max,
@@ -101,7 +122,8 @@ class Result(JointOutputs):
                  pos=np.zeros((n, nb, 3)), A=np.zeros((n, nb, 3, 3)), vel=np.zeros((n, nb, 3)),
                  omega_w=np.zeros((n, nb, 3)), omega_b=np.zeros((n, nb, 3)),
                  acc=acc[:, :, :3].copy(), alpha_w=np.zeros((n, nb, 3)),
-                 kinetic=np.zeros(n), potential=np.zeros(n))
+                 kinetic=np.zeros(n), potential=np.zeros(n),
+                 frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work)
         for b in range(nb):
             p = 7 * b
             v = 7 * nb + 6 * b
@@ -121,6 +143,9 @@ class Result(JointOutputs):
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
+                    force_names=[e.name for e in model.force_elements],
+                    force_kinds=[e.kind for e in model.force_elements],
+                    force_dofs=[e.params.get("dof", "points") for e in model.force_elements],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
@@ -134,8 +159,13 @@ class Result(JointOutputs):
         out = {}
         for k in self._ARRAYS:
             out[k] = np.array(getattr(self, self._attr(k)))
+        if self.force_names:
+            for k in self._OPTIONAL:
+                out[k] = np.array(getattr(self, "_" + k))
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
+                    force_names=self.force_names, force_kinds=self.force_kinds,
+                    force_dofs=self.force_dofs,
                     warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
@@ -147,7 +177,7 @@ class Result(JointOutputs):
     def from_arrays(cls, arrays):
         """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive)."""
         meta = json.loads(str(np.asarray(arrays["meta"])))
-        return cls({k: arrays[k] for k in cls._ARRAYS}, meta)
+        return cls({k: arrays[k] for k in cls._ARRAYS + cls._OPTIONAL if k in arrays}, meta)
 
     def save(self, path):
         """Write an ``.npz`` archive (``Result.load`` reads it back)."""
@@ -278,9 +308,52 @@ class Result(JointOutputs):
 
     # ------------------------------------------------------------------ system
     def energy(self):
-        """Dict of (n,) arrays [J]: kinetic, potential (gravity), total."""
-        return {"kinetic": self._kinetic.copy(), "potential": self._potential.copy(),
-                "total": self._kinetic + self._potential}
+        """Dict of (n,) arrays [J]: kinetic; potential = gravity + elastic (springs,
+        preloads); total = kinetic + potential; dissipated (by dampers) and
+        actuator_work since the first sample; balance = total + dissipated -
+        actuator_work (constant up to the integration and trapezoid errors)."""
+        elastic = self._frc_pot.sum(axis=1)
+        diss = self._frc_diss.sum(axis=1)
+        work = self._frc_work.sum(axis=1)
+        potential = self._potential + elastic
+        total = self._kinetic + potential
+        return {"kinetic": self._kinetic.copy(), "potential": potential,
+                "gravity": self._potential.copy(), "elastic": elastic, "total": total,
+                "dissipated": diss, "actuator_work": work, "balance": total + diss - work}
+
+    # ------------------------------------------------------------------ force elements
+    def _f(self, element):
+        name = element if isinstance(element, str) else getattr(element, "name", None)
+        try:
+            return self.force_names.index(name)
+        except ValueError:
+            raise KeyError("no force element %r in this result" % (name,)) from None
+
+    def spring_force(self, element):
+        """Scalar force [N] (or moment [N m] of a torsional element) of a force element,
+        (n,): along the line point1 -> point2 on body2 (> 0 pushes apart), or about /
+        along the joint z axis on body2."""
+        return self._frc[:, self._f(element), 2].copy()
+
+    def spring_length(self, element):
+        """Coordinate of a force element, (n,): distance of its points [m], joint angle
+        [rad] or slide [m]."""
+        return self._frc[:, self._f(element), 0].copy()
+
+    def spring_rate(self, element):
+        """Rate of change of ``spring_length`` [m/s or rad/s], (n,)."""
+        return self._frc[:, self._f(element), 1].copy()
+
+    def spring_power(self, element):
+        """Power [W] the element delivers to the bodies, (n,): ``f x_dot``."""
+        i = self._f(element)
+        return self._frc[:, i, 2] * self._frc[:, i, 1]
+
+    def element_energy(self, element):
+        """Dict of (n,) arrays [J] of one element: potential, dissipated, actuator_work."""
+        i = self._f(element)
+        return {"potential": self._frc_pot[:, i].copy(), "dissipated": self._frc_diss[:, i].copy(),
+                "actuator_work": self._frc_work[:, i].copy()}
 
     def constraint_violation(self):
         """Dict of (n,) arrays: max |Phi| ("position") and max |Phi_dot| ("velocity")."""

@@ -191,7 +191,7 @@ class _FixedStepRun(_Run):
             nsub = self.nsub[k:kend]
             hsub = self.hsub[k:kend]
             tstart = self.times[k:kend]
-            if sysm.timed_loads:
+            if sysm.has_timed_inputs:
                 tt = np.concatenate([ts + 0.5 * h * np.arange(2 * n + 1)
                                      for ts, n, h in zip(tstart, nsub, hsub)])
                 tab = sysm.load_table(tt)

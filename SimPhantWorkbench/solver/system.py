@@ -8,6 +8,7 @@ order chosen by ``sparse.analyse``.
 import numpy as np
 
 from . import kernels
+from .forces import force_arrays
 from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT
 from .rotations import matrix_to_quat
 
@@ -146,6 +147,8 @@ class System:
                 self.timed_loads.append(ld)
             else:
                 load_val[i] = self._load_to_kernel(ld, ld.value)
+        frc, self.timed_forces = force_arrays(model, self.joint_pos, len(self.timed_loads))
+        nf = len(frc["frc_geom"])
 
         self.S = kernels.SystemArrays(
             nb=nb, nj=nj, nrows=nrows,
@@ -168,7 +171,7 @@ class System:
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
             alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
-            refine_max=int(refine_max), bsize=(0,) * bsize,
+            refine_max=int(refine_max), bsize=(0,) * bsize, **frc,
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -182,6 +185,7 @@ class System:
             res=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
+            frc_u=np.zeros(nf), frc_out=np.zeros((nf, 3)),
         )
         # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);
         # the kernels never rewrite them (nor the zero ones of the DOT1 rows)
@@ -297,14 +301,23 @@ class System:
     def load_table(self, times):
         """Values of the time-dependent loads at ``times``: shape (len(times), n_timed, 3)."""
         times = np.asarray(times, dtype=float)
-        tab = np.zeros((len(times), len(self.timed_loads), 3))
+        nl = len(self.timed_loads)
+        tab = np.zeros((len(times), nl + len(self.timed_forces), 3))
         for c, ld in enumerate(self.timed_loads):
             for m, t in enumerate(times):
                 tab[m, c] = self._load_to_kernel(ld, ld.value_at(float(t)))
+        for c, e in enumerate(self.timed_forces):     # actuator inputs, component 0
+            for m, t in enumerate(times):
+                tab[m, nl + c, 0] = e.value_at(float(t))
         return tab
 
+    @property
+    def has_timed_inputs(self):
+        """Whether the model has time-dependent loads or actuators (``load_table``)."""
+        return bool(self.timed_loads or self.timed_forces)
+
     def set_loads(self, t):
-        if self.timed_loads:
+        if self.has_timed_inputs:
             kernels._set_loads(self.S, self.W, self.load_table([t]), 0)
 
     # ------------------------------------------------------------------ evaluation

@@ -160,6 +160,9 @@ def _resolve_metric_objects(study, metrics):
         if m.kind == "joint" and not is_type(obj, "SimPhant::Joint"):
             raise ModelError("metric '%s': '%s' is not a SimPhant joint (%s needs a joint)"
                              % (m.name, obj.Label, m.quantity))
+        if m.kind == "element" and not is_type(obj, "SimPhant::ForceElement"):
+            raise ModelError("metric '%s': '%s' is not a SimPhant force element (%s needs a "
+                             "spring, damper or actuator)" % (m.name, obj.Label, m.quantity))
         if m.kind == "body":
             body = obj if is_type(obj, "SimPhant::Body") \
                 else body_of_object(study_bodies(study), obj)
@@ -183,6 +186,9 @@ def _solver_names(metrics, objects, conv, study):
         obj = objects[m.name]
         if m.kind == "joint":
             resolved.append(m.resolved(conv.joint_map[obj.Name].name))
+            continue
+        if m.kind == "element":
+            resolved.append(m.resolved(conv.force_map[obj.Name].name))
             continue
         body = obj if is_type(obj, "SimPhant::Body") else body_of_object(study_bodies(study), obj)
         if body is None or body.Name not in conv.body_map:

@@ -9,6 +9,8 @@ vectors and placements::
     Hinge.Offset                     a joint's offset [mm]
     Study.EndTime                    the study's end time [s]
     Push.Force.z                     a force component [N]
+    Suspension.Stiffness             a force element's stiffness, in the unit its text
+                                     gives ("20 N/mm" -> 20; set as "30 N/mm")
     Rod.Height                       a Part primitive's dimension [mm] (geometric)
     Rod.Placement.Base.z             one coordinate of a placement [mm] (geometric)
     Sheet.length   Sheet.B2          a spreadsheet cell by alias or address (geometric)
@@ -46,10 +48,19 @@ def find_object(doc, name, what):
     raise ModelError("%s: the document has no object '%s'" % (what, name))
 
 
+#: a quantity written as text ("20 N/mm", as force elements store stiffness and damping):
+#: the number and its unit
+_QUANTITY_TEXT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+
 def _number(value):
-    """A float from a property value (number or Quantity), else None."""
+    """A float from a property value (number, Quantity, or quantity text "20 N/mm" in
+    its own unit), else None."""
     if isinstance(value, bool):
         return None
+    if isinstance(value, str):
+        m = _QUANTITY_TEXT.match(value)
+        return float(m.group(1)) if m else None
     if isinstance(value, numbers.Real):
         return float(value)
     v = getattr(value, "Value", None)
@@ -112,6 +123,10 @@ class Target:
 
     @staticmethod
     def _typed(current, value):
+        if isinstance(current, str):       # quantity text: the number in its unit
+            m = _QUANTITY_TEXT.match(current)
+            unit = m.group(2) if m else ""
+            return ("%r %s" % (value, unit)).strip()
         if isinstance(current, int) and not isinstance(current, bool):
             if value != round(value):
                 raise ModelError("an integer property cannot take %r" % value)

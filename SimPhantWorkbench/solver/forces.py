@@ -1,0 +1,606 @@
+"""Force-element registry: springs, dampers, contractile forces, joint springs and actuators.
+
+Every force element acts along one scalar *coordinate* ``x`` of the model
+(Nikravesh 1988, ch. 4 "force elements"; Haug 1989, ch. 11; docs/theory.md):
+
+``GEOM_POINTS``      ``x = L = |d|``, ``d = P2 - P1`` (two body points),
+                     ``x_dot = u . d_dot``, ``u = d / L``; the scalar force ``f``
+                     acts as ``+f u`` at ``P2`` and ``-f u`` at ``P1``
+                     (``f > 0`` pushes the points apart, ``f < 0`` pulls).
+``GEOM_JOINT_ROT``   ``x = theta``, the angle of joint frame 2's x axis relative
+                     to frame 1's x axis, right-handed about frame 1's z axis;
+                     ``x_dot = (w2 - w1) . z1``; torque ``+f z1`` on body 2 and
+                     ``-f z1`` on body 1.
+``GEOM_JOINT_TRANS`` ``x = s = (P2 - P1) . z1``;
+                     ``x_dot = d_dot . z1 + d . (w1 x z1)``; force ``+f z1`` at
+                     ``P2`` on body 2 and ``-f z1`` at the same world point on
+                     body 1 (so ``f`` does the work ``f ds`` exactly).
+
+and every element has one scalar law (``element_force``)::
+
+    f = f0 + u(t) - K(x - x0) - C(x_dot)
+
+with ``K(delta) = k delta`` or a piecewise-linear table (force vs deflection),
+``C(v) = c v`` or a table (force vs velocity), ``f0`` a constant (preload or a
+contractile force, conservative: potential ``-f0 delta``) and ``u(t)`` the
+actuator input (constant ``fa`` or a function of time through the load table).
+Angles in the torsional law are wrapped: ``delta = wrap(theta - theta0)`` in
+``(-pi, pi]``.
+
+Adding a kind means adding one ``ForceSpec`` to ``FORCE_TYPES`` (its geometry and
+which parameters it takes); the solver arrays, the validation, the FreeCAD
+properties and the GUI commands read the table.
+
+The kernels here are compiled into ``kernels.build_forces``; numba's on-disk cache
+of ``kernels.py`` is keyed on that file only, so after editing the jitted functions
+of this module delete the cache (``make clean``) or a cached kernel keeps the old law.
+"""
+import math
+import numbers
+from collections import OrderedDict, namedtuple
+
+import numpy as np
+from numba import njit
+
+from .errors import ModelError
+
+__all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
+           "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
+           "JOINT_DOFS", "apply_forces", "element_potential", "table_integral"]
+
+GEOM_POINTS = 0
+GEOM_JOINT_ROT = 1
+GEOM_JOINT_TRANS = 2
+
+#: columns of ``SystemArrays.frc_par``
+PAR_K, PAR_C, PAR_X0, PAR_F0, PAR_FA = range(5)
+NPAR = 5
+#: columns of ``Workspace.frc_out`` (last evaluation): coordinate, its rate, force
+OUT_X, OUT_XDOT, OUT_F = range(3)
+
+#: rigid-joint DOF each joint kind offers to joint force elements (about / along joint z)
+JOINT_DOFS = {
+    "revolute": ("rotation",),
+    "prismatic": ("translation",),
+    "cylindrical": ("rotation", "translation"),
+}
+
+#: a parameter: name, unit kind ("stiffness", "damping", "length", "force", "angle",
+#: "choice", "value"; the app layer maps them to per-geometry units), default, doc
+ParamSpec = namedtuple("ParamSpec", ["name", "unit", "default", "doc"])
+
+ForceSpec = namedtuple("ForceSpec", [
+    "name",      # persisted identifier (stored in documents: never rename)
+    "label",     # UI text
+    "attach",    # "points" (two body points) or "joint"
+    "params",    # tuple of ParamSpec
+    "doc",       # one-line description (tooltip)
+    "icon",      # icon file name in resources/icons
+])
+
+_P = ParamSpec
+FORCE_TYPES = OrderedDict((s.name, s) for s in [
+    ForceSpec("spring_damper", "Spring-damper", "points", (
+        _P("stiffness", "stiffness", 0.0, "k, or a table of force vs deflection"),
+        _P("damping", "damping", 0.0, "c, or a table of force vs rate of length change"),
+        _P("free_length", "length", None, "L0 (default: the distance at t0)"),
+        _P("preload", "force", 0.0, "constant force pushing the points apart"),
+    ), "Translational spring and damper between two body points", "Spring.svg"),
+    ForceSpec("damper", "Damper", "points", (
+        _P("damping", "damping", 0.0, "c, or a table of force vs rate of length change"),
+    ), "Damper on the rate of change of the distance of two body points", "Damper.svg"),
+    ForceSpec("contractile", "Contractile force", "points", (
+        _P("force", "force", 0.0, "constant magnitude pulling the points together"),
+    ), "Force of constant magnitude along the line of two body points", "Contractile.svg"),
+    ForceSpec("joint_spring", "Joint spring-damper", "joint", (
+        _P("stiffness", "stiffness", 0.0, "k, or a table of force/torque vs deflection"),
+        _P("damping", "damping", 0.0, "c, or a table of force/torque vs rate"),
+        _P("rest", "length", None, "rest angle/slide (default: the value at t0)"),
+        _P("dof", "choice", "rotation", "rotation about or translation along the joint z axis"),
+    ), "Torsional or linear spring and damper on a joint's axis", "JointSpring.svg"),
+    ForceSpec("joint_actuator", "Joint actuator", "joint", (
+        _P("value", "value", 0.0, "force/moment, constant or a function of time"),
+        _P("dof", "choice", "rotation", "rotation about or translation along the joint z axis"),
+    ), "Prescribed moment about or force along a joint's z axis", "JointActuator.svg"),
+])
+del _P
+
+
+def force_kinds():
+    """Names of all registered force-element kinds, in registry order."""
+    return list(FORCE_TYPES)
+
+
+def force_spec(kind):
+    """The ``ForceSpec`` of ``kind``; ``ModelError`` listing the valid kinds otherwise."""
+    try:
+        return FORCE_TYPES[kind]
+    except (KeyError, TypeError):
+        raise ModelError("unknown force element kind %r; valid kinds: %s"
+                         % (kind, ", ".join(FORCE_TYPES))) from None
+
+
+# --------------------------------------------------------------------------- validation
+def _table(value, what):
+    """A law table: (n, 2) rows (abscissa, force), n >= 2, abscissae strictly increasing."""
+    try:
+        t = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ModelError("%s: expected a number or a table of (x, force) rows" % what) from None
+    if t.ndim != 2 or t.shape[1] != 2 or t.shape[0] < 2:
+        raise ModelError("%s: a table needs at least 2 rows of (x, force), got shape %s"
+                         % (what, t.shape))
+    if not np.all(np.isfinite(t)):
+        raise ModelError("%s: table values must be finite" % what)
+    if np.any(np.diff(t[:, 0]) <= 0.0):
+        raise ModelError("%s: table abscissae must be strictly increasing (monotonic), got %s"
+                         % (what, np.array2string(t[:, 0], precision=6)))
+    return t
+
+
+def _law(value, what, name):
+    """A linear coefficient (finite, >= 0) or a table; returns (coefficient, table or None)."""
+    if isinstance(value, bool):
+        raise ModelError("%s: %s must be a number or a table, got %r" % (what, name, value))
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if not math.isfinite(v) or v < 0.0:
+            raise ModelError("%s: %s must be finite and non-negative, got %r" % (what, name, value))
+        return v, None
+    return 0.0, _table(value, "%s %s" % (what, name))
+
+
+def _real(value, what, name, allow_none=False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ModelError("%s: %s must be a finite number, got %r" % (what, name, value))
+    return float(value)
+
+
+def check_element(kind, name, params, joint_name=None, joint_kind=None, points=None):
+    """Validate one force element (SI values) and return its normalised parameters.
+
+    The one validation used by ``Model``, the factory, the conversion and the GUI.
+    ``params`` maps parameter names of the kind's spec to values; ``points`` is
+    ``(X1, X2)`` in world coordinates at t0 for point elements; joint elements
+    give the joint's name and kind. Raises ``ModelError`` naming the element.
+    """
+    spec = force_spec(kind)
+    what = "%s %r" % (spec.label.lower(), name)
+    unknown = set(params) - {p.name for p in spec.params}
+    if unknown:
+        raise ModelError("%s: unknown parameter(s) %s; %s takes %s" % (
+            what, ", ".join(sorted(unknown)), kind, ", ".join(p.name for p in spec.params)))
+    out = {p.name: params.get(p.name, p.default) for p in spec.params}
+    for key in ("stiffness", "damping"):
+        if key in out:
+            out[key] = _law(out[key], what, key)
+    for key in ("preload", "force"):
+        if key in out:
+            out[key] = _real(out[key], what, key)
+    if kind == "contractile" and out["force"] < 0.0:
+        raise ModelError("%s: force must be non-negative (it pulls the points together), got %r"
+                         % (what, out["force"]))
+    if spec.attach == "points":
+        if points is None:
+            raise ModelError("%s: needs two body points" % what)
+        X1, X2 = (np.asarray(p, dtype=float) for p in points)
+        dist = float(np.linalg.norm(X2 - X1))
+        if "free_length" in out:
+            L0 = _real(out["free_length"], what, "free_length", allow_none=True)
+            if L0 is None:
+                L0 = dist
+            if L0 < 0.0:
+                raise ModelError("%s: free_length must be non-negative, got %r" % (what, L0))
+            out["free_length"] = L0
+        # coincident points: only a zero-free-length spring has a defined force (k d)
+        if dist < 1e-12 and (kind != "spring_damper" or out["free_length"] > 0.0
+                             or out["damping"] != (0.0, None)):
+            raise ModelError("%s: its two points coincide at t0: the line of action is "
+                             "undefined; give two distinct points" % what)
+    else:
+        if joint_kind is None:
+            raise ModelError("%s: needs a joint" % what)
+        dof = out["dof"]
+        if dof not in ("rotation", "translation"):
+            raise ModelError("%s: dof must be 'rotation' or 'translation', got %r" % (what, dof))
+        if dof not in JOINT_DOFS.get(joint_kind, ()):
+            offers = [k for k, v in JOINT_DOFS.items() if dof in v]
+            raise ModelError("%s: joint %r (%s) has no %s degree of freedom about its axis; "
+                             "a %s element needs a %s joint"
+                             % (what, joint_name, joint_kind, dof, dof, " or ".join(offers)))
+        if "rest" in out:
+            out["rest"] = _real(out["rest"], what, "rest", allow_none=True)
+        if "value" in out:
+            v = out["value"]
+            if not callable(v):
+                out["value"] = _real(v, what, "value")
+    return out
+
+
+class ForceElement:
+    """A force element of the model. Created by ``Model.add_spring`` & co."""
+
+    def __init__(self, model, name, kind, params, body1=None, body2=None, points=None,
+                 joint=None):
+        self.model = model
+        self.name = name
+        self.kind = kind
+        self.params = params      # normalised by check_element
+        self.body1 = body1
+        self.body2 = body2
+        self.points = points      # (X1, X2) world at t0 (point elements)
+        self.joint = joint
+        self.index = None
+
+    @property
+    def spec(self):
+        return FORCE_TYPES[self.kind]
+
+    @property
+    def geometry(self):
+        if self.spec.attach == "points":
+            return GEOM_POINTS
+        return GEOM_JOINT_ROT if self.params["dof"] == "rotation" else GEOM_JOINT_TRANS
+
+    @property
+    def is_timed(self):
+        return callable(self.params.get("value"))
+
+    def value_at(self, t):
+        try:
+            v = float(self.params["value"](t))
+        except Exception as exc:  # noqa: BLE001 - report the user's function failure
+            raise ModelError("joint actuator %r: its function failed at t=%g: %s"
+                             % (self.name, t, exc)) from exc
+        if not math.isfinite(v):
+            raise ModelError("joint actuator %r: its function returned %r at t=%g"
+                             % (self.name, v, t))
+        return v
+
+    def coefficients(self):
+        """(par row [k, c, x0, f0, fa], stiffness table or None, damping table or None); x0
+        of the element must be set (``x0``)."""
+        p = self.params
+        k, ktab = p.get("stiffness", (0.0, None))
+        c, ctab = p.get("damping", (0.0, None))
+        f0 = p.get("preload", 0.0)
+        if self.kind == "contractile":
+            f0 = -p["force"]
+        fa = 0.0
+        if self.kind == "joint_actuator" and not self.is_timed:
+            fa = p["value"]
+        return np.array([k, c, self.x0, f0, fa]), ktab, ctab
+
+    def description(self, floats):
+        """Plain data of everything that determines the element's force (``floats(a)``: exact
+        text of numbers), for model fingerprints; ``None`` when its input is an arbitrary
+        Python callable (only text functions can be described)."""
+        par, ktab, ctab = self.coefficients()
+        value = None
+        if self.is_timed:
+            fn = self.params["value"]
+            if not isinstance(fn, ScalarTimeFunction):
+                return None
+            value = ["function", fn.text]
+        where = ([self.joint.name] if self.joint is not None else
+                 [self.body1.name, self.body2.name, floats(self.points[0]),
+                  floats(self.points[1])])
+        return [self.name, self.kind, self.geometry, where, floats(par),
+                None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
+                value]
+
+    def __repr__(self):
+        return "<ForceElement %r %s>" % (self.name, self.kind)
+
+
+def joint_coordinate(frame1, frame2, geometry):
+    """Joint angle (about z1, x1 -> x2) or slide ((P2 - P1) . z1) of two world frames."""
+    (P1, R1), (P2, R2) = frame1, frame2
+    if geometry == GEOM_JOINT_ROT:
+        x1, z1, x2 = R1[:, 0], R1[:, 2], R2[:, 0]
+        return math.atan2(float(np.dot(np.cross(x1, x2), z1)), float(np.dot(x1, x2)))
+    return float(np.dot(P2 - P1, R1[:, 2]))
+
+
+# --------------------------------------------------------------------------- kernels
+_JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
+            fastmath={"contract", "reassoc", "nsz", "arcp"})
+
+
+@njit(**_JIT)
+def _interp(tx, ty, s, n, v):
+    """Piecewise-linear table ``tx/ty[s:s+n]`` at ``v``, extrapolated linearly past its ends."""
+    lo = s
+    if v >= tx[s + n - 1]:
+        lo = s + n - 2
+    elif v > tx[s]:
+        hi = s + n - 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if tx[mid] <= v:
+                lo = mid
+            else:
+                hi = mid
+    return ty[lo] + (ty[lo + 1] - ty[lo]) * (v - tx[lo]) / (tx[lo + 1] - tx[lo])
+
+
+@njit(**_JIT)
+def element_force(S, W, i, x, xdot):
+    """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i``."""
+    delta = x - S.frc_par[i, PAR_X0]
+    if S.frc_geom[i] == GEOM_JOINT_ROT:      # wrap into (-pi, pi]
+        two_pi = 2.0 * math.pi
+        delta = delta - two_pi * math.floor((delta + math.pi) / two_pi)
+    f = S.frc_par[i, PAR_F0] + S.frc_par[i, PAR_FA] + W.frc_u[i]
+    n = S.frc_ktab[i, 1]
+    if n > 0:
+        f -= _interp(S.frc_tabx, S.frc_taby, S.frc_ktab[i, 0], n, delta)
+    else:
+        f -= S.frc_par[i, PAR_K] * delta
+    n = S.frc_ctab[i, 1]
+    if n > 0:
+        f -= _interp(S.frc_tabx, S.frc_taby, S.frc_ctab[i, 0], n, xdot)
+    else:
+        f -= S.frc_par[i, PAR_C] * xdot
+    return f
+
+
+@njit(**_JIT)
+def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
+    """World force f at world offset s from body b's CoG plus a world torque t -> Q[b]
+    (force world, torque in the body frame); ground (b = nb) takes nothing."""
+    if b < S.nb:
+        A = W.A
+        W.Q[b, 0] += f0
+        W.Q[b, 1] += f1
+        W.Q[b, 2] += f2
+        m0 = s1 * f2 - s2 * f1 + t0
+        m1 = s2 * f0 - s0 * f2 + t1
+        m2 = s0 * f1 - s1 * f0 + t2
+        W.Q[b, 3] += A[b, 0, 0] * m0 + A[b, 1, 0] * m1 + A[b, 2, 0] * m2
+        W.Q[b, 4] += A[b, 0, 1] * m0 + A[b, 1, 1] * m1 + A[b, 2, 1] * m2
+        W.Q[b, 5] += A[b, 0, 2] * m0 + A[b, 1, 2] * m1 + A[b, 2, 2] * m2
+
+
+@njit(**_JIT)
+def _world(W, b, U, k, side, c):
+    """World direction of axis ``c`` (0 = x, 1 = y, 2 = z) of joint ``k``'s frame on
+    ``side`` (``U = S.jnt_frame``, body-frame axes) of body ``b``."""
+    A = W.A
+    return (A[b, 0, 0] * U[k, side, 0, c] + A[b, 0, 1] * U[k, side, 1, c]
+            + A[b, 0, 2] * U[k, side, 2, c],
+            A[b, 1, 0] * U[k, side, 0, c] + A[b, 1, 1] * U[k, side, 1, c]
+            + A[b, 1, 2] * U[k, side, 2, c],
+            A[b, 2, 0] * U[k, side, 0, c] + A[b, 2, 1] * U[k, side, 1, c]
+            + A[b, 2, 2] * U[k, side, 2, c])
+
+
+@njit(**_JIT)
+def apply_forces(S, W):
+    """Add every force element's generalised force to ``W.Q`` at the current state
+    (``W.A``, ``W.r``, ``W.vel``, ``W.omega_w``); coordinate, rate and force go to
+    ``W.frc_out``."""
+    A = W.A
+    F = S.jnt_frame
+    for i in range(S.frc_geom.shape[0]):
+        geom = S.frc_geom[i]
+        k = S.frc_joint[i]
+        if geom == GEOM_POINTS:
+            bi = S.frc_slot[i, 0]
+            bj = S.frc_slot[i, 1]
+            U = S.frc_point
+            iu = i
+        else:
+            bi = S.jnt_slot[k, 0]
+            bj = S.jnt_slot[k, 1]
+            U = S.jnt_anchor
+            iu = k
+        # lever arms s = A u (world) of the two points
+        si0 = A[bi, 0, 0] * U[iu, 0, 0] + A[bi, 0, 1] * U[iu, 0, 1] + A[bi, 0, 2] * U[iu, 0, 2]
+        si1 = A[bi, 1, 0] * U[iu, 0, 0] + A[bi, 1, 1] * U[iu, 0, 1] + A[bi, 1, 2] * U[iu, 0, 2]
+        si2 = A[bi, 2, 0] * U[iu, 0, 0] + A[bi, 2, 1] * U[iu, 0, 1] + A[bi, 2, 2] * U[iu, 0, 2]
+        sj0 = A[bj, 0, 0] * U[iu, 1, 0] + A[bj, 0, 1] * U[iu, 1, 1] + A[bj, 0, 2] * U[iu, 1, 2]
+        sj1 = A[bj, 1, 0] * U[iu, 1, 0] + A[bj, 1, 1] * U[iu, 1, 1] + A[bj, 1, 2] * U[iu, 1, 2]
+        sj2 = A[bj, 2, 0] * U[iu, 1, 0] + A[bj, 2, 1] * U[iu, 1, 1] + A[bj, 2, 2] * U[iu, 1, 2]
+        d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
+        d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
+        d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
+        wi0 = W.omega_w[bi, 0]
+        wi1 = W.omega_w[bi, 1]
+        wi2 = W.omega_w[bi, 2]
+        wj0 = W.omega_w[bj, 0]
+        wj1 = W.omega_w[bj, 1]
+        wj2 = W.omega_w[bj, 2]
+        e0 = 0.0
+        e1 = 0.0
+        e2 = 0.0
+        if geom != GEOM_POINTS:
+            # joint z1 (world): the axis of a joint element
+            e0, e1, e2 = _world(W, bi, F, k, 0, 2)
+        if geom == GEOM_JOINT_ROT:
+            x10, x11, x12 = _world(W, bi, F, k, 0, 0)
+            x20, x21, x22 = _world(W, bj, F, k, 1, 0)
+            c0 = x11 * x22 - x12 * x21
+            c1 = x12 * x20 - x10 * x22
+            c2 = x10 * x21 - x11 * x20
+            x = math.atan2(c0 * e0 + c1 * e1 + c2 * e2, x10 * x20 + x11 * x21 + x12 * x22)
+            xdot = (wj0 - wi0) * e0 + (wj1 - wi1) * e1 + (wj2 - wi2) * e2
+        else:
+            # d_dot = v_j + w_j x s_j - v_i - w_i x s_i
+            dd0 = W.vel[bj, 0] + wj1 * sj2 - wj2 * sj1 - W.vel[bi, 0] - (wi1 * si2 - wi2 * si1)
+            dd1 = W.vel[bj, 1] + wj2 * sj0 - wj0 * sj2 - W.vel[bi, 1] - (wi2 * si0 - wi0 * si2)
+            dd2 = W.vel[bj, 2] + wj0 * sj1 - wj1 * sj0 - W.vel[bi, 2] - (wi0 * si1 - wi1 * si0)
+            if geom == GEOM_POINTS:
+                x = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+                inv = 1.0 / x if x > 1e-300 else 0.0
+                e0 = d0 * inv
+                e1 = d1 * inv
+                e2 = d2 * inv
+                xdot = e0 * dd0 + e1 * dd1 + e2 * dd2
+            else:
+                # s = d . z1, s_dot = d_dot . z1 + d . (w_i x z1)
+                x = d0 * e0 + d1 * e1 + d2 * e2
+                xdot = (dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * (wi1 * e2 - wi2 * e1)
+                        + d1 * (wi2 * e0 - wi0 * e2) + d2 * (wi0 * e1 - wi1 * e0))
+        f = element_force(S, W, i, x, xdot)
+        if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
+            _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
+            _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
+        else:                           # f e at P_j on body j; -f e on body i
+            _add(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
+            if geom == GEOM_POINTS:     # at P_i
+                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
+            else:                       # at the world point P_j, as a point of body i
+                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
+                     0.0, 0.0, 0.0)
+        W.frc_out[i, OUT_X] = x
+        W.frc_out[i, OUT_XDOT] = xdot
+        W.frc_out[i, OUT_F] = f
+
+
+# --------------------------------------------------------------------------- energy
+def table_integral(tab, d):
+    """Integral from 0 to ``d`` (array) of the piecewise-linear, linearly extrapolated
+    table ``tab`` (n, 2): exact (the trapezoid rule on every kink in between)."""
+    xs, ys = tab[:, 0], tab[:, 1]
+
+    def f(v):
+        v = np.asarray(v, dtype=float)
+        lo = np.clip(np.searchsorted(xs, v, side="right") - 1, 0, len(xs) - 2)
+        return ys[lo] + (ys[lo + 1] - ys[lo]) * (v - xs[lo]) / (xs[lo + 1] - xs[lo])
+
+    d = np.atleast_1d(np.asarray(d, dtype=float))
+    out = np.zeros(d.shape)
+    for m, dm in enumerate(d):
+        a, b = (0.0, dm) if dm >= 0.0 else (dm, 0.0)
+        nodes = np.concatenate([[a], xs[(xs > a) & (xs < b)], [b]])
+        val = np.trapz(f(nodes), nodes) if len(nodes) > 1 else 0.0
+        out[m] = val if dm >= 0.0 else -val
+    return out
+
+
+def element_potential(par, ktab, geom, x):
+    """Potential energy [J] of an element's conservative part at coordinates ``x`` (n,):
+    ``integral K(delta) ddelta - f0 delta``, zero at ``delta = 0``."""
+    delta = np.asarray(x, dtype=float) - par[PAR_X0]
+    if geom == GEOM_JOINT_ROT:
+        delta = (delta + np.pi) % (2.0 * np.pi) - np.pi
+    if ktab is not None:
+        V = table_integral(ktab, delta)
+    else:
+        V = 0.5 * par[PAR_K] * delta * delta
+    return V - par[PAR_F0] * delta
+
+
+# --------------------------------------------------------------------------- flat arrays
+def force_arrays(model, joint_pos, ncols):
+    """The ``frc_`` arrays of ``SystemArrays`` for ``model.force_elements`` and the list of
+    elements with a time-dependent input (their load-table columns start at ``ncols``).
+    ``joint_pos[j]`` is the system position of model joint ``j``; ground is slot ``nb``."""
+    elems = list(getattr(model, "force_elements", []))
+    nb = len(model.bodies)
+    nf = len(elems)
+    geom = np.zeros(nf, dtype=np.int64)
+    slot = np.full((nf, 2), nb, dtype=np.int64)
+    point = np.zeros((nf, 2, 3))
+    joint = np.zeros(nf, dtype=np.int64)
+    par = np.zeros((nf, NPAR))
+    ktab = np.zeros((nf, 2), dtype=np.int64)
+    ctab = np.zeros((nf, 2), dtype=np.int64)
+    tcol = -np.ones(nf, dtype=np.int64)
+    tabx, taby = [0.0, 1.0], [0.0, 0.0]      # never empty (numba typing)
+    timed = []
+    for i, e in enumerate(elems):
+        geom[i] = e.geometry
+        row, kt, ct = e.coefficients()
+        par[i] = row
+        for dst, t in ((ktab, kt), (ctab, ct)):
+            if t is not None:
+                dst[i] = (len(tabx), len(t))
+                tabx.extend(t[:, 0])
+                taby.extend(t[:, 1])
+        if e.joint is not None:
+            joint[i] = joint_pos[e.joint.index]
+        else:
+            for side, (body, X) in enumerate(((e.body1, e.points[0]), (e.body2, e.points[1]))):
+                if body.is_ground:
+                    point[i, side] = X
+                else:
+                    slot[i, side] = body.index
+                    point[i, side] = body.A_principal.T @ (np.asarray(X) - body.position)
+        if e.is_timed:
+            tcol[i] = ncols + len(timed)
+            timed.append(e)
+    arrays = dict(frc_geom=geom, frc_slot=slot, frc_point=point, frc_joint=joint, frc_par=par,
+                  frc_ktab=ktab, frc_ctab=ctab, frc_tabx=np.array(tabx),
+                  frc_taby=np.array(taby), frc_tcol=tcol)
+    return arrays, timed
+
+
+def _law_value(coef, tab, v):
+    if tab is None:
+        return coef * v
+    xs, ys = tab[:, 0], tab[:, 1]
+    lo = np.clip(np.searchsorted(xs, v, side="right") - 1, 0, len(xs) - 2)
+    return ys[lo] + (ys[lo + 1] - ys[lo]) * (v - xs[lo]) / (xs[lo + 1] - xs[lo])
+
+
+def _cumtrapz(t, p):
+    """Cumulative integral of samples ``p`` over ``t``: on each interval the quadratic
+    through it and a neighbouring sample (``h/12 (-p0 + 8 p1 + 5 p2)``, third order)
+    where the neighbouring intervals are equal, else the trapezoid rule."""
+    t = np.asarray(t, dtype=float)
+    p = np.asarray(p, dtype=float)
+    out = np.zeros(len(t))
+    if len(t) < 2:
+        return out
+    h = np.diff(t)
+    inc = 0.5 * (p[1:] + p[:-1]) * h
+    if len(t) >= 3:
+        same = np.abs(h[1:] - h[:-1]) <= 1e-9 * np.maximum(h[1:], h[:-1])
+        # interval k (k >= 1) from samples k-1, k, k+1
+        k = np.nonzero(same)[0] + 1
+        inc[k] = h[k] / 12.0 * (-p[k - 1] + 8.0 * p[k] + 5.0 * p[k + 1])
+        if same[0]:     # the first interval from samples 0, 1, 2
+            inc[0] = h[0] / 12.0 * (5.0 * p[0] + 8.0 * p[1] - p[2])
+    out[1:] = np.cumsum(inc)
+    return out
+
+
+def element_series(system, t, out, tab):
+    """Per-element energy series from ``kernels.force_outputs``' ``out`` (n, nf, 3):
+    potential (n, nf), dissipated energy (n, nf) and actuator work (n, nf) since t[0]
+    (integrated over the output samples, ``_cumtrapz``)."""
+    elems = system.model.force_elements
+    n, nf = len(t), len(elems)
+    pot = np.zeros((n, nf))
+    diss = np.zeros((n, nf))
+    work = np.zeros((n, nf))
+    S = system.S
+    for i, e in enumerate(elems):
+        par, ktab, ctab = e.coefficients()
+        x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
+        pot[:, i] = element_potential(par, ktab, S.frc_geom[i], x)
+        diss[:, i] = _cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
+        col = S.frc_tcol[i]
+        u = tab[:n, col, 0] if col >= 0 else 0.0
+        work[:, i] = _cumtrapz(t, (par[PAR_FA] + u) * xdot)
+    return pot, diss, work
+
+
+class ScalarTimeFunction:
+    """A scalar function of time ``t`` [s] from its text (``solver.expressions`` language,
+    one component); pickles as its text."""
+
+    def __init__(self, text, what="function"):
+        from .expressions import TimeFunction
+        self.text = str(text).strip()
+        self._f = TimeFunction("0, 0, (%s)" % self.text, what)
+
+    def __call__(self, t):
+        return float(self._f(t)[2])
+
+    def __repr__(self):
+        return "ScalarTimeFunction(%r)" % self.text

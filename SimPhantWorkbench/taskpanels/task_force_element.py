@@ -1,0 +1,125 @@
+"""Force-element panel: the kind's parameters (from the registry spec), checked as you type.
+
+Fields are those of the element's kind (``FORCE_TYPES[kind].params``): stiffness and
+damping as quantities with units ("10 N/mm", "2 N*mm/deg") or tables, the free length
+(or the value at the start), preload, contractile force, the joint DOF, the actuator
+value or function of t. Every change is validated with
+``conversion.force_element_params`` -- the one validation the factory and the
+conversion use -- on the values in the panel; the message appears at the bottom and
+OK is refused while it is not "OK". Nothing is written before OK (one undo step).
+"""
+import types
+
+from PySide import QtGui
+
+from ..commands.common import icon_path
+from ..conversion import FORCE_UNITS, force_element_params, force_geometry
+from ..objects.force_element import DOFS
+from ..objects.study import find_study, study_bodies
+from ..solver.forces import FORCE_TYPES
+from .widgets import Form, PropertyPanel
+
+__all__ = ["TaskForceElement"]
+
+#: property names of the panel's text fields, per spec parameter
+_TEXT_FIELDS = {"stiffness": ("Stiffness", "StiffnessTable"),
+                "damping": ("Damping", "DampingTable")}
+#: properties read by the validation (copied from the object, then overridden)
+_PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
+          "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
+          "Force", "Value", "ValueFunction")
+
+
+class TaskForceElement(PropertyPanel):
+    title = "SimPhant force element"
+
+    def __init__(self, obj):
+        super().__init__(obj)
+        spec = FORCE_TYPES[str(obj.Kind)]
+        self.spec = spec
+        names = [p.name for p in spec.params]
+        target = (obj.Joint.Label if obj.Joint is not None else "-") if spec.attach == "joint" \
+            else " - ".join(r[0].Label if r and r[0] is not None else "-"
+                            for r in (obj.Reference1, obj.Reference2))
+        f = Form("%s '%s' (%s)" % (spec.label, obj.Label, target), icon_path(spec.icon))
+        f.group(spec.label)
+        self.fields = {}
+        units = FORCE_UNITS[force_geometry(obj)]
+        if "dof" in names:
+            self.dof = QtGui.QComboBox()
+            for d in DOFS:
+                self.dof.addItem("%s about/along the joint z axis" % d, d)
+            self.dof.setCurrentIndex(DOFS.index(str(obj.Dof)))
+            self.dof.currentIndexChanged.connect(self.check)
+            f.row("Degree of freedom", self.dof)
+        for key in ("stiffness", "damping"):
+            if key in names:
+                prop, table = _TEXT_FIELDS[key]
+                self._text(f, prop, "%s (e.g. '10 %s')" % (prop, units[key]), getattr(obj, prop))
+                self._text(f, table, "or a table", getattr(obj, table),
+                           "rows 'x, force; ...' [%s, N or N m]; replaces %s when not empty"
+                           % (units["length" if key == "stiffness" else "rate"], prop))
+        if "free_length" in names or "rest" in names:
+            self.from_start = QtGui.QCheckBox("its value at the start")
+            self.from_start.setChecked(bool(obj.FreeLengthFromStart))
+            self.from_start.toggled.connect(self.check)
+            f.row("Free length / rest", self.from_start)
+            self._text(f, "FreeLength", "otherwise", obj.FreeLength)
+        for key, prop, label in (("preload", "Preload", "Preload [N]"),
+                                 ("force", "Force", "Force [N]"),
+                                 ("value", "Value", "Value [N m or N]")):
+            if key in names:
+                box = QtGui.QDoubleSpinBox()
+                box.setRange(-1e12, 1e12)
+                box.setDecimals(6)
+                box.setValue(float(getattr(obj, prop)))
+                box.valueChanged.connect(self.check)
+                self.fields[prop] = box
+                f.row(label, box)
+        if "value" in names:
+            self._text(f, "ValueFunction", "or a function of t [s]", obj.ValueFunction,
+                       "e.g. 2*sin(2*pi*t); replaces Value when not empty")
+        self.status = QtGui.QLabel()
+        self.status.setWordWrap(True)
+        f.row("Check", self.status)
+        f.finish()
+        self.form = f.widget
+        self.check()
+
+    def _text(self, form, prop, label, value, hint=None):
+        edit = QtGui.QLineEdit(str(value))
+        edit.textChanged.connect(self.check)
+        self.fields[prop] = edit
+        form.row(label, edit, hint)
+
+    def values(self):
+        """{property: value} of the panel's fields."""
+        out = {}
+        for prop, w in self.fields.items():
+            out[prop] = w.text() if isinstance(w, QtGui.QLineEdit) else w.value()
+        if hasattr(self, "dof"):
+            out["Dof"] = self.dof.currentData()
+        if hasattr(self, "from_start"):
+            out["FreeLengthFromStart"] = self.from_start.isChecked()
+        return out
+
+    def check(self, *args):
+        """Validate the panel's values; returns the error text ("" if fine)."""
+        probe = types.SimpleNamespace(**{p: getattr(self.obj, p) for p in _PROPS})
+        for k, v in self.values().items():
+            setattr(probe, k, v)
+        try:
+            force_element_params(probe, study_bodies(find_study(self.obj)))
+        except Exception as exc:  # noqa: BLE001 - shown in the panel
+            self.status.setStyleSheet("color: #a40000")
+            self.status.setText(str(exc))
+            return str(exc)
+        self.status.setStyleSheet("color: #4e9a06")
+        self.status.setText("OK")
+        return ""
+
+    def validate(self):
+        return self.check()
+
+    def assignments(self):
+        return [(k, repr(v)) for k, v in self.values().items()]

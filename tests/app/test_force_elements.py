@@ -1,0 +1,141 @@
+"""Force-element document objects: factory, conversion (units), save/restore, runs, errors."""
+import math
+
+import numpy as np
+import pytest
+
+from SimPhantWorkbench import conversion, factory, runner
+from SimPhantWorkbench.objects.study import study_members
+from SimPhantWorkbench.solver import ModelError
+
+from helpers_doc import docs, element_name, pendulum, reopen  # noqa: F401 (fixture)
+
+
+def _elements(study):
+    return study_members(study, "SimPhant::ForceElement")
+
+
+def test_joint_spring_units_and_run(doc):
+    p = pendulum(doc)
+    js = factory.make_joint_spring(p["study"], p["joint"], stiffness="2 N*mm/deg",
+                                   damping=0.01, rest=5.0, name="Torsion")
+    act = factory.make_joint_actuator(p["study"], p["joint"], "0.001*sin(3*t)", name="Motor")
+    conv = conversion.convert(p["study"])
+    e = conv.force_map[js.Name]
+    k, _ = e.params["stiffness"]
+    assert k == pytest.approx(2e-3 * 180 / math.pi)
+    assert e.params["damping"][0] == pytest.approx(0.01e-3 * 180 / math.pi)
+    assert e.params["rest"] == pytest.approx(math.radians(5.0))
+    assert conv.force_map[act.Name].is_timed
+    r = runner.run_study(p["study"], t_end=0.2)
+    th = r.spring_length("Torsion")
+    np.testing.assert_allclose(r.spring_force("Torsion"),
+                               -k * (th - math.radians(5)) - e.params["damping"][0]
+                               * r.spring_rate("Torsion"), atol=1e-12)
+    np.testing.assert_allclose(r.spring_force("Motor"), 0.001 * np.sin(3 * r.t), atol=1e-12)
+
+
+def test_spring_between_picked_points_saved_and_restored(docs, tmp_path):
+    doc = docs()
+    p = pendulum(doc)
+    pin, rod = p["pin"], p["rod"]
+    top = element_name(pin, "Face", (2.0, 10.0, 0.0))
+    bottom = element_name(rod, "Vertex", (2.0, 0.0, -200.0))
+    s = factory.make_spring(p["study"], (pin, top), (rod, bottom), stiffness=0.5,
+                            damping="0.001 N*s/mm", name="Spring")
+    conv = conversion.convert(p["study"])
+    e = conv.force_map[s.Name]
+    X1, X2 = e.points
+    assert np.linalg.norm(X1 - [0.002, 0.01, 0.0]) < 1e-9
+    assert e.params["free_length"] == pytest.approx(np.linalg.norm(X2 - X1))
+    assert e.params["stiffness"][0] == pytest.approx(500.0)
+    assert e.params["damping"][0] == pytest.approx(1.0)
+    name, study_name, stiffness = s.Name, p["study"].Name, s.Stiffness
+    doc2 = reopen(doc, tmp_path / "spring.FCStd")
+    s2 = doc2.getObject(name)
+    assert s2.Kind == "spring_damper" and s2.Stiffness == stiffness
+    conv2 = conversion.convert(doc2.getObject(study_name))
+    e2 = conv2.force_map[name]
+    assert e2.params["free_length"] == e.params["free_length"]
+    assert e2.params["stiffness"] == e.params["stiffness"]
+
+
+def test_bad_force_elements_name_the_object_and_leave_nothing(doc):
+    p = pendulum(doc)
+    study, pin, rod = p["study"], p["pin"], p["rod"]
+    v = element_name(rod, "Vertex", (2.0, 0.0, 0.0))
+    edge = element_name(pin, "Edge", (2.0, 0.0, 0.0), curve="Circle")
+    with pytest.raises(ModelError, match="'Slide'.*joint 'Hinge' \\(revolute\\).*translation"):
+        factory.make_joint_spring(study, p["joint"], 1.0, dof="translation", name="Slide")
+    with pytest.raises(ModelError, match="'K'.*coincide"):
+        factory.make_spring(study, (pin, edge), (rod, v), 1.0, free_length=5.0, name="K")
+    with pytest.raises(ModelError, match="'Neg'.*stiffness must be finite and non-negative"):
+        factory.make_joint_spring(study, p["joint"], -1.0, name="Neg")
+    with pytest.raises(ModelError, match="'Tab'.*strictly increasing"):
+        factory.make_joint_spring(study, p["joint"], [(0, 0), (10, 1), (5, 2)], name="Tab")
+    with pytest.raises(ModelError, match="'Units'.*wrong unit"):
+        factory.make_joint_spring(study, p["joint"], "3 N/mm", name="Units")
+    assert _elements(study) == []
+
+
+def test_forces_csv_has_each_element(doc, tmp_path):
+    import csv
+
+    from SimPhantWorkbench import outputs
+    p = pendulum(doc)
+    factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, name="Torsion")
+    r = runner.run_study(p["study"], t_end=0.05)
+    names = outputs.write_all(r, str(tmp_path))
+    assert "forces.csv" in names
+    with open(tmp_path / "forces.csv") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["time [s]", "Torsion angle [rad]", "Torsion rate [rad/s]",
+                       "Torsion moment [N m]", "Torsion power [W]"]
+    data = np.array(rows[1:], dtype=float)
+    np.testing.assert_array_equal(data[:, 3], r.spring_force("Torsion"))
+    np.testing.assert_array_equal(data[:, 4], r.spring_power("Torsion"))
+
+
+def test_a_sweep_varies_a_stiffness_given_as_quantity_text(doc):
+    from SimPhantWorkbench import sweep
+    p = pendulum(doc)
+    js = factory.make_joint_spring(p["study"], p["joint"], stiffness="20 N*mm/deg",
+                                   name="Torsion")
+    out = sweep.execute(p["study"], {"Torsion.Stiffness": [20.0, 80.0]},
+                        {"period": "period(angular_velocity(Rod).y)"}, executor="in-process",
+                        settings={"t_end": 2.0})
+    assert [r["status"] for r in out.rows] == ["ok", "ok"], [r["message"] for r in out.rows]
+    p20, p80 = (r["period"] for r in out.rows)
+    assert p80 < p20                                  # stiffer hinge: faster
+    assert js.Stiffness == "20 N*mm/deg"              # restored
+
+
+@pytest.mark.parametrize("prop, value, message", [
+    ("Stiffness", "abc", "Stiffness: 'abc' is not a quantity"),
+    ("Stiffness", "1e400 N*mm/deg", "stiffness must be finite"),
+    ("Damping", "-1 N*mm*s/deg", "damping must be finite and non-negative"),
+    ("StiffnessTable", "0, 0; 1", "row '1' is not 'x, force'"),
+    ("ValueFunction", "__import__('os')", "Force element 'Torsion'"),
+    ("FreeLength", "3 N", "wrong unit"),
+])
+def test_hostile_values_are_refused_naming_the_element(doc, prop, value, message):
+    p = pendulum(doc)
+    kind = "joint_actuator" if prop == "ValueFunction" else "joint_spring"
+    el = factory.make_force_element(p["study"], kind, joint=p["joint"], name="Torsion")
+    setattr(el, prop, value)
+    if prop == "FreeLength":
+        el.FreeLengthFromStart = False
+    with pytest.raises(ModelError, match="Force element 'Torsion'") as err:
+        conversion.convert(p["study"])
+    assert message in str(err.value)
+
+
+def test_the_stored_result_keeps_the_force_elements(doc):
+    p = pendulum(doc)
+    factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, damping=0.01,
+                              name="Torsion")
+    r = runner.run_study(p["study"], t_end=0.1)
+    stored = runner.get_result(p["study"])
+    assert stored.force_names == ["Torsion"]
+    np.testing.assert_array_equal(stored.spring_force("Torsion"), r.spring_force("Torsion"))
+    np.testing.assert_array_equal(stored.energy()["balance"], r.energy()["balance"])

@@ -1,0 +1,109 @@
+"""Force-element commands in the real FreeCAD GUI (under Xvfb): one command per registry
+kind, in the SimPhant menu; a spring added with its command from two picked points and
+a joint spring from a picked joint, with the kind's tree icon, then run."""
+import textwrap
+
+import pytest
+
+from freecad_gui import run_gui_script
+
+SCRIPT = textwrap.dedent('''
+    import json, os, traceback
+    import FreeCAD, FreeCADGui
+    R = {}
+    try:
+        FreeCADGui.activateWorkbench("SimPhantWorkbench")
+        from SimPhantWorkbench import factory, runner
+        from SimPhantWorkbench.commands import common
+        from SimPhantWorkbench.objects.study import study_members
+        from SimPhantWorkbench.solver.forces import FORCE_TYPES
+        common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)
+        doc = FreeCAD.newDocument("ForceGui")
+        base = doc.addObject("Part::Box", "Base")
+        rod = doc.addObject("Part::Cylinder", "Rod")
+        rod.Radius, rod.Height = 5, 200
+        # the rod's top face centre on the box's corner Vertex1: assembled as given
+        rod.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, -200), FreeCAD.Rotation())
+        doc.recompute()
+        study = factory.make_study(doc)
+        study.EndTime = 0.1
+        common.set_active_study(study)
+        factory.make_body(study, base, fixed=True)
+        factory.make_body(study, rod)
+        top = [i for i, f in enumerate(rod.Shape.Faces, 1)
+               if f.Surface.__class__.__name__ == "Plane" and abs(f.CenterOfMass.z) < 1e-6][0]
+        bottom = [i for i, f in enumerate(rod.Shape.Faces, 1)
+                  if f.Surface.__class__.__name__ == "Plane" and f.CenterOfMass.z < -100][0]
+        origin = [i for i, v in enumerate(base.Shape.Vertexes, 1) if v.Point.Length < 1e-9][0]
+        hinge = factory.make_joint(study, "spherical", (base, "Vertex%d" % origin),
+                                   (rod, "Face%d" % top),
+                                   name="Ball")
+        menu = FreeCADGui.getWorkbench("SimPhantWorkbench")
+        R["commands"] = [k for k in FORCE_TYPES
+                         if ("SimPhant_Force_" + k) in FreeCADGui.listCommands()]
+        # a spring from two picked points
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(doc.Name, base.Name, "Vertex8")
+        FreeCADGui.Selection.addSelection(doc.Name, rod.Name, "Face%d" % bottom)
+        FreeCADGui.runCommand("SimPhant_Force_spring_damper")
+        FreeCADGui.updateGui()
+        els = study_members(study, "SimPhant::ForceElement")
+        R["spring_added"] = [e.Kind for e in els]
+        if els:
+            R["icon"] = os.path.basename(els[0].ViewObject.Proxy.getIcon())
+            R["selected"] = [o.Name for o in FreeCADGui.Selection.getSelection()] == [els[0].Name]
+            # its task panel is open: a wrong unit is refused, a right one written on OK
+            from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+            panel = PropertyPanel.current
+            R["panel_open"] = bool(FreeCADGui.Control.activeDialog())
+            panel.fields["Stiffness"].setText("2 N*s/mm")
+            R["panel_bad"] = panel.status.text()
+            R["bad_accepted"] = panel.accept()
+            panel.fields["Stiffness"].setText("2 N/mm")
+            R["panel_good"] = panel.status.text()
+            R["good_accepted"] = panel.accept()
+            FreeCADGui.updateGui()
+            R["stiffness"] = els[0].Stiffness
+            R["panel_closed"] = not FreeCADGui.Control.activeDialog()
+            vp = els[0].ViewObject.Proxy
+            vp.refresh()
+            R["spring_line"] = [m.visible for m in vp.markers]
+            R["line_points"] = vp.markers[0].coords.point.getNum() if vp.markers else 0
+        # a joint spring on a spherical joint: refused, nothing added
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(hinge)
+        FreeCADGui.runCommand("SimPhant_Force_joint_spring")
+        FreeCADGui.updateGui()
+        R["after_refusal"] = len(study_members(study, "SimPhant::ForceElement"))
+        from SimPhantWorkbench.commands.cmd_run import check_report
+        R["check"] = list(check_report(study))
+        r = runner.run_study(study)
+        R["force_names"] = list(r.force_names)
+        R["force0"] = float(r.spring_force(r.force_names[0])[0]) if r.force_names else None
+    except Exception:
+        R["error"] = traceback.format_exc()
+    finally:
+        json.dump(R, open(OUT, "w"))
+        for name in list(FreeCAD.listDocuments()):
+            FreeCAD.closeDocument(name)
+        FreeCADGui.getMainWindow().close()
+''')
+
+
+@pytest.mark.slow
+def test_force_element_commands_create_elements(tmp_path):
+    R, proc = run_gui_script(tmp_path, "force_gui", SCRIPT)
+    assert "error" not in R, R.get("error")
+    from SimPhantWorkbench.solver.forces import FORCE_TYPES
+    assert R["commands"] == list(FORCE_TYPES)
+    assert R["spring_added"] == ["spring_damper"]
+    assert R["icon"] == "Spring.svg" and R["selected"]
+    assert R["panel_open"] and "wrong unit" in R["panel_bad"] and R["bad_accepted"] is False
+    assert R["panel_good"] == "OK" and R["good_accepted"] and R["panel_closed"]
+    assert R["stiffness"] == "2 N/mm"
+    assert R["spring_line"] == [True] and R["line_points"] > 10       # the zigzag drawn
+    assert R["after_refusal"] == 1
+    assert any("'Ball' (spherical)" in m for m in R.get("messages", []))
+    assert len(R["force_names"]) == 1
+    assert any(line.startswith("Force elements: 1: ") for line in R["check"]), R["check"]
+    assert R["force0"] == pytest.approx(0.0, abs=1e-9)     # free length = initial distance

@@ -151,6 +151,7 @@ class Model:
         self.bodies = []
         self.joints = []
         self.loads = []
+        self.drivers = []
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, name, mass, inertia, position=(0.0, 0.0, 0.0), orientation=(1.0, 0.0, 0.0, 0.0),
@@ -297,6 +298,74 @@ class Model:
                 return j
         raise ModelError("unknown joint %r" % (ref,))
 
+    # ------------------------------------------------------------------ drivers
+    def add_driver(self, joint, position=0.0, velocity=None, acceleration=None, kind=None,
+                   name=None):
+        """Prescribe the motion of ``joint`` (a rheonomic constraint, see ``drivers``).
+
+        ``position`` [rad or m] is a number (held constant), a ``callable(t)``, an
+        expression text in ``t`` or a ``drivers.MotionFunction`` (constant, ramp,
+        smooth steps, harmonic: derivatives analytic). ``velocity`` and
+        ``acceleration`` are optional callables of a callable ``position``'s
+        derivatives (otherwise complex step, or central differences). ``kind`` is
+        "rotation" (the angle of joint frame 2's x axis from frame 1's, about frame
+        1's z axis) or "translation" (along frame 1's z axis); default the first
+        the joint has (a cylindrical joint: rotation). Both are 0 at the assembled
+        initial pose. Returns the ``Driver``; ``Result.driver_effort`` gives its
+        torque [N m] or force [N].
+        """
+        from .drivers import Driver, driver_spec, drivable_kinds, make_motion
+        j = self._driver_joint(joint, name)
+        if kind is None:
+            kinds = drivable_kinds(j.kind)
+            if not kinds:
+                raise ModelError("driver %s: joint %r (%s) has no free rotation or translation "
+                                 "about its z axis to drive"
+                                 % ("%r" % name if name else "on it", j.name, j.kind))
+            kind = kinds[0]
+        spec = driver_spec(kind)
+        if name is None:
+            name = "%s_%s" % (j.name, spec.name)
+        what = "driver %r (%s)" % (name, spec.name)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        if j.kind not in spec.joints:
+            raise ModelError("%s: joint %r is %s and has no %s degree of freedom to drive "
+                             "(a %s driver needs a %s joint)"
+                             % (what, j.name, j.kind, spec.name, spec.name,
+                                " or ".join(spec.joints)))
+        for d in self.drivers:
+            if d.joint is j and d.kind == spec.name:
+                raise ModelError("%s: joint %r already has the %s driver %r"
+                                 % (what, j.name, spec.name, d.name))
+        motion = make_motion(position, velocity, acceleration, what)
+        motion.value_at(0.0)     # fails here, naming the driver, if the function is broken
+        d = Driver(self, name, spec.name, j, motion)
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def _driver_joint(self, joint, name):
+        try:
+            j = self.joint(joint)
+        except ModelError as exc:
+            raise ModelError("driver %r: %s" % (name, exc)) from None
+        if j.model is not self:
+            raise ModelError("driver %r: joint %r belongs to another model" % (name, j.name))
+        return j
+
+    def driver(self, ref):
+        """Resolve a ``Driver`` or a driver name."""
+        from .drivers import Driver
+        if isinstance(ref, Driver):
+            return ref
+        for d in self.drivers:
+            if d.name == ref:
+                return d
+        raise ModelError("unknown driver %r" % (ref,))
+
     # ------------------------------------------------------------------ loads
     def add_force(self, body, force, point=None, local_point=None, frame="world", name=None):
         """Apply ``force`` [N] (3 floats or ``callable(t)``) to ``body``.
@@ -391,6 +460,15 @@ class Model:
                         atol=atol, t0=t0, baumgarte=baumgarte, time_constant=time_constant,
                         damping_ratio=damping_ratio, regularization=regularization,
                         assemble=assemble, progress=progress, violation_limit=violation_limit)
+
+    def kinematic(self, t_end, output_dt, t0=0.0, progress=None):
+        """Kinematic analysis of a fully driven mechanism (every degree of freedom
+        has a driver): positions, velocities and accelerations from the constraint
+        equations alone, then reactions and driver efforts by inverse dynamics.
+        Returns a ``Result`` like ``simulate``; ``ModelError`` names the degrees of
+        freedom left when the mechanism is not fully driven. See ``kinematics``."""
+        from .kinematics import kinematic
+        return kinematic(self, t_end=t_end, output_dt=output_dt, t0=t0, progress=progress)
 
 
 def _frame(frame, what):

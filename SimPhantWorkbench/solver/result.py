@@ -22,6 +22,22 @@ def _quats_continuous(A):
     return q
 
 
+def _driver_series(system, t, lam, a):
+    """Per driver: effort = -lambda of its row (the row's Jacobian on body 2 is +z for
+    rotation and translation alike, so -lambda is the torque/force on body 2 along z),
+    the prescribed value and rate, and the power effort x rate."""
+    nd = len(system.drivers)
+    n = len(t)
+    for k in Result._DRIVER_ARRAYS:
+        a[k] = np.zeros((n, nd))
+    for i, d in enumerate(system.drivers):
+        vals = d.values(t) if n else np.zeros((0, 3))
+        a["driver_effort"][:, i] = -lam[:, system.driver_rows[i]]
+        a["driver_value"][:, i] = vals[:, 0]
+        a["driver_rate"][:, i] = vals[:, 1]
+    a["driver_power"] = a["driver_effort"] * a["driver_rate"]
+
+
 class Result:
     """Outputs of ``Model.simulate``.
 
@@ -51,6 +67,10 @@ class Result:
 
     _PUBLIC = ("t", "states", "masses", "gravity", "multipliers")
 
+    #: arrays only results with drivers have: per driver (n, n_drivers) its effort
+    #: (torque [N m] / force [N]), power [W] and prescribed value and rate
+    _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
+
     @classmethod
     def _attr(cls, key):
         return key if key in cls._PUBLIC else "_" + key
@@ -61,6 +81,11 @@ class Result:
         self.body_names = list(meta["body_names"])
         self.joint_names = list(meta["joint_names"])
         self.joint_kinds = list(meta.get("joint_kinds", []))
+        self.driver_names = list(meta.get("driver_names", []))
+        self.driver_kinds = list(meta.get("driver_kinds", []))
+        empty = np.zeros((len(self.t), 0))
+        for k in self._DRIVER_ARRAYS:
+            setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
         self.settings = dict(meta.get("settings", {}))
         self.assembly = None
         self.assembly_summary = meta.get("assembly_summary", "")
@@ -116,9 +141,12 @@ class Result:
             a["kinetic"] += 0.5 * m * np.einsum("ni,ni->n", a["vel"][:, b], a["vel"][:, b])
             a["kinetic"] += 0.5 * np.einsum("ni,i,ni->n", wb_p, S.body_inertia[b], wb_p)
             a["potential"] -= m * (a["pos"][:, b] @ gravity)
+        _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
+                    driver_names=[d.name for d in system.drivers],
+                    driver_kinds=[d.kind for d in system.drivers],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "")
         res = cls(a, meta)
@@ -131,8 +159,12 @@ class Result:
         out = {}
         for k in self._ARRAYS:
             out[k] = np.array(getattr(self, self._attr(k)))
+        if self.driver_names:
+            for k in self._DRIVER_ARRAYS:
+                out[k] = np.array(getattr(self, "_" + k))
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
+                    driver_names=self.driver_names, driver_kinds=self.driver_kinds,
                     warnings=list(self.warnings),
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
@@ -144,7 +176,8 @@ class Result:
     def from_arrays(cls, arrays):
         """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive)."""
         meta = json.loads(str(np.asarray(arrays["meta"])))
-        return cls({k: arrays[k] for k in cls._ARRAYS}, meta)
+        keys = cls._ARRAYS + tuple(k for k in cls._DRIVER_ARRAYS if k in arrays)
+        return cls({k: arrays[k] for k in keys}, meta)
 
     def save(self, path):
         """Write an ``.npz`` archive (``Result.load`` reads it back)."""
@@ -258,6 +291,32 @@ class Result:
         if side not in ("body1", "body2"):
             raise ValueError("side must be 'body1' or 'body2', got %r" % (side,))
         return self._anchors[:, self._j(joint), 1 if side == "body2" else 0].copy()
+
+    # ------------------------------------------------------------------ drivers
+    def _d(self, driver):
+        name = driver if isinstance(driver, str) else getattr(driver, "name", None)
+        try:
+            return self.driver_names.index(name)
+        except ValueError:
+            raise KeyError("no driver %r in this result" % (name,)) from None
+
+    def driver_effort(self, driver):
+        """What the driver applies to keep its motion, (n,): the torque [N m] about the
+        joint z axis (rotation driver, a motor) or the force [N] along it (translation
+        driver, an actuator) on the joint's second body (the first gets the opposite)."""
+        return self._driver_effort[:, self._d(driver)].copy()
+
+    def driver_power(self, driver):
+        """Power [W] the driver puts into the mechanism: effort times the prescribed rate."""
+        return self._driver_power[:, self._d(driver)].copy()
+
+    def driver_value(self, driver):
+        """The prescribed rotation [rad] or translation [m] of the driver, (n,)."""
+        return self._driver_value[:, self._d(driver)].copy()
+
+    def driver_rate(self, driver):
+        """Its prescribed rate [rad/s or m/s], (n,)."""
+        return self._driver_rate[:, self._d(driver)].copy()
 
     # ------------------------------------------------------------------ system
     def energy(self):

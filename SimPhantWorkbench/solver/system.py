@@ -8,7 +8,7 @@ order chosen by ``sparse.analyse``.
 import numpy as np
 
 from . import kernels
-from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT
+from .joints import PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -68,9 +68,16 @@ class System:
         jnt_nrow = []
         jnt_ntrans = []
         jnt_point = []
-        bsize = kernels.block_size(max([len(j.spec.rows) for j in sj], default=1))
+        # driver rows join the block of their joint (drivers.py), after the joint's rows;
+        # their time values sit in the load table after the loads (W.load_val)
+        nl = len(model.loads)
+        drivers = list(getattr(model, "drivers", []))
+        joint_rows = {id(j): [tuple(row) + (-1,) for row in j.spec.rows] for j in sj}
+        for d in drivers:
+            joint_rows[id(d.joint)].append(tuple(d.row) + (nl + d.index,))
+        bsize = kernels.block_size(max([len(joint_rows[id(j)]) for j in sj], default=1))
         self.block_size = bsize
-        prim, ai, aj = [], [], []
+        prim, ai, aj, drv = [], [], [], []
         lengths = [1e-3]
         for s, j in enumerate(sj):
             for side, (body, (P, R)) in enumerate(((j.body1, j.frame1), (j.body2, j.frame2))):
@@ -89,9 +96,9 @@ class System:
                 lengths.append(j.length)
             # rows with translational columns first (the Schur assembly skips the
             # translational part of the others, whose columns are zero)
-            rows = sorted(j.spec.rows, key=lambda row: row[0] == PRIM_DOT1)
+            rows = sorted(joint_rows[id(j)], key=lambda row: row[0] in ROTATION_PRIMS)
             jnt_nrow.append(len(rows))
-            jnt_ntrans.append(sum(1 for row in rows if row[0] != PRIM_DOT1))
+            jnt_ntrans.append(sum(1 for row in rows if row[0] not in ROTATION_PRIMS))
             # 1: starts with the POINT rows x, y, z; 2: and they are its only
             # rows with translational columns
             point = int(len(rows) >= 3 and [row[:2] for row in rows[:3]] ==
@@ -102,18 +109,20 @@ class System:
                 raise ValueError("joint kind %r: POINT rows must come as the x, y, z triple "
                                  "first (the kernels compute them together)" % j.kind)
             jnt_point.append(point)
-            for (pr, a, b) in rows:
+            for (pr, a, b, dv) in rows:
                 prim.append(pr)
                 ai.append(a)
                 aj.append(b)
+                drv.append(dv)
             for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)
                 aj.append(0)
+                drv.append(-1)
             row0.append(len(prim))
         self.length_scale = float(max(lengths))
         row_prim = np.array(prim, dtype=np.int64)
-        row_scale = np.where(row_prim == PRIM_DOT1, 1.0, 1.0 / self.length_scale)
+        row_scale = np.where(np.isin(row_prim, ROTATION_PRIMS), 1.0, 1.0 / self.length_scale)
         row_scale[row_prim == PRIM_PAD] = 0.0
         nrows = len(prim)
         #: indices of the real (non-padding) rows, in system order
@@ -126,8 +135,8 @@ class System:
         load_body = np.array([ld.body.index for ld in loads], dtype=np.int64)
         load_point = np.zeros((nl, 3))
         load_frame = np.array([0 if ld.frame == "world" else 1 for ld in loads], dtype=np.int64)
-        load_tab = -np.ones(nl, dtype=np.int64)
-        load_val = np.zeros((nl, 3))
+        load_tab = -np.ones(nl + len(drivers), dtype=np.int64)
+        load_val = np.zeros((nl + len(drivers), 3))
         self.timed_loads = []
         for i, ld in enumerate(loads):
             Rpu = ld.body.R_pu
@@ -137,6 +146,19 @@ class System:
                 self.timed_loads.append(ld)
             else:
                 load_val[i] = self._load_to_kernel(ld, ld.value)
+        # drivers: (f, f', f'') of their prescribed motion, tabulated like timed loads
+        self.drivers = drivers
+        row_drv = np.array(drv, dtype=np.int64)
+        #: system row of each driver (model order), and the driver owning a row
+        self.driver_rows = np.array([int(np.nonzero(row_drv == nl + d.index)[0][0])
+                                     for d in drivers], dtype=np.int64)
+        self.row_driver = {int(r): d for r, d in zip(self.driver_rows, drivers)}
+        for d in drivers:
+            if d.is_timed:
+                load_tab[nl + d.index] = len(self.timed_loads)
+                self.timed_loads.append(d)
+            else:
+                load_val[nl + d.index] = d.value_at(0.0)
 
         self.S = kernels.SystemArrays(
             nb=nb, nj=nj, nrows=nrows,
@@ -148,7 +170,7 @@ class System:
             jnt_ntrans=np.array(jnt_ntrans, dtype=np.int64),
             jnt_point=np.array(jnt_point, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
-            row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
+            row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale, row_drv=row_drv,
             blk_row=pattern.blk_row, blk_col=pattern.blk_col,
             col_ptr=pattern.col_ptr, col_ids=pattern.col_ids,
             row_ptr=pattern.row_ptr, row_ids=pattern.row_ids,
@@ -291,6 +313,9 @@ class System:
         times = np.asarray(times, dtype=float)
         tab = np.zeros((len(times), len(self.timed_loads), 3))
         for c, ld in enumerate(self.timed_loads):
+            if ld in self.drivers:     # (f, f', f'') of a driver's motion, vectorised
+                tab[:, c] = ld.values(times)
+                continue
             for m, t in enumerate(times):
                 tab[m, c] = self._load_to_kernel(ld, ld.value_at(float(t)))
         return tab
@@ -336,4 +361,8 @@ class System:
         return np.abs(self.W.phi * self.S.row_scale), np.abs(self.W.phidot * self.S.row_scale)
 
     def joint_name_of_row(self, r):
+        """Name of the joint owning system row ``r``, or of the driver when it is a driver row."""
+        d = self.row_driver.get(int(r))
+        if d is not None:
+            return d.name
         return self.model.joints[self.joint_order[self.row_joint[r]]].name

@@ -1,0 +1,363 @@
+"""Drivers: prescribed motions of joints (rheonomic constraints, Haug 1989 ch. 3.3;
+Nikravesh 1988 ch. 3.5; docs/theory.md, "Drivers").
+
+A driver adds one row ``Phi = theta(q) - theta_d(t)`` to its joint: the joint's
+relative rotation ``theta`` about the joint z axis (``rotation``: the angle of joint
+frame 2's x axis from joint frame 1's x axis, right-handed about frame 1's z axis)
+or its translation ``x = (P_2 - P_1) . z_1`` along it (``translation``). The row
+sits in the joint's own block of the Schur complement; its time terms enter the
+velocity equation (``nu = theta_d'``) and ``gamma`` (``+ theta_d''``).
+
+Two registries, one spec per kind:
+
+* ``DRIVER_TYPES``: what is driven (the row primitive, the joints that have that
+  degree of freedom, units);
+* ``FUNCTION_TYPES``: the prescribed motion ``theta_d(t)`` with its first and
+  second derivatives, analytic where known (constant, ramp, smooth steps,
+  harmonic); expressions in ``t`` and Python callables are differentiated
+  numerically (complex step where the callable accepts complex numbers, central
+  differences otherwise).
+"""
+import math
+import numbers
+from collections import OrderedDict, namedtuple
+
+import numpy as np
+
+from .errors import ModelError
+from .joints import PRIM_ANGLE, PRIM_DOT2, Z
+
+__all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
+           "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
+           "EFFORT", "POWER"]
+
+DriverSpec = namedtuple("DriverSpec", [
+    "name",         # persisted identifier (stored in documents: never rename)
+    "label",        # UI text
+    "row",          # (primitive, axis_i, axis_j) of its constraint row
+    "joints",       # joint kinds that have this degree of freedom
+    "unit",         # SI unit of the driven coordinate
+    "rate_unit",    # ... of its rate
+    "effort",       # what its multiplier is: "torque" or "force"
+    "effort_unit",  # ... in SI
+    "doc",          # one-line description (tooltip)
+    "icon",         # icon file name in resources/icons
+])
+
+DRIVER_ROTATION = "rotation"
+DRIVER_TRANSLATION = "translation"
+
+DRIVER_TYPES = OrderedDict((s.name, s) for s in [
+    DriverSpec(DRIVER_ROTATION, "Rotation driver (motor)", (PRIM_ANGLE, 0, 0),
+               ("revolute", "cylindrical"), "rad", "rad/s", "torque", "N m",
+               "Prescribes the joint's rotation about its z axis (a motor)",
+               "Driver_Rotation.svg"),
+    DriverSpec(DRIVER_TRANSLATION, "Translation driver (actuator)", (PRIM_DOT2, Z, 0),
+               ("prismatic", "cylindrical"), "m", "m/s", "force", "N",
+               "Prescribes the joint's translation along its z axis (a linear actuator)",
+               "Driver_Translation.svg"),
+])
+
+#: names of the result series of a driver
+EFFORT = "effort"
+POWER = "power"
+
+
+def driver_kinds():
+    return list(DRIVER_TYPES)
+
+
+def driver_spec(kind):
+    try:
+        return DRIVER_TYPES[kind]
+    except (KeyError, TypeError):
+        raise ModelError("unknown driver kind %r; valid kinds: %s"
+                         % (kind, ", ".join(DRIVER_TYPES))) from None
+
+
+def drivable_kinds(joint_kind):
+    """Driver kinds that a joint of ``joint_kind`` accepts (registry order)."""
+    return [s.name for s in DRIVER_TYPES.values() if joint_kind in s.joints]
+
+
+# --------------------------------------------------------------------------- time functions
+def _constant(t, value):
+    return np.full_like(t, value), np.zeros_like(t), np.zeros_like(t)
+
+
+def _ramp(t, value, rate):
+    return value + rate * t, np.full_like(t, rate), np.zeros_like(t)
+
+
+def _step(t, t0, value0, t1, value1, order):
+    """ADAMS-style STEP (cubic) / STEP5 (quintic) from (t0, value0) to (t1, value1)."""
+    span = t1 - t0
+    x = np.clip((t - t0) / span, 0.0, 1.0)
+    inside = (t > t0) & (t < t1)
+    dh = value1 - value0
+    if order == 3:
+        s, ds, dds = x * x * (3 - 2 * x), 6 * x * (1 - x), 6 - 12 * x
+    else:
+        s = x ** 3 * (10 - 15 * x + 6 * x * x)
+        ds = 30 * x * x * (1 - x) ** 2
+        dds = 60 * x * (1 - x) * (1 - 2 * x)
+    return (value0 + dh * s, np.where(inside, dh * ds / span, 0.0),
+            np.where(inside, dh * dds / span ** 2, 0.0))
+
+
+def _step3(t, t0, value0, t1, value1):
+    return _step(t, t0, value0, t1, value1, 3)
+
+
+def _step5(t, t0, value0, t1, value1):
+    return _step(t, t0, value0, t1, value1, 5)
+
+
+def _harmonic(t, amplitude, frequency, phase, offset):
+    w = 2.0 * math.pi * frequency
+    a = w * t + phase
+    return (offset + amplitude * np.sin(a), amplitude * w * np.cos(a),
+            -amplitude * w * w * np.sin(a))
+
+
+FunctionSpec = namedtuple("FunctionSpec", [
+    "name",       # persisted identifier
+    "label",      # UI text
+    "params",     # parameter names, in call order
+    "kinds",      # per parameter: "value" (driven unit), "rate" (unit/s), "time" (s),
+                  # "frequency" (Hz), "angle" (rad, a phase)
+    "evaluate",   # f(t array, *params) -> (f, f', f'') arrays
+    "doc",
+])
+
+FUNCTION_TYPES = OrderedDict((s.name, s) for s in [
+    FunctionSpec("constant", "Constant", ("value",), ("value",), _constant,
+                 "Holds the joint at a fixed value"),
+    FunctionSpec("ramp", "Constant rate", ("value", "rate"), ("value", "rate"), _ramp,
+                 "value + rate t: a motor at constant speed, an actuator at constant velocity"),
+    FunctionSpec("step", "Smooth step (cubic)", ("t0", "value0", "t1", "value1"),
+                 ("time", "value", "time", "value"), _step3,
+                 "Cubic step from value0 at t0 to value1 at t1 (continuous velocity)"),
+    FunctionSpec("step5", "Smooth step (quintic)", ("t0", "value0", "t1", "value1"),
+                 ("time", "value", "time", "value"), _step5,
+                 "Quintic step from value0 at t0 to value1 at t1 (continuous acceleration)"),
+    FunctionSpec("harmonic", "Harmonic", ("amplitude", "frequency", "phase", "offset"),
+                 ("value", "frequency", "angle", "value"), _harmonic,
+                 "offset + amplitude sin(2 pi frequency t + phase)"),
+    FunctionSpec("expression", "Expression in t", ("text",), ("text",), None,
+                 "Any expression in t (math functions allowed); derivatives numerical"),
+])
+
+
+def function_spec(kind):
+    try:
+        return FUNCTION_TYPES[kind]
+    except (KeyError, TypeError):
+        raise ModelError("unknown driver function %r; valid functions: %s"
+                         % (kind, ", ".join(FUNCTION_TYPES))) from None
+
+
+#: steps of the numerical derivatives: complex step (first derivative), and the
+#: central differences of the first derivative (second) or of the value (fallback),
+#: relative to max(1, |t|)
+COMPLEX_STEP = 1e-20
+FD_STEP_1 = 1e-6
+FD_STEP_2 = 1e-4
+
+
+def _scalar(value, what):
+    try:
+        v = float(np.asarray(value, dtype=float).reshape(()))
+    except (TypeError, ValueError):
+        raise ModelError("%s must give one number, got %r" % (what, value)) from None
+    if not math.isfinite(v):
+        raise ModelError("%s must be finite, got %r" % (what, value))
+    return v
+
+
+class MotionFunction:
+    """A prescribed motion ``f(t)`` with ``values(t) -> (n, 3)`` rows ``(f, f', f'')``.
+
+    Built from a ``FUNCTION_TYPES`` kind and its parameters (``MotionFunction("ramp",
+    value=0.0, rate=6.28)``), or with ``make_motion`` from a number or callables.
+    """
+
+    def __init__(self, kind, what="driver", **params):
+        self.spec = function_spec(kind)
+        self.kind = self.spec.name
+        self.what = what
+        missing = [p for p in self.spec.params if p not in params]
+        extra = [p for p in params if p not in self.spec.params]
+        if missing or extra:
+            raise ModelError("%s: function %r takes %s, got %s"
+                             % (what, kind, ", ".join(self.spec.params), ", ".join(params)))
+        self.params = OrderedDict()
+        for p in self.spec.params:
+            if p == "text":
+                self.params[p] = str(params[p]).strip()
+            else:
+                self.params[p] = _scalar(params[p], "%s: parameter %r" % (what, p))
+        self._callables = None
+        if self.kind == "expression":
+            self._callables = (_expression(self.params["text"], what), None, None)
+        elif self.kind in ("step", "step5") and not self.params["t1"] > self.params["t0"]:
+            raise ModelError("%s: a step needs t1 > t0, got t0=%g, t1=%g"
+                             % (what, self.params["t0"], self.params["t1"]))
+
+    @classmethod
+    def from_callables(cls, position, velocity=None, acceleration=None, what="driver"):
+        self = cls.__new__(cls)
+        self.spec = None
+        self.kind = "callable"
+        self.what = what
+        self.params = OrderedDict()
+        self._callables = (position, velocity, acceleration)
+        return self
+
+    def values(self, times):
+        """(n, 3): f, f', f'' at ``times`` [s]."""
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        if self._callables is None:
+            args = list(self.params.values())
+            out = self.spec.evaluate(t, *args)
+            return np.column_stack([np.broadcast_to(np.asarray(o, dtype=float), t.shape)
+                                    for o in out])
+        return np.array([self._at(float(x)) for x in t]).reshape(len(t), 3)
+
+    def value_at(self, t):
+        return self.values([t])[0]
+
+    def _call(self, fn, t, name):
+        try:
+            return _scalar(fn(t), "%s: its %s function at t=%g" % (self.what, name, t))
+        except ModelError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - report the user's function failure
+            raise ModelError("%s: its %s function failed at t=%g: %s"
+                             % (self.what, name, t, exc)) from exc
+
+    def _rate(self, t):
+        pos, vel, _acc = self._callables
+        if vel is not None:
+            return self._call(vel, t, "velocity")
+        return _derivative(pos, t, lambda x: self._call(pos, x, "position"))
+
+    def _at(self, t):
+        pos, vel, acc = self._callables
+        f = self._call(pos, t, "position")
+        fd = self._rate(t)
+        if acc is not None:
+            fdd = self._call(acc, t, "acceleration")
+        else:
+            h = FD_STEP_2 * max(1.0, abs(t))
+            if vel is not None:
+                fdd = (self._call(vel, t + h, "velocity") - self._call(vel, t - h, "velocity")) \
+                    / (2 * h)
+            elif _complex_ok(pos, t):
+                fdd = (_complex_step(pos, t + h) - _complex_step(pos, t - h)) / (2 * h)
+            else:
+                fdd = (self._call(pos, t + h, "position") - 2 * f
+                       + self._call(pos, t - h, "position")) / (h * h)
+        return f, fd, fdd
+
+    def describe(self):
+        """Plain data (kind and parameters) for fingerprints; None for Python callables."""
+        if self.kind == "callable":
+            return None
+        return [self.kind] + [v if isinstance(v, str) else float(v).hex()
+                              for v in self.params.values()]
+
+    def __repr__(self):
+        return "MotionFunction(%r, %s)" % (self.kind, dict(self.params))
+
+
+def _complex_ok(fn, t):
+    try:
+        v = complex(np.asarray(fn(complex(t, COMPLEX_STEP))).reshape(()))
+    except Exception:  # noqa: BLE001 - any failure means: no complex step
+        return False
+    return math.isfinite(v.imag)
+
+
+def _complex_step(fn, t):
+    return complex(np.asarray(fn(complex(t, COMPLEX_STEP))).reshape(())).imag / COMPLEX_STEP
+
+
+def _derivative(fn, t, real_call):
+    if _complex_ok(fn, t):
+        return _complex_step(fn, t)
+    h = FD_STEP_1 * max(1.0, abs(t))
+    return (real_call(t + h) - real_call(t - h)) / (2 * h)
+
+
+def _expression(text, what):
+    """A scalar function of t from text, through the safe parser of ``expressions``."""
+    from .expressions import TimeFunction
+    if not text:
+        raise ModelError("%s: the expression is empty" % what)
+    fn = TimeFunction("%s, 0, 0" % text, what)
+    return lambda t: fn(t)[0]
+
+
+def make_motion(position, velocity=None, acceleration=None, what="driver"):
+    """A ``MotionFunction`` from ``add_driver``'s arguments: a number (constant), a
+    ``MotionFunction``, an expression text, or a callable (with optional callables for
+    its derivatives)."""
+    if isinstance(position, MotionFunction):
+        if velocity is not None or acceleration is not None:
+            raise ModelError("%s: velocity=/acceleration= only go with a callable position" % what)
+        return position
+    if isinstance(position, str):
+        if velocity is not None or acceleration is not None:
+            raise ModelError("%s: velocity=/acceleration= only go with a callable position" % what)
+        return MotionFunction("expression", what=what, text=position)
+    if isinstance(position, numbers.Real) and not isinstance(position, bool):
+        if velocity is not None or acceleration is not None:
+            raise ModelError("%s: velocity=/acceleration= only go with a callable position; "
+                             "for a constant rate use MotionFunction('ramp', value=..., rate=...)"
+                             % what)
+        return MotionFunction("constant", what=what, value=position)
+    if callable(position):
+        for name, fn in (("velocity", velocity), ("acceleration", acceleration)):
+            if fn is not None and not callable(fn):
+                raise ModelError("%s: %s= must be a callable of t, got %r" % (what, name, fn))
+        return MotionFunction.from_callables(position, velocity, acceleration, what)
+    raise ModelError("%s: position= must be a number [rad or m], a callable of t, an expression "
+                     "text or a MotionFunction, got %r" % (what, position))
+
+
+class Driver:
+    """A prescribed motion of a joint. Created by ``Model.add_driver``."""
+
+    #: constraint rows a driver adds (what diagnostics count)
+    nrows = 1
+
+    def __init__(self, model, name, kind, joint, motion):
+        self.model = model
+        self.name = name
+        self.kind = kind
+        self.joint = joint
+        self.motion = motion
+        self.index = None
+
+    @property
+    def spec(self):
+        return DRIVER_TYPES[self.kind]
+
+    @property
+    def row(self):
+        return self.spec.row
+
+    @property
+    def is_timed(self):
+        return not (self.motion.kind == "constant")
+
+    def values(self, times):
+        """(n, 3): prescribed value, rate and second derivative at ``times``."""
+        return self.motion.values(times)
+
+    def value_at(self, t):
+        return self.motion.value_at(t)
+
+    def __repr__(self):
+        return "<Driver %r %s on %s>" % (self.name, self.kind, self.joint.name)

@@ -70,6 +70,10 @@ T_MOTIONS = "tests/solver/test_joint_motions.py"
 T_ROT = "tests/solver/test_rotations.py"
 T_API = "tests/solver/test_api.py"
 T_PHYS = "tests/solver/test_physics.py"
+T_DRV = "tests/solver/test_drivers.py"
+T_DRV_FD = T_DRV + "::test_driver_rows_match_finite_differences"
+T_DRV_HOLD = T_DRV + "::test_held_pendulum_torque"
+DRV = "SimPhantWorkbench/solver/drivers.py"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -324,6 +328,42 @@ MUTANTS = [
            "cols += list(result.euler_angles(name).T)",
            "cols += list(result.euler_angles(name)[:, ::-1].T)",
            ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
+    # ---------------------------------------------------------------- drivers
+    Mutant("driver-nu-sign", K,
+           "pd -= W.load_val[dv, 1]",
+           "pd += W.load_val[dv, 1]",
+           [T_DRV_FD], "driver row: Phi_dot = Phi_q q_dot + nu (sign of nu)"),
+    Mutant("driver-gamma-without-acceleration", K,
+           "gam += W.load_val[dv, 2]",
+           "gam += 0.0 * W.load_val[dv, 2]",
+           [T_DRV_FD], "driver row: gamma misses theta_d''"),
+    Mutant("driver-angle-reference-axis", K,
+           "xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 0)",
+           "xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 2)",
+           [T_DRV_HOLD], "driver angle measured from joint frame 1's z axis, not its x axis"),
+    Mutant("driver-angle-frame-2-side", K,
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)\n                c = xa0",
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 1)\n                c = xa0",
+           [T_DRV_HOLD], "driver angle of joint frame 2's y axis instead of its x axis"),
+    Mutant("driver-angle-not-wrapped", K,
+           "phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)",
+           "phi -= 0.0",
+           [T_DRV_HOLD], "driver angle residual not wrapped to (-pi, pi] (no turns past pi)"),
+    Mutant("driver-effort-in-joint-reaction", K,
+           "continue    # a driver's effort is reported on its own, not as reaction",
+           "pass",
+           [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
+           "the motor torque counted in its joint's reaction"),
+    Mutant("driver-effort-sign", RES,
+           'a["driver_effort"][:, i] = -lam[:, system.driver_rows[i]]',
+           'a["driver_effort"][:, i] = lam[:, system.driver_rows[i]]',
+           [T_DRV_HOLD], "driver effort = +lambda (the reaction on body 1, not the drive on body 2)"),
+    Mutant("step-derivative-span", DRV,
+           "np.where(inside, dh * ds / span, 0.0)",
+           "np.where(inside, dh * ds, 0.0)",
+           [T_DRV + "::test_motion_derivatives_match_finite_differences"],
+           "smooth step rate not divided by its time span"),
+
 ]
 
 

@@ -122,6 +122,12 @@ def description(model, settings):
         if value is None:
             return None
         loads.append([ld.name, ld.kind, ld.body.name, ld.frame, _floats(ld.local_point), value])
+    drivers = []
+    for d in getattr(model, "drivers", []):
+        motion = d.motion.describe()
+        if motion is None:
+            return None
+        drivers.append([d.name, d.kind, d.joint.name, motion])
     clean = {}
     for k, v in sorted(settings.items()):
         if isinstance(v, float):
@@ -130,7 +136,8 @@ def description(model, settings):
             v = [float(x).hex() if isinstance(x, float) else x for x in v]
         clean[k] = v
     return dict(format=FINGERPRINT_FORMAT, gravity=_floats(model.gravity), bodies=bodies,
-                joints=joints, loads=loads, settings=clean)
+                joints=joints, loads=loads, settings=clean,
+                **({"drivers": drivers} if drivers else {}))
 
 
 def fingerprint(model, settings):

@@ -373,3 +373,15 @@ def _two_link():
     j1 = m.add_joint("revolute", m.ground, b1, point=(0, 0, 0), axis=(0, 1, 0))
     j2 = m.add_joint("revolute", b1, b2, point=(1, 0, 0), axis=(0, 1, 0))
     return m, (b1, b2), (j1, j2)
+
+
+def test_fingerprint_sees_drivers():
+    from SimPhantWorkbench.solver.batch import fingerprint
+    m1 = slider_crank(omega=1.0)[0]
+    m2 = slider_crank(omega=2.0)[0]
+    assert fingerprint(m1, {}) is not None
+    assert fingerprint(m1, {}) != fingerprint(m2, {})
+    assert fingerprint(m1, {}) == fingerprint(slider_crank(omega=1.0)[0], {})
+    m, bob, j, d = pendulum(0.3)
+    m.drivers[0].motion = type(d.motion).from_callables(lambda t: 0.3)
+    assert fingerprint(m, {}) is None       # a Python callable cannot be described

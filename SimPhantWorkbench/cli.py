@@ -427,8 +427,24 @@ def _analyse(study, conv, result, path, wall_total):
         else result.assembly_summary,
         joint_labels=[j.Label for j in study_joints(study)],
         warnings=list(getattr(result, "warnings", [])),
+        drivers=_driver_info(result),
     )
     return info
+
+
+def _driver_info(result):
+    """Per driver: name, kind, peak |effort| and peak and mean power (plain data)."""
+    import numpy as np
+    from .solver.drivers import DRIVER_TYPES
+    out = []
+    for name, kind in zip(getattr(result, "driver_names", []), getattr(result, "driver_kinds", [])):
+        e, p = result.driver_effort(name), result.driver_power(name)
+        spec = DRIVER_TYPES[kind]
+        out.append(dict(name=name, kind=kind, effort=spec.effort, effort_unit=spec.effort_unit,
+                        effort_peak=float(np.abs(e).max()) if len(e) else None,
+                        power_peak=float(np.abs(p).max()) if len(p) else None,
+                        power_mean=float(p.mean()) if len(p) else None))
+    return out
 
 
 def summary_lines(info):
@@ -466,11 +482,17 @@ def summary_lines(info):
         if rel is not None:
             line += " = %.3g of the peak kinetic energy (%s)" % (
                 rel, _fmt(info["kinetic_energy_peak"], "J"))
-        if info["loads"]:
-            line += "; loads do work, E is not conserved"
+        if info["loads"] or info.get("drivers"):
+            line += "; %s work, E is not conserved" % (
+                "loads do" if not info.get("drivers") else "drivers do")
         L.append(line)
         L.append("violation  max |Phi| = %s (m or rad), max |Phi_dot| = %s (m/s or rad/s)"
                  % (_fmt(info["violation_position_max"]), _fmt(info["violation_velocity_max"])))
+    for d in info.get("drivers") or []:
+        if d["effort_peak"] is not None:
+            L.append("driver     %s (%s): max |%s| = %s, max |power| = %s, mean power = %s"
+                     % (d["name"], d["kind"], d["effort"], _fmt(d["effort_peak"], d["effort_unit"]),
+                        _fmt(d["power_peak"], "W"), _fmt(d["power_mean"], "W")))
     assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
     L.append("assembly   " + assembly[0])
     L.extend("           " + a.strip() for a in assembly[1:])

@@ -21,7 +21,11 @@ Files (``write_all`` writes them all)
 ``energy.csv``       kinetic, potential (gravity) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
-``positions.png``, ``energy.png``, ``reactions.png``   plots of the same data.
+``drivers.csv``      only with drivers: per driver its prescribed value [rad or m] and
+                     rate, its effort (motor torque [N m] / actuator force [N] on the
+                     joint's second body) and its power [W].
+``positions.png``, ``energy.png``, ``reactions.png``   plots of the same data;
+``drivers.png`` (with drivers) their efforts and powers.
 ``animation.gif``    the bodies drawn at their poses in a 3-D view, about 100 frames
                      played in real time (``render_animation``).
 
@@ -39,7 +43,8 @@ import numpy as np
 __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
-           "write_reactions_csv", "write_energy_csv", "plot_positions", "plot_energy",
+           "write_reactions_csv", "write_energy_csv", "write_drivers_csv", "driver_columns",
+           "plot_drivers", "plot_positions", "plot_energy",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
 
@@ -141,6 +146,25 @@ def write_energy_csv(result, path):
                                                e["total"], v["position"], v["velocity"]])
 
 
+def driver_columns(result, name):
+    """Column names of driver ``name`` in ``drivers.csv`` (units of its kind)."""
+    from .solver.drivers import DRIVER_TYPES
+    spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(name)]]
+    return ["%s value [%s]" % (name, spec.unit), "%s rate [%s]" % (name, spec.rate_unit),
+            "%s %s [%s]" % (name, spec.effort, spec.effort_unit), "%s power [W]" % name]
+
+
+def write_drivers_csv(result, path):
+    """``time [s]`` then, per driver, value, rate, effort and power (``driver_columns``)."""
+    header = ["time [s]"]
+    cols = [result.t]
+    for d in result.driver_names:
+        header += driver_columns(result, d)
+        cols += [result.driver_value(d), result.driver_rate(d), result.driver_effort(d),
+                 result.driver_power(d)]
+    return _write_table(path, header, cols)
+
+
 # ============================================================================ plots
 
 def _save(fig, path):
@@ -239,6 +263,36 @@ def plot_reactions(result, path, title=""):
         " (first %d of %d joints; all in reactions.csv)" % (len(shown), len(names))
     fig.suptitle((title + ": " if title else "") + "joint reactions on the second body, world "
                  "axes, torque about its joint point" + note)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_drivers(result, path, title=""):
+    """Per driver: its effort (motor torque [N m] or actuator force [N]) and its power [W]."""
+    from .solver.drivers import DRIVER_TYPES
+    names = result.driver_names[:_REACTION_MAX_ROWS]
+    rows = max(1, len(names))
+    fig = _figure((_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows))
+    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    for r, d in enumerate(names):
+        spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(d)]]
+        ax = axes[r, 0]
+        ax.plot(result.t, result.driver_effort(d), color=_COLORS[0])
+        ax.set_ylabel("%s [%s]" % (spec.effort, spec.effort_unit))
+        ax.set_title("%s: %s" % (d, spec.effort), fontsize="medium")
+        ax = axes[r, 1]
+        ax.plot(result.t, result.driver_power(d), color=_COLORS[1])
+        ax.set_ylabel("power [W]")
+        ax.set_title("%s: power" % d, fontsize="medium")
+        for ax in axes[r]:
+            ax.grid(True, alpha=0.3)
+    if not names:
+        axes[0, 0].text(0.5, 0.5, "no drivers", ha="center", va="center")
+        axes[0, 1].set_visible(False)
+    for c in range(2):
+        axes[-1, c].set_xlabel("time [s]")
+    fig.suptitle((title + ": " if title else "") + "driver efforts (on the joint's second "
+                 "body, about/along the joint z axis) and powers")
     fig.tight_layout()
     return _save(fig, path)
 
@@ -582,6 +636,9 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
     step("positions.png", plot_positions, result, os.path.join(out_dir, "positions.png"), title)
     step("energy.png", plot_energy, result, os.path.join(out_dir, "energy.png"), title)
     step("reactions.png", plot_reactions, result, os.path.join(out_dir, "reactions.png"), title)
+    if getattr(result, "driver_names", None):
+        step("drivers.csv", write_drivers_csv, result, os.path.join(out_dir, "drivers.csv"))
+        step("drivers.png", plot_drivers, result, os.path.join(out_dir, "drivers.png"), title)
     if meshes:
         step("animation.gif", render_animation, result, meshes,
              os.path.join(out_dir, "animation.gif"), animation_frames, title)

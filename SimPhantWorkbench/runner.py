@@ -80,7 +80,14 @@ def run_study(study, progress=None, **overrides):
     settings = simulation_settings(study, **overrides)
     _check_result_size(study, conv, settings, overrides)
     try:
-        result = conv.model.simulate(progress=progress, **settings)
+        if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic":
+            span = settings["t_end"] - float(settings.get("t0", 0.0) or 0.0)
+            result = conv.model.kinematic(t_end=settings["t_end"],
+                                          output_dt=settings.get("output_dt") or span / 1000.0,
+                                          t0=float(settings.get("t0", 0.0) or 0.0),
+                                          progress=progress)
+        else:
+            result = conv.model.simulate(progress=progress, **settings)
     except (ModelError, SimulationError) as exc:
         raise exc.prefixed("Study '%s'" % study.Label) from None
     store_result(study, conv, result)

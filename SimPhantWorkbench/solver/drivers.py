@@ -29,7 +29,7 @@ from .joints import PRIM_ANGLE, PRIM_DOT2, Z
 
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
-           "EFFORT", "POWER"]
+           "EFFORT", "POWER", "check_driver_joint", "drivable_kinds"]
 
 DriverSpec = namedtuple("DriverSpec", [
     "name",         # persisted identifier (stored in documents: never rename)
@@ -73,6 +73,18 @@ def driver_spec(kind):
     except (KeyError, TypeError):
         raise ModelError("unknown driver kind %r; valid kinds: %s"
                          % (kind, ", ".join(DRIVER_TYPES))) from None
+
+
+def check_driver_joint(what, joint_name, joint_kind, driver_kind):
+    """``ModelError`` naming the driver (``what``) and the joint when a joint of
+    ``joint_kind`` has no degree of freedom of ``driver_kind``; returns the spec."""
+    spec = driver_spec(driver_kind)
+    if joint_kind not in spec.joints:
+        raise ModelError("%s: joint %r is %s and has no %s degree of freedom to drive "
+                         "(a %s driver needs a %s joint)"
+                         % (what, joint_name, joint_kind, spec.name, spec.name,
+                            " or ".join(spec.joints)))
+    return spec
 
 
 def drivable_kinds(joint_kind):
@@ -295,7 +307,15 @@ def _expression(text, what):
     from .expressions import TimeFunction
     if not text:
         raise ModelError("%s: the expression is empty" % what)
-    fn = TimeFunction("%s, 0, 0" % text, what)
+    padded = "%s, 0, 0" % text
+    try:
+        fn = TimeFunction(padded, what)
+    except ModelError as exc:
+        msg = str(exc).replace(repr(padded), repr(text))
+        if "comma-separated" in msg:
+            msg = "%s: the expression %r must give one value (no commas at its top level)" \
+                % (what, text)
+        raise ModelError(msg) from None
     return lambda t: fn(t)[0]
 
 

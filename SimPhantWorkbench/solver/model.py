@@ -314,7 +314,7 @@ class Model:
         initial pose. Returns the ``Driver``; ``Result.driver_effort`` gives its
         torque [N m] or force [N].
         """
-        from .drivers import Driver, driver_spec, drivable_kinds, make_motion
+        from .drivers import Driver, check_driver_joint, driver_spec, drivable_kinds, make_motion
         j = self._driver_joint(joint, name)
         if kind is None:
             kinds = drivable_kinds(j.kind)
@@ -331,11 +331,7 @@ class Model:
             raise ModelError("driver name must be a non-empty string, got %r" % (name,))
         if any(d.name == name for d in self.drivers):
             raise ModelError("%s: a driver with this name already exists" % what)
-        if j.kind not in spec.joints:
-            raise ModelError("%s: joint %r is %s and has no %s degree of freedom to drive "
-                             "(a %s driver needs a %s joint)"
-                             % (what, j.name, j.kind, spec.name, spec.name,
-                                " or ".join(spec.joints)))
+        check_driver_joint(what, j.name, j.kind, spec.name)
         for d in self.drivers:
             if d.joint is j and d.kind == spec.name:
                 raise ModelError("%s: joint %r already has the %s driver %r"

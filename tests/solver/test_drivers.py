@@ -385,3 +385,14 @@ def test_fingerprint_sees_drivers():
     m, bob, j, d = pendulum(0.3)
     m.drivers[0].motion = type(d.motion).from_callables(lambda t: 0.3)
     assert fingerprint(m, {}) is None       # a Python callable cannot be described
+
+
+def test_expression_errors_show_the_users_text():
+    with pytest.raises(ModelError, match=r"'sin\(t\) \+'"):
+        MotionFunction("expression", what="driver 'x'", text="sin(t) +")
+    with pytest.raises(ModelError, match="one value"):
+        MotionFunction("expression", what="driver 'x'", text="t, 2")
+    with pytest.raises(ModelError, match="not allowed.*'os.system'"):
+        MotionFunction("expression", what="driver 'x'", text="os.system")
+    with pytest.raises(ModelError, match="unknown name"):
+        MotionFunction("expression", what="driver 'x'", text="2*x")

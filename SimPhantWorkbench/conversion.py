@@ -43,7 +43,8 @@ __all__ = [
     "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
-    "simulation_settings", "check_enumerations", "Conversion", "convert",
+    "simulation_settings", "check_enumerations", "Conversion", "convert", "driver_data",
+    "driver_motion",
 ]
 
 KG_M2_TO_KG_MM2 = 1e6

@@ -1,16 +1,23 @@
 """GUI commands of the SimPhant workbench (imported only when the GUI is up).
 
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
-``cmd_joints`` (one command per registry joint kind, generated), ``cmd_run``
+``cmd_joints`` (one command per registry joint kind, generated), ``cmd_drivers``
+(one per registry driver kind, generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
 exports). ``register`` adds them all to FreeCADGui.
 """
+
+def _driver_kinds():
+    from ..solver.drivers import DRIVER_TYPES
+    return list(DRIVER_TYPES)
+
 
 #: Toolbars and their commands (``None`` = separator), in order.
 TOOLBARS = (
     ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
                         "SimPhant_Joints", "SimPhant_AddForce", "SimPhant_AddTorque",
-                        "SimPhant_ImportAssembly")),
+                        "SimPhant_ImportAssembly") + tuple(
+                            "SimPhant_Driver_" + k for k in _driver_kinds())),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
                       "SimPhant_Reset", "SimPhant_NewParameterStudy")),
     ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
@@ -23,9 +30,9 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
-    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + list(cmd_run.COMMANDS) \
-        + list(cmd_sweep.COMMANDS)
+    from . import cmd_drivers, cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
+    cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_drivers.commands() \
+        + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

@@ -270,6 +270,7 @@ _VP_CLASSES = {
     "SimPhant::Study": ("view_study", "VPStudy"), "SimPhant::Body": ("view_body", "VPBody"),
     "SimPhant::Joint": ("view_joint", "VPJoint"), "SimPhant::Force": ("view_load", "VPLoad"),
     "SimPhant::Torque": ("view_load", "VPLoad"), "SimPhant::Result": ("view_result", "VPResult"),
+    "SimPhant::Driver": ("view_driver", "VPDriver"),
 }
 
 

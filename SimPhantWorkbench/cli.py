@@ -439,6 +439,8 @@ def _driver_info(result):
     out = []
     for name, kind in zip(getattr(result, "driver_names", []), getattr(result, "driver_kinds", [])):
         e, p = result.driver_effort(name), result.driver_power(name)
+        if e.ndim == 2:
+            e = np.linalg.norm(e, axis=1)
         spec = DRIVER_TYPES[kind]
         out.append(dict(name=name, kind=kind, effort=spec.effort, effort_unit=spec.effort_unit,
                         effort_peak=float(np.abs(e).max()) if len(e) else None,

@@ -149,9 +149,15 @@ def write_energy_csv(result, path):
 def driver_columns(result, name):
     """Column names of driver ``name`` in ``drivers.csv`` (units of its kind)."""
     from .solver.drivers import DRIVER_TYPES
-    spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(name)]]
-    return ["%s value [%s]" % (name, spec.unit), "%s rate [%s]" % (name, spec.rate_unit),
-            "%s %s [%s]" % (name, spec.effort, spec.effort_unit), "%s power [W]" % name]
+    i = result.driver_names.index(name)
+    spec = DRIVER_TYPES[result.driver_kinds[i]]
+    rows = result.driver_row_counts[i]
+    comps = [""] if rows == 1 else ["_%s" % c for c in "xyz"[:rows]]
+    cols = []
+    for what, unit in (("value", spec.unit), ("rate", spec.rate_unit),
+                       (spec.effort, spec.effort_unit)):
+        cols += ["%s %s%s [%s]" % (name, what, c, unit) for c in comps]
+    return cols + ["%s power [W]" % name]
 
 
 def write_drivers_csv(result, path):
@@ -160,8 +166,9 @@ def write_drivers_csv(result, path):
     cols = [result.t]
     for d in result.driver_names:
         header += driver_columns(result, d)
-        cols += [result.driver_value(d), result.driver_rate(d), result.driver_effort(d),
-                 result.driver_power(d)]
+        for series in (result.driver_value(d), result.driver_rate(d), result.driver_effort(d)):
+            cols += list(series.T) if series.ndim == 2 else [series]
+        cols.append(result.driver_power(d))
     return _write_table(path, header, cols)
 
 
@@ -277,7 +284,13 @@ def plot_drivers(result, path, title=""):
     for r, d in enumerate(names):
         spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(d)]]
         ax = axes[r, 0]
-        ax.plot(result.t, result.driver_effort(d), color=_COLORS[0])
+        effort = result.driver_effort(d)
+        if effort.ndim == 2:
+            for k in range(effort.shape[1]):
+                ax.plot(result.t, effort[:, k], color=_COLORS[k], label="xyz"[k])
+            _legend(ax, loc="upper right", ncol=3)
+        else:
+            ax.plot(result.t, effort, color=_COLORS[0])
         ax.set_ylabel("%s [%s]" % (spec.effort, spec.effort_unit))
         ax.set_title("%s: %s" % (d, spec.effort), fontsize="medium")
         ax = axes[r, 1]

@@ -124,10 +124,11 @@ def description(model, settings):
         loads.append([ld.name, ld.kind, ld.body.name, ld.frame, _floats(ld.local_point), value])
     drivers = []
     for d in getattr(model, "drivers", []):
-        motion = d.motion.describe()
-        if motion is None:
+        motions = [m.describe() for m in d.motions]
+        if None in motions:
             return None
-        drivers.append([d.name, d.kind, d.joint.name, motion])
+        on = d.joint.name if d.joint is not None else [d.body.name, _floats(d.local_point)]
+        drivers.append([d.name, d.kind, on, motions])
     clean = {}
     for k, v in sorted(settings.items()):
         if isinstance(v, float):

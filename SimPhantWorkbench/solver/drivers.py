@@ -25,7 +25,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .errors import ModelError
-from .joints import PRIM_ANGLE, PRIM_DOT2, Z
+from .joints import PRIM_ANGLE, PRIM_DOT2, PRIM_POINT, X, Y, Z
 
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
@@ -34,7 +34,9 @@ __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "Functio
 DriverSpec = namedtuple("DriverSpec", [
     "name",         # persisted identifier (stored in documents: never rename)
     "label",        # UI text
-    "row",          # (primitive, axis_i, axis_j) of its constraint row
+    "rows",         # its constraint rows: (primitive, axis_i, axis_j) each
+    "target",       # "joint" (rows in the joint's block) or "body" (a block of its own,
+                    # between the body and ground)
     "joints",       # joint kinds that have this degree of freedom
     "unit",         # SI unit of the driven coordinate
     "rate_unit",    # ... of its rate
@@ -46,16 +48,24 @@ DriverSpec = namedtuple("DriverSpec", [
 
 DRIVER_ROTATION = "rotation"
 DRIVER_TRANSLATION = "translation"
+DRIVER_POINT = "point"
+TARGET_JOINT = "joint"
+TARGET_BODY = "body"
 
 DRIVER_TYPES = OrderedDict((s.name, s) for s in [
-    DriverSpec(DRIVER_ROTATION, "Rotation driver (motor)", (PRIM_ANGLE, 0, 0),
+    DriverSpec(DRIVER_ROTATION, "Rotation driver (motor)", ((PRIM_ANGLE, 0, 0),), TARGET_JOINT,
                ("revolute", "cylindrical"), "rad", "rad/s", "torque", "N m",
                "Prescribes the joint's rotation about its z axis (a motor)",
                "Driver_Rotation.svg"),
-    DriverSpec(DRIVER_TRANSLATION, "Translation driver (actuator)", (PRIM_DOT2, Z, 0),
-               ("prismatic", "cylindrical"), "m", "m/s", "force", "N",
+    DriverSpec(DRIVER_TRANSLATION, "Translation driver (actuator)", ((PRIM_DOT2, Z, 0),),
+               TARGET_JOINT, ("prismatic", "cylindrical"), "m", "m/s", "force", "N",
                "Prescribes the joint's translation along its z axis (a linear actuator)",
                "Driver_Translation.svg"),
+    DriverSpec(DRIVER_POINT, "Point trajectory driver",
+               ((PRIM_POINT, X, 0), (PRIM_POINT, Y, 0), (PRIM_POINT, Z, 0)), TARGET_BODY, (),
+               "m", "m/s", "force", "N",
+               "Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) "
+               "(world axes)", "Driver_Point.svg"),
 ])
 
 #: names of the result series of a driver
@@ -347,17 +357,17 @@ def make_motion(position, velocity=None, acceleration=None, what="driver"):
 
 
 class Driver:
-    """A prescribed motion of a joint. Created by ``Model.add_driver``."""
+    """A prescribed motion of a joint (``Model.add_driver``) or of a body point
+    (``Model.add_point_driver``): one ``MotionFunction`` per constraint row."""
 
-    #: constraint rows a driver adds (what diagnostics count)
-    nrows = 1
-
-    def __init__(self, model, name, kind, joint, motion):
+    def __init__(self, model, name, kind, joint, motions, body=None, local_point=None):
         self.model = model
         self.name = name
         self.kind = kind
-        self.joint = joint
-        self.motion = motion
+        self.joint = joint            # the driven joint, or None (body drivers)
+        self.body = body              # the driven body of a body driver
+        self.local_point = local_point
+        self.motions = list(motions)
         self.index = None
 
     @property
@@ -365,19 +375,69 @@ class Driver:
         return DRIVER_TYPES[self.kind]
 
     @property
-    def row(self):
-        return self.spec.row
+    def rows(self):
+        return self.spec.rows
+
+    @property
+    def nrows(self):
+        """Constraint rows the driver adds (what diagnostics count)."""
+        return len(self.spec.rows)
+
+    @property
+    def motion(self):
+        """The motion of a one-row driver."""
+        return self.motions[0]
+
+    def row_values(self, k, times):
+        """(n, 3): value, rate and second derivative of row ``k`` at ``times``."""
+        return self.motions[k].values(times)
+
+    def values(self, times):
+        """(n, 3) of a one-row driver; (n, nrows, 3) of a multi-row one."""
+        if self.nrows == 1:
+            return self.motions[0].values(times)
+        return np.stack([m.values(times) for m in self.motions], axis=1)
+
+    def value_at(self, t):
+        return self.values([t])[0]
+
+    def __repr__(self):
+        on = self.joint.name if self.joint is not None else self.body.name
+        return "<Driver %r %s on %s>" % (self.name, self.kind, on)
+
+
+class DriverRow:
+    """Row ``k`` of a driver as a source of the load table (``System.load_table``)."""
+
+    def __init__(self, driver, k):
+        self.driver = driver
+        self.k = k
 
     @property
     def is_timed(self):
-        return not (self.motion.kind == "constant")
+        return self.driver.motions[self.k].kind != "constant"
 
     def values(self, times):
-        """(n, 3): prescribed value, rate and second derivative at ``times``."""
-        return self.motion.values(times)
+        return self.driver.row_values(self.k, times)
 
-    def value_at(self, t):
-        return self.motion.value_at(t)
 
-    def __repr__(self):
-        return "<Driver %r %s on %s>" % (self.name, self.kind, self.joint.name)
+def split_trajectory(trajectory, velocity=None, acceleration=None, what="driver"):
+    """Three ``MotionFunction`` objects (x, y, z) from a trajectory: 3 component
+    specifications (numbers, callables, texts, MotionFunctions), or a callable
+    ``f(t) -> 3 numbers`` (with optional callables of its derivatives)."""
+    if callable(trajectory) and not isinstance(trajectory, MotionFunction):
+        def comp(fn, c):
+            return None if fn is None else (lambda t, fn=fn, c=c: np.asarray(fn(t))[c])
+        return [MotionFunction.from_callables(comp(trajectory, c), comp(velocity, c),
+                                              comp(acceleration, c), what) for c in range(3)]
+    try:
+        parts = list(trajectory)
+    except TypeError:
+        raise ModelError("%s: the trajectory must be 3 components or a callable of t, got %r"
+                         % (what, trajectory)) from None
+    if len(parts) != 3:
+        raise ModelError("%s: the trajectory must have 3 components (x, y, z), got %d"
+                         % (what, len(parts)))
+    if velocity is not None or acceleration is not None:
+        raise ModelError("%s: velocity=/acceleration= only go with a callable trajectory" % what)
+    return [make_motion(p, what="%s (%s)" % (what, "xyz"[c])) for c, p in enumerate(parts)]

@@ -326,6 +326,12 @@ def constraint_rows(S, W):
                 e0 = 1.0 if c == 0 else 0.0
                 e1 = 1.0 if c == 1 else 0.0
                 e2 = 1.0 if c == 2 else 0.0
+                dv = S.row_drv[r]
+                if dv >= 0:
+                    # point driver: Phi = P - f(t) (side j is the world origin)
+                    phi -= W.load_val[dv, 0]
+                    pd -= W.load_val[dv, 1]
+                    gam += W.load_val[dv, 2]
                 _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                             e0, e1, e2, ri0, ri1, ri2, -e0, -e1, -e2, rj0, rj1, rj2)
             rstart += 3

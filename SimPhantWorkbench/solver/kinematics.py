@@ -48,7 +48,8 @@ def driver_warnings(system):
     ``find_redundant_rows``): more drivers than the joints leave degrees of freedom."""
     if not len(system.drivers):
         return []
-    red = [d.name for d, r in zip(system.drivers, system.driver_rows) if system.redundant[r]]
+    red = [d.name for d, rows in zip(system.drivers, system.driver_rows)
+           if system.redundant[rows].any()]
     if not red:
         return []
     return ["over-driven mechanism: the motion of driver(s) %s is already fixed by the "

@@ -336,9 +336,51 @@ class Model:
             if d.joint is j and d.kind == spec.name:
                 raise ModelError("%s: joint %r already has the %s driver %r"
                                  % (what, j.name, spec.name, d.name))
+        if spec.target != "joint":
+            raise ModelError("%s: a %s driver drives a body point: use add_point_driver"
+                             % (what, spec.name))
         motion = make_motion(position, velocity, acceleration, what)
         motion.value_at(0.0)     # fails here, naming the driver, if the function is broken
-        d = Driver(self, name, spec.name, j, motion)
+        d = Driver(self, name, spec.name, j, [motion])
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def add_point_driver(self, body, trajectory, point=None, local_point=None, velocity=None,
+                         acceleration=None, name=None):
+        """Move a point of ``body`` along a prescribed trajectory (world axes) [m].
+
+        The point is ``point`` (world, at t0) or ``local_point`` (body frame, from the
+        CoG); default the CoG. ``trajectory`` is 3 components, each a number, a
+        ``callable(t)``, an expression text or a ``drivers.MotionFunction``, or one
+        ``callable(t) -> (x, y, z)`` (``velocity``/``acceleration``: optional callables
+        of its derivatives). Three constraint rows in a block of their own (between
+        the body and ground); ``Result.driver_effort`` gives the force [N] (n, 3) the
+        driver applies to the body at the point, world axes.
+        """
+        from .drivers import DRIVER_POINT, Driver, split_trajectory
+        if name is None:
+            name = "point_driver%d" % (len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, DRIVER_POINT)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        b = self._joint_body(body, what)
+        if b.is_ground:
+            raise ModelError("%s: cannot drive ground" % what)
+        if point is not None and local_point is not None:
+            raise ModelError("%s: give point= or local_point=, not both" % what)
+        if point is not None:
+            local = b.A_user.T @ (_vec3(point, what + " point") - b.position)
+        elif local_point is not None:
+            local = _vec3(local_point, what + " local_point")
+        else:
+            local = np.zeros(3)
+        motions = split_trajectory(trajectory, velocity, acceleration, what)
+        for m in motions:
+            m.value_at(0.0)
+        d = Driver(self, name, DRIVER_POINT, None, motions, body=b, local_point=local)
         d.index = len(self.drivers)
         self.drivers.append(d)
         return d

@@ -23,18 +23,22 @@ def _quats_continuous(A):
 
 
 def _driver_series(system, t, lam, a):
-    """Per driver: effort = -lambda of its row (the row's Jacobian on body 2 is +z for
-    rotation and translation alike, so -lambda is the torque/force on body 2 along z),
-    the prescribed value and rate, and the power effort x rate."""
-    nd = len(system.drivers)
+    """Per driver row (drivers in model order, their rows in turn): effort = -lambda
+    of the row (its Jacobian on the driven body is + the driven direction: z for a
+    joint rotation or translation, the world axis for a point driver), the prescribed
+    value and rate, and the power effort x rate (summed per driver by ``driver_power``)."""
     n = len(t)
+    rows = [r for rs in system.driver_rows for r in rs]
     for k in Result._DRIVER_ARRAYS:
-        a[k] = np.zeros((n, nd))
+        a[k] = np.zeros((n, len(rows)))
+    c = 0
     for i, d in enumerate(system.drivers):
-        vals = d.values(t) if n else np.zeros((0, 3))
-        a["driver_effort"][:, i] = -lam[:, system.driver_rows[i]]
-        a["driver_value"][:, i] = vals[:, 0]
-        a["driver_rate"][:, i] = vals[:, 1]
+        for k in range(d.nrows):
+            vals = d.row_values(k, t) if n else np.zeros((0, 3))
+            a["driver_effort"][:, c] = -lam[:, system.driver_rows[i][k]]
+            a["driver_value"][:, c] = vals[:, 0]
+            a["driver_rate"][:, c] = vals[:, 1]
+            c += 1
     a["driver_power"] = a["driver_effort"] * a["driver_rate"]
 
 
@@ -83,6 +87,9 @@ class Result:
         self.joint_kinds = list(meta.get("joint_kinds", []))
         self.driver_names = list(meta.get("driver_names", []))
         self.driver_kinds = list(meta.get("driver_kinds", []))
+        #: rows per driver (1 for joint drivers, 3 for point drivers)
+        self.driver_row_counts = [int(x) for x in meta.get("driver_rows",
+                                                            [1] * len(self.driver_names))]
         empty = np.zeros((len(self.t), 0))
         for k in self._DRIVER_ARRAYS:
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
@@ -147,6 +154,7 @@ class Result:
                     joint_kinds=[j.kind for j in model.joints],
                     driver_names=[d.name for d in system.drivers],
                     driver_kinds=[d.kind for d in system.drivers],
+                    driver_rows=[d.nrows for d in system.drivers],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "")
         res = cls(a, meta)
@@ -165,6 +173,7 @@ class Result:
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     driver_names=self.driver_names, driver_kinds=self.driver_kinds,
+                    driver_rows=self.driver_row_counts,
                     warnings=list(self.warnings),
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
@@ -294,28 +303,35 @@ class Result:
 
     # ------------------------------------------------------------------ drivers
     def _d(self, driver):
+        """Column index (one-row driver) or slice (multi-row) of ``driver``."""
         name = driver if isinstance(driver, str) else getattr(driver, "name", None)
         try:
-            return self.driver_names.index(name)
+            i = self.driver_names.index(name)
         except ValueError:
             raise KeyError("no driver %r in this result" % (name,)) from None
+        c = sum(self.driver_row_counts[:i])
+        k = self.driver_row_counts[i]
+        return c if k == 1 else slice(c, c + k)
 
     def driver_effort(self, driver):
-        """What the driver applies to keep its motion, (n,): the torque [N m] about the
+        """What the driver applies to keep its motion: (n,) the torque [N m] about the
         joint z axis (rotation driver, a motor) or the force [N] along it (translation
-        driver, an actuator) on the joint's second body (the first gets the opposite)."""
+        driver, an actuator) on the joint's second body (the first gets the opposite);
+        (n, 3) the force [N], world axes, a point driver applies at its point."""
         return self._driver_effort[:, self._d(driver)].copy()
 
     def driver_power(self, driver):
-        """Power [W] the driver puts into the mechanism: effort times the prescribed rate."""
-        return self._driver_power[:, self._d(driver)].copy()
+        """Power [W] the driver puts into the mechanism: effort times the prescribed rate
+        (summed over the rows of a point driver), (n,)."""
+        p = self._driver_power[:, self._d(driver)]
+        return (p.sum(axis=1) if p.ndim == 2 else p).copy()
 
     def driver_value(self, driver):
-        """The prescribed rotation [rad] or translation [m] of the driver, (n,)."""
+        """The prescribed rotation [rad] or translation [m] ((n, 3) point [m]) of the driver."""
         return self._driver_value[:, self._d(driver)].copy()
 
     def driver_rate(self, driver):
-        """Its prescribed rate [rad/s or m/s], (n,)."""
+        """Its prescribed rate [rad/s or m/s], like ``driver_value``."""
         return self._driver_rate[:, self._d(driver)].copy()
 
     # ------------------------------------------------------------------ system

@@ -5,9 +5,12 @@ body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
 principal frame), and joints packed into contiguous arrays, in the elimination
 order chosen by ``sparse.analyse``.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from . import kernels
+from .drivers import DriverRow
 from .joints import PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
@@ -37,13 +40,21 @@ class System:
         self.body_names = [b.name for b in bodies]
         self.R_pu = np.array([b.R_pu for b in bodies]).reshape(nb, 3, 3)
 
-        pattern = analyse([(j.body1.index, j.body2.index) for j in joints], nb)
+        # body drivers (drivers.TARGET_BODY) get a block of their own: an entry like a
+        # joint between their body and ground, after the model's joints
+        drivers = list(getattr(model, "drivers", []))
+        entries = list(joints) + [_DriverEntry(d, model.ground) for d in drivers
+                                  if d.joint is None]
+        self.entry_names = [e.name for e in entries]
+        pattern = analyse([(j.body1.index, j.body2.index) for j in entries], nb)
         self.pattern = pattern
         order = [int(i) for i in pattern.order]
         self.joint_order = np.array(order, dtype=np.int64)
-        self.joint_pos = np.empty(len(joints), dtype=np.int64)
-        self.joint_pos[self.joint_order] = np.arange(len(joints))
-        sj = [joints[i] for i in order]
+        pos = np.empty(len(entries), dtype=np.int64)
+        pos[self.joint_order] = np.arange(len(entries))
+        #: system position of each model joint (body-driver entries left out)
+        self.joint_pos = pos[:len(joints)]
+        sj = [entries[i] for i in order]
         nj = len(sj)
 
         # ---- bodies (principal frame)
@@ -70,11 +81,19 @@ class System:
         jnt_point = []
         # driver rows join the block of their joint (drivers.py), after the joint's rows;
         # their time values sit in the load table after the loads (W.load_val)
+        # (one slot of W.load_val per driver row)
         nl = len(model.loads)
-        drivers = list(getattr(model, "drivers", []))
+        slots = [DriverRow(d, k) for d in drivers for k in range(d.nrows)]
+        slot_of = {(s.driver.index, s.k): nl + i for i, s in enumerate(slots)}
         joint_rows = {id(j): [tuple(row) + (-1,) for row in j.spec.rows] for j in sj}
+        for e in sj:
+            if isinstance(e, _DriverEntry):
+                joint_rows[id(e)] = []
         for d in drivers:
-            joint_rows[id(d.joint)].append(tuple(d.row) + (nl + d.index,))
+            owner = d.joint if d.joint is not None else next(
+                e for e in sj if isinstance(e, _DriverEntry) and e.driver is d)
+            for k, row in enumerate(d.rows):
+                joint_rows[id(owner)].append(tuple(row) + (slot_of[(d.index, k)],))
         bsize = kernels.block_size(max([len(joint_rows[id(j)]) for j in sj], default=1))
         self.block_size = bsize
         prim, ai, aj, drv = [], [], [], []
@@ -135,8 +154,8 @@ class System:
         load_body = np.array([ld.body.index for ld in loads], dtype=np.int64)
         load_point = np.zeros((nl, 3))
         load_frame = np.array([0 if ld.frame == "world" else 1 for ld in loads], dtype=np.int64)
-        load_tab = -np.ones(nl + len(drivers), dtype=np.int64)
-        load_val = np.zeros((nl + len(drivers), 3))
+        load_tab = -np.ones(nl + len(slots), dtype=np.int64)
+        load_val = np.zeros((nl + len(slots), 3))
         self.timed_loads = []
         for i, ld in enumerate(loads):
             Rpu = ld.body.R_pu
@@ -149,16 +168,18 @@ class System:
         # drivers: (f, f', f'') of their prescribed motion, tabulated like timed loads
         self.drivers = drivers
         row_drv = np.array(drv, dtype=np.int64)
-        #: system row of each driver (model order), and the driver owning a row
-        self.driver_rows = np.array([int(np.nonzero(row_drv == nl + d.index)[0][0])
-                                     for d in drivers], dtype=np.int64)
-        self.row_driver = {int(r): d for r, d in zip(self.driver_rows, drivers)}
-        for d in drivers:
-            if d.is_timed:
-                load_tab[nl + d.index] = len(self.timed_loads)
-                self.timed_loads.append(d)
+        #: system rows of each driver (model order, one array per driver), and the
+        #: driver owning a row
+        self.driver_rows = [np.array([int(np.nonzero(row_drv == slot_of[(d.index, k)])[0][0])
+                                      for k in range(d.nrows)], dtype=np.int64)
+                            for d in drivers]
+        self.row_driver = {int(r): d for rows, d in zip(self.driver_rows, drivers) for r in rows}
+        for i, s in enumerate(slots):
+            if s.is_timed:
+                load_tab[nl + i] = len(self.timed_loads)
+                self.timed_loads.append(s)
             else:
-                load_val[nl + d.index] = d.value_at(0.0)
+                load_val[nl + i] = s.values([0.0])[0]
 
         self.S = kernels.SystemArrays(
             nb=nb, nj=nj, nrows=nrows,
@@ -313,7 +334,7 @@ class System:
         times = np.asarray(times, dtype=float)
         tab = np.zeros((len(times), len(self.timed_loads), 3))
         for c, ld in enumerate(self.timed_loads):
-            if ld in self.drivers:     # (f, f', f'') of a driver's motion, vectorised
+            if isinstance(ld, DriverRow):     # (f, f', f'') of a driver row, vectorised
                 tab[:, c] = ld.values(times)
                 continue
             for m, t in enumerate(times):
@@ -365,4 +386,22 @@ class System:
         d = self.row_driver.get(int(r))
         if d is not None:
             return d.name
-        return self.model.joints[self.joint_order[self.row_joint[r]]].name
+        return self.entry_names[self.joint_order[self.row_joint[r]]]
+
+
+class _DriverEntry:
+    """A body driver in the joint list: its rows between its body (side 1, frame at the
+    driven point) and ground (side 2, the world frame)."""
+
+    kind = "driver"
+    length = None
+    spec = namedtuple("EntrySpec", "rows")(())    # no joint rows: only the driver's
+
+    def __init__(self, driver, ground):
+        self.driver = driver
+        self.name = driver.name
+        b = driver.body
+        self.body1 = b
+        self.body2 = ground
+        self.frame1 = (b.position + b.A_user @ driver.local_point, np.eye(3))
+        self.frame2 = (np.zeros(3), np.eye(3))

@@ -134,3 +134,24 @@ def test_cli_writes_the_driver_outputs(tmp_path):
     summary = (out / "summary.txt").read_text()
     assert "driver     Motor (rotation): max |torque|" in summary
     assert "kinematic" in summary
+
+
+def test_drivers_csv_and_plot_of_a_point_driver(tmp_path):
+    """A point driver's three rows get x, y, z columns; the plot is written."""
+    import csv
+    from SimPhantWorkbench import outputs
+    from SimPhantWorkbench.solver import Model
+    m = Model(gravity=(0.0, 0.0, -G))
+    b = m.add_body("puck", mass=1.0, inertia=(0.01, 0.01, 0.01))
+    m.add_point_driver(b, ("0.1*sin(t)", 0.0, 0.0), name="path")
+    r = m.simulate(t_end=0.2, dt=1e-3, output_dt=0.05)
+    names = outputs.write_all(r, str(tmp_path))
+    assert "drivers.csv" in names and "drivers.png" in names
+    with open(tmp_path / "drivers.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["time [s]"] + ["path %s_%s [%s]" % (w, c, u) for w, u in
+                                      (("value", "m"), ("rate", "m/s"), ("force", "N"))
+                                      for c in "xyz"] + ["path power [W]"]
+    data = np.array([[float(x) for x in row] for row in rows[1:]])
+    np.testing.assert_allclose(data[:, 9], G, rtol=1e-6)          # holds it against gravity
+    np.testing.assert_allclose(data[:, -1], r.driver_power("path"))

@@ -383,7 +383,7 @@ def test_fingerprint_sees_drivers():
     assert fingerprint(m1, {}) != fingerprint(m2, {})
     assert fingerprint(m1, {}) == fingerprint(slider_crank(omega=1.0)[0], {})
     m, bob, j, d = pendulum(0.3)
-    m.drivers[0].motion = type(d.motion).from_callables(lambda t: 0.3)
+    m.drivers[0].motions = [type(d.motion).from_callables(lambda t: 0.3)]
     assert fingerprint(m, {}) is None       # a Python callable cannot be described
 
 
@@ -396,3 +396,77 @@ def test_expression_errors_show_the_users_text():
         MotionFunction("expression", what="driver 'x'", text="os.system")
     with pytest.raises(ModelError, match="unknown name"):
         MotionFunction("expression", what="driver 'x'", text="2*x")
+
+
+# --------------------------------------------------------------------------- point trajectory
+def test_point_driver_rows_match_finite_differences():
+    rng = np.random.default_rng(zlib.crc32(b"point-driver"))
+    m = Model(gravity=(0.0, 0.0, 0.0))
+    b = m.add_body("b", mass=1.3, inertia=random_inertia(rng), position=rng.normal(size=3),
+                   orientation=random_rotation(rng), velocity=rng.normal(size=3),
+                   angular_velocity=rng.normal(size=3))
+    motions = [MotionFunction("harmonic", amplitude=0.3 + 0.1 * c, frequency=0.7, phase=c,
+                              offset=0.1) for c in range(3)]
+    m.add_point_driver(b, motions, local_point=(0.2, -0.1, 0.3), name="tp")
+    sysm = m.compile()
+    nb = sysm.nb
+    Y = sysm.y0
+    t = 0.37
+    f = np.array([mf.value_at(t) for mf in motions])
+
+    def phi_at(Yx, tx):
+        sysm.set_loads(tx)
+        return sysm.constraint_state(Yx)[0]
+
+    sysm.set_loads(t)
+    phi, J, gamma = sysm.constraint_state(Y)
+    assert phi.shape == (3,)
+    h = 1e-6
+    J_fd = np.zeros_like(J)
+    for c in range(6):
+        e = np.zeros(6)
+        e[c] = 1.0
+        J_fd[:, c] = (phi_at(retract(Y, nb, 0, e, h), t) - phi_at(retract(Y, nb, 0, e, -h), t)) / (2 * h)
+    np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-7)
+    v = Y[7 * nb:]
+    dphi = (phi_at(flow(Y, nb, h), t + h) - phi_at(flow(Y, nb, -h), t - h)) / (2 * h)
+    np.testing.assert_allclose(dphi, J @ v - f[:, 1], rtol=1e-6, atol=1e-7)
+    sysm.evaluate(t, Y)        # the kernel's Phi_dot (Baumgarte, residuals) too
+    np.testing.assert_allclose(sysm.W.phidot[sysm.active_rows], J @ v - f[:, 1], rtol=1e-10,
+                               atol=1e-10)
+    hg = 1e-5
+    sysm.set_loads(t)
+    Jp = sysm.constraint_state(flow(Y, nb, hg))[1]
+    Jm = sysm.constraint_state(flow(Y, nb, -hg))[1]
+    np.testing.assert_allclose(gamma, -((Jp - Jm) @ v) / (2 * hg) + f[:, 2], rtol=1e-5,
+                               atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["dynamic", "kinematic"])
+def test_point_driver_moves_a_pendulum_pivot(mode):
+    """A point driver at the CoG of a free body carries it on a circle: the point follows
+    its path and the driver's force is m a - m g (world axes), its power F . v. The
+    body's rotation is left free: a kinematic analysis names the 3 DOF left."""
+    m = Model(gravity=(0.0, 0.0, -G))
+    R, w = 0.3, 3.0
+    b = m.add_body("puck", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(R, 0.0, 0.0))
+    traj = ("%g*cos(%g*t)" % (R, w), "%g*sin(%g*t)" % (R, w), 0.0)
+    d = m.add_point_driver(b, traj, name="circle")
+    if mode == "kinematic":
+        with pytest.raises(ModelError, match=r"3 degree\(s\) of freedom remain"):
+            m.kinematic(1.0, 0.05)
+        return
+    r = m.simulate(t_end=1.0, dt=1e-3, output_dt=0.01)
+    p = r.position(b)
+    np.testing.assert_allclose(p[:, 0], R * np.cos(w * r.t), atol=1e-6)
+    np.testing.assert_allclose(p[:, 1], R * np.sin(w * r.t), atol=1e-6)
+    np.testing.assert_allclose(p[:, 2], 0.0, atol=1e-9)
+    F = r.driver_effort(d)
+    assert F.shape == (len(r.t), 3)
+    acc = -w * w * p                              # centripetal
+    np.testing.assert_allclose(F, 2.0 * (acc - np.array([0, 0, -G])), atol=1e-4)
+    # power = F . v, and it is the rate of change of the energy
+    np.testing.assert_allclose(r.driver_power(d), np.einsum("ni,ni->n", F, r.velocity(b)),
+                               atol=1e-6)
+    assert r.driver_value(d).shape == (len(r.t), 3)
+    assert r.driver_names == ["circle"] and r.driver_row_counts == [3]

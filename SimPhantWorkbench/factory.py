@@ -393,7 +393,7 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
     """
     from .conversion import driver_data
     from .objects.driver import Driver
-    from .solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, drivable_kinds
+    from .solver.drivers import FUNCTION_TYPES, drivable_kinds, joint_driver_kinds
     _require_study(study)
     what = "Driver %s" % (repr(label or name) if (label or name) else "")
     what = what.strip()
@@ -406,9 +406,9 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
             raise ModelError("%s: joint '%s' (%s) has no rotation or translation about its "
                              "axis to drive" % (what, joint.Label, joint.JointType))
         driver_type = kinds[0]
-    if driver_type not in DRIVER_TYPES:
+    if driver_type not in joint_driver_kinds():
         raise ModelError("%s: unknown driver type %r; valid types: %s"
-                         % (what, driver_type, ", ".join(DRIVER_TYPES)))
+                         % (what, driver_type, ", ".join(joint_driver_kinds())))
     if function not in FUNCTION_TYPES:
         raise ModelError("%s: unknown function %r; valid functions: %s"
                          % (what, function, ", ".join(FUNCTION_TYPES)))

@@ -172,7 +172,15 @@ def driver_translation():
                *_motor_badge())
 
 
-DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation}
+def driver_point():
+    return svg(*(cube(6, 24, 24, B1, B1D) + [
+        path("M18,36 C26,8 44,8 52,22", stroke=GREEN_D, width=3.5),
+        arrow_head(54, 27, 0.4, 1, GREEN, 9), circle(18, 36, 3.5, RED, stroke=False)]
+        + _motor_badge()))
+
+
+DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation,
+                   "point": driver_point}
 
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,

@@ -8,8 +8,8 @@ exports). ``register`` adds them all to FreeCADGui.
 """
 
 def _driver_kinds():
-    from ..solver.drivers import DRIVER_TYPES
-    return list(DRIVER_TYPES)
+    from ..solver.drivers import joint_driver_kinds
+    return joint_driver_kinds()
 
 
 #: Toolbars and their commands (``None`` = separator), in order.

@@ -1,4 +1,5 @@
-"""One command per driver kind, generated from the solver registry ``DRIVER_TYPES``.
+"""One command per joint driver kind, generated from the solver registry ``DRIVER_TYPES``
+(``joint_driver_kinds``; point drivers are scripting only).
 
 ``SimPhant_Driver_<kind>`` adds a driver of that kind (a motor at constant speed, an
 actuator at constant velocity, both 0 until edited) to the joint selected in the tree
@@ -10,7 +11,7 @@ import FreeCADGui
 
 from ..objects.base import is_type
 from ..objects.study import find_study
-from ..solver.drivers import DRIVER_TYPES
+from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from . import common
 from .common import Command, active_study, obj_expr, run_in_transaction
 
@@ -66,4 +67,4 @@ class DriverCommand(Command):
 
 
 def commands():
-    return [DriverCommand(k) for k in DRIVER_TYPES]
+    return [DriverCommand(k) for k in joint_driver_kinds()]

@@ -40,8 +40,8 @@ for _kind, _value, _end, _amp, _rate in (
 
 
 def _kinds():
-    from ..solver.drivers import DRIVER_TYPES
-    return list(DRIVER_TYPES)
+    from ..solver.drivers import joint_driver_kinds
+    return joint_driver_kinds()
 
 
 def _functions():

@@ -29,7 +29,8 @@ from .joints import PRIM_ANGLE, PRIM_DOT2, PRIM_POINT, X, Y, Z
 
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
-           "EFFORT", "POWER", "check_driver_joint", "drivable_kinds"]
+           "EFFORT", "POWER", "check_driver_joint", "drivable_kinds", "joint_driver_kinds",
+           "split_trajectory", "DriverRow"]
 
 DriverSpec = namedtuple("DriverSpec", [
     "name",         # persisted identifier (stored in documents: never rename)
@@ -75,6 +76,11 @@ POWER = "power"
 
 def driver_kinds():
     return list(DRIVER_TYPES)
+
+
+def joint_driver_kinds():
+    """The driver kinds that act on a joint (what documents and GUI commands offer)."""
+    return [k for k, s in DRIVER_TYPES.items() if s.target == TARGET_JOINT]
 
 
 def driver_spec(kind):

@@ -67,10 +67,10 @@ SCRIPT = textwrap.dedent('''
 
 
 def test_driver_commands_in_the_gui(tmp_path):
-    from SimPhantWorkbench.solver.drivers import DRIVER_TYPES
+    from SimPhantWorkbench.solver.drivers import DRIVER_TYPES, joint_driver_kinds
     res, proc = run_gui_script(tmp_path, "drivers_gui", SCRIPT)
     assert "error" not in res, res["error"]
-    names = ["SimPhant_Driver_" + k for k in DRIVER_TYPES]
+    names = ["SimPhant_Driver_" + k for k in joint_driver_kinds()]
     assert res["names"] == names
     assert all(n in res["toolbar"] for n in names)
     assert all(res["registered"].values())

@@ -179,8 +179,14 @@ def driver_point():
         + _motor_badge()))
 
 
+def driver_angle():
+    return svg(path("M8,50 L46,50", stroke=B1D, width=5), path("M8,50 L36,16", stroke=B2D, width=5),
+               path("M28,50 A20,20 0 0 0 21,34", stroke=GREEN_D, width=3.5),
+               arrow_head(20, 33, -0.5, -1, GREEN, 8), *_motor_badge())
+
+
 DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation,
-                   "point": driver_point}
+                   "point": driver_point, "angle": driver_angle}
 
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,

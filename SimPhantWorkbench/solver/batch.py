@@ -127,7 +127,9 @@ def description(model, settings):
         motions = [m.describe() for m in d.motions]
         if None in motions:
             return None
-        on = d.joint.name if d.joint is not None else [d.body.name, _floats(d.local_point)]
+        on = d.joint.name if d.joint is not None else [
+            d.entry[0].name, d.entry[1].name, _floats(d.entry[2][0]), _floats(d.entry[2][1]),
+            _floats(d.entry[3][0]), _floats(d.entry[3][1])]
         drivers.append([d.name, d.kind, on, motions])
     clean = {}
     for k, v in sorted(settings.items()):

@@ -50,6 +50,7 @@ DriverSpec = namedtuple("DriverSpec", [
 DRIVER_ROTATION = "rotation"
 DRIVER_TRANSLATION = "translation"
 DRIVER_POINT = "point"
+DRIVER_ANGLE = "angle"
 TARGET_JOINT = "joint"
 TARGET_BODY = "body"
 
@@ -67,6 +68,11 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
                "m", "m/s", "force", "N",
                "Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) "
                "(world axes)", "Driver_Point.svg"),
+    DriverSpec(DRIVER_ANGLE, "Angle driver", ((PRIM_ANGLE, 0, 0),), TARGET_BODY, (),
+               "rad", "rad/s", "torque", "N m",
+               "Prescribes the angle from a vector of body 1 to a vector of body 2 about an "
+               "axis of body 1 (body 1 may be ground: the orientation of a body vector)",
+               "Driver_Angle.svg"),
 ])
 
 #: names of the result series of a driver
@@ -366,13 +372,17 @@ class Driver:
     """A prescribed motion of a joint (``Model.add_driver``) or of a body point
     (``Model.add_point_driver``): one ``MotionFunction`` per constraint row."""
 
-    def __init__(self, model, name, kind, joint, motions, body=None, local_point=None):
+    def __init__(self, model, name, kind, joint, motions, body=None, local_point=None,
+                 entry=None):
         self.model = model
         self.name = name
         self.kind = kind
         self.joint = joint            # the driven joint, or None (body drivers)
         self.body = body              # the driven body of a body driver
         self.local_point = local_point
+        #: body drivers: (body1, body2, frame1, frame2) of their own block, frames
+        #: (point, rotation) in world at t0 as a joint's
+        self.entry = entry
         self.motions = list(motions)
         self.index = None
 

@@ -380,7 +380,59 @@ class Model:
         motions = split_trajectory(trajectory, velocity, acceleration, what)
         for m in motions:
             m.value_at(0.0)
-        d = Driver(self, name, DRIVER_POINT, None, motions, body=b, local_point=local)
+        entry = (b, self.ground, (b.position + b.A_user @ local, np.eye(3)),
+                 (np.zeros(3), np.eye(3)))
+        d = Driver(self, name, DRIVER_POINT, None, motions, body=b, local_point=local,
+                   entry=entry)
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def add_angle_driver(self, body1, body2, axis, vector1=None, vector2=None, position=0.0,
+                         velocity=None, acceleration=None, name=None):
+        """Prescribe the angle [rad] from ``vector1`` (fixed in ``body1``) to ``vector2``
+        (fixed in ``body2``), right-handed about ``axis`` (fixed in ``body1``); all in
+        world axes at t0, the vectors projected onto the plane normal to the axis
+        (``vector1`` default: a vector normal to the axis; ``vector2`` default:
+        ``vector1``). The angle is absolute: at t0 it is the one between the given
+        vectors (0 with the defaults), and it stays continuous over many turns.
+        ``body1`` may be ground (the orientation of a body vector about a world
+        axis). ``position``, ``velocity``, ``acceleration`` as ``add_driver``; one
+        row in a block of its own; the effort is the torque [N m] about the axis on
+        ``body2``. Unlike a joint driver it does not need a joint between the bodies.
+        """
+        from .drivers import DRIVER_ANGLE, Driver, make_motion
+        if name is None:
+            name = "angle_driver%d" % (len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, DRIVER_ANGLE)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        b1 = self._joint_body(body1, what)
+        b2 = self._joint_body(body2, what)
+        if b1 is b2:
+            raise ModelError("%s: body1 and body2 are the same body %r" % (what, b1.name))
+        n = _unit(axis, what + " axis")
+        R1 = orthonormal_frame(n)
+        frames = []
+        for vec, label in ((vector1, "vector1"), (vector2 if vector2 is not None else vector1,
+                                                  "vector2")):
+            if vec is None:
+                x = R1[:, 0]
+            else:
+                v = _vec3(vec, "%s %s" % (what, label))
+                x = v - np.dot(v, n) * n
+                if np.linalg.norm(x) < 1e-9 * max(np.linalg.norm(v), 1e-300):
+                    raise ModelError("%s: %s is parallel to the axis" % (what, label))
+                x /= np.linalg.norm(x)
+            frames.append(np.column_stack([x, np.cross(n, x), n]))
+        motion = make_motion(position, velocity, acceleration, what)
+        motion.value_at(0.0)
+        p = b2.position if not b2.is_ground else b1.position
+        entry = (b1, b2, (p.copy(), frames[0]), (p.copy(), frames[1]))
+        d = Driver(self, name, DRIVER_ANGLE, None, [motion], entry=entry)
+        d.body = b2
         d.index = len(self.drivers)
         self.drivers.append(d)
         return d

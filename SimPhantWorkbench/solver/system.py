@@ -400,8 +400,4 @@ class _DriverEntry:
     def __init__(self, driver, ground):
         self.driver = driver
         self.name = driver.name
-        b = driver.body
-        self.body1 = b
-        self.body2 = ground
-        self.frame1 = (b.position + b.A_user @ driver.local_point, np.eye(3))
-        self.frame2 = (np.zeros(3), np.eye(3))
+        self.body1, self.body2, self.frame1, self.frame2 = driver.entry

@@ -470,3 +470,70 @@ def test_point_driver_moves_a_pendulum_pivot(mode):
                                atol=1e-6)
     assert r.driver_value(d).shape == (len(r.t), 3)
     assert r.driver_names == ["circle"] and r.driver_row_counts == [3]
+
+
+# --------------------------------------------------------------------------- angle driver
+@pytest.mark.parametrize("ground_side", [None, 0, 1])
+def test_angle_driver_row_matches_finite_differences(ground_side):
+    rng = np.random.default_rng(zlib.crc32(("angle-driver/%s" % ground_side).encode()))
+    m = Model(gravity=(0.0, 0.0, 0.0))
+    bodies = [m.add_body("b%d" % i, mass=rng.uniform(0.5, 3.0), inertia=random_inertia(rng),
+                         position=rng.normal(size=3), orientation=random_rotation(rng),
+                         velocity=rng.normal(size=3), angular_velocity=rng.normal(size=3))
+              for i in range(2)]
+    if ground_side is not None:
+        bodies[ground_side] = m.ground
+    motion = MotionFunction("harmonic", amplitude=0.7, frequency=0.9, phase=0.3, offset=2.9)
+    m.add_angle_driver(bodies[0], bodies[1], axis=rng.normal(size=3), vector1=rng.normal(size=3),
+                       vector2=rng.normal(size=3), position=motion, name="ar")
+    sysm = m.compile()
+    nb = sysm.nb
+    Y = sysm.y0
+    t = 0.8
+    f = motion.value_at(t)
+
+    def phi_at(Yx, tx):
+        sysm.set_loads(tx)
+        return sysm.constraint_state(Yx)[0]
+
+    sysm.set_loads(t)
+    phi, J, gamma = sysm.constraint_state(Y)
+    assert phi.shape == (1,)
+    h = 1e-6
+    J_fd = np.zeros_like(J)
+    for b in range(nb):
+        for c in range(6):
+            e = np.zeros(6)
+            e[c] = 1.0
+            J_fd[:, 6 * b + c] = (phi_at(retract(Y, nb, b, e, h), t)
+                                  - phi_at(retract(Y, nb, b, e, -h), t)) / (2 * h)
+    np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-7)
+    v = Y[7 * nb:]
+    dphi = (phi_at(flow(Y, nb, h), t + h) - phi_at(flow(Y, nb, -h), t - h)) / (2 * h)
+    np.testing.assert_allclose(dphi, J @ v - f[1], rtol=1e-6, atol=1e-7)
+    hg = 1e-5
+    sysm.set_loads(t)
+    Jp = sysm.constraint_state(flow(Y, nb, hg))[1]
+    Jm = sysm.constraint_state(flow(Y, nb, -hg))[1]
+    np.testing.assert_allclose(gamma, -((Jp - Jm) @ v) / (2 * hg) + f[2], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["dynamic", "kinematic"])
+def test_angle_driver_holds_a_pendulum_like_the_joint_driver(mode):
+    """The orientation of the bob's x vector about the world y axis, prescribed by an
+    angle driver from ground, holds the pendulum as the joint driver does."""
+    mass, length, theta = 2.0, 0.8, 0.6
+    m = Model(gravity=(0.0, 0.0, -G))
+    bob = m.add_body("bob", mass=mass, inertia=(1e-3, 1e-3, 1e-3), position=(0.0, 0.0, -length))
+    m.add_joint("revolute", m.ground, bob, point=(0, 0, 0), axis=(0.0, 1.0, 0.0), name="pivot")
+    d = m.add_angle_driver(m.ground, bob, axis=(0, 1, 0), vector1=(0, 0, 1), position=theta,
+                           name="tilt")
+    r = m.simulate(t_end=0.2, dt=1e-3, output_dt=0.05) if mode == "dynamic" \
+        else m.kinematic(0.2, 0.05)
+    np.testing.assert_allclose(r.position(bob)[-1],
+                               [-length * math.sin(theta), 0.0, -length * math.cos(theta)],
+                               atol=1e-9)
+    np.testing.assert_allclose(r.driver_effort(d), mass * G * length * math.sin(theta),
+                               rtol=1e-6)
+    # the pivot carries no torque about its axis: the driver does it all
+    np.testing.assert_allclose(r.reaction_torque("pivot")[:, 1], 0.0, atol=1e-6)

@@ -398,7 +398,8 @@ def _analyse(study, conv, result, path, wall_total):
     from .objects.study import study_bodies, study_joints, study_loads
     bodies = study_bodies(study)
     model = conv.model
-    rows = sum(len(j.spec.rows) for j in model.joints)
+    drivers = list(getattr(model, "drivers", []))
+    rows = sum(len(j.spec.rows) for j in model.joints) + sum(d.nrows for d in drivers)
     e = result.energy()
     total = e["total"]
     drift = float(np.abs(total - total[0]).max()) if len(total) else 0.0
@@ -412,7 +413,8 @@ def _analyse(study, conv, result, path, wall_total):
         fixed_bodies=[b.Label for b in bodies if b.Fixed],
         joints=[[j.name, j.kind] for j in model.joints],
         loads=[o.Label for o in study_loads(study)],
-        gruebler_dof=model.degrees_of_freedom(), constraint_equations=rows,
+        gruebler_dof=6 * len(model.bodies) - rows, constraint_equations=rows,
+        newton_iterations=s.get("newton_iterations"),
         jacobian_rank=None if mob is None else mob[1],
         mobility=None if mob is None else 6 * len(model.bodies) - mob[1],
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
@@ -469,6 +471,9 @@ def summary_lines(info):
             info["mobility"], info["constraint_equations"] - info["jacobian_rank"])
     L.append(dof)
     dt = "adaptive" if info["dt"] is None else "dt %s" % _fmt(info["dt"], "s")
+    if info["method"] == "kinematic":
+        dt = "positions by Newton-Raphson (%d iterations in all)" % (
+            info.get("newton_iterations") or 0)
     L.append("run        %s, %s, t = %s .. %s s, %d samples every %s"
              % (info["method"], dt, _fmt(info["t0"] or 0.0), _fmt(info["t_end"]),
                 info["samples"], _fmt(info["output_dt"], "s")))

@@ -294,6 +294,13 @@ class MotionFunction:
                        + self._call(pos, t - h, "position")) / (h * h)
         return f, fd, fdd
 
+    def __reduce__(self):
+        """Pickled as its kind and parameters (an expression as its text), so a model with
+        drivers travels to another process like one with text time functions."""
+        if self.kind == "callable":
+            return object.__reduce__(self)
+        return (_rebuild_motion, (self.kind, self.what, dict(self.params)))
+
     def describe(self):
         """Plain data (kind and parameters) for fingerprints; None for Python callables."""
         if self.kind == "callable":
@@ -303,6 +310,10 @@ class MotionFunction:
 
     def __repr__(self):
         return "MotionFunction(%r, %s)" % (self.kind, dict(self.params))
+
+
+def _rebuild_motion(kind, what, params):
+    return MotionFunction(kind, what=what, **params)
 
 
 def _complex_ok(fn, t):

@@ -537,3 +537,19 @@ def test_angle_driver_holds_a_pendulum_like_the_joint_driver(mode):
                                rtol=1e-6)
     # the pivot carries no torque about its axis: the driver does it all
     np.testing.assert_allclose(r.reaction_torque("pivot")[:, 1], 0.0, atol=1e-6)
+
+
+def test_models_with_drivers_pickle_and_run_with_scipy_methods():
+    """Motion functions pickle as their kind and parameters (an expression as its text),
+    so a driven model goes to a process pool; an adaptive SciPy method follows the
+    driver as the fixed-step one does."""
+    import pickle
+    m, (crank, rod, slider), motor = slider_crank()
+    m2 = pickle.loads(pickle.dumps(m))
+    np.testing.assert_allclose(m2.drivers[0].value_at(0.3), motor.value_at(0.3))
+    mf = pickle.loads(pickle.dumps(MotionFunction("expression", text="sin(t)")))
+    np.testing.assert_allclose(mf.value_at(0.5)[0], math.sin(0.5))
+    r = m2.simulate(t_end=0.5, method="RK45", output_dt=0.01, rtol=1e-10, atol=1e-12)
+    theta = math.radians(30.0) + 2 * math.pi * r.t
+    x, _xd, _xdd = slider_closed_form(theta, 2 * math.pi)
+    np.testing.assert_allclose(r.position("slider")[:, 0], x, atol=1e-6)

@@ -43,7 +43,8 @@ __all__ = [
     "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
-    "simulation_settings", "check_enumerations", "Conversion", "convert", "driver_data",
+    "simulation_settings", "analysis_mode", "check_enumerations", "Conversion", "convert",
+    "driver_data",
     "driver_motion",
 ]
 
@@ -516,6 +517,13 @@ def _check_study_settings(study):
                          % (_label(study), name, bound, " (%s)" % zero if zero else "", v))
 
 
+def analysis_mode(study):
+    """The solver analysis of a study: "kinematic" when its ``AnalysisMode`` is Kinematic,
+    else "dynamic" (also for documents older than that property)."""
+    return "kinematic" if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic" \
+        else "dynamic"
+
+
 def simulation_settings(study, **overrides):
     """Keyword arguments of ``Model.simulate`` from a Study's properties (SI).
 
@@ -570,6 +578,7 @@ class Conversion:
         self.body_map = {}
         self.joint_map = {}
         self.load_map = {}
+        self.driver_map = {}
 
     def solver_body(self, body_obj):
         return self.body_map[body_obj.Name]

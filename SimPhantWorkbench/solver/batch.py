@@ -63,7 +63,9 @@ def run_task(task):
                metrics={m.name: float("nan") for m in task.metrics}, metric_errors={},
                sim_time=0.0, steps=0, worker="%s:%d" % (socket.gethostname(), os.getpid()))
     try:
-        result = task.model.simulate(**task.settings)
+        from .kinematics import run_analysis
+        settings = dict(task.settings)
+        result = run_analysis(task.model, settings, settings.pop("analysis", "dynamic"))
         out["steps"] = int(result.settings.get("steps", 0) or 0)
     except (ModelError, SimulationError) as exc:     # assembly errors are ModelErrors
         out.update(status="failed", error=type(exc).__name__, message=str(exc))

@@ -24,7 +24,25 @@ from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationEr
 from .result import Result
 from .simulation import _positive, output_times
 
-__all__ = ["kinematic", "free_dof", "driver_warnings"]
+__all__ = ["kinematic", "free_dof", "driver_warnings", "run_analysis", "ANALYSES"]
+
+#: analysis kinds: integrate the equations of motion, or solve a fully driven mechanism
+ANALYSES = ("dynamic", "kinematic")
+
+
+def run_analysis(model, settings, analysis="dynamic", progress=None):
+    """Run ``model`` with the keyword arguments of ``Model.simulate`` (``settings``):
+    a dynamic simulation, or (``analysis="kinematic"``) a kinematic analysis over the
+    same ``t0``, ``t_end`` and ``output_dt`` (the integrator settings unused). What the
+    runner and parameter studies call, so a study's mode means the same in both."""
+    if analysis not in ANALYSES:
+        raise ModelError("unknown analysis %r; valid: %s" % (analysis, ", ".join(ANALYSES)))
+    if analysis == "dynamic":
+        return model.simulate(progress=progress, **settings)
+    t0 = float(settings.get("t0", 0.0) or 0.0)
+    t_end = settings["t_end"]
+    out = settings.get("output_dt") or (float(t_end) - t0) / 1000.0
+    return model.kinematic(t_end=t_end, output_dt=out, t0=t0, progress=progress)
 
 #: relative singular-value threshold of the rank of Phi_q (scaled rows)
 RANK_TOL = 1e-8

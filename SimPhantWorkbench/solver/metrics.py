@@ -28,7 +28,8 @@ from .errors import ModelError
 
 __all__ = ["Metric", "parse_metric", "QUANTITIES", "REDUCERS", "COMPONENTS"]
 
-#: kind "body", "joint" or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
+#: kind "body", "joint", "driver" or "system"; vector: 3 components; fn(result, name) -> (n,)
+#: or (n, 3)
 Quantity = namedtuple("Quantity", ["kind", "vector", "unit", "fn", "doc"])
 
 
@@ -58,6 +59,10 @@ QUANTITIES = {
                                "force of the joint on its second body, world"),
     "reaction_torque": Quantity("joint", True, "N m", lambda r, n: r.reaction_torque(n),
                                 "torque of the joint on its second body, world"),
+    "driver_effort": Quantity("driver", False, "N m or N", lambda r, n: r.driver_effort(n),
+                              "a joint driver's motor torque or actuator force"),
+    "driver_power": Quantity("driver", False, "W", lambda r, n: r.driver_power(n),
+                             "power a driver puts into the mechanism"),
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],

@@ -155,3 +155,27 @@ def test_drivers_csv_and_plot_of_a_point_driver(tmp_path):
     data = np.array([[float(x) for x in row] for row in rows[1:]])
     np.testing.assert_allclose(data[:, 9], G, rtol=1e-6)          # holds it against gravity
     np.testing.assert_allclose(data[:, -1], r.driver_power("path"))
+
+
+def test_parameter_study_of_the_motor_speed(docs):
+    """A sweep over a Driver property of a kinematic study: the runs are kinematic
+    analyses, and the motor-torque metric grows with the speed squared (no gravity
+    torque: inertial torque only)."""
+    from SimPhantWorkbench import sweep
+    doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "driven_slider_crank.FCStd"))
+    try:
+        study = next(o for o in doc.Objects if is_type(o, "SimPhant::Study"))
+        study.GravityAcceleration = 0.0
+        out = sweep.execute(study, {"Motor.Speed": [60.0, 120.0]},
+                            {"torque": "absmax(driver_effort(Motor))",
+                             "power": "mean(driver_power(Motor))"},
+                            settings={"t_end": 0.5}, executor="in-process")
+        rows = out.rows
+        assert [r["status"] for r in rows] == ["ok", "ok"], rows
+        t60, t120 = rows[0]["torque"], rows[1]["torque"]
+        assert t60 > 0 and t120 / t60 == pytest.approx(4.0, rel=1e-6)
+        # 0.5 s at 120 rpm is one revolution: the kinetic energy comes back, the mean
+        # power is ~0 (trapezoid-free sample mean: a small fraction of the peak)
+        assert abs(rows[1]["power"]) < 0.02 * t120 * 4 * math.pi
+    finally:
+        FreeCAD.closeDocument(doc.Name)

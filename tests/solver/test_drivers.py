@@ -553,3 +553,20 @@ def test_models_with_drivers_pickle_and_run_with_scipy_methods():
     theta = math.radians(30.0) + 2 * math.pi * r.t
     x, _xd, _xdd = slider_closed_form(theta, 2 * math.pi)
     np.testing.assert_allclose(r.position("slider")[:, 0], x, atol=1e-6)
+
+
+def test_driver_metrics_and_batch_kinematic_runs():
+    from SimPhantWorkbench.solver.batch import Task, run_task
+    from SimPhantWorkbench.solver.metrics import parse_metric
+    m, _bodies, motor = slider_crank()
+    metric = parse_metric("absmax(driver_effort(motor))").resolved("motor")
+    r = m.kinematic(0.5, 0.01)
+    assert metric.evaluate(r) == pytest.approx(np.abs(r.driver_effort(motor)).max())
+    power = parse_metric("mean(driver_power(motor))").resolved("motor")
+    assert power.evaluate(r) == pytest.approx(r.driver_power(motor).mean())
+    task = Task(index=0, key="k", model=m, settings=dict(t_end=0.5, output_dt=0.01,
+                                                          analysis="kinematic"),
+                metrics=[metric])
+    out = run_task(task)
+    assert out["status"] == "ok", out
+    assert out["metrics"][metric.name] == pytest.approx(metric.evaluate(r))

@@ -19,7 +19,7 @@ import time as _time
 import numpy as np
 
 from . import kernels
-from .assembly import _retract, assemble
+from .assembly import _correction, _retract, assemble
 from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationError
 from .result import Result
 from .simulation import _positive, output_times
@@ -46,6 +46,39 @@ def run_analysis(model, settings, analysis="dynamic", progress=None):
 
 #: relative singular-value threshold of the rank of Phi_q (scaled rows)
 RANK_TOL = 1e-8
+#: Newton tolerance of the position equations (scaled |Phi|, as the assembly's) and the
+#: most iterations per sample before the full assembly (step control, redundancy
+#: detection, diagnosis) takes over
+NEWTON_TOL = 1e-11
+NEWTON_MAX = 8
+
+
+def _newton(system, Y):
+    """Plain Newton-Raphson on Phi(q, t) = 0 from ``Y`` (the loads/drivers already set),
+    then the velocity projection Phi_q q_dot = nu. Returns (Y, iterations) or None when
+    it does not converge quadratically (the caller falls back to ``assemble``). The
+    redundant rows found at t0 keep their regularisation (least-squares steps)."""
+    nb = system.nb
+    off = 7 * nb
+    res = system.residuals(Y)[0]
+    it = 0
+    while res.max(initial=0.0) > NEWTON_TOL:
+        if it >= NEWTON_MAX:
+            return None
+        dq = _correction(system, system.W.phi.copy())
+        Yn = _retract(Y, nb, dq, 1.0)
+        resn = system.residuals(Yn)[0]
+        if not resn.max() < res.max():
+            return None
+        Y, res = Yn, resn
+        it += 1
+    for _ in range(2):
+        vres = system.residuals(Y)[1]
+        if vres.max(initial=0.0) <= NEWTON_TOL:
+            break
+        Y = Y.copy()
+        Y[off:] += _correction(system, system.W.phidot.copy()).reshape(-1)
+    return Y, it
 
 
 def free_dof(system, Y):
@@ -122,13 +155,18 @@ def kinematic(model, t_end, output_dt, t0=0.0, progress=None):
         Yp = _retract(Ys[m - 1], nb, dq, h)
         Yp[off:] += h * system.W.acc.reshape(-1)
         system.set_loads(times[m])
-        try:
-            Ym, rep = assemble(system, Yp)
-        except AssemblyError as exc:
-            error = (SimulationError, "kinematic analysis stopped at t=%.6g s: the position "
-                     "equations have no solution (%s)" % (times[m], exc), times[m])
-            break
-        newton += rep.iterations
+        fast = _newton(system, Yp)
+        if fast is not None:
+            Ym, iters = fast
+        else:
+            try:
+                Ym, rep = assemble(system, Yp)
+            except AssemblyError as exc:
+                error = (SimulationError, "kinematic analysis stopped at t=%.6g s: the position "
+                         "equations have no solution (%s)" % (times[m], exc), times[m])
+                break
+            iters = rep.iterations
+        newton += iters
         Ys[m] = Ym
         done = m + 1
         if progress is not None and _time.perf_counter() - last > 0.1:

@@ -570,3 +570,21 @@ def test_driver_metrics_and_batch_kinematic_runs():
     out = run_task(task)
     assert out["status"] == "ok", out
     assert out["metrics"][metric.name] == pytest.approx(metric.evaluate(r))
+
+
+def test_kinematic_analysis_stops_where_the_position_equations_have_no_solution():
+    """The slider pushed outwards at constant speed past the crank's reach (r + l): the
+    kinematic analysis stops there with a SimulationError carrying the samples so far."""
+    from SimPhantWorkbench.solver import SimulationError
+    m, (crank, rod, slider), motor = slider_crank()
+    m.drivers.clear()
+    x0 = slider.position[0]
+    reach = 0.1 + 0.35
+    d = m.add_driver("slide", MotionFunction("ramp", value=0.0, rate=0.05), name="push")
+    t_hit = (reach - x0) / 0.05
+    with pytest.raises(SimulationError, match="kinematic analysis stopped") as info:
+        m.kinematic(t_end=t_hit + 0.5, output_dt=0.01)
+    r = info.value.result
+    assert r is not None and 0.5 * t_hit < r.t[-1] <= t_hit + 1e-9
+    np.testing.assert_allclose(r.position(slider)[:, 0], x0 + 0.05 * r.t, atol=1e-9)
+    assert d.name in r.driver_names

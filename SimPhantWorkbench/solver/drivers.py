@@ -29,7 +29,7 @@ from .joints import PRIM_ANGLE, PRIM_DOT2, PRIM_POINT, X, Y, Z
 
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
-           "EFFORT", "POWER", "check_driver_joint", "drivable_kinds", "joint_driver_kinds",
+           "check_driver_joint", "drivable_kinds", "joint_driver_kinds",
            "split_trajectory", "DriverRow"]
 
 DriverSpec = namedtuple("DriverSpec", [
@@ -74,10 +74,6 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
                "axis of body 1 (body 1 may be ground: the orientation of a body vector)",
                "Driver_Angle.svg"),
 ])
-
-#: names of the result series of a driver
-EFFORT = "effort"
-POWER = "power"
 
 
 def driver_kinds():

@@ -36,6 +36,11 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
                                                for o in sel):
             self.appendContextMenu("", ["SimPhant_SetActiveStudy", "SimPhant_Check",
                                         "SimPhant_Solve"])
+            if len(sel) == 1 and proxy_type(sel[0]) == "SimPhant::Joint":
+                # the driver kinds of the registry (each command is active only when the
+                # joint has its degree of freedom)
+                from SimPhantWorkbench.commands import cmd_drivers
+                self.appendContextMenu("", [c.name for c in cmd_drivers.commands()])
 
     def GetClassName(self):
         return "Gui::PythonWorkbench"

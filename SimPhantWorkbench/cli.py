@@ -392,7 +392,8 @@ def _analyse(study, conv, result, path, wall_total):
     from .objects.study import study_bodies, study_joints, study_loads
     bodies = study_bodies(study)
     model = conv.model
-    rows = sum(len(j.spec.rows) for j in model.joints)
+    drivers = list(getattr(model, "drivers", []))
+    rows = sum(len(j.spec.rows) for j in model.joints) + sum(d.nrows for d in drivers)
     e = result.energy()
     # with dampers and actuators: kinetic + potential + dissipated - actuator work
     total = e.get("balance", e["total"])
@@ -408,6 +409,7 @@ def _analyse(study, conv, result, path, wall_total):
         joints=[[j.name, j.kind] for j in model.joints],
         loads=[o.Label for o in study_loads(study)],
         gruebler_dof=model.degrees_of_freedom(), constraint_equations=rows,
+        newton_iterations=s.get("newton_iterations"),
         jacobian_rank=None if rep is None else rep.rank,
         mobility=None if rep is None else rep.mobility,
         dof=None if rep is None else rep.to_dict(),
@@ -427,6 +429,7 @@ def _analyse(study, conv, result, path, wall_total):
         joint_motion=_joint_motion(result),
         force_elements=[[n, k] for n, k in zip(getattr(result, "force_names", []),
                                                getattr(result, "force_kinds", []))],
+        drivers=_driver_info(result),
     )
     return info
 
@@ -441,6 +444,23 @@ def _joint_motion(result):
         for dof in result.joint_dofs(j):
             x = result.joint_position(j, dof)
             out.append([j, dof, float(x.min()), float(x.max()), JOINT_UNITS[dof][0]])
+    return out
+
+
+def _driver_info(result):
+    """Per driver: name, kind, peak |effort| and peak and mean power (plain data)."""
+    import numpy as np
+    from .solver.drivers import DRIVER_TYPES
+    out = []
+    for name, kind in zip(getattr(result, "driver_names", []), getattr(result, "driver_kinds", [])):
+        e, p = result.driver_effort(name), result.driver_power(name)
+        if e.ndim == 2:
+            e = np.linalg.norm(e, axis=1)
+        spec = DRIVER_TYPES[kind]
+        out.append(dict(name=name, kind=kind, effort=spec.effort, effort_unit=spec.effort_unit,
+                        effort_peak=float(np.abs(e).max()) if len(e) else None,
+                        power_peak=float(np.abs(p).max()) if len(p) else None,
+                        power_mean=float(p.mean()) if len(p) else None))
     return out
 
 
@@ -471,6 +491,9 @@ def summary_lines(info):
         for key, text in report_lines(info["dof"]):
             L.append("           %s: %s" % (key, text))
     dt = "adaptive" if info["dt"] is None else "dt %s" % _fmt(info["dt"], "s")
+    if info["method"] == "kinematic":
+        dt = "positions by Newton-Raphson (%d iterations in all)" % (
+            info.get("newton_iterations") or 0)
     L.append("run        %s, %s, t = %s .. %s s, %d samples every %s"
              % (info["method"], dt, _fmt(info["t0"] or 0.0), _fmt(info["t_end"]),
                 info["samples"], _fmt(info["output_dt"], "s")))
@@ -490,11 +513,17 @@ def summary_lines(info):
                 rel, _fmt(info["kinetic_energy_peak"], "J"))
         if info.get("force_elements"):
             line += " (E = kinetic + potential + dissipated - actuator work)"
-        if info["loads"]:
-            line += "; loads do work, E is not conserved"
+        if info["loads"] or info.get("drivers"):
+            line += "; %s work, E is not conserved" % (
+                "loads do" if not info.get("drivers") else "drivers do")
         L.append(line)
         L.append("violation  max |Phi| = %s (m or rad), max |Phi_dot| = %s (m/s or rad/s)"
                  % (_fmt(info["violation_position_max"]), _fmt(info["violation_velocity_max"])))
+    for d in info.get("drivers") or []:
+        if d["effort_peak"] is not None:
+            L.append("driver     %s (%s): max |%s| = %s, max |power| = %s, mean power = %s"
+                     % (d["name"], d["kind"], d["effort"], _fmt(d["effort_peak"], d["effort_unit"]),
+                        _fmt(d["power_peak"], "W"), _fmt(d["power_mean"], "W")))
     assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
     L.append("assembly   " + assembly[0])
     L.extend("           " + a.strip() for a in assembly[1:])

@@ -44,8 +44,8 @@ __all__ = [
     "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
-    "simulation_settings", "check_enumerations", "Conversion", "convert",
-    "FORCE_UNITS", "force_geometry", "force_element_params",
+    "simulation_settings", "analysis_mode", "check_enumerations", "Conversion", "convert",
+    "FORCE_UNITS", "force_geometry", "force_element_params", "driver_data", "driver_motion",
 ]
 
 KG_M2_TO_KG_MM2 = 1e6
@@ -148,6 +148,7 @@ def _label(obj):
 def _kind_word(obj):
     for t, word in (("SimPhant::Body", "Body"), ("SimPhant::Joint", "Joint"),
                     ("SimPhant::Force", "Force"), ("SimPhant::Torque", "Torque"),
+                    ("SimPhant::Driver", "Driver"),
                     ("SimPhant::Study", "Study"), ("SimPhant::Result", "Result")):
         if is_type(obj, t):
             return word
@@ -516,6 +517,13 @@ def _check_study_settings(study):
                          % (_label(study), name, bound, " (%s)" % zero if zero else "", v))
 
 
+def analysis_mode(study):
+    """The solver analysis of a study: "kinematic" when its ``AnalysisMode`` is Kinematic,
+    else "dynamic" (also for documents older than that property)."""
+    return "kinematic" if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic" \
+        else "dynamic"
+
+
 def simulation_settings(study, **overrides):
     """Keyword arguments of ``Model.simulate`` from a Study's properties (SI).
 
@@ -571,6 +579,7 @@ class Conversion:
         self.joint_map = {}
         self.load_map = {}
         self.force_map = {}     # ForceElement object Name -> solver ForceElement
+        self.driver_map = {}
 
     def solver_body(self, body_obj):
         return self.body_map[body_obj.Name]
@@ -679,7 +688,72 @@ def convert(study):
     fnames = _unique_names(elements)
     for fe in elements:
         conv.force_map[fe.Name] = _add_force_element(conv, fe, bodies, fnames[fe.Name])
+    from .objects.study import study_drivers
+    drivers = study_drivers(study)
+    dnames = _unique_names(drivers)
+    conv.driver_map = {}
+    for d in drivers:
+        conv.driver_map[d.Name] = _add_driver(conv, d, joints, dnames[d.Name])
     return conv
+
+
+#: a driver's parameter units (``objects.driver.PARAMETER_PROPERTIES``) -> SI factor
+_DRIVER_UNITS = {"deg": ("rad", None), "mm": ("m", None), "rpm": (None, 2.0 * math.pi / 60.0),
+                 "mm/s": (None, M_PER_MM), "s": (None, 1.0), "Hz": (None, 1.0)}
+
+
+def driver_motion(driver, what=None):
+    """The solver ``MotionFunction`` of a Driver object (its Function and the properties
+    of that function's parameters for its DriverType, in SI)."""
+    from .objects.driver import PARAMETER_PROPERTIES
+    from .solver.drivers import MotionFunction, function_spec
+    what = what or _label(driver)
+    kind = str(driver.DriverType)
+    spec = function_spec(str(driver.Function))
+    params = {}
+    for p in spec.params:
+        name, unit = PARAMETER_PROPERTIES[(kind, p)]
+        value = getattr(driver, name)
+        if unit == "text":
+            params[p] = str(value)
+            continue
+        si, factor = _DRIVER_UNITS[unit]
+        params[p] = quantity_si(value, si) if si else float(value) * factor
+    try:
+        return MotionFunction(spec.name, what=what, **params)
+    except ModelError as exc:
+        raise ModelError(str(exc) if str(exc).startswith(what) else "%s: %s" % (what, exc)) \
+            from None
+
+
+def driver_data(driver, joints=None):
+    """Check a Driver object: its joint is a joint of its study that has the driven
+    degree of freedom, its motion is valid. Returns ``(joint object, MotionFunction)``;
+    ``ModelError`` naming the driver (and the joint) otherwise. The one validation the
+    factory, the conversion and the GUI use."""
+    from .solver.drivers import check_driver_joint
+    what = _label(driver)
+    joint = driver.Joint
+    if joint is None or not is_type(joint, "SimPhant::Joint"):
+        raise ModelError("%s has no joint: set Joint to a SimPhant joint" % what)
+    if joints is None:
+        study = find_study(driver)
+        joints = study_joints(study) if study is not None else []
+    if joint not in joints:
+        raise ModelError("%s: joint '%s' is not in this study" % (what, joint.Label))
+    check_driver_joint(what, joint.Label, str(joint.JointType), str(driver.DriverType))
+    return joint, driver_motion(driver, what)
+
+
+def _add_driver(conv, driver, joints, name):
+    """Add a Driver object to ``conv.model`` (its joint must be in the study)."""
+    what = _label(driver)
+    joint, motion = driver_data(driver, joints)
+    try:
+        return conv.model.add_driver(conv.joint_map[joint.Name], motion,
+                                     kind=str(driver.DriverType), name=name)
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (what, exc)) from None
 
 
 def _add_load(conv, load, bodies, name):

@@ -29,7 +29,7 @@ from .solver import JOINT_TYPES, ModelError
 
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
            "make_parameter_study", "make_force_element", "make_spring", "make_damper",
-           "make_contractile_force", "make_joint_spring", "make_joint_actuator"]
+           "make_contractile_force", "make_joint_spring", "make_joint_actuator", "make_driver"]
 
 
 def _attach_view_provider(obj, module_name, class_name):
@@ -503,6 +503,67 @@ def make_joint_actuator(study, joint, value, dof=None, name=None, label=None):
     a function of ``t`` as text."""
     return make_force_element(study, "joint_actuator", joint=joint, value=value, dof=dof,
                               name=name, label=label)
+
+
+# ----------------------------------------------------------------------------- drivers
+
+def make_driver(study, joint, driver_type=None, function="ramp", name=None, label=None,
+                **values):
+    """Add a driver (motor, actuator) prescribing the motion of ``joint`` (a Joint of the
+    study).
+
+    ``driver_type`` "rotation" or "translation" (default: the first the joint kind
+    has: rotation for revolute and cylindrical joints); ``function`` one of
+    ``solver.drivers.FUNCTION_TYPES`` (constant, ramp, step, step5, harmonic,
+    expression); ``values`` set the Driver's properties of that function, in
+    document units or as quantity strings: ``Angle``, ``Speed`` [rpm],
+    ``EndAngle``, ``AngleAmplitude`` (rotation), ``Distance``, ``Velocity``
+    [mm/s], ``EndDistance``, ``DistanceAmplitude`` (translation), ``StartTime``,
+    ``EndTime`` [s], ``Frequency`` [Hz], ``Phase``, ``Expression`` (SI, in t).
+
+    Example: a motor at 60 rpm: ``make_driver(study, hinge, function="ramp", Speed=60)``.
+    """
+    from .conversion import driver_data
+    from .objects.driver import Driver
+    from .solver.drivers import FUNCTION_TYPES, drivable_kinds, joint_driver_kinds
+    _require_study(study)
+    what = "Driver %s" % (repr(label or name) if (label or name) else "")
+    what = what.strip()
+    if not is_type(joint, "SimPhant::Joint") or find_study(joint) != study:
+        raise ModelError("%s: '%s' is not a joint of study '%s'"
+                         % (what, getattr(joint, "Label", joint), study.Label))
+    if driver_type is None:
+        kinds = drivable_kinds(str(joint.JointType))
+        if not kinds:
+            raise ModelError("%s: joint '%s' (%s) has no rotation or translation about its "
+                             "axis to drive" % (what, joint.Label, joint.JointType))
+        driver_type = kinds[0]
+    if driver_type not in joint_driver_kinds():
+        raise ModelError("%s: unknown driver type %r; valid types: %s"
+                         % (what, driver_type, ", ".join(joint_driver_kinds())))
+    if function not in FUNCTION_TYPES:
+        raise ModelError("%s: unknown function %r; valid functions: %s"
+                         % (what, function, ", ".join(FUNCTION_TYPES)))
+    known = {s.name for s in Driver.PROPERTIES} - {"Joint", "DriverType", "Function"}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ModelError("%s: unknown propert%s %s; valid: %s"
+                         % (what, "y" if len(unknown) == 1 else "ies", ", ".join(unknown),
+                            ", ".join(sorted(known))))
+
+    def fill(obj):
+        obj.Joint = joint
+        obj.DriverType = driver_type
+        obj.Function = function
+        for key, value in values.items():
+            try:
+                setattr(obj, key, value)
+            except Exception as exc:  # noqa: BLE001 - FreeCAD unit/type errors
+                raise ModelError("%s: %s = %r: %s" % (what, key, value, exc)) from None
+        driver_data(obj)                 # validates the joint, its DOF and the motion
+
+    return _create(study, "Add SimPhant driver", name or "Driver", Driver, "view_driver",
+                   "VPDriver", label or name, fill)
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -30,8 +30,12 @@ Files (``write_all`` writes them all)
 ``energy.csv``       kinetic, potential (gravity and springs) and total energy [J], and the
                      largest constraint violation |Phi| (lengths in m, angles in
                      rad) and |Phi_dot|.
+``drivers.csv``      only with drivers: per driver its prescribed value [rad or m] and
+                     rate, its effort (motor torque [N m] / actuator force [N] on the
+                     joint's second body) and its power [W].
 ``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
-                     the same data (``joints.png``: joint angles and slides).
+                     the same data (``joints.png``: joint angles and slides);
+``drivers.png`` (with drivers) their efforts and powers.
 ``animation.gif``    the bodies drawn at their poses in a 3-D view, about 100 frames
                      played in real time (``render_animation``).
 
@@ -50,7 +54,8 @@ __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
            "write_reactions_csv", "write_forces_csv",
-           "write_energy_csv", "plot_positions", "plot_energy",
+           "write_energy_csv", "write_drivers_csv", "driver_columns",
+           "plot_drivers", "plot_positions", "plot_energy",
            "JOINT_UNITS", "write_joints_csv", "plot_joint_motion",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
@@ -205,6 +210,32 @@ def write_energy_csv(result, path):
                                                e["total"], v["position"], v["velocity"]])
 
 
+def driver_columns(result, name):
+    """Column names of driver ``name`` in ``drivers.csv`` (units of its kind)."""
+    from .solver.drivers import DRIVER_TYPES
+    i = result.driver_names.index(name)
+    spec = DRIVER_TYPES[result.driver_kinds[i]]
+    rows = result.driver_row_counts[i]
+    comps = [""] if rows == 1 else ["_%s" % c for c in "xyz"[:rows]]
+    cols = []
+    for what, unit in (("value", spec.unit), ("rate", spec.rate_unit),
+                       (spec.effort, spec.effort_unit)):
+        cols += ["%s %s%s [%s]" % (name, what, c, unit) for c in comps]
+    return cols + ["%s power [W]" % name]
+
+
+def write_drivers_csv(result, path):
+    """``time [s]`` then, per driver, value, rate, effort and power (``driver_columns``)."""
+    header = ["time [s]"]
+    cols = [result.t]
+    for d in result.driver_names:
+        header += driver_columns(result, d)
+        for series in (result.driver_value(d), result.driver_rate(d), result.driver_effort(d)):
+            cols += list(series.T) if series.ndim == 2 else [series]
+        cols.append(result.driver_power(d))
+    return _write_table(path, header, cols)
+
+
 # ============================================================================ plots
 
 def _save(fig, path):
@@ -337,6 +368,42 @@ def plot_joint_motion(result, path, title=""):
     axes[-1].set_xlabel("time [s]")
     fig.suptitle((title + ": " if title else "") + "joint motion (frame 2 against frame 1: "
                  "angle about z1, slide along z1)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_drivers(result, path, title=""):
+    """Per driver: its effort (motor torque [N m] or actuator force [N]) and its power [W]."""
+    from .solver.drivers import DRIVER_TYPES
+    names = result.driver_names[:_REACTION_MAX_ROWS]
+    rows = max(1, len(names))
+    fig = _figure((_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows))
+    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    for r, d in enumerate(names):
+        spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(d)]]
+        ax = axes[r, 0]
+        effort = result.driver_effort(d)
+        if effort.ndim == 2:
+            for k in range(effort.shape[1]):
+                ax.plot(result.t, effort[:, k], color=_COLORS[k], label="xyz"[k])
+            _legend(ax, loc="upper right", ncol=3)
+        else:
+            ax.plot(result.t, effort, color=_COLORS[0])
+        ax.set_ylabel("%s [%s]" % (spec.effort, spec.effort_unit))
+        ax.set_title("%s: %s" % (d, spec.effort), fontsize="medium")
+        ax = axes[r, 1]
+        ax.plot(result.t, result.driver_power(d), color=_COLORS[1])
+        ax.set_ylabel("power [W]")
+        ax.set_title("%s: power" % d, fontsize="medium")
+        for ax in axes[r]:
+            ax.grid(True, alpha=0.3)
+    if not names:
+        axes[0, 0].text(0.5, 0.5, "no drivers", ha="center", va="center")
+        axes[0, 1].set_visible(False)
+    for c in range(2):
+        axes[-1, c].set_xlabel("time [s]")
+    fig.suptitle((title + ": " if title else "") + "driver efforts (on the joint's second "
+                 "body, about/along the joint z axis) and powers")
     fig.tight_layout()
     return _save(fig, path)
 
@@ -686,6 +753,9 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
     step("reactions.png", plot_reactions, result, os.path.join(out_dir, "reactions.png"), title)
     if _has_joint_frames(result):
         step("joints.png", plot_joint_motion, result, os.path.join(out_dir, "joints.png"), title)
+    if getattr(result, "driver_names", None):
+        step("drivers.csv", write_drivers_csv, result, os.path.join(out_dir, "drivers.csv"))
+        step("drivers.png", plot_drivers, result, os.path.join(out_dir, "drivers.png"), title)
     if meshes:
         step("animation.gif", render_animation, result, meshes,
              os.path.join(out_dir, "animation.gif"), animation_frames, title)

@@ -13,10 +13,11 @@ import tempfile
 
 import FreeCAD
 
-from .conversion import convert, simulation_settings
+from .conversion import analysis_mode, convert, simulation_settings
 from .objects.base import is_type, transaction
 from .objects.study import study_result
 from .solver import Model, ModelError, SimulationError
+from .solver.kinematics import run_analysis
 
 __all__ = ["run_study", "get_result", "result_object", "result_key", "store_result",
            "result_size"]
@@ -80,7 +81,7 @@ def run_study(study, progress=None, **overrides):
     settings = simulation_settings(study, **overrides)
     _check_result_size(study, conv, settings, overrides)
     try:
-        result = conv.model.simulate(progress=progress, **settings)
+        result = run_analysis(conv.model, settings, analysis_mode(study), progress=progress)
     except (ModelError, SimulationError) as exc:
         raise exc.prefixed("Study '%s'" % study.Label) from None
     store_result(study, conv, result)

@@ -15,6 +15,8 @@ neighbouring links meet on the plane between their slabs.
 pendulum            a bar hinged at one end, released 30 deg from the vertical
 double_pendulum     two bars, released horizontal and 45 deg: chaotic
 slider_crank        crank with a flywheel, spun at 2 rev/s, connecting rod, slider on a rail
+driven_slider_crank the same, its crank driven by a motor at a constant 120 rpm (a
+                    kinematic analysis: the motor torque and power are outputs)
 four_bar            crank-rocker four-bar (closed loop), crank given a spin
 spinning_top        a cone on a spherical joint at its tip, spinning at 100 rev/s,
                     tilted 25 deg: it precesses slowly about the vertical
@@ -222,7 +224,7 @@ def build_double_pendulum(doc):
     return study
 
 
-def build_slider_crank(doc):
+def build_slider_crank(doc, motor_rpm=None):
     """Steel crank (60 mm) with a flywheel spun at 2 rev/s, aluminium connecting rod
     (200 mm) and slider on a fixed rail.
 
@@ -230,6 +232,10 @@ def build_slider_crank(doc):
     (prismatic along x). As usual in CAD, the planar mechanism is modelled with
     spatial joints; 3 of its 20 constraint equations are redundant (Gruebler
     count -2, mobility 1), which the solver handles.
+
+    With ``motor_rpm`` the crank is driven instead, by a motor on its pivot at that
+    constant speed (``make_driver``), and the study is a kinematic analysis: every
+    velocity follows from the motor's, so no initial velocities are set.
     """
     r, rod = 60.0, 200.0
     th = math.radians(45.0)
@@ -256,6 +262,13 @@ def build_slider_crank(doc):
     b_crank = factory.make_body(study, crank, density=STEEL, name="Crank")
     b_rod = factory.make_body(study, rodlink, density=ALUMINIUM, name="ConnectingRod")
     b_slider = factory.make_body(study, slider, density=ALUMINIUM, name="Slider")
+    if motor_rpm is not None:
+        pivot = factory.make_joint(study, "revolute", hinge(post, 0, 0, 0.0),
+                                   hinge(crank, 0, 0, 0.0), name="CrankPivot")
+        _slider_crank_joints(study, crank, rodlink, slider, rail, pin, xs, y_s)
+        factory.make_driver(study, pivot, "rotation", "ramp", name="Motor", Speed=motor_rpm)
+        study.AnalysisMode = "Kinematic"
+        return study
     # crank at 2 rev/s (counter-clockwise seen from -y: the crank pin rises first);
     # rod and slider velocities follow from the loop, so nothing needs projecting
     w_crank = -2.0 * 2.0 * math.pi
@@ -267,6 +280,12 @@ def build_slider_crank(doc):
     set_planar_motion(b_slider, 0.0, (xs, 0.0), (v_wrist, 0.0))
     factory.make_joint(study, "revolute", hinge(post, 0, 0, 0.0), hinge(crank, 0, 0, 0.0),
                        name="CrankPivot")
+    _slider_crank_joints(study, crank, rodlink, slider, rail, pin, xs, y_s)
+    return study
+
+
+def _slider_crank_joints(study, crank, rodlink, slider, rail, pin, xs, y_s):
+    """Crank pin, wrist pin and slider guide of the slider-crank."""
     factory.make_joint(study, "revolute", hinge(crank, pin[0], pin[1], THICKNESS),
                        hinge(rodlink, pin[0], pin[1], THICKNESS), name="CrankPin")
     face = find_element(slider, "Face", (xs, y_s, 0.0))    # the slider's face towards the rod
@@ -277,7 +296,6 @@ def build_slider_crank(doc):
     runner_edge = find_element(slider, "Edge", (xs, y_s, -15.0))
     factory.make_joint(study, "prismatic", (rail, guide), (slider, runner_edge),
                        name="SliderGuide")
-    return study
 
 
 def four_bar_points(crank=80.0, coupler=220.0, rocker=160.0, ground=200.0, angle=60.0):
@@ -449,7 +467,11 @@ EXAMPLES = {
     "spinning_top": build_spinning_top,
     "quarter_car": build_quarter_car,
     "door": build_door,
+    "driven_slider_crank": lambda doc: build_slider_crank(doc, motor_rpm=MOTOR_RPM),
 }
+
+#: speed of the driven slider-crank's motor [rpm]
+MOTOR_RPM = 120.0
 
 
 #: colours of the moving bodies' shapes, in study order (those of the animation), and of

@@ -2,9 +2,10 @@
 
 Flat, 64 x 64, FreeCAD's icon look: dark outlines, two body colours (body 1
 blue, body 2 orange), red for loads, green for run/check. Every joint kind of
-the solver registry, and every force-element kind (``FORCE_TYPES``), has one icon
-named by its spec (``.icon``); a kind without a drawing here gets the generic joint
-icon with its initial.
+the solver registry has one icon named by its spec (``JointSpec.icon``), and so has
+every force-element kind (``FORCE_TYPES``, ``.icon``) and every driver kind
+(``DriverSpec.icon``, green motor badge); a kind without a drawing here gets the
+generic joint icon with its initial.
 
     python3 tools/gen_icons.py          # rewrite the icons
     python3 tools/gen_icons.py --check  # exit 1 if a file is out of date
@@ -150,6 +151,44 @@ def joint_generic(initial=None):
     return svg(*parts)
 
 
+# ---------------------------------------------------------------- drivers
+
+def _motor_badge():
+    """A green motor with its shaft: what marks a driver."""
+    return [rect(40, 40, 20, 18, GREEN, rx=3), path("M44,46 H56 M44,52 H56", stroke=GREEN_D,
+                                                     width=2)]
+
+
+def driver_rotation():
+    return svg(rect(4, 20, 30, 14, B1, rx=7),
+               '<g transform="rotate(-35 22 27)">%s</g>' % rect(18, 20, 30, 14, B2, rx=7),
+               circle(22, 27, 6, "#ffffff"), circle(22, 27, 2.2, INK, stroke=False),
+               path("M8,44 A16,16 0 0 0 34,46", stroke=GREEN_D, width=3.5),
+               arrow_head(36, 44, 1, -0.5, GREEN, 9), *_motor_badge())
+
+
+def driver_translation():
+    return svg(rect(4, 24, 34, 10, B1, rx=1), rect(10, 10, 16, 14, B2),
+               path("M6,44 H30", stroke=GREEN_D, width=3.5), arrow_head(38, 44, 1, 0, GREEN, 9),
+               *_motor_badge())
+
+
+def driver_point():
+    return svg(*(cube(6, 24, 24, B1, B1D) + [
+        path("M18,36 C26,8 44,8 52,22", stroke=GREEN_D, width=3.5),
+        arrow_head(54, 27, 0.4, 1, GREEN, 9), circle(18, 36, 3.5, RED, stroke=False)]
+        + _motor_badge()))
+
+
+def driver_angle():
+    return svg(path("M8,50 L46,50", stroke=B1D, width=5), path("M8,50 L36,16", stroke=B2D, width=5),
+               path("M28,50 A20,20 0 0 0 21,34", stroke=GREEN_D, width=3.5),
+               arrow_head(20, 33, -0.5, -1, GREEN, 8), *_motor_badge())
+
+
+DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation,
+                   "point": driver_point, "angle": driver_angle}
+
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,
     "cylindrical": joint_cylindrical, "spherical": joint_spherical, "planar": joint_planar,
@@ -281,6 +320,10 @@ def all_icons():
     from SimPhantWorkbench.solver.forces import FORCE_TYPES
     for kind, spec in FORCE_TYPES.items():
         draw = FORCE_DRAWINGS.get(kind)
+        out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
+    from SimPhantWorkbench.solver.drivers import DRIVER_TYPES
+    for kind, spec in DRIVER_TYPES.items():
+        draw = DRIVER_DRAWINGS.get(kind)
         out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
     return out
 

@@ -77,6 +77,10 @@ T_PHYS = "tests/solver/test_physics.py"
 T_DOF = "tests/solver/test_dof.py"
 T_JOUT = "tests/solver/test_joint_outputs.py"
 T_FRC = "tests/solver/test_forces.py"
+T_DRV = "tests/solver/test_drivers.py"
+T_DRV_FD = T_DRV + "::test_driver_rows_match_finite_differences"
+T_DRV_HOLD = T_DRV + "::test_held_pendulum_torque"
+DRV = "SimPhantWorkbench/solver/drivers.py"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -423,6 +427,68 @@ MUTANTS = [
            [T_FRC + "::test_fingerprints_tell_force_elements_apart"],
            "model fingerprints blind to force elements (a sweep would reuse another "
            "stiffness's cached result)"),
+    # ---------------------------------------------------------------- drivers
+    Mutant("driver-nu-sign", K,
+           "                pd -= W.load_val[dv, 1]\n                gam",
+           "                pd += W.load_val[dv, 1]\n                gam",
+           [T_DRV_FD], "driver row: Phi_dot = Phi_q q_dot + nu (sign of nu)"),
+    Mutant("driver-gamma-without-acceleration", K,
+           "                gam += W.load_val[dv, 2]\n            # rotational",
+           "                gam += 0.0 * W.load_val[dv, 2]\n            # rotational",
+           [T_DRV_FD], "driver row: gamma misses theta_d''"),
+    Mutant("driver-angle-reference-axis", K,
+           "xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 0)",
+           "xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 2)",
+           [T_DRV_HOLD], "driver angle measured from joint frame 1's z axis, not its x axis"),
+    Mutant("driver-angle-frame-2-side", K,
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)\n                c = xa0",
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 1)\n                c = xa0",
+           [T_DRV_HOLD], "driver angle of joint frame 2's y axis instead of its x axis"),
+    Mutant("driver-angle-not-wrapped", K,
+           "phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)",
+           "phi -= 0.0",
+           [T_DRV_HOLD], "driver angle residual not wrapped to (-pi, pi] (no turns past pi)"),
+    Mutant("driver-effort-in-joint-reaction", K,
+           "continue    # a driver's effort is reported on its own, not as reaction",
+           "pass",
+           [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
+           "the motor torque counted in its joint's reaction"),
+    Mutant("driver-effort-sign", RES,
+           'a["driver_effort"][:, c] = -lam[:, system.driver_rows[i][k]]',
+           'a["driver_effort"][:, c] = lam[:, system.driver_rows[i][k]]',
+           [T_DRV_HOLD], "driver effort = +lambda (the reaction on body 1, not the drive on body 2)"),
+    Mutant("point-driver-nu-sign", K,
+           "                    pd -= W.load_val[dv, 1]",
+           "                    pd += W.load_val[dv, 1]",
+           [T_DRV + "::test_point_driver_rows_match_finite_differences"],
+           "point driver row: Phi_dot = Phi_q q_dot + nu"),
+    Mutant("point-driver-gamma-without-acceleration", K,
+           "                    gam += W.load_val[dv, 2]",
+           "                    gam += 0.0 * W.load_val[dv, 2]",
+           [T_DRV + "::test_point_driver_rows_match_finite_differences"],
+           "point driver row: gamma misses the trajectory's acceleration"),
+    Mutant("driver-rpm-not-converted", CONV,
+           '"rpm": (None, 2.0 * math.pi / 60.0)',
+           '"rpm": (None, 1.0 / 60.0)',
+           ["tests/app/test_drivers_doc.py::test_units_of_the_properties_reach_the_solver_in_si"],
+           "a driver's Speed [rpm] taken as rev/s, not rad/s"),
+    Mutant("analysis-mode-ignored", CONV,
+           'return "kinematic" if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic"',
+           'return "dynamic" if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic"',
+           ["tests/app/test_drivers_doc.py::test_held_pendulum_torque_is_the_gravity_moment"],
+           "the study's AnalysisMode Kinematic runs a dynamic simulation"),
+    Mutant("driver-csv-power-column", OUT,
+           "        cols.append(result.driver_power(d))",
+           "        cols.append(result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
+           "else result.driver_power(d))",
+           ["tests/app/test_drivers_doc.py::test_cli_writes_the_driver_outputs"],
+           "drivers.csv: the power column holds the effort"),
+    Mutant("step-derivative-span", DRV,
+           "np.where(inside, dh * ds / span, 0.0)",
+           "np.where(inside, dh * ds, 0.0)",
+           [T_DRV + "::test_motion_derivatives_match_finite_differences"],
+           "smooth step rate not divided by its time span"),
+
 ]
 
 

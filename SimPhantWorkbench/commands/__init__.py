@@ -2,16 +2,23 @@
 
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
-(one per force-element kind, generated), ``cmd_run``
+(one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
+generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
 exports). ``register`` adds them all to FreeCADGui.
 """
 
+def _driver_kinds():
+    from ..solver.drivers import joint_driver_kinds
+    return joint_driver_kinds()
+
+
 #: Toolbars and their commands (``None`` = separator), in order.
 TOOLBARS = (
     ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
-                        "SimPhant_Joints", "SimPhant_ForceElements", "SimPhant_AddForce", "SimPhant_AddTorque",
-                        "SimPhant_ImportAssembly")),
+                        "SimPhant_Joints", "SimPhant_ForceElements", "SimPhant_AddForce",
+                        "SimPhant_AddTorque", "SimPhant_ImportAssembly") + tuple(
+                            "SimPhant_Driver_" + k for k in _driver_kinds())),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
                       "SimPhant_Reset", "SimPhant_NewParameterStudy")),
     ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
@@ -24,10 +31,10 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep, results_commands
+    from . import (cmd_drivers, cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep,
+                   results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
-        + list(cmd_run.COMMANDS) \
-        + list(cmd_sweep.COMMANDS)
+        + cmd_drivers.commands() + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

@@ -12,4 +12,4 @@ __all__ = ["is_type", "proxy_type", "TYPES"]
 #: Proxy ``Type`` strings of all SimPhant objects.
 TYPES = ("SimPhant::Study", "SimPhant::Body", "SimPhant::Joint", "SimPhant::Force",
          "SimPhant::Torque", "SimPhant::Result", "SimPhant::ParameterStudy",
-         "SimPhant::ForceElement")
+         "SimPhant::ForceElement", "SimPhant::Driver")

@@ -8,8 +8,8 @@ Quantity) and a direction vector (``GravityDirection``).
 """
 from .base import BaseProxy, is_type, prop
 
-__all__ = ["Study", "STABILISATION_MODES", "study_members", "study_bodies", "study_joints",
-           "has_result",
+__all__ = ["Study", "STABILISATION_MODES", "ANALYSIS_MODES", "study_members", "study_bodies",
+           "study_joints", "study_drivers", "has_result",
            "study_loads", "study_result", "find_study", "study_dof_report"]
 
 TYPE = "SimPhant::Study"
@@ -17,6 +17,10 @@ TYPE = "SimPhant::Study"
 #: Constraint stabilisation (Baumgarte) set-ups: physical (time constant and
 #: damping ratio) or the raw constants alpha, beta.
 STABILISATION_MODES = ("TimeConstant", "Baumgarte")
+
+#: Analysis modes: integrate the equations of motion (Dynamic), or solve the motion of a
+#: fully driven mechanism from its constraints, then its forces (Kinematic).
+ANALYSIS_MODES = ("Dynamic", "Kinematic")
 
 
 def _methods():
@@ -35,6 +39,11 @@ class Study(BaseProxy):
         prop("App::PropertyVector", "GravityDirection", "Gravity",
              "Direction of gravity, world axes (normalised when used)", default=(0.0, 0.0, -1.0)),
         prop("App::PropertyFloat", "EndTime", "Time", "Simulated time span [s]", default=2.0),
+        prop("App::PropertyEnumeration", "AnalysisMode", "Time",
+             "Dynamic: integrate the equations of motion. Kinematic: every degree of freedom "
+             "is driven; positions, velocities and accelerations from the constraints, then "
+             "reactions and driver efforts (TimeStep and the integrator are not used)",
+             default="Dynamic", values=ANALYSIS_MODES),
         prop("App::PropertyFloat", "TimeStep", "Time",
              "Integration step [s] of the fixed-step integrators; maximum step of the adaptive "
              "ones (0 = unlimited)", default=1e-3),
@@ -87,6 +96,10 @@ def study_bodies(study):
 
 def study_joints(study):
     return study_members(study, "SimPhant::Joint")
+
+
+def study_drivers(study):
+    return study_members(study, "SimPhant::Driver")
 
 
 def study_loads(study):

@@ -63,7 +63,9 @@ def run_task(task):
                metrics={m.name: float("nan") for m in task.metrics}, metric_errors={},
                sim_time=0.0, steps=0, worker="%s:%d" % (socket.gethostname(), os.getpid()))
     try:
-        result = task.model.simulate(**task.settings)
+        from .kinematics import run_analysis
+        settings = dict(task.settings)
+        result = run_analysis(task.model, settings, settings.pop("analysis", "dynamic"))
         out["steps"] = int(result.settings.get("steps", 0) or 0)
     except (ModelError, SimulationError) as exc:     # assembly errors are ModelErrors
         out.update(status="failed", error=type(exc).__name__, message=str(exc))
@@ -128,6 +130,15 @@ def description(model, settings):
         if d is None:
             return None
         elements.append(d)
+    drivers = []
+    for d in getattr(model, "drivers", []):
+        motions = [m.describe() for m in d.motions]
+        if None in motions:
+            return None
+        on = d.joint.name if d.joint is not None else [
+            d.entry[0].name, d.entry[1].name, _floats(d.entry[2][0]), _floats(d.entry[2][1]),
+            _floats(d.entry[3][0]), _floats(d.entry[3][1])]
+        drivers.append([d.name, d.kind, on, motions])
     clean = {}
     for k, v in sorted(settings.items()):
         if isinstance(v, float):
@@ -139,6 +150,8 @@ def description(model, settings):
                joints=joints, loads=loads, settings=clean)
     if elements:             # (models without force elements keep their fingerprints)
         out["force_elements"] = elements
+    if drivers:              # (models without drivers keep their fingerprints)
+        out["drivers"] = drivers
     return out
 
 

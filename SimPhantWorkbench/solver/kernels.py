@@ -31,7 +31,7 @@ from numba import njit
 
 from . import blocks
 from .forces import apply_forces
-from .joints import PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+from .joints import PRIM_ANGLE, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "constraint_rows"]
@@ -67,7 +67,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "gravity",
     "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow", "jnt_ntrans",
     "jnt_point",
-    "row_prim", "row_ai", "row_aj", "row_scale",
+    "row_prim", "row_ai", "row_aj", "row_scale", "row_drv",
     "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
@@ -99,6 +99,8 @@ REFINE_TOL = 1e-15
 #: ... and after its first step when that step converged faster than this (then
 #: the next correction would be below REFINE_FAST^2 of the first one).
 REFINE_FAST = 1e-6
+
+TWO_PI = 2.0 * math.pi
 
 
 # --------------------------------------------------------------------------- small algebra
@@ -263,6 +265,14 @@ def constraint_rows(S, W):
              gamma = -[d_cent . a + 2 d_dot . (w_i x a) + d . (w_i x (w_i x a))]
     DIST:    Phi = (d.d - L^2) / 2L;  [-d/L, A_i^T (d x s_i)/L | d/L, A_j^T (s_j x d)/L];
              gamma = -(d_dot . d_dot + d . d_cent) / L
+    ANGLE:   Phi = atan2(s, c), s = x_j . y_i, c = x_j . x_i (angle of x_j about z_i);
+             g = (c (x_j x y_i) - s (x_j x x_i)) / (c^2 + s^2), rot rows -A_i^T g, A_j^T g;
+             gamma = -(c s_q - s c_q) / n^2 + 2 theta_dot (c c_dot + s s_dot) / n^2 with
+             s_q, c_q the velocity-quadratic parts of s'' and c'' (those of DOT1)
+
+    Driver rows (``S.row_drv[r] >= 0``, see ``drivers``) subtract the prescribed
+    motion f(t) whose (f, f', f'') sit in ``W.load_val[row_drv[r]]``:
+    Phi -= f (wrapped to (-pi, pi] for ANGLE), Phi_dot -= f', gamma += f''.
     """
     nb = S.nb
     alpha = S.alpha
@@ -323,6 +333,12 @@ def constraint_rows(S, W):
                 e0 = 1.0 if c == 0 else 0.0
                 e1 = 1.0 if c == 1 else 0.0
                 e2 = 1.0 if c == 2 else 0.0
+                dv = S.row_drv[r]
+                if dv >= 0:
+                    # point driver: Phi = P - f(t) (side j is the world origin)
+                    phi -= W.load_val[dv, 0]
+                    pd -= W.load_val[dv, 1]
+                    gam += W.load_val[dv, 2]
                 _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                             e0, e1, e2, ri0, ri1, ri2, -e0, -e1, -e2, rj0, rj1, rj2)
             rstart += 3
@@ -373,6 +389,41 @@ def constraint_rows(S, W):
                 gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2)
                         + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
                         + wd * wa - wii * phi)
+            elif prim == PRIM_ANGLE:
+                xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 0)
+                ya0, ya1, ya2 = _frame_axis(A, bi, F, k, 0, 1)
+                b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)
+                c = xa0 * b0 + xa1 * b1 + xa2 * b2
+                s = ya0 * b0 + ya1 * b1 + ya2 * b2
+                n2 = c * c + s * s
+                phi = math.atan2(s, c)
+                us0, us1, us2 = _cross(b0, b1, b2, ya0, ya1, ya2)
+                uc0, uc1, uc2 = _cross(b0, b1, b2, xa0, xa1, xa2)
+                gj0 = (c * us0 - s * uc0) / n2
+                gj1 = (c * us1 - s * uc1) / n2
+                gj2 = (c * us2 - s * uc2) / n2
+                gi0 = -gj0
+                gi1 = -gj1
+                gi2 = -gj2
+                ti0 = 0.0
+                ti1 = 0.0
+                ti2 = 0.0
+                tj0 = 0.0
+                tj1 = 0.0
+                tj2 = 0.0
+                sd = us0 * (wj0 - wi0) + us1 * (wj1 - wi1) + us2 * (wj2 - wi2)
+                cd = uc0 * (wj0 - wi0) + uc1 * (wj1 - wi1) + uc2 * (wj2 - wi2)
+                pd = (c * sd - s * cd) / n2
+                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+                ix = wi0 * xa0 + wi1 * xa1 + wi2 * xa2
+                jx = wj0 * xa0 + wj1 * xa1 + wj2 * xa2
+                iy = wi0 * ya0 + wi1 * ya1 + wi2 * ya2
+                jy = wj0 * ya0 + wj1 * ya1 + wj2 * ya2
+                ww = 2.0 * wij - wii - wjj
+                qc = ix * ib + jx * jb - 2.0 * ib * jx + ww * c
+                qs = iy * ib + jy * jb - 2.0 * ib * jy + ww * s
+                gam = (2.0 * pd * (c * cd + s * sd) - (c * qs - s * qc)) / n2
             else:  # PRIM_DIST
                 L = S.jnt_length[k]
                 il = 1.0 / L
@@ -394,6 +445,14 @@ def constraint_rows(S, W):
                 pd = (d0 * dd0 + d1 * dd1 + d2 * dd2) * il
                 gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
                         + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
+            dv = S.row_drv[r]
+            if dv >= 0:
+                # driver row: Phi = (geometric value) - f(t), Phi_dot - f', gamma + f''
+                phi -= W.load_val[dv, 0]
+                if prim == PRIM_ANGLE:
+                    phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)
+                pd -= W.load_val[dv, 1]
+                gam += W.load_val[dv, 2]
             # rotational columns in the body frame: A^T g
             ri0, ri1, ri2 = _rot_t(A, bi, gi0, gi1, gi2)
             rj0, rj1, rj2 = _rot_t(A, bj, gj0, gj1, gj2)
@@ -860,7 +919,7 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
         for r in range(S.nrows):
             prim = S.row_prim[r]
             if prim >= 0:
-                a = 1 if prim == PRIM_DOT1 else 0
+                a = 1 if (prim == PRIM_DOT1 or prim == PRIM_ANGLE) else 0
                 v = abs(W.phi[r])
                 k = _row_joint(S, r)
                 if not v <= jres[k, a]:
@@ -875,6 +934,8 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
             t1 = 0.0
             t2 = 0.0
             for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+                if S.row_drv[r] >= 0:
+                    continue    # a driver's effort is reported on its own, not as reaction
                 lr = W.lam[r]
                 f0 -= W.J[r, 1, 0] * lr
                 f1 -= W.J[r, 1, 1] * lr

@@ -28,7 +28,8 @@ from .errors import ModelError
 
 __all__ = ["Metric", "parse_metric", "QUANTITIES", "REDUCERS", "COMPONENTS"]
 
-#: kind "body", "joint", "element" (force element) or "system"; vector: 3 components; fn(result, name) -> (n,) or (n, 3)
+#: kind "body", "joint", "element" (force element), "driver" or "system"; vector: 3
+#: components; fn(result, name) -> (n,) or (n, 3)
 Quantity = namedtuple("Quantity", ["kind", "vector", "unit", "fn", "doc"])
 
 
@@ -74,6 +75,10 @@ QUANTITIES = {
                              "power a force element delivers to the bodies"),
     "dissipated_energy": Quantity("system", False, "J", lambda r, n: r.energy()["dissipated"],
                                   "energy taken by the dampers since the start"),
+    "driver_effort": Quantity("driver", False, "N m or N", lambda r, n: r.driver_effort(n),
+                              "a joint driver's motor torque or actuator force"),
+    "driver_power": Quantity("driver", False, "W", lambda r, n: r.driver_power(n),
+                             "power a driver puts into the mechanism"),
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],

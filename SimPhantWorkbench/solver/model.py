@@ -153,6 +153,7 @@ class Model:
         self.joints = []
         self.loads = []
         self.force_elements = []
+        self.drivers = []
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, name, mass, inertia, position=(0.0, 0.0, 0.0), orientation=(1.0, 0.0, 0.0, 0.0),
@@ -298,6 +299,164 @@ class Model:
             if j.name == ref:
                 return j
         raise ModelError("unknown joint %r" % (ref,))
+
+    # ------------------------------------------------------------------ drivers
+    def add_driver(self, joint, position=0.0, velocity=None, acceleration=None, kind=None,
+                   name=None):
+        """Prescribe the motion of ``joint`` (a rheonomic constraint, see ``drivers``).
+
+        ``position`` [rad or m] is a number (held constant), a ``callable(t)``, an
+        expression text in ``t`` or a ``drivers.MotionFunction`` (constant, ramp,
+        smooth steps, harmonic: derivatives analytic). ``velocity`` and
+        ``acceleration`` are optional callables of a callable ``position``'s
+        derivatives (otherwise complex step, or central differences). ``kind`` is
+        "rotation" (the angle of joint frame 2's x axis from frame 1's, about frame
+        1's z axis) or "translation" (along frame 1's z axis); default the first
+        the joint has (a cylindrical joint: rotation). Both are 0 at the assembled
+        initial pose. Returns the ``Driver``; ``Result.driver_effort`` gives its
+        torque [N m] or force [N].
+        """
+        from .drivers import Driver, check_driver_joint, driver_spec, drivable_kinds, make_motion
+        j = self._driver_joint(joint, name)
+        if kind is None:
+            kinds = drivable_kinds(j.kind)
+            if not kinds:
+                raise ModelError("driver %s: joint %r (%s) has no free rotation or translation "
+                                 "about its z axis to drive"
+                                 % ("%r" % name if name else "on it", j.name, j.kind))
+            kind = kinds[0]
+        spec = driver_spec(kind)
+        if name is None:
+            name = "%s_%s" % (j.name, spec.name)
+        what = "driver %r (%s)" % (name, spec.name)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        check_driver_joint(what, j.name, j.kind, spec.name)
+        for d in self.drivers:
+            if d.joint is j and d.kind == spec.name:
+                raise ModelError("%s: joint %r already has the %s driver %r"
+                                 % (what, j.name, spec.name, d.name))
+        if spec.target != "joint":
+            raise ModelError("%s: a %s driver drives a body point: use add_point_driver"
+                             % (what, spec.name))
+        motion = make_motion(position, velocity, acceleration, what)
+        motion.value_at(0.0)     # fails here, naming the driver, if the function is broken
+        d = Driver(self, name, spec.name, j, [motion])
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def add_point_driver(self, body, trajectory, point=None, local_point=None, velocity=None,
+                         acceleration=None, name=None):
+        """Move a point of ``body`` along a prescribed trajectory (world axes) [m].
+
+        The point is ``point`` (world, at t0) or ``local_point`` (body frame, from the
+        CoG); default the CoG. ``trajectory`` is 3 components, each a number, a
+        ``callable(t)``, an expression text or a ``drivers.MotionFunction``, or one
+        ``callable(t) -> (x, y, z)`` (``velocity``/``acceleration``: optional callables
+        of its derivatives). Three constraint rows in a block of their own (between
+        the body and ground); ``Result.driver_effort`` gives the force [N] (n, 3) the
+        driver applies to the body at the point, world axes.
+        """
+        from .drivers import DRIVER_POINT, Driver, split_trajectory
+        if name is None:
+            name = "point_driver%d" % (len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, DRIVER_POINT)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        b = self._joint_body(body, what)
+        if b.is_ground:
+            raise ModelError("%s: cannot drive ground" % what)
+        if point is not None and local_point is not None:
+            raise ModelError("%s: give point= or local_point=, not both" % what)
+        if point is not None:
+            local = b.A_user.T @ (_vec3(point, what + " point") - b.position)
+        elif local_point is not None:
+            local = _vec3(local_point, what + " local_point")
+        else:
+            local = np.zeros(3)
+        motions = split_trajectory(trajectory, velocity, acceleration, what)
+        for m in motions:
+            m.value_at(0.0)
+        entry = (b, self.ground, (b.position + b.A_user @ local, np.eye(3)),
+                 (np.zeros(3), np.eye(3)))
+        d = Driver(self, name, DRIVER_POINT, None, motions, body=b, local_point=local,
+                   entry=entry)
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def add_angle_driver(self, body1, body2, axis, vector1=None, vector2=None, position=0.0,
+                         velocity=None, acceleration=None, name=None):
+        """Prescribe the angle [rad] from ``vector1`` (fixed in ``body1``) to ``vector2``
+        (fixed in ``body2``), right-handed about ``axis`` (fixed in ``body1``); all in
+        world axes at t0, the vectors projected onto the plane normal to the axis
+        (``vector1`` default: a vector normal to the axis; ``vector2`` default:
+        ``vector1``). The angle is absolute: at t0 it is the one between the given
+        vectors (0 with the defaults), and it stays continuous over many turns.
+        ``body1`` may be ground (the orientation of a body vector about a world
+        axis). ``position``, ``velocity``, ``acceleration`` as ``add_driver``; one
+        row in a block of its own; the effort is the torque [N m] about the axis on
+        ``body2``. Unlike a joint driver it does not need a joint between the bodies.
+        """
+        from .drivers import DRIVER_ANGLE, Driver, make_motion
+        if name is None:
+            name = "angle_driver%d" % (len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, DRIVER_ANGLE)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        b1 = self._joint_body(body1, what)
+        b2 = self._joint_body(body2, what)
+        if b1 is b2:
+            raise ModelError("%s: body1 and body2 are the same body %r" % (what, b1.name))
+        n = _unit(axis, what + " axis")
+        R1 = orthonormal_frame(n)
+        frames = []
+        for vec, label in ((vector1, "vector1"), (vector2 if vector2 is not None else vector1,
+                                                  "vector2")):
+            if vec is None:
+                x = R1[:, 0]
+            else:
+                v = _vec3(vec, "%s %s" % (what, label))
+                x = v - np.dot(v, n) * n
+                if np.linalg.norm(x) < 1e-9 * max(np.linalg.norm(v), 1e-300):
+                    raise ModelError("%s: %s is parallel to the axis" % (what, label))
+                x /= np.linalg.norm(x)
+            frames.append(np.column_stack([x, np.cross(n, x), n]))
+        motion = make_motion(position, velocity, acceleration, what)
+        motion.value_at(0.0)
+        p = b2.position if not b2.is_ground else b1.position
+        entry = (b1, b2, (p.copy(), frames[0]), (p.copy(), frames[1]))
+        d = Driver(self, name, DRIVER_ANGLE, None, [motion], entry=entry)
+        d.body = b2
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
+    def _driver_joint(self, joint, name):
+        try:
+            j = self.joint(joint)
+        except ModelError as exc:
+            raise ModelError("driver %r: %s" % (name, exc)) from None
+        if j.model is not self:
+            raise ModelError("driver %r: joint %r belongs to another model" % (name, j.name))
+        return j
+
+    def driver(self, ref):
+        """Resolve a ``Driver`` or a driver name."""
+        from .drivers import Driver
+        if isinstance(ref, Driver):
+            return ref
+        for d in self.drivers:
+            if d.name == ref:
+                return d
+        raise ModelError("unknown driver %r" % (ref,))
 
     # ------------------------------------------------------------------ loads
     def add_force(self, body, force, point=None, local_point=None, frame="world", name=None):
@@ -491,6 +650,15 @@ class Model:
                         atol=atol, t0=t0, baumgarte=baumgarte, time_constant=time_constant,
                         damping_ratio=damping_ratio, regularization=regularization,
                         assemble=assemble, progress=progress, violation_limit=violation_limit)
+
+    def kinematic(self, t_end, output_dt, t0=0.0, progress=None):
+        """Kinematic analysis of a fully driven mechanism (every degree of freedom
+        has a driver): positions, velocities and accelerations from the constraint
+        equations alone, then reactions and driver efforts by inverse dynamics.
+        Returns a ``Result`` like ``simulate``; ``ModelError`` names the degrees of
+        freedom left when the mechanism is not fully driven. See ``kinematics``."""
+        from .kinematics import kinematic
+        return kinematic(self, t_end=t_end, output_dt=output_dt, t0=t0, progress=progress)
 
 
 def _frame(frame, what):

@@ -23,6 +23,26 @@ def _quats_continuous(A):
     return q
 
 
+def _driver_series(system, t, lam, a):
+    """Per driver row (drivers in model order, their rows in turn): effort = -lambda
+    of the row (its Jacobian on the driven body is + the driven direction: z for a
+    joint rotation or translation, the world axis for a point driver), the prescribed
+    value and rate, and the power effort x rate (summed per driver by ``driver_power``)."""
+    n = len(t)
+    rows = [r for rs in system.driver_rows for r in rs]
+    for k in Result._DRIVER_ARRAYS:
+        a[k] = np.zeros((n, len(rows)))
+    c = 0
+    for i, d in enumerate(system.drivers):
+        for k in range(d.nrows):
+            vals = d.row_values(k, t) if n else np.zeros((0, 3))
+            a["driver_effort"][:, c] = -lam[:, system.driver_rows[i][k]]
+            a["driver_value"][:, c] = vals[:, 0]
+            a["driver_rate"][:, c] = vals[:, 1]
+            c += 1
+    a["driver_power"] = a["driver_effort"] * a["driver_rate"]
+
+
 class Result(JointOutputs):
     """Outputs of ``Model.simulate``.
 
@@ -56,6 +76,10 @@ class Result(JointOutputs):
     #: actuator work per element (n, nf)
     _OPTIONAL = ("frc", "frc_pot", "frc_diss", "frc_work")
 
+    #: arrays only results with drivers have: per driver (n, n_drivers) its effort
+    #: (torque [N m] / force [N]), power [W] and prescribed value and rate
+    _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
+
     @classmethod
     def _attr(cls, key):
         return key if key in cls._PUBLIC else "_" + key
@@ -66,6 +90,14 @@ class Result(JointOutputs):
         self.body_names = list(meta["body_names"])
         self.joint_names = list(meta["joint_names"])
         self.joint_kinds = list(meta.get("joint_kinds", []))
+        self.driver_names = list(meta.get("driver_names", []))
+        self.driver_kinds = list(meta.get("driver_kinds", []))
+        #: rows per driver (1 for joint drivers, 3 for point drivers)
+        self.driver_row_counts = [int(x) for x in meta.get("driver_rows",
+                                                            [1] * len(self.driver_names))]
+        empty = np.zeros((len(self.t), 0))
+        for k in self._DRIVER_ARRAYS:
+            setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
         self.settings = dict(meta.get("settings", {}))
         self.assembly = None
         self.assembly_summary = meta.get("assembly_summary", "")
@@ -140,12 +172,16 @@ class Result(JointOutputs):
             a["kinetic"] += 0.5 * m * np.einsum("ni,ni->n", a["vel"][:, b], a["vel"][:, b])
             a["kinetic"] += 0.5 * np.einsum("ni,i,ni->n", wb_p, S.body_inertia[b], wb_p)
             a["potential"] -= m * (a["pos"][:, b] @ gravity)
+        _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
                     force_names=[e.name for e in model.force_elements],
                     force_kinds=[e.kind for e in model.force_elements],
                     force_dofs=[e.params.get("dof", "points") for e in model.force_elements],
+                    driver_names=[d.name for d in system.drivers],
+                    driver_kinds=[d.kind for d in system.drivers],
+                    driver_rows=[d.nrows for d in system.drivers],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
@@ -162,10 +198,15 @@ class Result(JointOutputs):
         if self.force_names:
             for k in self._OPTIONAL:
                 out[k] = np.array(getattr(self, "_" + k))
+        if self.driver_names:
+            for k in self._DRIVER_ARRAYS:
+                out[k] = np.array(getattr(self, "_" + k))
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     force_names=self.force_names, force_kinds=self.force_kinds,
                     force_dofs=self.force_dofs,
+                    driver_names=self.driver_names, driver_kinds=self.driver_kinds,
+                    driver_rows=self.driver_row_counts,
                     warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
@@ -177,7 +218,8 @@ class Result(JointOutputs):
     def from_arrays(cls, arrays):
         """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive)."""
         meta = json.loads(str(np.asarray(arrays["meta"])))
-        return cls({k: arrays[k] for k in cls._ARRAYS + cls._OPTIONAL if k in arrays}, meta)
+        keys = cls._ARRAYS + tuple(k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS if k in arrays)
+        return cls({k: arrays[k] for k in keys}, meta)
 
     def save(self, path):
         """Write an ``.npz`` archive (``Result.load`` reads it back)."""
@@ -305,6 +347,39 @@ class Result(JointOutputs):
         if side not in ("body1", "body2"):
             raise ValueError("side must be 'body1' or 'body2', got %r" % (side,))
         return self._anchors[:, self._j(joint), 1 if side == "body2" else 0].copy()
+
+    # ------------------------------------------------------------------ drivers
+    def _d(self, driver):
+        """Column index (one-row driver) or slice (multi-row) of ``driver``."""
+        name = driver if isinstance(driver, str) else getattr(driver, "name", None)
+        try:
+            i = self.driver_names.index(name)
+        except ValueError:
+            raise KeyError("no driver %r in this result" % (name,)) from None
+        c = sum(self.driver_row_counts[:i])
+        k = self.driver_row_counts[i]
+        return c if k == 1 else slice(c, c + k)
+
+    def driver_effort(self, driver):
+        """What the driver applies to keep its motion: (n,) the torque [N m] about the
+        joint z axis (rotation driver, a motor) or the force [N] along it (translation
+        driver, an actuator) on the joint's second body (the first gets the opposite);
+        (n, 3) the force [N], world axes, a point driver applies at its point."""
+        return self._driver_effort[:, self._d(driver)].copy()
+
+    def driver_power(self, driver):
+        """Power [W] the driver puts into the mechanism: effort times the prescribed rate
+        (summed over the rows of a point driver), (n,)."""
+        p = self._driver_power[:, self._d(driver)]
+        return (p.sum(axis=1) if p.ndim == 2 else p).copy()
+
+    def driver_value(self, driver):
+        """The prescribed rotation [rad] or translation [m] ((n, 3) point [m]) of the driver."""
+        return self._driver_value[:, self._d(driver)].copy()
+
+    def driver_rate(self, driver):
+        """Its prescribed rate [rad/s or m/s], like ``driver_value``."""
+        return self._driver_rate[:, self._d(driver)].copy()
 
     # ------------------------------------------------------------------ system
     def energy(self):

@@ -97,6 +97,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None
+    system.set_loads(t0)       # time-dependent values (drivers) at t0 for the assembly
     if assemble:
         Y0, report = _assemble(system, Y0)      # also finds the redundant rows
     elif system.find_redundant_rows(Y0):
@@ -129,6 +130,9 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         settings["refinement_steps_max"] = int(stats[kernels.STAT_REFINE_MAX])
     result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
     result.warnings = run_warnings(system, result, report, stats)
+    if system.drivers:
+        from .kinematics import driver_warnings
+        result.warnings += driver_warnings(system)
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)

@@ -5,11 +5,14 @@ body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
 principal frame), and joints packed into contiguous arrays, in the elimination
 order chosen by ``sparse.analyse``.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from . import kernels
+from .drivers import DriverRow
 from .forces import force_arrays
-from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT
+from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -38,13 +41,21 @@ class System:
         self.body_names = [b.name for b in bodies]
         self.R_pu = np.array([b.R_pu for b in bodies]).reshape(nb, 3, 3)
 
-        pattern = analyse([(j.body1.index, j.body2.index) for j in joints], nb)
+        # body drivers (drivers.TARGET_BODY) get a block of their own: an entry like a
+        # joint between their body and ground, after the model's joints
+        drivers = list(getattr(model, "drivers", []))
+        entries = list(joints) + [_DriverEntry(d, model.ground) for d in drivers
+                                  if d.joint is None]
+        self.entry_names = [e.name for e in entries]
+        pattern = analyse([(j.body1.index, j.body2.index) for j in entries], nb)
         self.pattern = pattern
         order = [int(i) for i in pattern.order]
         self.joint_order = np.array(order, dtype=np.int64)
-        self.joint_pos = np.empty(len(joints), dtype=np.int64)
-        self.joint_pos[self.joint_order] = np.arange(len(joints))
-        sj = [joints[i] for i in order]
+        pos = np.empty(len(entries), dtype=np.int64)
+        pos[self.joint_order] = np.arange(len(entries))
+        #: system position of each model joint (body-driver entries left out)
+        self.joint_pos = pos[:len(joints)]
+        sj = [entries[i] for i in order]
         nj = len(sj)
 
         # ---- bodies (principal frame)
@@ -69,9 +80,24 @@ class System:
         jnt_nrow = []
         jnt_ntrans = []
         jnt_point = []
-        bsize = kernels.block_size(max([len(j.spec.rows) for j in sj], default=1))
+        # driver rows join the block of their joint (drivers.py), after the joint's rows;
+        # their time values sit in the load table after the loads (W.load_val)
+        # (one slot of W.load_val per driver row)
+        nl = len(model.loads)
+        slots = [DriverRow(d, k) for d in drivers for k in range(d.nrows)]
+        slot_of = {(s.driver.index, s.k): nl + i for i, s in enumerate(slots)}
+        joint_rows = {id(j): [tuple(row) + (-1,) for row in j.spec.rows] for j in sj}
+        for e in sj:
+            if isinstance(e, _DriverEntry):
+                joint_rows[id(e)] = []
+        for d in drivers:
+            owner = d.joint if d.joint is not None else next(
+                e for e in sj if isinstance(e, _DriverEntry) and e.driver is d)
+            for k, row in enumerate(d.rows):
+                joint_rows[id(owner)].append(tuple(row) + (slot_of[(d.index, k)],))
+        bsize = kernels.block_size(max([len(joint_rows[id(j)]) for j in sj], default=1))
         self.block_size = bsize
-        prim, ai, aj = [], [], []
+        prim, ai, aj, drv = [], [], [], []
         lengths = [1e-3]
         # joint frames in the principal frames of their bodies (ground: world), all
         # joints at once: per slot A_principal and the CoG (identity and 0 for ground)
@@ -99,9 +125,9 @@ class System:
                 lengths.append(j.length)
             # rows with translational columns first (the Schur assembly skips the
             # translational part of the others, whose columns are zero)
-            rows = sorted(j.spec.rows, key=lambda row: row[0] == PRIM_DOT1)
+            rows = sorted(joint_rows[id(j)], key=lambda row: row[0] in ROTATION_PRIMS)
             jnt_nrow.append(len(rows))
-            jnt_ntrans.append(sum(1 for row in rows if row[0] != PRIM_DOT1))
+            jnt_ntrans.append(sum(1 for row in rows if row[0] not in ROTATION_PRIMS))
             # 1: starts with the POINT rows x, y, z; 2: and they are its only
             # rows with translational columns
             point = int(len(rows) >= 3 and [row[:2] for row in rows[:3]] ==
@@ -112,18 +138,20 @@ class System:
                 raise ValueError("joint kind %r: POINT rows must come as the x, y, z triple "
                                  "first (the kernels compute them together)" % j.kind)
             jnt_point.append(point)
-            for (pr, a, b) in rows:
+            for (pr, a, b, dv) in rows:
                 prim.append(pr)
                 ai.append(a)
                 aj.append(b)
+                drv.append(dv)
             for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)
                 aj.append(0)
+                drv.append(-1)
             row0.append(len(prim))
         self.length_scale = float(max(lengths))
         row_prim = np.array(prim, dtype=np.int64)
-        row_scale = np.where(row_prim == PRIM_DOT1, 1.0, 1.0 / self.length_scale)
+        row_scale = np.where(np.isin(row_prim, ROTATION_PRIMS), 1.0, 1.0 / self.length_scale)
         row_scale[row_prim == PRIM_PAD] = 0.0
         nrows = len(prim)
         #: indices of the real (non-padding) rows, in system order
@@ -136,8 +164,8 @@ class System:
         load_body = np.array([ld.body.index for ld in loads], dtype=np.int64)
         load_point = np.zeros((nl, 3))
         load_frame = np.array([0 if ld.frame == "world" else 1 for ld in loads], dtype=np.int64)
-        load_tab = -np.ones(nl, dtype=np.int64)
-        load_val = np.zeros((nl, 3))
+        load_tab = -np.ones(nl + len(slots), dtype=np.int64)
+        load_val = np.zeros((nl + len(slots), 3))
         self.timed_loads = []
         for i, ld in enumerate(loads):
             Rpu = ld.body.R_pu
@@ -147,6 +175,21 @@ class System:
                 self.timed_loads.append(ld)
             else:
                 load_val[i] = self._load_to_kernel(ld, ld.value)
+        # drivers: (f, f', f'') of their prescribed motion, tabulated like timed loads
+        self.drivers = drivers
+        row_drv = np.array(drv, dtype=np.int64)
+        #: system rows of each driver (model order, one array per driver), and the
+        #: driver owning a row
+        self.driver_rows = [np.array([int(np.nonzero(row_drv == slot_of[(d.index, k)])[0][0])
+                                      for k in range(d.nrows)], dtype=np.int64)
+                            for d in drivers]
+        self.row_driver = {int(r): d for rows, d in zip(self.driver_rows, drivers) for r in rows}
+        for i, s in enumerate(slots):
+            if s.is_timed:
+                load_tab[nl + i] = len(self.timed_loads)
+                self.timed_loads.append(s)
+            else:
+                load_val[nl + i] = s.values([0.0])[0]
         frc, self.timed_forces = force_arrays(model, self.joint_pos, len(self.timed_loads))
         nf = len(frc["frc_geom"])
 
@@ -160,7 +203,7 @@ class System:
             jnt_ntrans=np.array(jnt_ntrans, dtype=np.int64),
             jnt_point=np.array(jnt_point, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
-            row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale,
+            row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale, row_drv=row_drv,
             blk_row=pattern.blk_row, blk_col=pattern.blk_col,
             col_ptr=pattern.col_ptr, col_ids=pattern.col_ids,
             row_ptr=pattern.row_ptr, row_ids=pattern.row_ids,
@@ -304,6 +347,9 @@ class System:
         nl = len(self.timed_loads)
         tab = np.zeros((len(times), nl + len(self.timed_forces), 3))
         for c, ld in enumerate(self.timed_loads):
+            if isinstance(ld, DriverRow):     # (f, f', f'') of a driver row, vectorised
+                tab[:, c] = ld.values(times)
+                continue
             for m, t in enumerate(times):
                 tab[m, c] = self._load_to_kernel(ld, ld.value_at(float(t)))
         for c, e in enumerate(self.timed_forces):     # actuator inputs, component 0
@@ -362,4 +408,22 @@ class System:
         return dof_report(self, **kw)
 
     def joint_name_of_row(self, r):
-        return self.model.joints[self.joint_order[self.row_joint[r]]].name
+        """Name of the joint owning system row ``r``, or of the driver when it is a driver row."""
+        d = self.row_driver.get(int(r))
+        if d is not None:
+            return d.name
+        return self.entry_names[self.joint_order[self.row_joint[r]]]
+
+
+class _DriverEntry:
+    """A body driver in the joint list: its rows between its body (side 1, frame at the
+    driven point) and ground (side 2, the world frame)."""
+
+    kind = "driver"
+    length = None
+    spec = namedtuple("EntrySpec", "rows")(())    # no joint rows: only the driver's
+
+    def __init__(self, driver, ground):
+        self.driver = driver
+        self.name = driver.name
+        self.body1, self.body2, self.frame1, self.frame2 = driver.entry

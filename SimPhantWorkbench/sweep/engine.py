@@ -28,7 +28,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..conversion import body_of_object, convert, simulation_settings
+from ..conversion import analysis_mode, body_of_object, convert, simulation_settings
 from ..massprops import solid_property_cache
 from ..objects.base import is_type
 from ..objects.study import study_bodies
@@ -163,6 +163,9 @@ def _resolve_metric_objects(study, metrics):
         if m.kind == "element" and not is_type(obj, "SimPhant::ForceElement"):
             raise ModelError("metric '%s': '%s' is not a SimPhant force element (%s needs a "
                              "spring, damper or actuator)" % (m.name, obj.Label, m.quantity))
+        if m.kind == "driver" and not is_type(obj, "SimPhant::Driver"):
+            raise ModelError("metric '%s': '%s' is not a SimPhant driver (%s needs a driver)"
+                             % (m.name, obj.Label, m.quantity))
         if m.kind == "body":
             body = obj if is_type(obj, "SimPhant::Body") \
                 else body_of_object(study_bodies(study), obj)
@@ -189,6 +192,8 @@ def _solver_names(metrics, objects, conv, study):
             continue
         if m.kind == "element":
             resolved.append(m.resolved(conv.force_map[obj.Name].name))
+        if m.kind == "driver":
+            resolved.append(m.resolved(conv.driver_map[obj.Name].name))
             continue
         body = obj if is_type(obj, "SimPhant::Body") else body_of_object(study_bodies(study), obj)
         if body is None or body.Name not in conv.body_map:
@@ -302,6 +307,8 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                     raise ModelError("recomputing the document failed at %s" % labels)
             conv = convert(study)
             settings = simulation_settings(study, **spec.settings)
+            if analysis_mode(study) != "dynamic":
+                settings["analysis"] = analysis_mode(study)
             metrics = _solver_names(spec.metrics, metric_objects, conv, study)
         except ModelError as exc:
             fail(i, "Study '%s': %s" % (study.Label, exc), type(exc).__name__)

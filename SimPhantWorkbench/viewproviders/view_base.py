@@ -271,6 +271,7 @@ _VP_CLASSES = {
     "SimPhant::Joint": ("view_joint", "VPJoint"), "SimPhant::Force": ("view_load", "VPLoad"),
     "SimPhant::Torque": ("view_load", "VPLoad"), "SimPhant::Result": ("view_result", "VPResult"),
     "SimPhant::ForceElement": ("view_force_element", "VPForceElement"),
+    "SimPhant::Driver": ("view_driver", "VPDriver"),
 }
 
 

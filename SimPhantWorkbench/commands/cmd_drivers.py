@@ -1,0 +1,70 @@
+"""One command per joint driver kind, generated from the solver registry ``DRIVER_TYPES``
+(``joint_driver_kinds``; point drivers are scripting only).
+
+``SimPhant_Driver_<kind>`` adds a driver of that kind (a motor at constant speed, an
+actuator at constant velocity, both 0 until edited) to the joint selected in the tree
+or in the 3D view (one of its frames' bodies' elements is not enough: the joint
+object itself), when the joint has that degree of freedom. Its function and values
+are then edited in the property editor (``Function``, ``Speed``, ``Angle``...).
+"""
+import FreeCADGui
+
+from ..objects.base import is_type
+from ..objects.study import find_study
+from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
+from . import common
+from .common import Command, active_study, obj_expr, run_in_transaction
+
+IMPORT = "from SimPhantWorkbench import factory"
+
+
+def command_name(kind):
+    return "SimPhant_Driver_" + kind
+
+
+def selected_joint(kind):
+    """(joint, None) of the selected Joint of the active study that ``kind`` can drive,
+    else (None, the reason)."""
+    spec = DRIVER_TYPES[kind]
+    study = active_study()
+    if study is None:
+        return None, "no active study"
+    joints = [o for o in common.selected_objects() if is_type(o, "SimPhant::Joint")]
+    if len(joints) != 1:
+        return None, "select one joint of study '%s' in the tree" % study.Label
+    joint = joints[0]
+    if find_study(joint) != study:
+        return None, "joint '%s' is not in the active study '%s'" % (joint.Label, study.Label)
+    if str(joint.JointType) not in spec.joints:
+        return None, ("joint '%s' is %s: a %s driver needs a %s joint"
+                      % (joint.Label, joint.JointType, spec.name, " or ".join(spec.joints)))
+    return joint, None
+
+
+class DriverCommand(Command):
+    def __init__(self, kind):
+        spec = DRIVER_TYPES[kind]
+        self.kind = kind
+        self.name = command_name(kind)
+        self.icon = spec.icon
+        self.menu = "Add %s" % spec.label.lower()
+        self.tooltip = "%s.\nSelect a %s joint of the active study first." % (
+            spec.doc, " or ".join(spec.joints))
+
+    def active(self):
+        return not common.in_edit() and selected_joint(self.kind)[0] is not None
+
+    def run(self):
+        joint, reason = selected_joint(self.kind)
+        if joint is None:
+            common.message("warning", self.menu, reason)
+            return
+        study = find_study(joint)
+        line = "_driver = factory.make_driver(%s, %s, %r, 'ramp')" % (
+            obj_expr(study), obj_expr(joint), self.kind)
+        if run_in_transaction(study.Document, self.menu, [IMPORT, line]):
+            FreeCADGui.Selection.clearSelection()
+
+
+def commands():
+    return [DriverCommand(k) for k in joint_driver_kinds()]

@@ -1,0 +1,21 @@
+"""View provider of a Driver: the tree icon of its kind (``DriverSpec.icon``), no markers
+(the driven joint's triads show where it acts); edited in the property editor."""
+from ..solver.drivers import DRIVER_TYPES
+from .view_base import VPBase
+
+__all__ = ["VPDriver"]
+
+
+class VPDriver(VPBase):
+    icon = "Driver_Rotation.svg"
+
+    def icon_name(self):
+        spec = DRIVER_TYPES.get(str(getattr(self.Object, "DriverType", "")))
+        return spec.icon if spec is not None else self.icon
+
+    def updateData(self, obj, prop):
+        if prop == "DriverType":
+            try:
+                self.ViewObject.signalChangeIcon()
+            except Exception:  # noqa: BLE001 - older FreeCAD
+                pass

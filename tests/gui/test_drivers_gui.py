@@ -1,0 +1,88 @@
+"""Driver commands in the real FreeCAD GUI (under Xvfb): one command per registry driver
+kind, in the model toolbar, active only with a joint selected that has its degree of
+freedom; running it adds a Driver (tree icon of its kind) that the study solves with;
+the joint's tree context menu lists the driver commands."""
+import os
+import textwrap
+
+import pytest
+
+from freecad_gui import run_gui_script
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = textwrap.dedent('''
+    import json, os, traceback
+    import FreeCAD, FreeCADGui
+    res = {}
+    try:
+        FreeCADGui.activateWorkbench("SimPhantWorkbench")
+        from SimPhantWorkbench import commands, runner
+        from SimPhantWorkbench.commands import cmd_drivers
+        from SimPhantWorkbench.objects.base import is_type
+        doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
+        FreeCADGui.updateGui()
+        study = [o for o in doc.Objects if is_type(o, "SimPhant::Study")][0]
+        joints = {o.Label: o for o in study.Group if is_type(o, "SimPhant::Joint")}
+        names = [c.name for c in cmd_drivers.commands()]
+        res["names"] = names
+        res["toolbar"] = list(commands.TOOLBARS[0][1])
+        res["registered"] = {n: n in FreeCADGui.listCommands() for n in names}
+        res["icons"] = {n: FreeCADGui.Command.get(n).getInfo()["pixmap"]
+                        if hasattr(FreeCADGui.Command, "get") else "" for n in names}
+        FreeCADGui.Selection.clearSelection()
+        res["active_nothing"] = {n: FreeCADGui.isCommandActive(n) for n in names}
+        FreeCADGui.Selection.addSelection(joints["CrankPivot"])
+        FreeCADGui.updateGui()
+        res["active_revolute"] = {n: FreeCADGui.isCommandActive(n) for n in names}
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(joints["SliderGuide"])
+        FreeCADGui.updateGui()
+        res["active_prismatic"] = {n: FreeCADGui.isCommandActive(n) for n in names}
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(joints["CrankPivot"])
+        FreeCADGui.runCommand("SimPhant_Driver_rotation")
+        FreeCADGui.updateGui()
+        drivers = [o for o in study.Group if is_type(o, "SimPhant::Driver")]
+        res["drivers"] = [(d.Label, d.Joint.Label, d.DriverType, d.Function) for d in drivers]
+        d = drivers[0]
+        vp = d.ViewObject.Proxy
+        res["vp"] = type(vp).__name__
+        res["tree_icon"] = vp.icon_name()
+        d.Speed = 120.0
+        study.AnalysisMode = "Kinematic"
+        study.EndTime = 0.5
+        r = runner.run_study(study)
+        res["efforts"] = [float(x) for x in r.driver_effort(r.driver_names[0])[:3]]
+        res["method"] = r.settings["method"]
+    except Exception:
+        res["error"] = traceback.format_exc()
+    finally:
+        with open(OUT, "w") as fh:
+            json.dump(res, fh)
+        for name in list(FreeCAD.listDocuments()):
+            FreeCAD.closeDocument(name)
+        FreeCADGui.getMainWindow().close()
+''')
+
+
+def test_driver_commands_in_the_gui(tmp_path):
+    from SimPhantWorkbench.solver.drivers import DRIVER_TYPES, joint_driver_kinds
+    res, proc = run_gui_script(tmp_path, "drivers_gui", SCRIPT)
+    assert "error" not in res, res["error"]
+    names = ["SimPhant_Driver_" + k for k in joint_driver_kinds()]
+    assert res["names"] == names
+    assert all(n in res["toolbar"] for n in names)
+    assert all(res["registered"].values())
+    for n, pix in res["icons"].items():
+        if pix:
+            assert os.path.basename(pix) == DRIVER_TYPES[n.split("_")[-1]].icon
+    assert not any(res["active_nothing"].values())
+    assert res["active_revolute"] == {"SimPhant_Driver_rotation": True,
+                                      "SimPhant_Driver_translation": False}
+    assert res["active_prismatic"] == {"SimPhant_Driver_rotation": False,
+                                       "SimPhant_Driver_translation": True}
+    assert res["drivers"] == [["Driver", "CrankPivot", "rotation", "ramp"]]
+    assert res["vp"] == "VPDriver" and res["tree_icon"] == "Driver_Rotation.svg"
+    assert res["method"] == "kinematic"
+    assert any(abs(e) > 0 for e in res["efforts"])

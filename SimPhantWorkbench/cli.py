@@ -99,6 +99,11 @@ def _positive_int(text):
     return v
 
 
+def _default_frames():
+    from .outputs import ANIMATION_FRAMES
+    return ANIMATION_FRAMES
+
+
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="simphant", description="SimPhant: rigid multibody dynamics on FreeCAD documents.")
@@ -124,7 +129,7 @@ def build_parser():
                      help="output directory (default: ./simphant-out/<model name>)")
     run.add_argument("--no-animation", action="store_true", help="do not render animation.gif")
     run.add_argument("--frames", type=_positive_int, default=None, metavar="N",
-                     help="frames of the animation (default: about 100)")
+                     help="frames of the animation (default: about %d)" % _default_frames())
     run.add_argument("--in-place", action="store_true",
                      help="also save the result into MODEL itself (otherwise MODEL is never "
                           "written)")

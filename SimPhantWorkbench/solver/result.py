@@ -24,6 +24,10 @@ def _quats_continuous(A):
     return q
 
 
+#: samples post-processed at a time where whole-series temporaries would be large
+_CHUNK = 256
+
+
 def _rotate(q, v):
     """Vectors ``v`` (..., 3) rotated by unit quaternions ``q`` (..., 4) = (w, x, y, z)."""
     w = q[..., :1]
@@ -163,9 +167,10 @@ class Result:
         # body series at once: (n, nb, 7) poses and (n, nb, 6) velocities, views of Y
         qs = Y[:, :7 * nb].reshape(n, nb, 7)
         vs = Y[:, 7 * nb:13 * nb].reshape(n, nb, 6)
-        quat = quat_normalize(qs[:, :, 3:7])
-        alpha_w = _rotate(quat, acc[:, :, 3:])                 # body -> world
-        del quat
+        for c in range(0, n, _CHUNK):          # angular acceleration body -> world, in place
+            quat = quat_normalize(qs[c:c + _CHUNK, :, 3:7])
+            acc[c:c + _CHUNK, :, 3:] = _rotate(quat, acc[c:c + _CHUNK, :, 3:])
+        alpha_w = acc[:, :, 3:]                                # world axes
         vel = vs[:, :, :3]
         wb_p = vs[:, :, 3:]
         kinetic = 0.5 * np.einsum("nbi,nbi,b->n", vel, vel, masses) \
@@ -176,9 +181,8 @@ class Result:
                  phidot_max=phidot_max,
                  react=react if ordered else react[:, system.joint_pos],   # model joint order
                  anchors=anchors if ordered else anchors[:, system.joint_pos],
-                 acc=np.ascontiguousarray(acc[:, :, :3]), alpha_w=alpha_w,
+                 acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential)
-        del acc
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],

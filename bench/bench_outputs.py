@@ -313,6 +313,9 @@ def main(argv=None):
     ap.add_argument("--no-study", action="store_true")
     ap.add_argument("--no-cli", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--gif-pairs", type=int, default=3,
+                    help="CLI runs with the animation in a second process vs in the run's "
+                         "own process, back to back (0: none)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default="")
     args = ap.parse_args(argv)
@@ -371,6 +374,8 @@ def main(argv=None):
         med["stages"] = {k: median([r["stages"].get(k) for r in runs])
                          for k in runs[0]["stages"]}
         res["cli"] = dict(runs=runs, median=med)
+        if args.gif_pairs:
+            res["gif_process"] = gif_process_pairs(path, tmp, args.gif_pairs)
     if not args.no_memory:
         res["memory"] = memory_case()
     os.makedirs(args.out, exist_ok=True)
@@ -383,6 +388,34 @@ def main(argv=None):
                       for k, v in res.items() if k in ("study", "cli", "memory")}, indent=1))
     log("wrote %s" % os.path.join(args.out, name))
     return 0
+
+
+def gif_process_pairs(path, tmp, pairs):
+    """``simphant run`` back to back with the animation in a second process and in the
+    run's own process (``gif_job.can_spawn`` patched to False): paired ratios of the wall
+    time after the solve and of the whole command."""
+    from SimPhantWorkbench.viewer import gif_job
+    real = gif_job.can_spawn
+    out = dict(after_solve_ratio=[], total_ratio=[], spawned=[], in_process=[])
+    try:
+        for k in range(pairs):
+            pair = {}
+            for mode in ("spawned", "in_process"):
+                gif_job.can_spawn = real if mode == "spawned" else (lambda: False)
+                r = cli_once(path, os.path.join(tmp, "gif_%s_%d" % (mode, k)))
+                pair[mode] = r
+                out[mode].append(dict(total=r["total"], after_solve=r["after_solve"]))
+            out["after_solve_ratio"].append(pair["spawned"]["after_solve"]
+                                            / pair["in_process"]["after_solve"])
+            out["total_ratio"].append(pair["spawned"]["total"] / pair["in_process"]["total"])
+            log("gif pair %d: spawned %.2f s, in process %.2f s after the solve"
+                % (k, pair["spawned"]["after_solve"], pair["in_process"]["after_solve"]))
+    finally:
+        gif_job.can_spawn = real
+    out["median_after_solve_ratio"] = median(out["after_solve_ratio"])
+    out["median_total_ratio"] = median(out["total_ratio"])
+    out["loadavg_end"] = os.getloadavg()
+    return out
 
 
 def _find_number(info, keys):

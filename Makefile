@@ -4,7 +4,7 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ENV_FILE := $(ROOT)/.simphant-env
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench bench-sweep examples clean
+.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench bench-sweep bench-outputs examples clean
 
 setup:
 	@$(ROOT)/tools/setup_env.sh > $(ENV_FILE)
@@ -45,6 +45,12 @@ bench: setup
 # Parameter-study benchmark (bench/README.md): 200-variant sweep vs a serial loop, Dask overhead.
 bench-sweep: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_sweep.py $(BENCH_ARGS)
+
+# After the solve (bench/README.md): Result building, store_result and the CLI's files on a
+# 50-body CAD study; peak memory of a 256-link run next to MuJoCo (installed into bench/.deps).
+bench-outputs: setup
+	@$(ROOT)/bench/install_deps.sh
+	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_outputs.py $(BENCH_ARGS)
 
 # Curated mutant suite (tools/mutants.py): every planted bug must make its tests fail.
 # Not part of `make test` (about 7 minutes). make mutants MUTANTS_ARGS="--only ID,ID".

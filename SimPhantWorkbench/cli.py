@@ -99,6 +99,11 @@ def _positive_int(text):
     return v
 
 
+def _default_frames():
+    from .outputs import ANIMATION_FRAMES
+    return ANIMATION_FRAMES
+
+
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="simphant", description="SimPhant: rigid multibody dynamics on FreeCAD documents.")
@@ -124,7 +129,7 @@ def build_parser():
                      help="output directory (default: ./simphant-out/<model name>)")
     run.add_argument("--no-animation", action="store_true", help="do not render animation.gif")
     run.add_argument("--frames", type=_positive_int, default=None, metavar="N",
-                     help="frames of the animation (default: about 100)")
+                     help="frames of the animation (default: about %d)" % _default_frames())
     run.add_argument("--in-place", action="store_true",
                      help="also save the result into MODEL itself (otherwise MODEL is never "
                           "written)")
@@ -565,22 +570,56 @@ def _video_path(video, out_dir):
     return path
 
 
-def _write_view_outputs(args, result, scene, staging, title, note, err):
-    """result.npz, scene.npz, animation.gif (VTK, else the Matplotlib fallback) and
-    --video into ``staging``; returns the names to list in run.json (a --video outside
-    DIR is moved there after the commit, and not listed)."""
+def _start_animation(args, result, scene, staging, title):
+    """Write result.npz and scene.npz, and start rendering animation.gif from them in a
+    second process (``viewer.gif_job``) while the other files are written: a
+    ``GifJob``, or None (no animation, or none can be started: rendered in this process)."""
+    from .viewer import files, gif_job
+    if args.no_animation or scene is None or not gif_job.can_spawn():
+        return None
+    files.write_view_files(staging, result, scene)
+    try:
+        return gif_job.GifJob.start(os.path.join(staging, files.RESULT_FILE),
+                                    os.path.join(staging, files.SCENE_FILE),
+                                    os.path.join(staging, "animation.gif"),
+                                    args.frames or files.outputs.ANIMATION_FRAMES, title)
+    except OSError:
+        return None
+
+
+def _render_animation(args, result, scene, staging, title, err):
+    from .viewer import files
+    used, _, why = files.write_animation(
+        result, scene, os.path.join(staging, "animation.gif"),
+        args.frames or files.outputs.ANIMATION_FRAMES, title)
+    if why is not None:
+        err.write("simphant: animation drawn without VTK (%s)\n" % why)
+
+
+def _finish_animation(job, args, result, scene, staging, title, note, err):
+    """Wait for the animation's process; render it here if that failed."""
+    note("animation.gif")
+    if job.wait() is not None:
+        _render_animation(args, result, scene, staging, title, err)
+
+
+def _write_view_outputs(args, result, scene, staging, title, note, err, job=None):
+    """result.npz, scene.npz, animation.gif (VTK, else the Matplotlib fallback; awaited
+    from ``job`` when ``_start_animation`` started one) and --video into ``staging``;
+    returns the names to list in run.json (a --video outside DIR is moved there after the
+    commit, and not listed)."""
     from .viewer import files
     note(files.RESULT_FILE if scene is None else "%s, %s" % (files.RESULT_FILE,
                                                              files.SCENE_FILE))
-    names = files.write_view_files(staging, result, scene)
+    if job is None:
+        names = files.write_view_files(staging, result, scene)
+    else:
+        names = [files.RESULT_FILE, files.SCENE_FILE]         # written before the job began
     if not args.no_animation:
-        note("animation.gif")
-        used, _, why = files.write_animation(
-            result, scene, os.path.join(staging, "animation.gif"),
-            args.frames or files.outputs.ANIMATION_FRAMES, title)
-        if why is not None:
-            err.write("simphant: animation drawn without VTK (%s)\n" % why)
-        names.append("animation.gif")
+        if job is None:
+            note("animation.gif")
+            _render_animation(args, result, scene, staging, title, err)
+        names.append("animation.gif")       # else finished by _finish_animation
     if args.video:
         name = os.path.basename(args.video)
         note(name)
@@ -671,6 +710,7 @@ def _run(args, progress, out, err, interrupt):
     doc = _open_document(FreeCAD, model_path)
     gui = _gui_members(model_path)
     target = OutputDir(out_dir, protected=[model_path])
+    job = None
     try:
         try:
             check_document(doc, model_path)      # a damaged file: bad input, not a partial model
@@ -739,8 +779,9 @@ def _run(args, progress, out, err, interrupt):
             err.write("writing %s\n" % fname)
             err.flush()
 
+        job = _start_animation(args, result, scene, staging, title)
         names = outputs.write_all(result, staging, None, title=title, progress=note)
-        names += _write_view_outputs(args, result, scene, staging, title, note, err)
+        names += _write_view_outputs(args, result, scene, staging, title, note, err, job)
         stem = os.path.splitext(os.path.basename(model_path))[0]
         doc_name = stem + "_result.FCStd"
         if not args.in_place:
@@ -749,6 +790,9 @@ def _run(args, progress, out, err, interrupt):
             doc.saveAs(os.path.join(staging, doc_name))
             _restore_gui_members(os.path.join(staging, doc_name), gui, err)
             names.append(doc_name)
+        if job is not None:
+            _finish_animation(job, args, result, scene, staging, title, note, err)
+            job = None
         info = _analyse(study, conv, result, model_path, time.perf_counter() - t_start)
         lines = summary_lines(info)
         with open(os.path.join(staging, "summary.txt"), "w") as fh:
@@ -788,6 +832,8 @@ def _run(args, progress, out, err, interrupt):
         out.flush()
         return EXIT_OK
     finally:
+        if job is not None:
+            job.kill()                  # a failed or interrupted run: stop its animation
         target.discard()
         try:
             FreeCAD.closeDocument(doc.Name)

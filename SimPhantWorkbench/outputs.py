@@ -36,7 +36,7 @@ Files (``write_all`` writes them all)
 ``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
                      the same data (``joints.png``: joint angles and slides);
 ``drivers.png`` (with drivers) their efforts and powers.
-``animation.gif``    the bodies drawn at their poses in a 3-D view, about 100 frames
+``animation.gif``    the bodies drawn at their poses in a 3-D view, about 50 frames
                      played in real time (``render_animation``).
 
 CSV files have one header row, names with units in brackets, ``,`` separated,
@@ -84,7 +84,7 @@ _REACTION_MAX_ROWS = 8
 
 #: animation: size [px] (square) and the number of frames it aims at
 ANIMATION_SIZE = 480
-ANIMATION_FRAMES = 100
+ANIMATION_FRAMES = 50
 _MIN_FRAME_MS = 20          # GIF viewers do not show shorter frames faithfully
 
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -120,14 +120,21 @@ def body_csv_name(result, name):
 
 # ============================================================================ CSV
 
+#: line end of csv.writer's default dialect, used for every row
+_CSV_EOL = csv.excel.lineterminator
+
+
 def _write_table(path, header, columns):
     """Write columns (each (n,) array) under ``header``; floats as ``repr``."""
     data = np.column_stack(columns) if columns else np.zeros((0, 0))
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(header)
-        for row in data:
-            w.writerow([repr(float(x)) for x in row])
+        # the rows as csv.writer writes them (numbers never need quoting), built in
+        # one go: tolist() gives Python floats, whose repr is the shortest round trip
+        if len(data):
+            fh.write(_CSV_EOL.join(",".join(map(repr, row)) for row in data.tolist()))
+            fh.write(_CSV_EOL)
     return path
 
 
@@ -238,6 +245,21 @@ def write_drivers_csv(result, path):
 
 # ============================================================================ plots
 
+def _margins(fig, left=0.95, right=0.25, bottom=0.6, top=0.55, wspace=0.95, hspace=0.45):
+    """Fixed margins and gaps between the panels, in inches (what ``tight_layout`` would
+    find for these plots' labels and tick labels, without drawing the figure once more
+    to measure them: that draw is most of a plot's cost)."""
+    w, h = fig.get_size_inches()
+    grid = fig.axes[0].get_subplotspec().get_gridspec() if fig.axes else None
+    rows, cols = grid.get_geometry() if grid is not None else (1, 1)
+    inner_w = max(w - left - right, 1e-3)
+    inner_h = max(h - bottom - top, 1e-3)
+    fig.subplots_adjust(left=left / w, right=1.0 - right / w, bottom=bottom / h,
+                        top=1.0 - top / h,
+                        wspace=wspace * cols / max(inner_w - wspace * (cols - 1), 1e-3),
+                        hspace=hspace * rows / max(inner_h - hspace * (rows - 1), 1e-3))
+
+
 def _save(fig, path):
     fig.savefig(path, dpi=PLOT_DPI, format="png")
     return path
@@ -261,7 +283,7 @@ def plot_positions(result, path, title=""):
     _legend(axes[0], loc="upper right", ncol=min(4, max(1, len(result.body_names))))
     axes[-1].set_xlabel("time [s]")
     fig.suptitle((title + ": " if title else "") + "centre of gravity positions (world axes)")
-    fig.tight_layout()
+    _margins(fig, hspace=0.15)
     return _save(fig, path)
 
 
@@ -299,7 +321,7 @@ def plot_energy(result, path, title=""):
     for ax in axes:
         ax.grid(True, alpha=0.3)
     fig.suptitle((title + ": " if title else "") + "energy and constraint violation")
-    fig.tight_layout()
+    _margins(fig, hspace=0.15)
     return _save(fig, path)
 
 
@@ -339,7 +361,7 @@ def plot_reactions(result, path, title=""):
         " (first %d of %d joints; all in reactions.csv)" % (len(shown), len(names))
     fig.suptitle((title + ": " if title else "") + "joint reactions on the second body, world "
                  "axes, torque about its joint point" + note)
-    fig.tight_layout()
+    _margins(fig, top=0.85, hspace=0.55)
     return _save(fig, path)
 
 

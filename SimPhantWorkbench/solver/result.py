@@ -9,17 +9,19 @@ import numpy as np
 
 from . import kernels
 from .joint_outputs import JointOutputs, joint_frames_meta
-from .rotations import euler_zyx, matrix_to_quat, quat_to_matrix
+from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
 __all__ = ["Result"]
 
 
 def _quats_continuous(A):
     """Quaternions of rotation matrices (n, 3, 3), sign-continuous in time, first w >= 0."""
-    q = np.array([matrix_to_quat(a) for a in A]).reshape(-1, 4)
-    for i in range(1, len(q)):
-        if np.dot(q[i], q[i - 1]) < 0.0:
-            q[i] = -q[i]
+    q = matrices_to_quats(np.asarray(A, dtype=float).reshape(-1, 3, 3)).reshape(-1, 4)
+    if len(q) > 1:
+        # flip sample i when it points away from the (already flipped) sample i - 1
+        flip = np.einsum("ij,ij->i", q[1:], q[:-1]) < 0.0
+        sign = np.cumprod(np.where(flip, -1.0, 1.0))
+        q[1:] *= sign[:, None]
     return q
 
 
@@ -41,6 +43,18 @@ def _driver_series(system, t, lam, a):
             a["driver_rate"][:, c] = vals[:, 1]
             c += 1
     a["driver_power"] = a["driver_effort"] * a["driver_rate"]
+
+
+#: samples post-processed at a time where whole-series temporaries would be large
+_CHUNK = 256
+
+
+def _rotate(q, v):
+    """Vectors ``v`` (..., 3) rotated by unit quaternions ``q`` (..., 4) = (w, x, y, z)."""
+    w = q[..., :1]
+    u = q[..., 1:]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
 
 
 class Result(JointOutputs):
@@ -80,13 +94,22 @@ class Result(JointOutputs):
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
 
+    #: per-body series a run's result derives from ``states`` (and the user axes in the
+    #: principal frame, ``R_pu``) when asked, instead of keeping them: a loaded result has
+    #: them stored (``to_arrays`` writes them all, so archives keep their format)
+    _DERIVED = ("pos", "A", "vel", "omega_w", "omega_b")
+
     @classmethod
     def _attr(cls, key):
         return key if key in cls._PUBLIC else "_" + key
 
-    def __init__(self, arrays, meta):
+    def __init__(self, arrays, meta, R_pu=None):
         for k in self._ARRAYS:
-            setattr(self, self._attr(k), np.asarray(arrays[k], dtype=float))
+            if k in self._DERIVED and R_pu is not None:
+                continue
+            setattr(self, "_stored_" + k if k in self._DERIVED else self._attr(k),
+                    np.asarray(arrays[k], dtype=float))
+        self._R_pu = None if R_pu is None else np.asarray(R_pu, dtype=float)
         self.body_names = list(meta["body_names"])
         self.joint_names = list(meta["joint_names"])
         self.joint_kinds = list(meta.get("joint_kinds", []))
@@ -115,17 +138,64 @@ class Result(JointOutputs):
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays
                     else np.zeros(shape))
 
+    # ------------------------------------------------------------- derived series
+    def _series(self, key, b):
+        """Series ``key`` (one of ``_DERIVED``) of body index ``b``: (n, 3) or (n, 3, 3);
+        a view of the stored array, or computed from the states."""
+        if self._R_pu is None:
+            return getattr(self, "_stored_" + key)[:, b]
+        nb = len(self.body_names)
+        Y = self.states
+        p = 7 * b
+        v = 7 * nb + 6 * b
+        if key == "pos":
+            return Y[:, p:p + 3]
+        if key == "vel":
+            return Y[:, v:v + 3]
+        wb_p = Y[:, v + 3:v + 6]
+        Rpu = self._R_pu[b]
+        if key == "omega_b":
+            return wb_p @ Rpu                                  # R_pu^T w_p, row-wise
+        Ap = quat_to_matrix(Y[:, p + 3:p + 7])                 # principal frame -> world
+        if key == "A":
+            return Ap @ Rpu
+        if key == "omega_w":
+            return np.einsum("nij,nj->ni", Ap, wb_p)
+        raise KeyError(key)
+
+    def _full(self, key):
+        if self._R_pu is None:
+            return getattr(self, "_stored_" + key)
+        nb = len(self.body_names)
+        shape = (3, 3) if key == "A" else (3,)
+        out = np.empty((len(self.t), nb) + shape)
+        for b in range(nb):
+            out[:, b] = self._series(key, b)
+        return out
+
+    # the whole (n, nb, ...) arrays, as earlier versions kept them (computed when asked)
+    _pos = property(lambda self: self._full("pos"))
+    _A = property(lambda self: self._full("A"))
+    _vel = property(lambda self: self._full("vel"))
+    _omega_w = property(lambda self: self._full("omega_w"))
+    _omega_b = property(lambda self: self._full("omega_b"))
+
     @classmethod
     def from_run(cls, system, t, Ys, assembly=None, settings=None):
         """Post-process a run: one more evaluation per output sample gives the
-        accelerations, multipliers, residuals and reactions."""
+        accelerations, multipliers, residuals and reactions. Positions, rotations,
+        velocities are views of or computed from the states when asked."""
         model = system.model
         S, W = system.S, system.W
         n = len(t)
         nb = S.nb
-        t = np.asarray(t, dtype=float).copy()
-        Y = np.asarray(Ys, dtype=float).copy()
-        acc = np.zeros((n, nb, 6))
+        t = np.array(t, dtype=float)
+        Y = np.asarray(Ys, dtype=float)
+        base = Y.base if Y.base is not None else Y
+        if not (Y.flags.c_contiguous and isinstance(base, np.ndarray)
+                and base.nbytes == Y.nbytes):
+            Y = Y.copy()       # keep the states only, not a larger buffer they are part of
+        acc = np.empty((n, nb, 6))
         lam = np.zeros((n, S.nrows))
         phi_max = np.zeros(n)
         phidot_max = np.zeros(n)
@@ -146,32 +216,29 @@ class Result(JointOutputs):
             pot, diss, work = element_series(system, t, frc, tab)
         else:
             pot = diss = work = np.zeros((n, nf))
+        ordered = S.nj == 0 or np.array_equal(system.joint_pos, np.arange(S.nj))
+        rows = system.active_rows
+        all_rows = len(rows) == S.nrows and np.array_equal(rows, np.arange(S.nrows))
+        # body series at once: (n, nb, 7) poses and (n, nb, 6) velocities, views of Y
+        qs = Y[:, :7 * nb].reshape(n, nb, 7)
+        vs = Y[:, 7 * nb:13 * nb].reshape(n, nb, 6)
+        for c in range(0, n, _CHUNK):          # angular acceleration body -> world, in place
+            quat = quat_normalize(qs[c:c + _CHUNK, :, 3:7])
+            acc[c:c + _CHUNK, :, 3:] = _rotate(quat, acc[c:c + _CHUNK, :, 3:])
+        alpha_w = acc[:, :, 3:]                                # world axes
+        vel = vs[:, :, :3]
+        wb_p = vs[:, :, 3:]
+        kinetic = 0.5 * np.einsum("nbi,nbi,b->n", vel, vel, masses) \
+            + 0.5 * np.einsum("nbi,bi,nbi->n", wb_p, np.asarray(S.body_inertia)[:nb], wb_p)
+        potential = -np.einsum("nbi,i,b->n", qs[:, :, :3], gravity, masses)
         a = dict(t=t, states=Y, masses=masses, gravity=gravity,
-                 multipliers=lam[:, system.active_rows], phi_max=phi_max,
+                 multipliers=lam if all_rows else lam[:, rows], phi_max=phi_max,
                  phidot_max=phidot_max,
-                 react=react[:, system.joint_pos] if S.nj else react,   # model joint order
-                 anchors=anchors[:, system.joint_pos] if S.nj else anchors,
-                 pos=np.zeros((n, nb, 3)), A=np.zeros((n, nb, 3, 3)), vel=np.zeros((n, nb, 3)),
-                 omega_w=np.zeros((n, nb, 3)), omega_b=np.zeros((n, nb, 3)),
-                 acc=acc[:, :, :3].copy(), alpha_w=np.zeros((n, nb, 3)),
-                 kinetic=np.zeros(n), potential=np.zeros(n),
+                 react=react if ordered else react[:, system.joint_pos],   # model joint order
+                 anchors=anchors if ordered else anchors[:, system.joint_pos],
+                 acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
+                 kinetic=kinetic, potential=potential,
                  frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work)
-        for b in range(nb):
-            p = 7 * b
-            v = 7 * nb + 6 * b
-            Ap = quat_to_matrix(Y[:, p + 3:p + 7])           # principal frame -> world
-            Rpu = system.R_pu[b]                              # user axes in the principal frame
-            wb_p = Y[:, v + 3:v + 6]
-            a["pos"][:, b] = Y[:, p:p + 3]
-            a["A"][:, b] = Ap @ Rpu
-            a["vel"][:, b] = Y[:, v:v + 3]
-            a["omega_w"][:, b] = np.einsum("nij,nj->ni", Ap, wb_p)
-            a["omega_b"][:, b] = wb_p @ Rpu                    # R_pu^T w_p, row-wise
-            a["alpha_w"][:, b] = np.einsum("nij,nj->ni", Ap, acc[:, b, 3:])
-            m = masses[b]
-            a["kinetic"] += 0.5 * m * np.einsum("ni,ni->n", a["vel"][:, b], a["vel"][:, b])
-            a["kinetic"] += 0.5 * np.einsum("ni,i,ni->n", wb_p, S.body_inertia[b], wb_p)
-            a["potential"] -= m * (a["pos"][:, b] @ gravity)
         _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
@@ -185,22 +252,12 @@ class Result(JointOutputs):
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
-        res = cls(a, meta)
+        res = cls(a, meta, R_pu=np.array(system.R_pu, dtype=float).reshape(nb, 3, 3))
         res.assembly = assembly
         res.joint_residual_max = jres[system.joint_pos] if S.nj else jres
         return res
 
-    def to_arrays(self):
-        """All data as a dict of NumPy arrays; metadata JSON-encoded in ``meta`` (0-d str array)."""
-        out = {}
-        for k in self._ARRAYS:
-            out[k] = np.array(getattr(self, self._attr(k)))
-        if self.force_names:
-            for k in self._OPTIONAL:
-                out[k] = np.array(getattr(self, "_" + k))
-        if self.driver_names:
-            for k in self._DRIVER_ARRAYS:
-                out[k] = np.array(getattr(self, "_" + k))
+    def _meta_json(self):
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     force_names=self.force_names, force_kinds=self.force_kinds,
@@ -211,7 +268,29 @@ class Result(JointOutputs):
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
                     format="simphant-result-1")
-        out["meta"] = np.array(json.dumps(meta))
+        return json.dumps(meta)
+
+    def _array(self, key):
+        if key in self._DERIVED:
+            return self._full(key)
+        return getattr(self, self._attr(key))
+
+    def _stored_keys(self):
+        """The series an archive holds: ``_ARRAYS``, and the force-element and driver
+        series when the model has such elements."""
+        keys = self._ARRAYS
+        if self.force_names:
+            keys += self._OPTIONAL
+        if self.driver_names:
+            keys += self._DRIVER_ARRAYS
+        return keys
+
+    def to_arrays(self):
+        """All data as a dict of NumPy arrays; metadata JSON-encoded in ``meta`` (0-d str array)."""
+        out = {}
+        for k in self._stored_keys():
+            out[k] = np.array(self._array(k))
+        out["meta"] = np.array(self._meta_json())
         return out
 
     @classmethod
@@ -221,9 +300,26 @@ class Result(JointOutputs):
         keys = cls._ARRAYS + tuple(k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta)
 
-    def save(self, path):
-        """Write an ``.npz`` archive (``Result.load`` reads it back)."""
-        np.savez_compressed(path, **self.to_arrays())
+    def save(self, path, compress=False):
+        """Write an ``.npz`` archive (``Result.load`` reads it back), the members of
+        ``to_arrays`` one by one (a derived series exists only while it is written).
+
+        Stored without compression by default: the float series hardly compress
+        (zlib gains about 5 % for most of the time) and deflating them costs about as
+        much as the solve; ``compress=True`` deflates them as ``np.savez_compressed``.
+        Archives of either kind load the same.
+        """
+        import zipfile
+        mode = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+        path = str(path)
+        if not path.endswith(".npz"):
+            path += ".npz"
+        with zipfile.ZipFile(path, "w", compression=mode, allowZip64=True) as z:
+            for k in self._stored_keys() + ("meta",):
+                a = np.array(self._meta_json()) if k == "meta" else self._array(k)
+                with z.open(k + ".npy", "w", force_zip64=True) as fh:
+                    np.lib.format.write_array(fh, np.asanyarray(a), allow_pickle=False)
+                del a
 
     @classmethod
     def load(cls, path):
@@ -251,40 +347,44 @@ class Result(JointOutputs):
     # ------------------------------------------------------------------ bodies
     def position(self, body):
         """CoG position [m], world, (n, 3)."""
-        return self._pos[:, self._b(body)].copy()
+        return np.array(self._series("pos", self._b(body)))
 
     def rotation_matrix(self, body):
         """Rotation of the body's own frame (``orientation`` at t0) to world, (n, 3, 3)."""
-        return self._A[:, self._b(body)].copy()
+        return np.array(self._series("A", self._b(body)))
 
     def pose(self, body, index):
         """(CoG position (3,), rotation (3, 3) of the body's own frame) at one sample:
         what playback needs, without copying the whole series."""
         b = self._b(body)
-        return self._pos[index, b].copy(), self._A[index, b].copy()
+        if self._R_pu is None:
+            return self._stored_pos[index, b].copy(), self._stored_A[index, b].copy()
+        y = self.states[index]
+        p = 7 * b
+        return y[p:p + 3].copy(), quat_to_matrix(y[p + 3:p + 7]) @ self._R_pu[b]
 
     def quaternion(self, body):
         """Orientation (w, x, y, z) of the body's own frame, sign-continuous, (n, 4)."""
         b = self._b(body)
         if b not in self._quat_cache:
-            self._quat_cache[b] = _quats_continuous(self._A[:, b])
+            self._quat_cache[b] = _quats_continuous(self._series("A", b))
         return self._quat_cache[b].copy()
 
     def euler_angles(self, body):
         """Z-Y-X angles (theta_x, theta_y, theta_z) [rad] of the body frame, for display."""
-        return euler_zyx(self._A[:, self._b(body)])
+        return euler_zyx(self._series("A", self._b(body)))
 
     def velocity(self, body):
         """CoG velocity [m/s], world, (n, 3)."""
-        return self._vel[:, self._b(body)].copy()
+        return np.array(self._series("vel", self._b(body)))
 
     def angular_velocity(self, body, frame="world"):
         """Angular velocity [rad/s], world axes or the body's own axes (``frame="body"``)."""
         b = self._b(body)
         if frame == "world":
-            return self._omega_w[:, b].copy()
+            return np.array(self._series("omega_w", b))
         if frame == "body":
-            return self._omega_b[:, b].copy()
+            return np.array(self._series("omega_b", b))
         raise ValueError("frame must be 'world' or 'body', got %r" % (frame,))
 
     def acceleration(self, body):
@@ -299,13 +399,13 @@ class Result(JointOutputs):
         """World position of a point given in the body's own frame (origin CoG)."""
         b = self._b(body)
         p = np.asarray(local_point, dtype=float)
-        return self._pos[:, b] + self._A[:, b] @ p
+        return self._series("pos", b) + self._series("A", b) @ p
 
     def point_velocity(self, body, local_point):
         """World velocity of a point given in the body's own frame (origin CoG)."""
         b = self._b(body)
-        s = self._A[:, b] @ np.asarray(local_point, dtype=float)
-        return self._vel[:, b] + np.cross(self._omega_w[:, b], s)
+        s = self._series("A", b) @ np.asarray(local_point, dtype=float)
+        return self._series("vel", b) + np.cross(self._series("omega_w", b), s)
 
     # ------------------------------------------------------------------ joints
     def reaction_force(self, joint, frame="world"):

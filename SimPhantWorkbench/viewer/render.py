@@ -193,6 +193,8 @@ class SceneRenderer:
     def set_trails_visible(self, on):
         for a in self._trail_actors.values():
             a.SetVisibility(bool(on))
+        if on and hasattr(self, "_time_text"):    # (not while __init__ builds it)
+            self.show(self.index)           # the trails were not kept up while hidden
 
     def reset_camera(self):
         """Frame the whole motion, seen along the direction in which the bodies move least:
@@ -231,6 +233,8 @@ class SceneRenderer:
         for j in self.scene.joints:
             self.triads[j.name].user_matrix = _pose_matrix(*j.pose(r, i))
         for name, poly in self.trails.items():
+            if not self._trail_actors[name].GetVisibility():
+                continue                    # hidden: updated when shown (set_trails_visible)
             pts = r.position(name)[:i + 1]
             if len(pts) < 2:
                 pts = np.vstack([pts, pts])

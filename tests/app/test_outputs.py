@@ -152,6 +152,8 @@ def test_reactions_figure_grows_per_joint_up_to_eight():
 
 def test_frame_indices_spread_evenly_and_keep_the_ends():
     idx = outputs.frame_indices(301)
+    assert len(idx) == outputs.ANIMATION_FRAMES == 50 and idx[0] == 0 and idx[-1] == 300
+    idx = outputs.frame_indices(301, 100)
     assert len(idx) == 100 and idx[0] == 0 and idx[-1] == 300
     assert np.ptp(np.diff(idx)) <= 1
     np.testing.assert_array_equal(outputs.frame_indices(40), np.arange(40))

@@ -42,6 +42,7 @@ import argparse
 import contextlib
 import math
 import os
+import shutil
 import signal
 import sys
 import threading

@@ -335,3 +335,15 @@ def test_viewer_package_is_optional_for_the_rest():
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert shutil.which("ffmpeg") or video.ffmpeg_exe()
+
+
+def test_video_outside_the_output_folder_is_moved_there(tmp_path):
+    video_path = tmp_path / "films" / "swing.gif"
+    video_path.parent.mkdir()
+    code, stdout, err = run_cli("run", os.path.join(EXAMPLES, "pendulum.FCStd"), "--out",
+                                tmp_path / "o", "--t-end", "0.2", "--frames", "3",
+                                "--no-animation", "--video", video_path, "--fps", "10")
+    assert code == 0, err
+    assert video_path.exists() and not (tmp_path / "o" / "swing.gif").exists()
+    with Image.open(video_path) as im:
+        assert im.n_frames >= 2

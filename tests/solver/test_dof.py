@@ -2,7 +2,6 @@
 equations by joint, joint kinds that remove them, singular, locked and over-driven
 mechanisms."""
 import math
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -143,13 +142,15 @@ def test_near_singular_configuration():
 def test_over_driven_counts_driver_rows():
     m = Model()
     a = _rod(m, "a", (0, 0, 0), (1, 0, 0))
-    m.add_joint("revolute", m.ground, a, point=(0, 0, 0), axis=(0, 1, 0))
+    hinge = m.add_joint("revolute", m.ground, a, point=(0, 0, 0), axis=(0, 1, 0))
     assert not m.dof_report().over_driven
-    m.drivers = [SimpleNamespace(name="motor", nrows=1)]
+    m.add_driver(hinge, position=0.0, name="motor")
     r = m.dof_report()
     assert r.driver_equations == 1 and not r.over_driven
-    m.drivers = [SimpleNamespace(name="motor", nrows=1), SimpleNamespace(name="m2", nrows=1)]
+    # a second, consistent driver of the same rotation: one driver equation too many
+    m.add_angle_driver(m.ground, a, axis=(0, 1, 0), vector1=(1, 0, 0), name="m2")
     r = m.dof_report()
+    assert r.driver_equations == 2
     assert r.over_driven and any("over-driven" in w and "motor, m2" in w for w in r.warnings)
     assert r.to_dict()["over_driven"]
 

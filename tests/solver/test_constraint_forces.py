@@ -110,8 +110,8 @@ def test_four_bar_of_revolutes_energy_and_residual():
 @pytest.mark.slow
 def test_parallelogram_chain_through_the_aligned_configuration():
     """40 parallelogram cells (81 unit bars, 121 revolutes, 1 DOF, 605 rows of
-    which 120 are redundant: 605 - (6 x 81 - 1)), 20 s, through the configuration where all bars align
-    (the rank of Phi_q drops there): 0.08 J drift before, now ~1e-5 J of 1100 J."""
+    which 120 are redundant: 605 - (6 x 81 - 1)), 20 s, through the configuration
+    where all bars align (the rank of Phi_q drops there): 0.08 J drift before, now ~1e-5 J of 1100 J."""
     m, cranks, couplers, joints = parallelogram_chain()
     assert len(m.bodies) == 81 and len(joints) == 121
     r = m.simulate(t_end=20.0, dt=1e-3, method="rk4", output_dt=0.01)

@@ -8,6 +8,11 @@ or its translation ``x = (P_2 - P_1) . z_1`` along it (``translation``). The row
 sits in the joint's own block of the Schur complement; its time terms enter the
 velocity equation (``nu = theta_d'``) and ``gamma`` (``+ theta_d''``).
 
+Body drivers have a block of their own: a point on a trajectory (``point``), an angle
+between two body vectors (``angle``), a body vector along a prescribed direction
+``u(t)`` (``direction``: two rows ``b_k . u(t) = 0`` with the body axes ``b_k`` normal
+to the vector, ``u, u', u''`` tabulated in three slots; docs/theory.md).
+
 Two registries, one spec per kind:
 
 * ``DRIVER_TYPES``: what is driven (the row primitive, the joints that have that

@@ -472,7 +472,8 @@ class Result(JointOutputs):
         """What the driver applies to keep its motion: (n,) the torque [N m] about the
         joint z axis (rotation driver, a motor) or the force [N] along it (translation
         driver, an actuator) on the joint's second body (the first gets the opposite);
-        (n, 3) the force [N], world axes, a point driver applies at its point."""
+        (n, 3) the force [N], world axes, a point driver applies at its point, or the
+        torque [N m], world axes, a direction driver applies to its body."""
         return self._driver_effort[:, self._d(driver)].copy()
 
     def driver_power(self, driver):

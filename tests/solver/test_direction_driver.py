@@ -234,3 +234,35 @@ def test_bad_input_names_the_driver():
     m.add_direction_driver(b, (1, 0, 0), lambda t: (max(0.0, 1.0 - t), 0.0, 0.0), name="aim")
     with pytest.raises(ModelError, match=r"'aim'.*zero vector at t=1"):
         m.simulate(t_end=2.0, dt=0.01)
+
+
+# --------------------------------------------------------------------------- plumbing
+def _pendulum_on_cone(direction):
+    m = Model(gravity=(0.0, 0.0, -G))
+    b = m.add_body("b", mass=1.0, inertia=(0.1, 0.1, 0.1), position=(0.0, 0.0, -1.0))
+    m.add_joint("spherical", m.ground, b, point=(0, 0, 0), name="pivot")
+    d = m.add_direction_driver(b, (0, 0, -1), direction, name="ov")
+    return m, d
+
+
+def test_round_trip_pickle_and_fingerprint(tmp_path):
+    """Expression directions pickle (a process pool runs the model), the batch fingerprint
+    tells two directions apart, and a saved result keeps the driver's (n, 3) series."""
+    import pickle
+
+    from SimPhantWorkbench.solver import Result
+    from SimPhantWorkbench.solver.batch import fingerprint
+    cone_a = ("0.3*cos(2*t)", "0.3*sin(2*t)", -1.0)
+    m, d = _pendulum_on_cone(cone_a)
+    r = pickle.loads(pickle.dumps(m)).simulate(t_end=0.3, dt=1e-3, output_dt=0.1)
+    assert r.driver_row_counts == [3] and r.driver_effort("ov").shape == (4, 3)
+    assert np.abs(r.driver_effort("ov")).max() > 1.0
+    p = tmp_path / "r.npz"
+    r.save(str(p))
+    r2 = Result.load(str(p))
+    for get in ("driver_effort", "driver_value", "driver_rate", "driver_power"):
+        np.testing.assert_allclose(getattr(r2, get)("ov"), getattr(r, get)("ov"))
+    assert fingerprint(m, {}) is not None
+    assert fingerprint(m, {}) == fingerprint(_pendulum_on_cone(cone_a)[0], {})
+    assert fingerprint(m, {}) != fingerprint(
+        _pendulum_on_cone(("0.3*cos(3*t)", "0.3*sin(3*t)", -1.0))[0], {})

@@ -504,16 +504,27 @@ class DirectionMotion:
     ``n = |d|``, ``n' = u . d'``, ``u' = (d' - n' u) / n``,
     ``n'' = (d' . d' + d . d'' - n'^2) / n``, ``u'' = (d'' - 2 n' u' - n'' u) / n``."""
 
-    def __init__(self, motions, c, what):
+    def __init__(self, motions, c, what, cache=None):
         self.parts = list(motions)
         self.c = c
         self.what = what
         self.kind = "constant" if all(m.kind == "constant" for m in self.parts) \
             else "direction"
+        #: the last table, shared by the three components (the load table asks each
+        #: for the same times in turn)
+        self._cache = {} if cache is None else cache
 
     def unit_values(self, times):
         """(n, 3 components, 3 derivatives): u, u', u''."""
         t = np.atleast_1d(np.asarray(times, dtype=float))
+        key = t.tobytes()
+        if self._cache.get("key") != key:
+            self._cache.clear()      # (not kept when the evaluation fails)
+            out = self._unit_values(t)
+            self._cache.update(key=key, values=out)
+        return self._cache["values"]
+
+    def _unit_values(self, t):
         D = np.stack([m.values(t) for m in self.parts], axis=1)      # (n, comp, deriv)
         d, d1, d2 = D[:, :, 0], D[:, :, 1], D[:, :, 2]
         n = np.sqrt((d * d).sum(axis=1))
@@ -529,7 +540,7 @@ class DirectionMotion:
         return np.stack([u, u1, u2], axis=2)
 
     def values(self, times):
-        return self.unit_values(times)[:, self.c, :]
+        return self.unit_values(times)[:, self.c, :].copy()
 
     def value_at(self, t):
         return self.values([t])[0]
@@ -547,7 +558,8 @@ def direction_motions(direction, velocity=None, acceleration=None, what="driver"
     driver from ``direction``: 3 components (numbers, callables, texts,
     MotionFunctions) or a callable ``f(t) -> 3 numbers``."""
     parts = split_trajectory(direction, velocity, acceleration, what)
-    return [DirectionMotion(parts, c, what) for c in range(3)]
+    cache = {}
+    return [DirectionMotion(parts, c, what, cache) for c in range(3)]
 
 
 def _quat_rotate(q, v):

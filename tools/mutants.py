@@ -80,6 +80,8 @@ T_FRC = "tests/solver/test_forces.py"
 T_DRV = "tests/solver/test_drivers.py"
 T_DRV_FD = T_DRV + "::test_driver_rows_match_finite_differences"
 T_DRV_HOLD = T_DRV + "::test_held_pendulum_torque"
+T_DIR = "tests/solver/test_direction_driver.py"
+T_DIR_FD = T_DIR + "::test_direction_rows_match_finite_differences"
 DRV = "SimPhantWorkbench/solver/drivers.py"
 
 # (id, file, anchor, replacement, tests, description)
@@ -498,6 +500,38 @@ MUTANTS = [
            "else result.driver_power(d))",
            ["tests/app/test_drivers_doc.py::test_cli_writes_the_driver_outputs"],
            "drivers.csv: the power column holds the effort"),
+    Mutant("direction-gamma-without-acceleration", K,
+           "- (b0 * q0 + b1 * q1 + b2 * q2)",
+           "- 0.0 * (b0 * q0 + b1 * q1 + b2 * q2)",
+           [T_DIR_FD], "direction driver row: gamma misses b . u'' (the direction's acceleration)"),
+    Mutant("direction-gamma-coupling-sign", K,
+           "- 2.0 * (x0 * p0 + x1 * p1 + x2 * p2)",
+           "+ 2.0 * (x0 * p0 + x1 * p1 + x2 * p2)",
+           [T_DIR_FD], "direction driver row: sign of gamma's 2 ((w_j - w_i) x b) . u' term"),
+    Mutant("direction-gamma-relative-omega", K,
+           "x0, x1, x2 = _cross(wj0 - wi0, wj1 - wi1, wj2 - wi2, b0, b1, b2)",
+           "x0, x1, x2 = _cross(wj0, wj1, wj2, b0, b1, b2)",
+           [T_DIR_FD + "[True]"],
+           "direction driver row: gamma's u' term forgets body 1's rotation"),
+    Mutant("direction-nu-sign", K,
+           "+ (b0 * p0 + b1 * p1 + b2 * p2))",
+           "- (b0 * p0 + b1 * p1 + b2 * p2))",
+           [T_DIR_FD], "direction driver row: Phi_dot = Phi_q q_dot + nu (sign of nu)"),
+    Mutant("direction-unit-second-derivative", DRV,
+           "u2 = (d2 - 2.0 * n1[:, None] * u1 - n2[:, None] * u)",
+           "u2 = (d2 + 2.0 * n1[:, None] * u1 - n2[:, None] * u)",
+           [T_DIR + "::test_unit_direction_derivatives_match_finite_differences"],
+           "normalised direction: sign of the 2 n' u' term of u''"),
+    Mutant("direction-effort-sign", DRV,
+           "torque -= lam[:, r][:, None] * np.cross(b, c)",
+           "torque += lam[:, r][:, None] * np.cross(b, c)",
+           [T_DIR + "::test_held_pendulum_torque_is_the_gravity_moment"],
+           "direction driver torque = the reaction on body 1, not the drive on the body"),
+    Mutant("direction-opposite-accepted", "SimPhantWorkbench/solver/model.py",
+           "if not np.dot(R1 @ u0, a) > 0.0:",
+           "if False:",
+           [T_DIR + "::test_bad_input_names_the_driver"],
+           "a vector pointing away from the direction accepted (driven to -u)"),
     Mutant("step-derivative-span", DRV,
            "np.where(inside, dh * ds / span, 0.0)",
            "np.where(inside, dh * ds, 0.0)",

@@ -8,6 +8,11 @@ or its translation ``x = (P_2 - P_1) . z_1`` along it (``translation``). The row
 sits in the joint's own block of the Schur complement; its time terms enter the
 velocity equation (``nu = theta_d'``) and ``gamma`` (``+ theta_d''``).
 
+Body drivers have a block of their own: a point on a trajectory (``point``), an angle
+between two body vectors (``angle``), a body vector along a prescribed direction
+``u(t)`` (``direction``: two rows ``b_k . u(t) = 0`` with the body axes ``b_k`` normal
+to the vector, ``u, u', u''`` tabulated in three slots; docs/theory.md).
+
 Two registries, one spec per kind:
 
 * ``DRIVER_TYPES``: what is driven (the row primitive, the joints that have that
@@ -25,12 +30,12 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .errors import ModelError
-from .joints import PRIM_ANGLE, PRIM_DOT2, PRIM_POINT, X, Y, Z
+from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DOT2, PRIM_POINT, X, Y, Z
 
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
            "check_driver_joint", "drivable_kinds", "joint_driver_kinds",
-           "split_trajectory", "DriverRow"]
+           "split_trajectory", "DriverRow", "DirectionMotion", "direction_series"]
 
 DriverSpec = namedtuple("DriverSpec", [
     "name",         # persisted identifier (stored in documents: never rename)
@@ -45,12 +50,17 @@ DriverSpec = namedtuple("DriverSpec", [
     "effort_unit",  # ... in SI
     "doc",          # one-line description (tooltip)
     "icon",         # icon file name in resources/icons
-])
+    "slots",        # per row, its first time-value slot (None: row k reads slot k, one
+                    # (f, f', f'') each); a driver has one slot per motion
+    "series",       # None (effort = -lambda per row), or f(system, i, t, Y, lam) ->
+                    # (effort, power) arrays (n, number of motions) of driver i
+], defaults=(None, None))
 
 DRIVER_ROTATION = "rotation"
 DRIVER_TRANSLATION = "translation"
 DRIVER_POINT = "point"
 DRIVER_ANGLE = "angle"
+DRIVER_DIRECTION = "direction"
 TARGET_JOINT = "joint"
 TARGET_BODY = "body"
 
@@ -73,6 +83,13 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
                "Prescribes the angle from a vector of body 1 to a vector of body 2 about an "
                "axis of body 1 (body 1 may be ground: the orientation of a body vector)",
                "Driver_Angle.svg"),
+    # two rows b_k . u(t) = 0 (b_1, b_2 = the body axes normal to the driven vector a):
+    # a parallel to u(t); both read u, u', u'' from the driver's 3 slots (x, y, z)
+    DriverSpec(DRIVER_DIRECTION, "Direction driver", ((PRIM_DIR, 0, X), (PRIM_DIR, 0, Y)),
+               TARGET_BODY, (), "1", "1/s", "torque", "N m",
+               "Points a vector of a body along a prescribed direction u(t) (world axes or "
+               "those of a second body)", "Driver_Angle.svg",
+               slots=(0, 0), series=lambda *a: direction_series(*a)),
 ])
 
 
@@ -407,6 +424,16 @@ class Driver:
         return len(self.spec.rows)
 
     @property
+    def nslots(self):
+        """Time-value slots (one per motion) the driver has in the load table."""
+        return len(self.motions)
+
+    def row_slot(self, k):
+        """The slot (of this driver's) from which row ``k`` reads its time values."""
+        slots = self.spec.slots
+        return k if slots is None else slots[k]
+
+    @property
     def motion(self):
         """The motion of a one-row driver."""
         return self.motions[0]
@@ -416,8 +443,8 @@ class Driver:
         return self.motions[k].values(times)
 
     def values(self, times):
-        """(n, 3) of a one-row driver; (n, nrows, 3) of a multi-row one."""
-        if self.nrows == 1:
+        """(n, 3) of a one-motion driver; (n, motions, 3) of one with several."""
+        if self.nslots == 1:
             return self.motions[0].values(times)
         return np.stack([m.values(times) for m in self.motions], axis=1)
 
@@ -464,3 +491,110 @@ def split_trajectory(trajectory, velocity=None, acceleration=None, what="driver"
     if velocity is not None or acceleration is not None:
         raise ModelError("%s: velocity=/acceleration= only go with a callable trajectory" % what)
     return [make_motion(p, what="%s (%s)" % (what, "xyz"[c])) for c, p in enumerate(parts)]
+
+
+# --------------------------------------------------------------------------- direction driver
+#: smallest length of a prescribed direction vector (it is normalised)
+MIN_DIRECTION = 1e-9
+
+
+class DirectionMotion:
+    """Component ``c`` (x, y, z) of the unit direction ``u = d / |d|`` of a direction
+    driver, with its time derivatives, from the three motions of ``d(t)``:
+    ``n = |d|``, ``n' = u . d'``, ``u' = (d' - n' u) / n``,
+    ``n'' = (d' . d' + d . d'' - n'^2) / n``, ``u'' = (d'' - 2 n' u' - n'' u) / n``."""
+
+    def __init__(self, motions, c, what, cache=None):
+        self.parts = list(motions)
+        self.c = c
+        self.what = what
+        self.kind = "constant" if all(m.kind == "constant" for m in self.parts) \
+            else "direction"
+        #: the last table, shared by the three components (the load table asks each
+        #: for the same times in turn)
+        self._cache = {} if cache is None else cache
+
+    def unit_values(self, times):
+        """(n, 3 components, 3 derivatives): u, u', u''."""
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        key = t.tobytes()
+        if self._cache.get("key") != key:
+            self._cache.clear()      # (not kept when the evaluation fails)
+            out = self._unit_values(t)
+            self._cache.update(key=key, values=out)
+        return self._cache["values"]
+
+    def _unit_values(self, t):
+        D = np.stack([m.values(t) for m in self.parts], axis=1)      # (n, comp, deriv)
+        d, d1, d2 = D[:, :, 0], D[:, :, 1], D[:, :, 2]
+        n = np.sqrt((d * d).sum(axis=1))
+        bad = ~(n > MIN_DIRECTION)
+        if bad.any():
+            raise ModelError("%s: the prescribed direction is a zero vector at t=%g"
+                             % (self.what, t[np.nonzero(bad)[0][0]]))
+        u = d / n[:, None]
+        n1 = (u * d1).sum(axis=1)
+        u1 = (d1 - n1[:, None] * u) / n[:, None]
+        n2 = ((d1 * d1).sum(axis=1) + (d * d2).sum(axis=1) - n1 * n1) / n
+        u2 = (d2 - 2.0 * n1[:, None] * u1 - n2[:, None] * u) / n[:, None]
+        return np.stack([u, u1, u2], axis=2)
+
+    def values(self, times):
+        return self.unit_values(times)[:, self.c, :].copy()
+
+    def value_at(self, t):
+        return self.values([t])[0]
+
+    def describe(self):
+        parts = [m.describe() for m in self.parts]
+        return None if None in parts else ["direction", self.c] + parts
+
+    def __repr__(self):
+        return "DirectionMotion(%r, %d)" % (self.parts, self.c)
+
+
+def direction_motions(direction, velocity=None, acceleration=None, what="driver"):
+    """The three ``DirectionMotion`` slots (x, y, z of the unit direction) of a direction
+    driver from ``direction``: 3 components (numbers, callables, texts,
+    MotionFunctions) or a callable ``f(t) -> 3 numbers``."""
+    parts = split_trajectory(direction, velocity, acceleration, what)
+    cache = {}
+    return [DirectionMotion(parts, c, what, cache) for c in range(3)]
+
+
+def _quat_rotate(q, v):
+    """Vectors ``v`` (n, 3) rotated by quaternions ``q`` (n, 4) = (w, x, y, z), normalised."""
+    q = q / np.linalg.norm(q, axis=1)[:, None]
+    w, u = q[:, :1], q[:, 1:]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def direction_series(system, i, t, Y, lam):
+    """Effort and power columns (n, 3) of direction driver ``i`` of ``system``: the torque
+    [N m] (world axes) it applies to its body, ``-sum_k lambda_k b_k x c``, and
+    ``torque * (w_j - w_i)`` per axis (summed: the driver's power [W])."""
+    S = system.S
+    nb = S.nb
+    n = len(t)
+    d = system.drivers[i]
+    rows = system.driver_rows[i]
+    s = int(system.row_joint[rows[0]])
+    bi, bj = int(S.jnt_slot[s, 0]), int(S.jnt_slot[s, 1])
+    Y = np.asarray(Y, dtype=float).reshape(n, 13 * nb)
+    u = np.stack([d.row_values(c, t)[:, 0] for c in range(3)], axis=1) @ S.jnt_frame[s, 0].T
+
+    def world(b, v, omega=False):
+        if b >= nb:     # ground
+            return np.zeros((n, 3)) if omega else np.broadcast_to(v, (n, 3))
+        q = Y[:, 7 * b + 3:7 * b + 7]
+        if omega:
+            v = Y[:, 7 * nb + 6 * b + 3:7 * nb + 6 * b + 6]
+        return _quat_rotate(q, np.broadcast_to(v, (n, 3)))
+
+    c = world(bi, u)
+    torque = np.zeros((n, 3))
+    for r in rows:
+        b = world(bj, S.jnt_frame[s, 1][:, int(S.row_aj[r])])
+        torque -= lam[:, r][:, None] * np.cross(b, c)
+    return torque, torque * (world(bj, None, True) - world(bi, None, True))

@@ -13,6 +13,9 @@ Nikravesh 1988, ch. 7; docs/theory.md), whose
 ``DIST``      ``Phi = (d . d - L^2) / (2 L)``              (distance, ADAMS GCON DM)
 ``ANGLE``     ``Phi = atan2(x_j . y_i, x_j . x_i)``       (relative angle about z_i;
               only as a driver row, see ``drivers``, which subtracts theta_d(t))
+``DIR b``     ``Phi = b_j . c(t)``, ``c = A_i u(t)``       (direction driver row: a
+              time-varying unit vector u(t) of body i's driver frame normal to
+              frame axis b of body j; only as a driver row, see ``drivers``)
 
 Axes are indexed 0 = x, 1 = y, 2 = z of the joint frame of that side. Adding a
 joint kind means adding one ``JointSpec`` here; the solver dispatch, the
@@ -23,7 +26,8 @@ from collections import OrderedDict, namedtuple
 
 from .errors import ModelError
 
-__all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "PRIM_ANGLE", "PRIM_PAD",
+__all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "PRIM_ANGLE", "PRIM_DIR",
+           "PRIM_PAD",
            "ROTATION_PRIMS", "JointSpec",
            "JOINT_TYPES", "joint_spec", "joint_kinds"]
 
@@ -32,12 +36,13 @@ PRIM_DOT1 = 1
 PRIM_DOT2 = 2
 PRIM_DIST = 3
 PRIM_ANGLE = 4   # driver row: relative rotation about z_i (drivers.DRIVER_TYPES)
+PRIM_DIR = 5     # driver row: body j axis normal to a prescribed direction u(t) of body i
 PRIM_PAD = -1    # padding row of a fixed-size joint block (no constraint)
 
 X, Y, Z = 0, 1, 2
 
 #: primitives without translational columns whose residual is an angle [rad]
-ROTATION_PRIMS = (PRIM_DOT1, PRIM_ANGLE)
+ROTATION_PRIMS = (PRIM_DOT1, PRIM_ANGLE, PRIM_DIR)
 
 JointSpec = namedtuple("JointSpec", [
     "name",        # persisted identifier (stored in documents: never rename)

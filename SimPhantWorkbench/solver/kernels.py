@@ -31,7 +31,7 @@ from numba import njit
 
 from . import blocks
 from .forces import apply_forces
-from .joints import PRIM_ANGLE, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "constraint_rows"]
@@ -129,6 +129,15 @@ def _rot_t(A, b, v0, v1, v2):
 def _frame_axis(A, b, F, k, side, col):
     """World direction of axis ``col`` of joint ``k``'s frame on ``side`` (body ``b``)."""
     return _rot(A, b, F[k, side, 0, col], F[k, side, 1, col], F[k, side, 2, col])
+
+
+@njit(inline="always")
+def _frame_vec(A, b, F, k, x, y, z):
+    """World direction of the vector (x, y, z) of joint ``k``'s frame on side 0 (body ``b``)."""
+    v0 = F[k, 0, 0, 0] * x + F[k, 0, 0, 1] * y + F[k, 0, 0, 2] * z
+    v1 = F[k, 0, 1, 0] * x + F[k, 0, 1, 1] * y + F[k, 0, 1, 2] * z
+    v2 = F[k, 0, 2, 0] * x + F[k, 0, 2, 1] * y + F[k, 0, 2, 2] * z
+    return _rot(A, b, v0, v1, v2)
 
 
 @njit(inline="always")
@@ -269,6 +278,11 @@ def constraint_rows(S, W):
              g = (c (x_j x y_i) - s (x_j x x_i)) / (c^2 + s^2), rot rows -A_i^T g, A_j^T g;
              gamma = -(c s_q - s c_q) / n^2 + 2 theta_dot (c c_dot + s s_dot) / n^2 with
              s_q, c_q the velocity-quadratic parts of s'' and c'' (those of DOT1)
+
+    DIR:     Phi = b_j . c, c = A_i F_i u(t) (u unit, tabulated with u', u'' in the
+             load slots row_drv, +1, +2); rot rows -A_i^T g, A_j^T g with g = b x c;
+             Phi_dot = g . (w_j - w_i) + b . c_t (c_t = A_i F_i u');
+             gamma = DOT1's (a = c) - 2 ((w_j - w_i) x b) . c_t - b . c_tt
 
     Driver rows (``S.row_drv[r] >= 0``, see ``drivers``) subtract the prescribed
     motion f(t) whose (f, f', f'') sit in ``W.load_val[row_drv[r]]``:
@@ -424,6 +438,39 @@ def constraint_rows(S, W):
                 qc = ix * ib + jx * jb - 2.0 * ib * jx + ww * c
                 qs = iy * ib + jy * jb - 2.0 * ib * jy + ww * s
                 gam = (2.0 * pd * (c * cd + s * sd) - (c * qs - s * qc)) / n2
+            elif prim == PRIM_DIR:
+                # direction driver: c = A_i F_i u(t) with u, u', u'' (unit, in body i's
+                # driver frame) in the load slots dv, dv + 1, dv + 2 (x, y, z)
+                dv = S.row_drv[r]
+                c0, c1, c2 = _frame_vec(A, bi, F, k, W.load_val[dv, 0], W.load_val[dv + 1, 0],
+                                        W.load_val[dv + 2, 0])
+                p0, p1, p2 = _frame_vec(A, bi, F, k, W.load_val[dv, 1], W.load_val[dv + 1, 1],
+                                        W.load_val[dv + 2, 1])
+                q0, q1, q2 = _frame_vec(A, bi, F, k, W.load_val[dv, 2], W.load_val[dv + 1, 2],
+                                        W.load_val[dv + 2, 2])
+                b0, b1, b2 = _frame_axis(A, bj, F, k, 1, S.row_aj[r])
+                phi = b0 * c0 + b1 * c1 + b2 * c2
+                ti0 = 0.0
+                ti1 = 0.0
+                ti2 = 0.0
+                tj0 = 0.0
+                tj1 = 0.0
+                tj2 = 0.0
+                gj0, gj1, gj2 = _cross(b0, b1, b2, c0, c1, c2)
+                gi0 = -gj0
+                gi1 = -gj1
+                gi2 = -gj2
+                pd = (gj0 * (wj0 - wi0) + gj1 * (wj1 - wi1) + gj2 * (wj2 - wi2)
+                      + (b0 * p0 + b1 * p1 + b2 * p2))
+                # DOT1's velocity terms with a = c, then c's own: 2 ((w_j - w_i) x b) . u'
+                # and b . u'' (world)
+                ia = wi0 * c0 + wi1 * c1 + wi2 * c2
+                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+                ja = wj0 * c0 + wj1 * c1 + wj2 * c2
+                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+                x0, x1, x2 = _cross(wj0 - wi0, wj1 - wi1, wj2 - wi2, b0, b1, b2)
+                gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi) \
+                    - 2.0 * (x0 * p0 + x1 * p1 + x2 * p2) - (b0 * q0 + b1 * q1 + b2 * q2)
             else:  # PRIM_DIST
                 L = S.jnt_length[k]
                 il = 1.0 / L
@@ -446,7 +493,7 @@ def constraint_rows(S, W):
                 gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)
                         + (d0 * dc0 + d1 * dc1 + d2 * dc2)) * il
             dv = S.row_drv[r]
-            if dv >= 0:
+            if dv >= 0 and prim != PRIM_DIR:    # (DIR rows have their time terms inside)
                 # driver row: Phi = (geometric value) - f(t), Phi_dot - f', gamma + f''
                 phi -= W.load_val[dv, 0]
                 if prim == PRIM_ANGLE:
@@ -919,7 +966,7 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
         for r in range(S.nrows):
             prim = S.row_prim[r]
             if prim >= 0:
-                a = 1 if (prim == PRIM_DOT1 or prim == PRIM_ANGLE) else 0
+                a = 1 if (prim == PRIM_DOT1 or prim == PRIM_ANGLE or prim == PRIM_DIR) else 0
                 v = abs(W.phi[r])
                 k = _row_joint(S, r)
                 if not v <= jres[k, a]:

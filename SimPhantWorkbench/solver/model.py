@@ -439,6 +439,55 @@ class Model:
         self.drivers.append(d)
         return d
 
+    def add_direction_driver(self, body, vector, direction, body1=None, velocity=None,
+                             acceleration=None, name=None):
+        """Point ``vector`` (fixed in ``body``; world axes at t0) along a prescribed
+        direction ``d(t)``: world axes, or the axes of ``body1`` (its own orientation,
+        turning with it) when given. ``direction`` is 3 components, each a number, a
+        ``callable(t)``, an expression text or a ``drivers.MotionFunction``, or one
+        ``callable(t) -> (x, y, z)`` (``velocity``/``acceleration``: optional callables
+        of its derivatives); only its direction counts (it is normalised), and it must
+        never be the zero vector. Two rows in a block of their own (2 DOF removed, the
+        rotation about the vector left free); at t0 the vector must point less than 90
+        degrees from ``d(0)`` (the rows also hold the opposite direction).
+        ``Result.driver_effort`` gives the torque [N m] (n, 3, world axes) the driver
+        applies to ``body`` (``body1`` gets the opposite); ``driver_value`` the unit
+        direction (n, 3).
+        """
+        from .drivers import DRIVER_DIRECTION, Driver, direction_motions
+        if name is None:
+            name = "direction_driver%d" % (len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, DRIVER_DIRECTION)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        b = self._joint_body(body, what)
+        if b.is_ground:
+            raise ModelError("%s: cannot drive ground" % what)
+        b1 = self.ground if body1 is None else self._joint_body(body1, what + " body1")
+        if b1 is b:
+            raise ModelError("%s: body1 and body are the same body %r" % (what, b.name))
+        a = _vec3(vector, what + " vector")
+        if np.linalg.norm(a) < 1e-12:
+            raise ModelError("%s: the vector is a zero vector" % what)
+        a = a / np.linalg.norm(a)
+        motions = direction_motions(direction, velocity, acceleration, what)
+        u0 = motions[0].unit_values([0.0])[0, :, 0]     # fails here, naming the driver
+        R1 = np.eye(3) if b1.is_ground else b1.A_user
+        if not np.dot(R1 @ u0, a) > 0.0:
+            raise ModelError("%s: the vector %s points %.1f degrees from the prescribed "
+                             "direction %s at t=0; it must be less than 90 (the driver "
+                             "would hold it along the opposite direction)"
+                             % (what, np.round(a, 6).tolist(),
+                                math.degrees(math.acos(max(-1.0, min(1.0, np.dot(R1 @ u0, a))))),
+                                np.round(R1 @ u0, 6).tolist()))
+        entry = (b1, b, (b.position.copy(), R1), (b.position.copy(), orthonormal_frame(a)))
+        d = Driver(self, name, DRIVER_DIRECTION, None, motions, body=b, entry=entry)
+        d.index = len(self.drivers)
+        self.drivers.append(d)
+        return d
+
     def _driver_joint(self, joint, name):
         try:
             j = self.joint(joint)

@@ -31,18 +31,26 @@ def _driver_series(system, t, lam, a):
     joint rotation or translation, the world axis for a point driver), the prescribed
     value and rate, and the power effort x rate (summed per driver by ``driver_power``)."""
     n = len(t)
-    rows = [r for rs in system.driver_rows for r in rs]
+    ncol = sum(d.nslots for d in system.drivers)     # one column per driver motion
     for k in Result._DRIVER_ARRAYS:
-        a[k] = np.zeros((n, len(rows)))
+        a[k] = np.zeros((n, ncol))
+    power = {}
     c = 0
     for i, d in enumerate(system.drivers):
-        for k in range(d.nrows):
+        series = d.spec.series
+        if series is not None and n:    # effort and power of its own (drivers.DriverSpec)
+            a["driver_effort"][:, c:c + d.nslots], power[c] = series(system, i, t,
+                                                                     a["states"], lam)
+        for k in range(d.nslots):
             vals = d.row_values(k, t) if n else np.zeros((0, 3))
-            a["driver_effort"][:, c] = -lam[:, system.driver_rows[i][k]]
+            if series is None:
+                a["driver_effort"][:, c] = -lam[:, system.driver_rows[i][k]]
             a["driver_value"][:, c] = vals[:, 0]
             a["driver_rate"][:, c] = vals[:, 1]
             c += 1
     a["driver_power"] = a["driver_effort"] * a["driver_rate"]
+    for c, p in power.items():
+        a["driver_power"][:, c:c + p.shape[1]] = p
 
 
 #: samples post-processed at a time where whole-series temporaries would be large
@@ -248,7 +256,7 @@ class Result(JointOutputs):
                     force_dofs=[e.params.get("dof", "points") for e in model.force_elements],
                     driver_names=[d.name for d in system.drivers],
                     driver_kinds=[d.kind for d in system.drivers],
-                    driver_rows=[d.nrows for d in system.drivers],
+                    driver_rows=[d.nslots for d in system.drivers],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
@@ -464,7 +472,8 @@ class Result(JointOutputs):
         """What the driver applies to keep its motion: (n,) the torque [N m] about the
         joint z axis (rotation driver, a motor) or the force [N] along it (translation
         driver, an actuator) on the joint's second body (the first gets the opposite);
-        (n, 3) the force [N], world axes, a point driver applies at its point."""
+        (n, 3) the force [N], world axes, a point driver applies at its point, or the
+        torque [N m], world axes, a direction driver applies to its body."""
         return self._driver_effort[:, self._d(driver)].copy()
 
     def driver_power(self, driver):

@@ -82,11 +82,11 @@ class System:
         jnt_point = []
         # driver rows join the block of their joint (drivers.py), after the joint's rows;
         # their time values sit in the load table after the loads (W.load_val)
-        # (one slot of W.load_val per driver row)
+        # (one slot of W.load_val per driver motion; a row reads the one it names)
         nl = len(model.loads)
-        slots = [DriverRow(d, k) for d in drivers for k in range(d.nrows)]
+        slots = [DriverRow(d, k) for d in drivers for k in range(d.nslots)]
         slot_of = {(s.driver.index, s.k): nl + i for i, s in enumerate(slots)}
-        joint_rows = {id(j): [tuple(row) + (-1,) for row in j.spec.rows] for j in sj}
+        joint_rows = {id(j): [tuple(row) + (-1, None) for row in j.spec.rows] for j in sj}
         for e in sj:
             if isinstance(e, _DriverEntry):
                 joint_rows[id(e)] = []
@@ -94,10 +94,11 @@ class System:
             owner = d.joint if d.joint is not None else next(
                 e for e in sj if isinstance(e, _DriverEntry) and e.driver is d)
             for k, row in enumerate(d.rows):
-                joint_rows[id(owner)].append(tuple(row) + (slot_of[(d.index, k)],))
+                joint_rows[id(owner)].append(tuple(row) + (slot_of[(d.index, d.row_slot(k))],
+                                                           (d.index, k)))
         bsize = kernels.block_size(max([len(joint_rows[id(j)]) for j in sj], default=1))
         self.block_size = bsize
-        prim, ai, aj, drv = [], [], [], []
+        prim, ai, aj, drv, tags = [], [], [], [], []
         lengths = [1e-3]
         # joint frames in the principal frames of their bodies (ground: world), all
         # joints at once: per slot A_principal and the CoG (identity and 0 for ground)
@@ -138,16 +139,18 @@ class System:
                 raise ValueError("joint kind %r: POINT rows must come as the x, y, z triple "
                                  "first (the kernels compute them together)" % j.kind)
             jnt_point.append(point)
-            for (pr, a, b, dv) in rows:
+            for (pr, a, b, dv, tag) in rows:
                 prim.append(pr)
                 ai.append(a)
                 aj.append(b)
                 drv.append(dv)
+                tags.append(tag)
             for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)
                 aj.append(0)
                 drv.append(-1)
+                tags.append(None)
             row0.append(len(prim))
         self.length_scale = float(max(lengths))
         row_prim = np.array(prim, dtype=np.int64)
@@ -180,9 +183,9 @@ class System:
         row_drv = np.array(drv, dtype=np.int64)
         #: system rows of each driver (model order, one array per driver), and the
         #: driver owning a row
-        self.driver_rows = [np.array([int(np.nonzero(row_drv == slot_of[(d.index, k)])[0][0])
-                                      for k in range(d.nrows)], dtype=np.int64)
-                            for d in drivers]
+        row_of = {tag: r for r, tag in enumerate(tags) if tag is not None}
+        self.driver_rows = [np.array([row_of[(d.index, k)] for k in range(d.nrows)],
+                                     dtype=np.int64) for d in drivers]
         self.row_driver = {int(r): d for rows, d in zip(self.driver_rows, drivers) for r in rows}
         for i, s in enumerate(slots):
             if s.is_timed:

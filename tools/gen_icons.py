@@ -186,8 +186,16 @@ def driver_angle():
                arrow_head(20, 33, -0.5, -1, GREEN, 8), *_motor_badge())
 
 
+def driver_direction():
+    """A body's vector (blue) turned onto a prescribed direction (green)."""
+    return svg(*(cube(6, 28, 22, B1, B1D) + [
+        path("M17,39 L40,12", stroke=B2D, width=4), arrow_head(42, 10, 0.65, -0.76, B2, 8),
+        path("M17,39 L50,26", stroke=GREEN_D, width=3),
+        arrow_head(53, 25, 1, -0.4, GREEN, 8)] + _motor_badge()))
+
+
 DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation,
-                   "point": driver_point, "angle": driver_angle}
+                   "point": driver_point, "angle": driver_angle, "direction": driver_direction}
 
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,

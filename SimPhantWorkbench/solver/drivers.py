@@ -88,7 +88,7 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
     DriverSpec(DRIVER_DIRECTION, "Direction driver", ((PRIM_DIR, 0, X), (PRIM_DIR, 0, Y)),
                TARGET_BODY, (), "1", "1/s", "torque", "N m",
                "Points a vector of a body along a prescribed direction u(t) (world axes or "
-               "those of a second body)", "Driver_Angle.svg",
+               "those of a second body)", "Driver_Direction.svg",
                slots=(0, 0), series=lambda *a: direction_series(*a)),
 ])
 

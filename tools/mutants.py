@@ -503,7 +503,16 @@ MUTANTS = [
            "np.where(inside, dh * ds, 0.0)",
            [T_DRV + "::test_motion_derivatives_match_finite_differences"],
            "smooth step rate not divided by its time span"),
-
+    Mutant("driver-work-sign", RES,
+           '"balance": total + diss - work - drive}',
+           '"balance": total + diss - work + drive}',
+           ["tests/solver/test_driver_energy.py"],
+           "energy balance adds the driver work instead of subtracting it"),
+    Mutant("driver-work-left-out", RES,
+           "drive = _cumtrapz(self.t, self._driver_power.sum(axis=1))",
+           "drive = np.zeros(len(self.t))",
+           ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance"],
+           "energy balance without the driver work"),
 ]
 
 

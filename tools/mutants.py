@@ -513,6 +513,17 @@ MUTANTS = [
            "drive = np.zeros(len(self.t))",
            ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance"],
            "energy balance without the driver work"),
+    Mutant("forces-plot-rate-as-force", OUT,
+           "ax.plot(result.t, result.spring_force(name), color=_COLORS[0])",
+           "ax.plot(result.t, result.spring_rate(name), color=_COLORS[0])",
+           ["tests/app/test_force_elements.py::"
+            "test_forces_plot_shows_each_elements_force_coordinate_and_power"],
+           "forces.png plots the element's rate as its force"),
+    Mutant("forces-plot-not-written", OUT,
+           'step("forces.png", plot_forces, result, os.path.join(out_dir, "forces.png"), title)',
+           "pass",
+           ["tests/app/test_force_elements.py::test_cli_writes_the_forces_plot"],
+           "write_all leaves out forces.png"),
 ]
 
 

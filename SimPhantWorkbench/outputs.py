@@ -802,15 +802,18 @@ def _light(elev, azim):
 # ============================================================================ all of them
 
 def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION_FRAMES,
-              progress=None):
+              progress=None, only=None):
     """Write every CSV and plot (and the animation when ``meshes`` is given) into ``out_dir``.
 
-    ``progress(file_name)`` is called before each file. Returns the list of
+    ``progress(file_name)`` is called before each file; ``only(file_name)``, when
+    given, picks the files to write (e.g. the CSV tables only). Returns the list of
     file names written (relative to ``out_dir``).
     """
     written = []
 
     def step(fname, fn, *args, **kw):
+        if only is not None and not only(fname):
+            return
         if progress is not None:
             progress(fname)
         fn(*args, **kw)

@@ -524,6 +524,30 @@ MUTANTS = [
            "pass",
            ["tests/app/test_force_elements.py::test_cli_writes_the_forces_plot"],
            "write_all leaves out forces.png"),
+    Mutant("quantity-element-moment-as-force", "SimPhantWorkbench/quantities.py",
+           'return "torque" if _element_rotation(result, target) else "force"',
+           'return "force"',
+           ["tests/app/test_quantities.py::"
+            "test_force_element_and_driver_quantities_read_the_result"],
+           "plot panel: a torsional element's moment in force units"),
+    Mutant("quantity-driver-power-reads-effort", "SimPhantWorkbench/quantities.py",
+           "return result.driver_power(target.key)[:, None]",
+           "return result.driver_effort(target.key)[:, None]",
+           ["tests/app/test_quantities.py::"
+            "test_force_element_and_driver_quantities_read_the_result"],
+           "plot panel: driver power shows the effort"),
+    Mutant("gui-export-csv-misses-member-files", "SimPhantWorkbench/results_gui/export.py",
+           "only=lambda name: name.endswith(ext))",
+           "only=lambda name: name.endswith(ext) and not name.startswith(('forces', "
+           "'drivers')))",
+           ["tests/gui/test_results_gui_elements.py::test_gui_exports_write_the_cli_files"],
+           "GUI export leaves out forces/drivers files"),
+    Mutant("panel-member-targets-left-out", "SimPhantWorkbench/results_gui/plot_panel.py",
+           "    out.update(member_targets(study, result).values())\n",
+           "",
+           ["tests/gui/test_results_gui_elements.py::"
+            "test_the_panel_lists_force_elements_and_drivers"],
+           "plot panel does not list a study's force elements and drivers"),
 ]
 
 

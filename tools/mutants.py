@@ -548,6 +548,16 @@ MUTANTS = [
            ["tests/gui/test_results_gui_elements.py::"
             "test_the_panel_lists_force_elements_and_drivers"],
            "plot panel does not list a study's force elements and drivers"),
+    Mutant("driver-panel-not-validated", "SimPhantWorkbench/taskpanels/task_driver.py",
+           "driver_data(probe, study_joints(find_study(self.obj)))",
+           "study_joints(find_study(self.obj))",
+           ["tests/gui/test_drivers_gui.py"],
+           "the driver task panel accepts values driver_data refuses"),
+    Mutant("driver-panel-not-opened", "SimPhantWorkbench/commands/cmd_drivers.py",
+           "FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel",
+           "pass",
+           ["tests/gui/test_drivers_gui.py"],
+           "adding a driver does not open its task panel"),
 ]
 
 

@@ -62,4 +62,8 @@ def test_partly_driven_double_pendulum_keeps_its_balance():
     e = r.energy()
     swing = float(np.abs(e["total"] - e["total"][0]).max())
     assert swing > 1.0 and abs(e["driver_work"]).max() > 1.0
+    assert e["dissipated"][-1] > 0.0 and np.abs(r.spring_force("elbow")).max() > 0.1
+    # the driver work is the integral of the driver's power (third-order rule)
+    P = r.driver_power(d)
+    np.testing.assert_allclose(e["driver_work"][-1], np.trapz(P, r.t), rtol=1e-4)
     assert _drift(e) < 5e-5 * swing, (_drift(e), swing)

@@ -485,7 +485,7 @@ def summary_lines(info):
     if info["loads"]:
         L.append("loads      %s" % ", ".join(info["loads"]))
     if info.get("force_elements"):
-        L.append("elements   %s (forces in forces.csv)" % ", ".join(
+        L.append("elements   %s (forces in forces.csv, forces.png)" % ", ".join(
             "%s (%s)" % (n, k) for n, k in info["force_elements"]))
     dof = "DOF        %d (Gruebler: 6 x %d bodies - %d constraint equations)" % (
         info["gruebler_dof"], len(mov), info["constraint_equations"])

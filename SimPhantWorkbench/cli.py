@@ -401,7 +401,8 @@ def _analyse(study, conv, result, path, wall_total):
     drivers = list(getattr(model, "drivers", []))
     rows = sum(len(j.spec.rows) for j in model.joints) + sum(d.nrows for d in drivers)
     e = result.energy()
-    # with dampers and actuators: kinetic + potential + dissipated - actuator work
+    # with dampers, actuators and drivers: kinetic + potential + dissipated - actuator
+    # work - driver work
     total = e.get("balance", e["total"])
     drift = float(np.abs(total - total[0]).max()) if len(total) else 0.0
     peak_ke = float(e["kinetic"].max()) if len(total) else 0.0
@@ -484,7 +485,7 @@ def summary_lines(info):
     if info["loads"]:
         L.append("loads      %s" % ", ".join(info["loads"]))
     if info.get("force_elements"):
-        L.append("elements   %s (forces in forces.csv)" % ", ".join(
+        L.append("elements   %s (forces in forces.csv, forces.png)" % ", ".join(
             "%s (%s)" % (n, k) for n, k in info["force_elements"]))
     dof = "DOF        %d (Gruebler: 6 x %d bodies - %d constraint equations)" % (
         info["gruebler_dof"], len(mov), info["constraint_equations"])
@@ -517,11 +518,12 @@ def summary_lines(info):
         if rel is not None:
             line += " = %.3g of the peak kinetic energy (%s)" % (
                 rel, _fmt(info["kinetic_energy_peak"], "J"))
-        if info.get("force_elements"):
-            line += " (E = kinetic + potential + dissipated - actuator work)"
-        if info["loads"] or info.get("drivers"):
-            line += "; %s work, E is not conserved" % (
-                "loads do" if not info.get("drivers") else "drivers do")
+        terms = ((" + dissipated - actuator work" if info.get("force_elements") else "")
+                 + (" - driver work" if info.get("drivers") else ""))
+        if terms:
+            line += " (E = kinetic + potential%s)" % terms
+        if info["loads"]:
+            line += "; loads do work, E is not conserved"
         L.append(line)
         L.append("violation  max |Phi| = %s (m or rad), max |Phi_dot| = %s (m/s or rad/s)"
                  % (_fmt(info["violation_position_max"]), _fmt(info["violation_velocity_max"])))

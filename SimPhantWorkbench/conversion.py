@@ -596,6 +596,12 @@ class Conversion:
         raise KeyError(solver_name)
 
 
+def solver_names(objs):
+    """``{object Name: solver name}`` of the study members ``objs`` (see ``_unique_names``):
+    the names their bodies, joints, force elements or drivers have in the result."""
+    return _unique_names(objs)
+
+
 def _unique_names(objs):
     """Solver names: Labels, with the object Name added where Labels collide."""
     labels = [o.Label for o in objs]

@@ -35,7 +35,8 @@ Files (``write_all`` writes them all)
                      joint's second body) and its power [W].
 ``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
                      the same data (``joints.png``: joint angles and slides);
-``drivers.png`` (with drivers) their efforts and powers.
+``drivers.png`` (with drivers) their efforts and powers; ``forces.png`` (with force
+                     elements) per element its force or moment, its coordinate and power.
 ``animation.gif``    the bodies drawn at their poses in a 3-D view, about 50 frames
                      played in real time (``render_animation``).
 
@@ -55,7 +56,7 @@ __all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
            "write_reactions_csv", "write_forces_csv",
            "write_energy_csv", "write_drivers_csv", "driver_columns",
-           "plot_drivers", "plot_positions", "plot_energy",
+           "plot_drivers", "plot_forces", "plot_positions", "plot_energy",
            "JOINT_UNITS", "write_joints_csv", "plot_joint_motion",
            "plot_reactions", "Mesh", "body_meshes", "frame_indices", "render_animation",
            "write_all"]
@@ -298,17 +299,23 @@ def plot_energy(result, path, title=""):
     ax.plot(t, e["kinetic"], label="kinetic")
     ax.plot(t, e["potential"], label="potential")
     ax.plot(t, e["total"], "k", lw=1.5, label="total")
-    if getattr(result, "force_names", None):      # dampers and actuators: the balance
+    forces = bool(getattr(result, "force_names", None))
+    drivers = bool(getattr(result, "driver_names", None))
+    if forces:                                    # dampers and actuators: the balance
         ax.plot(t, e["dissipated"], label="dissipated")
-        ax.plot(t, e["balance"], "k--", lw=1, label="total + dissipated - actuator work")
+    if drivers:
+        ax.plot(t, e["driver_work"], label="driver work")
+    if forces or drivers:
+        ax.plot(t, e["balance"], "k--", lw=1, label="total" + (
+            " + dissipated - actuator work" if forces else "") + (
+            " - driver work" if drivers else ""))
     ax.set_ylabel("energy [J]")
     _legend(ax, loc="best")
     ax = axes[1]
     bal = e.get("balance", e["total"])
     drift = bal - bal[0] if len(t) else bal
     ax.plot(t, drift, "k")
-    ax.set_ylabel("E - E(0) [J]" if not getattr(result, "force_names", None)
-                  else "balance - balance(0) [J]")
+    ax.set_ylabel("balance - balance(0) [J]" if forces or drivers else "E - E(0) [J]")
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax = axes[2]
     for key, label, style in (("position", "max |Phi| [m or rad]", "-"),
@@ -428,6 +435,54 @@ def plot_drivers(result, path, title=""):
                  "body, about/along the joint z axis) and powers")
     fig.tight_layout()
     return _save(fig, path)
+
+
+def _force_labels(result, i):
+    """(coordinate label, force label) with units of force element ``i``."""
+    if _is_rotation(result, i):
+        return "angle [rad]", "moment [N m]"
+    kinds = getattr(result, "force_kinds", [])
+    slide = bool(kinds) and kinds[i].startswith("joint")
+    return ("slide [m]" if slide else "length [m]"), "force [N]"
+
+
+def plot_forces(result, path, title=""):
+    """Per force element: its force [N] or moment [N m], and its coordinate (length,
+    joint angle or slide) with its power [W] on a second axis (as ``forces.csv``)."""
+    return _save(forces_figure(result, title), path)
+
+
+def forces_figure(result, title=""):
+    """The figure of ``plot_forces``: per element a row, axes [force], [coordinate] and
+    a twin axis [power]."""
+    names = list(getattr(result, "force_names", []))[:_REACTION_MAX_ROWS]
+    rows = max(1, len(names))
+    fig = _figure((_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows))
+    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    for r, name in enumerate(names):
+        xlab, flab = _force_labels(result, r)
+        ax = axes[r, 0]
+        ax.plot(result.t, result.spring_force(name), color=_COLORS[0])
+        ax.set_ylabel(flab)
+        ax.set_title("%s: %s" % (name, flab.split(" [")[0]), fontsize="medium")
+        ax = axes[r, 1]
+        ax.plot(result.t, result.spring_length(name), color=_COLORS[2])
+        ax.set_ylabel(xlab, color=_COLORS[2])
+        ax2 = ax.twinx()
+        ax2.plot(result.t, result.spring_power(name), color=_COLORS[1], ls="--")
+        ax2.set_ylabel("power [W] (dashed)", color=_COLORS[1])
+        ax.set_title("%s: %s and power" % (name, xlab.split(" [")[0]), fontsize="medium")
+        for ax in axes[r]:
+            ax.grid(True, alpha=0.3)
+    if not names:
+        axes[0, 0].text(0.5, 0.5, "no force elements", ha="center", va="center")
+        axes[0, 1].set_visible(False)
+    for c in range(2):
+        axes[-1, c].set_xlabel("time [s]")
+    fig.suptitle((title + ": " if title else "") + "force elements: force (> 0 pushes "
+                 "apart; on the joint's second body), coordinate and power")
+    fig.tight_layout()
+    return fig
 
 
 # ============================================================================ animation
@@ -747,15 +802,18 @@ def _light(elev, azim):
 # ============================================================================ all of them
 
 def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION_FRAMES,
-              progress=None):
+              progress=None, only=None):
     """Write every CSV and plot (and the animation when ``meshes`` is given) into ``out_dir``.
 
-    ``progress(file_name)`` is called before each file. Returns the list of
+    ``progress(file_name)`` is called before each file; ``only(file_name)``, when
+    given, picks the files to write (e.g. the CSV tables only). Returns the list of
     file names written (relative to ``out_dir``).
     """
     written = []
 
     def step(fname, fn, *args, **kw):
+        if only is not None and not only(fname):
+            return
         if progress is not None:
             progress(fname)
         fn(*args, **kw)
@@ -778,6 +836,8 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
     if getattr(result, "driver_names", None):
         step("drivers.csv", write_drivers_csv, result, os.path.join(out_dir, "drivers.csv"))
         step("drivers.png", plot_drivers, result, os.path.join(out_dir, "drivers.png"), title)
+    if getattr(result, "force_names", None):
+        step("forces.png", plot_forces, result, os.path.join(out_dir, "forces.png"), title)
     if meshes:
         step("animation.gif", render_animation, result, meshes,
              os.path.join(out_dir, "animation.gif"), animation_frames, title)

@@ -1,7 +1,9 @@
 """What can be plotted from a stored result: quantities, components, frames and units.
 
 One table (``QUANTITIES``) says, per quantity, what it belongs to (a body, a
-point on a body, a joint, or the whole system), its physical dimension, the
+point on a body, a joint, a force element, a driver, or the whole system), its
+physical dimension (for force elements and drivers: by the target's kind, a
+moment or a force, an angle or a length; ``dimension_of``), the
 frames it can be given in and how it is read from a solver ``Result``. The
 plot panel, its CSV export and scripts all go through ``curves``.
 
@@ -17,20 +19,24 @@ second body, in world axes about that body's joint point, or in the axes of
 the joint frame on its first body, about that frame's origin (``JointFrame``
 of ``viewer.scene``: attached to the body, so it turns with it). Joint angles and
 slides (``Result.joint_position`` and its rates) are relative: joint frame 2 against
-joint frame 1 (angle about frame 1's z, slide along it).
+joint frame 1 (angle about frame 1's z, slide along it). Force elements: the force
+(> 0 pushes apart) or moment on body 2, the coordinate (length, joint angle or slide)
+and the power of ``Result.spring_force``/``spring_length``/``spring_power``; drivers:
+the effort and power of ``Result.driver_effort``/``driver_power`` (a point driver's
+effort has x, y, z and a magnitude, a joint driver's one value).
 """
 from collections import namedtuple
 
 import numpy as np
 
 __all__ = ["Quantity", "QUANTITIES", "UNIT_SYSTEMS", "DIMENSIONS", "Curve", "Target",
-           "curves", "unit_of", "preferred_unit_system", "components_of", "joint_frames"]
+           "curves", "unit_of", "dimension_of", "preferred_unit_system", "components_of", "joint_frames"]
 
 Quantity = namedtuple("Quantity", [
     "key",          # stable name, e.g. "reaction_force"
     "label",        # what the user reads
-    "owner",        # "body", "point", "joint" or "system"
-    "dimension",    # key of DIMENSIONS
+    "owner",        # "body", "point", "joint", "element", "driver" or "system"
+    "dimension",    # key of DIMENSIONS, or dimension(result, target) -> key
     "frames",       # frames it can be given in (first: default)
     "components",   # component names; "magnitude" where a vector's length makes sense
     "read",         # read(result, target, frame, context) -> (n, k) array, SI
@@ -40,7 +46,7 @@ Quantity = namedtuple("Quantity", [
 DIMENSIONS = {
     "length": "m", "velocity": "m/s", "acceleration": "m/s^2", "angle": "rad",
     "angular_velocity": "rad/s", "angular_acceleration": "rad/s^2", "force": "N",
-    "torque": "N m", "energy": "J", "violation": "m or rad",
+    "torque": "N m", "energy": "J", "power": "W", "violation": "m or rad",
 }
 
 _DEG = 180.0 / np.pi
@@ -65,6 +71,8 @@ UNIT_SYSTEMS = {
                 "force": ("lbf", 1.0 / _LBF), "torque": ("lbf in", 1.0 / (_LBF * 0.0254)),
                 "energy": ("J", 1.0)},
 }
+for _units in UNIT_SYSTEMS.values():
+    _units["power"] = ("W", 1.0)
 #: FreeCAD unit schema index -> unit system
 _SCHEMA_SYSTEMS = {0: "mm, deg", 1: "m, deg", 2: "in, deg", 3: "in, deg", 4: "m, deg",
                    5: "in, deg", 6: "mm, deg", 7: "in, deg", 8: "mm, deg"}
@@ -95,7 +103,7 @@ def unit_of(dimension, system):
 # ============================================================================ readers
 
 Target = namedtuple("Target", [
-    "kind",     # "body", "point", "joint", "system"
+    "kind",     # "body", "point", "joint", "element", "driver", "system"
     "key",      # result name of the body or joint (None for "system")
     "label",    # shown in legends
     "point",    # "point": (3,) in the body's own frame about its CoG [m]; else None
@@ -157,8 +165,54 @@ def _joint_coordinate(dof, method):
 
 def _energy(result, target, frame, ctx):
     e = result.energy()
-    drift = e["total"] - e["total"][0] if len(result.t) else e["total"]
+    # drift of the balance: total + dissipated - actuator work - driver work
+    drift = e["balance"] - e["balance"][0] if len(result.t) else e["balance"]
     return np.column_stack([e["kinetic"], e["potential"], e["total"], drift])
+
+
+def _element_rotation(result, target):
+    i = result.force_names.index(target.key)
+    dofs = getattr(result, "force_dofs", None)
+    return bool(dofs) and dofs[i] == "rotation"
+
+
+def _element_force_dimension(result, target):
+    return "torque" if _element_rotation(result, target) else "force"
+
+
+def _element_coordinate_dimension(result, target):
+    return "angle" if _element_rotation(result, target) else "length"
+
+
+def _element_series(method):
+    def read(result, target, frame, ctx):
+        return getattr(result, method)(target.key)[:, None]
+    return read
+
+
+def _driver_effort_dimension(result, target):
+    from .solver.drivers import DRIVER_TYPES
+    return DRIVER_TYPES[result.driver_kinds[result.driver_names.index(target.key)]].effort
+
+
+def _driver_effort(result, target, frame, ctx):
+    """(n, 4): a point driver's force x, y, z then NaN; a joint driver's NaN x, y, z
+    then its effort (``curves`` leaves out the components a target has not)."""
+    e = result.driver_effort(target.key)
+    if e.ndim == 1:
+        nan = np.full(len(e), np.nan)
+        return np.column_stack([nan, nan, nan, e])
+    return np.column_stack([e, np.full(len(e), np.nan)])
+
+
+def _driver_power(result, target, frame, ctx):
+    return result.driver_power(target.key)[:, None]
+
+
+def dimension_of(quantity, result=None, target=None):
+    """The dimension (key of ``DIMENSIONS``) of ``quantity`` for ``target`` in ``result``."""
+    d = QUANTITIES[quantity].dimension
+    return d(result, target) if callable(d) else d
 
 
 def _violation(result, target, frame, ctx):
@@ -200,6 +254,17 @@ QUANTITIES = {q.key: q for q in (
        _joint_coordinate("slide", "joint_velocity")),
     _Q("joint_slide_acceleration", "joint slide acceleration", "joint", "acceleration",
        ("relative",), ("acceleration",), _joint_coordinate("slide", "joint_acceleration")),
+    _Q("element_force", "force element force / moment", "element", _element_force_dimension,
+       ("element",), ("force",), _element_series("spring_force")),
+    _Q("element_coordinate", "force element length / angle / slide", "element",
+       _element_coordinate_dimension, ("element",), ("coordinate",),
+       _element_series("spring_length")),
+    _Q("element_power", "force element power", "element", "power", ("element",), ("power",),
+       _element_series("spring_power")),
+    _Q("driver_effort", "driver effort (torque / force)", "driver", _driver_effort_dimension,
+       ("driver",), ("x", "y", "z", "effort", "magnitude"), _driver_effort),
+    _Q("driver_power", "driver power", "driver", "power", ("driver",), ("power",),
+       _driver_power),
     _Q("energy", "energy", "system", "energy", ("world",),
        ("kinetic", "potential", "total", "drift"), _energy),
     _Q("constraint_violation", "constraint violation", "system", "violation", ("world",),
@@ -208,7 +273,9 @@ QUANTITIES = {q.key: q for q in (
 
 #: what the frames are called in the panel
 FRAME_LABELS = {"world": "world axes", "body": "body axes", "joint": "joint frame (body 1)",
-                "relative": "joint frame 2 against joint frame 1"}
+                "relative": "joint frame 2 against joint frame 1",
+                "element": "line point 1 -> point 2, or joint z axis, on body 2",
+                "driver": "joint z axis on body 2 (point driver: world axes)"}
 
 
 def components_of(quantity):
@@ -239,7 +306,6 @@ def curves(result, quantity, targets, components=None, frame=None, units="SI", c
     if bad:
         raise ValueError("%s has no component %s (components: %s)"
                          % (q.label, ", ".join(bad), ", ".join(q.components)))
-    unit, factor = unit_of(q.dimension, units)
     if q.owner == "system":
         targets = [Target("system", None, "", None)]
     out = []
@@ -248,11 +314,14 @@ def curves(result, quantity, targets, components=None, frame=None, units="SI", c
             raise ValueError("%s is a quantity of a %s, '%s' is a %s"
                              % (q.label, q.owner, target.label, target.kind))
         data = np.asarray(q.read(result, target, frame, context), dtype=float)
+        unit, factor = unit_of(dimension_of(quantity, result, target), units)
         for c in components:
             if c == "magnitude":
                 y = np.linalg.norm(data[:, :3], axis=1)
             else:
                 y = data[:, q.components.index(c)]
+                if len(y) and np.isnan(y).all():      # a component this target has not
+                    continue
             label = ("%s %s" % (target.label, c)).strip()
             out.append(Curve(label, result.t, y * factor, unit, target, c))
     return out

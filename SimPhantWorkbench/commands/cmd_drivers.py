@@ -4,8 +4,8 @@
 ``SimPhant_Driver_<kind>`` adds a driver of that kind (a motor at constant speed, an
 actuator at constant velocity, both 0 until edited) to the joint selected in the tree
 or in the 3D view (one of its frames' bodies' elements is not enough: the joint
-object itself), when the joint has that degree of freedom. Its function and values
-are then edited in the property editor (``Function``, ``Speed``, ``Angle``...).
+object itself), when the joint has that degree of freedom, and opens its task panel
+(``taskpanels.task_driver``: function and values, checked as you type).
 """
 import FreeCADGui
 
@@ -60,10 +60,16 @@ class DriverCommand(Command):
             common.message("warning", self.menu, reason)
             return
         study = find_study(joint)
+        doc = study.Document
         line = "_driver = factory.make_driver(%s, %s, %r, 'ramp')" % (
             obj_expr(study), obj_expr(joint), self.kind)
-        if run_in_transaction(study.Document, self.menu, [IMPORT, line]):
+        before = {o.Name for o in doc.Objects}
+        if run_in_transaction(doc, self.menu, [IMPORT, line]):
             FreeCADGui.Selection.clearSelection()
+            for o in doc.Objects:
+                if o.Name not in before and is_type(o, "SimPhant::Driver"):
+                    FreeCADGui.Selection.addSelection(o)
+                    FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
 
 
 def commands():

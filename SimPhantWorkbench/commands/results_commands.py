@@ -122,7 +122,8 @@ def _ask_directory(title):
 
 class ExportCSV(_ResultCommand):
     MENU = "Export results as CSV"
-    TIP = "Write body_<name>.csv, reactions.csv and energy.csv (as simphant run) into a folder"
+    TIP = ("Write the CSV tables of simphant run (bodies, reactions, energy, joints, force "
+           "elements, drivers) into a folder")
 
     def run(self, study):
         from ..results_gui.export import export_csv
@@ -134,7 +135,8 @@ class ExportCSV(_ResultCommand):
 
 class ExportPlots(_ResultCommand):
     MENU = "Export result plots (PNG)"
-    TIP = "Write positions.png, energy.png and reactions.png (as simphant run) into a folder"
+    TIP = ("Write the plots of simphant run (positions, energy, reactions, joints, force "
+           "elements, drivers) into a folder")
 
     def run(self, study):
         from ..results_gui.export import export_plots

@@ -35,29 +35,27 @@ def _directory(path):
     return path
 
 
-def export_csv(study, directory):
-    """Write ``body_<name>.csv``, ``reactions.csv``, ``energy.csv`` (as ``simphant run``)
-    into ``directory``; returns their paths."""
-    result = _result(study)
-    _directory(directory)
-    paths = []
-    for name in result.body_names:
-        paths.append(outputs.write_body_csv(
-            result, name, os.path.join(directory, outputs.body_csv_name(result, name))))
-    paths.append(outputs.write_reactions_csv(result, os.path.join(directory, "reactions.csv")))
-    paths.append(outputs.write_energy_csv(result, os.path.join(directory, "energy.csv")))
-    return paths
-
-
-def export_plots(study, directory):
-    """Write ``positions.png``, ``energy.png``, ``reactions.png`` (as ``simphant run``)."""
+def _write(study, directory, ext):
     result = _result(study)
     _directory(directory)
     title = "%s: %s" % (study.Document.Label, study.Label)
-    return [fn(result, os.path.join(directory, name), title)
-            for name, fn in (("positions.png", outputs.plot_positions),
-                             ("energy.png", outputs.plot_energy),
-                             ("reactions.png", outputs.plot_reactions))]
+    names = outputs.write_all(result, directory, None, title,
+                              only=lambda name: name.endswith(ext))
+    return [os.path.join(directory, n) for n in names]
+
+
+def export_csv(study, directory):
+    """Write the CSV tables of ``simphant run`` (``outputs.write_all``): ``body_<name>.csv``,
+    ``reactions.csv``, ``energy.csv``, and as the model has them ``joints.csv``,
+    ``forces.csv``, ``drivers.csv``, into ``directory``; returns their paths."""
+    return _write(study, directory, ".csv")
+
+
+def export_plots(study, directory):
+    """Write the plots of ``simphant run``: ``positions.png``, ``energy.png``,
+    ``reactions.png``, and as the model has them ``joints.png``, ``forces.png``,
+    ``drivers.png``; returns their paths."""
+    return _write(study, directory, ".png")
 
 
 def export_view_animation(study, path, size=(640, 480), fps=25, speed=1.0, view=None,

@@ -4,7 +4,7 @@
 Result, so it works on a reopened document without solving again. On its left:
 the quantity (``quantities.QUANTITIES``), the frame, the components (x, y, z,
 magnitude...), the units (FreeCAD's unit schema preference by default) and the
-bodies / joints to plot (several at once; "From selection" takes the objects
+bodies / joints / force elements / drivers to plot (several at once; "From selection" takes the objects
 selected in the tree or the 3-D view, "Add picked vertex" a vertex of a body
 for the point quantities). On its right: a Matplotlib canvas (Qt backend,
 through FreeCAD's PySide) with axis labels in the chosen units, a legend with
@@ -38,8 +38,35 @@ def _qt():
     return QtCore, QtGui
 
 
+#: what the list calls each kind of target
+_KIND_LABELS = {"body": "Body", "joint": "Joint", "point": "Point", "element": "Force element",
+                "driver": "Driver"}
+#: target kind -> the quantity "From selection" switches to
+_DEFAULT_QUANTITY = {"body": "position", "joint": "reaction_force", "element": "element_force",
+                     "driver": "driver_effort"}
+
+
+def member_targets(study, result):
+    """``{document object Name: (panel key, Target)}`` of the study's force elements and
+    drivers that ``result`` has (by their solver names, ``conversion.solver_names``)."""
+    from ..conversion import solver_names
+    from ..objects.study import study_drivers, study_members
+    out = {}
+    for kind, objs, names in (
+            ("element", study_members(study, "SimPhant::ForceElement"),
+             getattr(result, "force_names", [])),
+            ("driver", study_drivers(study), getattr(result, "driver_names", []))):
+        for name, key in solver_names(objs).items():
+            if key in names:
+                obj = study.Document.getObject(name)
+                out[name] = ("%s:%s" % (kind, key), Q.Target(kind, key, obj.Label, None))
+    return out
+
+
 def targets_of(study, result):
-    """``{result name: Target}`` of the study's moving bodies and joints in ``result``."""
+    """``{panel key: Target}`` of the study's moving bodies and joints (their result
+    names) and force elements and drivers (``"element:<name>"``, ``"driver:<name>"``) in
+    ``result``."""
     from .. import runner
     from ..objects.study import study_bodies, study_joints
     out = {}
@@ -57,6 +84,7 @@ def targets_of(study, result):
         except Exception:  # noqa: BLE001
             continue
         out[key] = Q.Target("joint", key, joint.Label, None)
+    out.update(member_targets(study, result).values())
     return out
 
 
@@ -85,7 +113,11 @@ def _panel_class():
             if targets is None:
                 targets = targets_of(study, result) if study is not None else \
                     {**{n: Q.Target("body", n, n, None) for n in result.body_names},
-                     **{n: Q.Target("joint", n, n, None) for n in result.joint_names}}
+                     **{n: Q.Target("joint", n, n, None) for n in result.joint_names},
+                     **{"element:" + n: Q.Target("element", n, n, None)
+                        for n in getattr(result, "force_names", [])},
+                     **{"driver:" + n: Q.Target("driver", n, n, None)
+                        for n in getattr(result, "driver_names", [])}}
             self.targets = dict(targets)
             self.points = {}                    # label -> Target("point", ...)
             self._joint_frames = joint_frames
@@ -206,7 +238,7 @@ def _panel_class():
                 for t in self._all_targets():
                     if t.kind != q.owner:
                         continue
-                    kind = {"body": "Body", "joint": "Joint", "point": "Point"}[t.kind]
+                    kind = _KIND_LABELS[t.kind]
                     it = QtGui.QListWidgetItem("%s: %s" % (kind, t.label))
                     it.setData(QtCore.Qt.UserRole, t)
                     self.object_list.addItem(it)
@@ -262,6 +294,9 @@ def _panel_class():
                 return obj
             if self.study is not None:
                 from .. import runner
+                member = member_targets(self.study, self.result).get(obj.Name)
+                if member is not None:
+                    return member[1].key
                 return runner.result_key(self.study, obj)
             return getattr(obj, "Label", str(obj))
 
@@ -289,12 +324,17 @@ def _panel_class():
                 return []
             owner = Q.QUANTITIES[self.quantity].owner
             kinds = {self.targets[k].kind for k in keys}
-            if owner not in kinds and kinds <= {"body", "joint"}:
-                self.select("reaction_force" if "joint" in kinds else "position")
+            if owner not in kinds:
+                for kind in ("joint", "element", "driver", "body"):
+                    if kind in kinds:
+                        self.select(_DEFAULT_QUANTITY[kind])
+                        break
+            wanted = {(self.targets[k].kind, self.targets[k].key) for k in keys}
             self.object_list.clearSelection()
             for i in range(self.object_list.count()):
                 it = self.object_list.item(i)
-                if it.data(QtCore.Qt.UserRole).key in keys:
+                t = it.data(QtCore.Qt.UserRole)
+                if (t.kind, t.key) in wanted:
                     it.setSelected(True)
             return sorted(keys)
 
@@ -303,6 +343,9 @@ def _panel_class():
             out = set()
             if self.study is None:
                 return out
+            member = member_targets(self.study, self.result).get(obj.Name)
+            if member is not None:
+                return {member[0]} & set(self.targets)
             try:
                 out.add(runner.result_key(self.study, obj))
             except Exception:  # noqa: BLE001 - not a body/joint/shape of the result
@@ -360,7 +403,6 @@ def _panel_class():
             ax.clear()
             self.lines = []
             self.curves = []
-            unit, _ = Q.unit_of(q.dimension, self.units)
             try:
                 if q.owner == "system" or targets:
                     self.curves = Q.curves(self.result, q.key, targets, self.components,
@@ -385,6 +427,13 @@ def _panel_class():
                 line, = ax.plot(c.t, c.y, linestyle=style, color=color, label=c.label,
                                 lw=1.8 if c.component == "magnitude" else 1.4)
                 self.lines.append(line)
+            units = []
+            for c in self.curves:
+                if c.unit not in units:
+                    units.append(c.unit)
+            if not units and not callable(q.dimension):
+                units = [Q.unit_of(q.dimension, self.units)[0]]
+            unit = ", ".join(units) or "-"
             what = q.label
             if "joint" in q.frames and q.owner == "joint":
                 what += " on body 2, " + Q.FRAME_LABELS[self.frame]

@@ -494,16 +494,21 @@ class Result(JointOutputs):
     def energy(self):
         """Dict of (n,) arrays [J]: kinetic; potential = gravity + elastic (springs,
         preloads); total = kinetic + potential; dissipated (by dampers) and
-        actuator_work since the first sample; balance = total + dissipated -
-        actuator_work (constant up to the integration and trapezoid errors)."""
+        actuator_work since the first sample; driver_work, the work the drivers put in
+        since the first sample (the summed ``driver_power`` integrated over the samples);
+        balance = total + dissipated - actuator_work - driver_work (constant up to the
+        integration and quadrature errors)."""
+        from .forces import _cumtrapz
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)
+        drive = _cumtrapz(self.t, self._driver_power.sum(axis=1))
         potential = self._potential + elastic
         total = self._kinetic + potential
         return {"kinetic": self._kinetic.copy(), "potential": potential,
                 "gravity": self._potential.copy(), "elastic": elastic, "total": total,
-                "dissipated": diss, "actuator_work": work, "balance": total + diss - work}
+                "dissipated": diss, "actuator_work": work, "driver_work": drive,
+                "balance": total + diss - work - drive}
 
     # ------------------------------------------------------------------ force elements
     def _f(self, element):

@@ -134,6 +134,12 @@ def test_cli_writes_the_driver_outputs(tmp_path):
     summary = (out / "summary.txt").read_text()
     assert "driver     Motor (rotation): max |torque|" in summary
     assert "kinematic" in summary
+    # the energy line reports the drift of the balance, driver work included
+    assert "(E = kinetic + potential - driver work)" in summary
+    assert "not conserved" not in summary
+    import json
+    info = json.loads((out / "run.json").read_text())
+    assert 0 < info["energy_drift_relative"] < 2e-3
 
 
 def test_drivers_csv_and_plot_of_a_point_driver(tmp_path):

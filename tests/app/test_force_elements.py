@@ -139,3 +139,42 @@ def test_the_stored_result_keeps_the_force_elements(doc):
     assert stored.force_names == ["Torsion"]
     np.testing.assert_array_equal(stored.spring_force("Torsion"), r.spring_force("Torsion"))
     np.testing.assert_array_equal(stored.energy()["balance"], r.energy()["balance"])
+
+
+def test_forces_plot_shows_each_elements_force_coordinate_and_power(doc, tmp_path):
+    """``forces.png`` (written by ``write_all`` with force elements): per element its
+    force / moment, its coordinate and its power, with the units of its kind."""
+    from SimPhantWorkbench import outputs
+    p = pendulum(doc)
+    factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, damping=0.01, name="Torsion")
+    r = runner.run_study(p["study"], t_end=0.05)
+    names = outputs.write_all(r, str(tmp_path))
+    assert "forces.png" in names and (tmp_path / "forces.png").stat().st_size > 1000
+    fig = outputs.forces_figure(r)
+    force_ax, coord_ax, power_ax = fig.axes[:3]
+    assert force_ax.get_ylabel() == "moment [N m]" and coord_ax.get_ylabel() == "angle [rad]"
+    np.testing.assert_array_equal(force_ax.lines[0].get_ydata(), r.spring_force("Torsion"))
+    np.testing.assert_array_equal(coord_ax.lines[0].get_ydata(), r.spring_length("Torsion"))
+    np.testing.assert_array_equal(power_ax.lines[0].get_ydata(), r.spring_power("Torsion"))
+    assert np.abs(r.spring_force("Torsion")).max() > 0
+
+
+def test_cli_writes_the_forces_plot(tmp_path):
+    """``simphant run`` of a model with springs and dampers writes forces.csv and
+    forces.png."""
+    import io
+    import os
+
+    from SimPhantWorkbench import cli
+    model = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "examples", "quarter_car.FCStd")
+    out = tmp_path / "out"
+    o, e = io.StringIO(), io.StringIO()
+    code = cli.main(["run", model, "--out", str(out), "--no-animation", "--t-end", "0.2"],
+                    stdout=o, stderr=e)
+    assert code == 0, e.getvalue()
+    assert {"forces.csv", "forces.png"} <= set(os.listdir(out))
+    from PIL import Image
+    with Image.open(out / "forces.png") as im:
+        im.load()
+        assert im.format == "PNG" and len(im.getcolors(1 << 20)) > 50   # something drawn

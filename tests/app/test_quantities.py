@@ -102,3 +102,52 @@ def test_errors_name_what_is_wrong(result):
         Q.curves(result, "speed", [ARM])
     with pytest.raises(ValueError, match="unknown unit system 'cgs'"):
         Q.curves(result, "position", [ARM], units="cgs")
+
+
+def test_force_element_and_driver_quantities_read_the_result():
+    """Springs and drivers: force / moment, coordinate and power of an element, effort and
+    power of a driver, each in the unit of its kind; a point driver's effort has x, y, z
+    and a magnitude, a joint driver's one value."""
+    import math
+    m = Model(gravity=(0, 0, -9.81))
+    a = m.add_body("arm", mass=1.0, inertia=(0.01, 0.02, 0.02), position=(0.2, 0, 0))
+    b = m.add_body("tip", mass=0.5, inertia=(0.005, 0.01, 0.01), position=(0.5, 0, 0))
+    c = m.add_body("puck", mass=0.3, inertia=(0.001, 0.001, 0.001), position=(0, 1, 0))
+    j1 = m.add_joint("revolute", m.ground, a, point=(0, 0, 0), axis=(0, 1, 0), name="shoulder")
+    j2 = m.add_joint("revolute", a, b, point=(0.4, 0, 0), axis=(0, 1, 0), name="elbow")
+    m.add_driver(j1, "0.5*sin(3*t)", name="motor")
+    m.add_point_driver(c, ("0.1*t", 1.0, 0.0), name="path")
+    m.add_joint_spring(j2, stiffness=3.0, damping=0.1, name="torsion")
+    m.add_spring(m.ground, (0.5, 0, 0.3), b, (0.5, 0, 0), stiffness=200.0, name="coil")
+    r = m.simulate(t_end=0.3, dt=1e-3, output_dt=0.01)
+    coil, torsion = (Q.Target("element", n, n.title(), None) for n in ("coil", "torsion"))
+    f = Q.curves(r, "element_force", [coil, torsion], units="mm, deg")
+    assert [(k.label, k.unit) for k in f] == [("Coil force", "N"), ("Torsion force", "N mm")]
+    np.testing.assert_array_equal(f[0].y, r.spring_force("coil"))
+    np.testing.assert_allclose(f[1].y, 1e3 * r.spring_force("torsion"))
+    x = Q.curves(r, "element_coordinate", [coil, torsion], units="mm, deg")
+    assert [k.unit for k in x] == ["mm", "deg"]
+    np.testing.assert_allclose(x[0].y, 1e3 * r.spring_length("coil"))
+    np.testing.assert_allclose(x[1].y, np.degrees(r.spring_length("torsion")))
+    p = Q.curves(r, "element_power", [coil])
+    assert p[0].unit == "W"
+    np.testing.assert_array_equal(p[0].y, r.spring_power("coil"))
+    motor, path = Q.Target("driver", "motor", "Motor", None), Q.Target("driver", "path", "Path",
+                                                                       None)
+    e = Q.curves(r, "driver_effort", [motor, path], units="mm, deg")
+    assert [(k.label, k.unit) for k in e] == [("Motor effort", "N mm"), ("Path x", "N"),
+                                              ("Path y", "N"), ("Path z", "N")]
+    np.testing.assert_allclose(e[0].y, 1e3 * r.driver_effort("motor"))
+    np.testing.assert_array_equal(np.column_stack([k.y for k in e[1:]]), r.driver_effort("path"))
+    mag = Q.curves(r, "driver_effort", [path], ["magnitude"])
+    np.testing.assert_allclose(mag[0].y, np.linalg.norm(r.driver_effort("path"), axis=1))
+    w = Q.curves(r, "driver_power", [motor])
+    assert w[0].unit == "W" and np.abs(w[0].y).max() > 0
+    np.testing.assert_array_equal(w[0].y, r.driver_power("motor"))
+    with pytest.raises(ValueError, match="quantity of a driver"):
+        Q.curves(r, "driver_power", [coil])
+    # the energy drift is the balance's: driver work and damping included
+    d = {k.component: k.y for k in Q.curves(r, "energy", [])}["drift"]
+    bal = r.energy()["balance"]
+    np.testing.assert_array_equal(d, bal - bal[0])
+    assert math.isfinite(d.max())

@@ -1,7 +1,9 @@
 """Driver commands in the real FreeCAD GUI (under Xvfb): one command per registry driver
 kind, in the model toolbar, active only with a joint selected that has its degree of
 freedom; running it adds a Driver (tree icon of its kind) that the study solves with;
-the joint's tree context menu lists the driver commands."""
+the joint's tree context menu lists the driver commands; the driver's task panel opens on
+creation and on double-click, checks its values as they are typed (through
+``conversion.driver_data``) and writes them on OK only."""
 import os
 import textwrap
 
@@ -49,7 +51,37 @@ SCRIPT = textwrap.dedent('''
         vp = d.ViewObject.Proxy
         res["vp"] = type(vp).__name__
         res["tree_icon"] = vp.icon_name()
-        d.Speed = 120.0
+        # its task panel opened on creation: checked as you type, written on OK only
+        from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+        from SimPhantWorkbench.commands import common
+        common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
+            text)
+        panel = PropertyPanel.current
+        res["panel_open"] = [bool(FreeCADGui.Control.activeDialog()), type(panel).__name__]
+        panel.kind.setCurrentIndex(panel.kind.findData("translation"))
+        res["panel_wrong_kind"] = panel.status.text()
+        panel.kind.setCurrentIndex(panel.kind.findData("rotation"))
+        panel.function.setCurrentIndex(panel.function.findData("step"))
+        panel.fields["StartTime"].setValue(0.5)
+        panel.fields["EndTime"].setValue(0.2)
+        res["panel_bad_step"] = [panel.status.text(), panel.accept(), d.Function]
+        res["enabled_step"] = sorted(k for k, w in panel.fields.items() if w.isEnabled())
+        panel.function.setCurrentIndex(panel.function.findData("ramp"))
+        panel.fields["Speed"].setValue(120.0)
+        res["enabled_ramp"] = sorted(k for k, w in panel.fields.items() if w.isEnabled())
+        res["panel_good"] = [panel.status.text(), panel.accept()]
+        FreeCADGui.updateGui()
+        res["written"] = [d.Function, d.Speed, d.StartTime,
+                          not FreeCADGui.Control.activeDialog()]
+        # double-click opens it again; Cancel changes nothing
+        vp.doubleClicked(d.ViewObject)
+        FreeCADGui.updateGui()
+        panel = PropertyPanel.current
+        res["reopened"] = [bool(FreeCADGui.Control.activeDialog()), panel.fields["Speed"].value()]
+        panel.fields["Speed"].setValue(30.0)
+        panel.reject()
+        FreeCADGui.updateGui()
+        res["cancelled"] = [d.Speed, not FreeCADGui.Control.activeDialog()]
         study.AnalysisMode = "Kinematic"
         study.EndTime = 0.5
         r = runner.run_study(study)
@@ -84,5 +116,15 @@ def test_driver_commands_in_the_gui(tmp_path):
                                        "SimPhant_Driver_translation": True}
     assert res["drivers"] == [["Driver", "CrankPivot", "rotation", "ramp"]]
     assert res["vp"] == "VPDriver" and res["tree_icon"] == "Driver_Rotation.svg"
+    assert res["panel_open"] == [True, "TaskDriver"]
+    assert "CrankPivot" in res["panel_wrong_kind"] and "translation" in res["panel_wrong_kind"]
+    text, accepted, function = res["panel_bad_step"]
+    assert "0.5" in text and "0.2" in text and accepted is False and function == "ramp"
+    assert res["enabled_step"] == ["Angle", "EndAngle", "EndTime", "StartTime"]
+    assert res["enabled_ramp"] == ["Angle", "Speed"]
+    assert res["panel_good"] == ["OK", True]
+    assert res["written"] == ["ramp", 120.0, 0.5, True]
+    assert res["reopened"] == [True, 120.0]
+    assert res["cancelled"] == [120.0, True]
     assert res["method"] == "kinematic"
     assert any(abs(e) > 0 for e in res["efforts"])

@@ -325,8 +325,8 @@ def test_plot_exports(gui):
 def test_gui_exports_write_the_cli_files(gui):
     names, same = gui["export_csv"]
     assert names == ["body_ConnectingRod.csv", "body_Crank.csv", "body_Slider.csv",
-                     "energy.csv", "reactions.csv"] and same
-    assert gui["export_plots"] == ["energy.png", "positions.png", "reactions.png"]
+                     "energy.csv", "joints.csv", "reactions.csv"] and same
+    assert gui["export_plots"] == ["energy.png", "joints.png", "positions.png", "reactions.png"]
 
 
 def test_view_animation_has_the_frames_and_size_and_puts_the_parts_back(gui):

@@ -1,0 +1,142 @@
+"""Driver panel: what is driven and its motion, checked as you type.
+
+The driven joint is shown; ``DriverType`` (the joint driver kinds of the registry
+``DRIVER_TYPES``) and ``Function`` (``FUNCTION_TYPES``) are chosen from lists; the
+parameter fields are the properties of ``objects.driver.PARAMETER_PROPERTIES``, those
+the chosen kind and function do not use greyed out: angles in deg and lengths in mm
+(quantity boxes), speeds in rpm or mm/s, times in s, frequency in Hz, the expression
+in t (SI). Every change is validated with ``conversion.driver_data`` -- the one
+validation the factory and the conversion use -- on the values in the panel; the
+message appears at the bottom and OK is refused while it is not "OK". Nothing is
+written before OK (one undo step).
+"""
+import types
+
+from PySide import QtGui
+
+from ..commands.common import icon_path
+from ..conversion import driver_data
+from ..objects.driver import PARAMETER_PROPERTIES
+from ..objects.study import find_study, study_joints
+from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
+from .widgets import Form, PropertyPanel, quantity_box, quantity_value
+
+__all__ = ["TaskDriver"]
+
+#: the properties of a Driver the validation reads (copied from the object, then overridden)
+_PROPS = ("Label", "Joint", "DriverType", "Function", "Angle", "Speed", "EndAngle",
+          "AngleAmplitude", "Distance", "Velocity", "EndDistance", "DistanceAmplitude",
+          "StartTime", "EndTime", "Frequency", "Phase", "Expression")
+#: parameter field: property -> (row label, unit of a quantity box, or None: a plain number)
+_FIELDS = (("Angle", "Angle (value, start, offset)", "deg"),
+           ("EndAngle", "End angle", "deg"),
+           ("AngleAmplitude", "Angle amplitude", "deg"),
+           ("Speed", "Speed [rpm]", None),
+           ("Distance", "Distance (value, start, offset)", "mm"),
+           ("EndDistance", "End distance", "mm"),
+           ("DistanceAmplitude", "Distance amplitude", "mm"),
+           ("Velocity", "Velocity [mm/s]", None),
+           ("StartTime", "Start time [s]", None),
+           ("EndTime", "End time [s]", None),
+           ("Frequency", "Frequency [Hz]", None),
+           ("Phase", "Phase", "deg"))
+
+
+def _number(value):
+    return float(getattr(value, "Value", value))
+
+
+class TaskDriver(PropertyPanel):
+    title = "SimPhant driver"
+
+    def __init__(self, obj):
+        super().__init__(obj)
+        spec = DRIVER_TYPES.get(str(obj.DriverType))
+        joint = obj.Joint
+        f = Form("Driver '%s' (%s)" % (obj.Label, joint.Label if joint is not None else "-"),
+                 icon_path(spec.icon if spec is not None else "Driver_Rotation.svg"))
+        f.group("Driven joint")
+        self.joint_label = QtGui.QLabel("%s (%s)" % (joint.Label, joint.JointType)
+                                        if joint is not None else "-")
+        f.row("Joint", self.joint_label)
+        self.kind = QtGui.QComboBox()
+        for k in joint_driver_kinds():
+            s = DRIVER_TYPES[k]
+            self.kind.addItem("%s (%s joints)" % (s.label, ", ".join(s.joints)), k)
+        self.kind.setCurrentIndex(max(0, self.kind.findData(str(obj.DriverType))))
+        self.kind.currentIndexChanged.connect(self.check)
+        f.row("Driven", self.kind)
+        f.group("Motion")
+        self.function = QtGui.QComboBox()
+        for name, fs in FUNCTION_TYPES.items():
+            self.function.addItem(fs.label, name)
+        self.function.setCurrentIndex(max(0, self.function.findData(str(obj.Function))))
+        self.function.currentIndexChanged.connect(self.check)
+        f.row("Function", self.function)
+        self.fields = {}
+        for prop, label, unit in _FIELDS:
+            value = _number(getattr(obj, prop))
+            if unit is not None:
+                box = quantity_box(unit, value)
+                box.valueChanged.connect(self.check)
+            else:
+                box = QtGui.QDoubleSpinBox()
+                box.setRange(-1e12, 1e12)
+                box.setDecimals(6)
+                box.setValue(value)
+                box.valueChanged.connect(self.check)
+            self.fields[prop] = box
+            f.row(label, box)
+        self.expression = QtGui.QLineEdit(str(obj.Expression))
+        self.expression.textChanged.connect(self.check)
+        self.fields["Expression"] = self.expression
+        f.row("Expression in t [s]", self.expression, "SI (rad or m), e.g. 0.5*sin(2*pi*t)")
+        self.status = QtGui.QLabel()
+        self.status.setWordWrap(True)
+        f.row("Check", self.status)
+        f.finish()
+        self.form = f.widget
+        self.check()
+
+    def used(self):
+        """The parameter properties of the chosen kind and function."""
+        kind, fn = self.kind.currentData(), self.function.currentData()
+        return {PARAMETER_PROPERTIES[(kind, p)][0] for p in FUNCTION_TYPES[fn].params}
+
+    def values(self):
+        """{property: value} of the panel (the kind, the function and every field)."""
+        out = {"DriverType": self.kind.currentData(), "Function": self.function.currentData()}
+        for prop, w in self.fields.items():
+            if isinstance(w, QtGui.QLineEdit):
+                out[prop] = w.text()
+            elif isinstance(w, QtGui.QDoubleSpinBox):
+                out[prop] = w.value()
+            else:
+                out[prop] = quantity_value(w)
+        return out
+
+    def check(self, *args):
+        """Grey out the fields not used, validate the panel's values; returns the error
+        text ("" if fine)."""
+        used = self.used()
+        for prop, w in self.fields.items():
+            w.setEnabled(prop in used)
+        probe = types.SimpleNamespace(Proxy=self.obj.Proxy,
+                                      **{p: getattr(self.obj, p) for p in _PROPS})
+        for k, v in self.values().items():
+            setattr(probe, k, v)
+        try:
+            driver_data(probe, study_joints(find_study(self.obj)))
+        except Exception as exc:  # noqa: BLE001 - shown in the panel
+            self.status.setStyleSheet("color: #a40000")
+            self.status.setText(str(exc))
+            return str(exc)
+        self.status.setStyleSheet("color: #4e9a06")
+        self.status.setText("OK")
+        return ""
+
+    def validate(self):
+        return self.check()
+
+    def assignments(self):
+        return [(k, repr(v)) for k, v in self.values().items()]

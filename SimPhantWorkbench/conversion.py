@@ -46,6 +46,7 @@ __all__ = [
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
     "simulation_settings", "analysis_mode", "check_enumerations", "Conversion", "convert",
     "FORCE_UNITS", "force_geometry", "force_element_params", "driver_data", "driver_motion",
+    "solver_names",
 ]
 
 KG_M2_TO_KG_MM2 = 1e6

@@ -301,6 +301,19 @@ class Model:
         raise ModelError("unknown joint %r" % (ref,))
 
     # ------------------------------------------------------------------ drivers
+    def _driver_name(self, name, kind, default=None, prefix=None):
+        """``(name, what)`` of a new driver: ``name``, else ``default``, else ``prefix``
+        numbered by the drivers so far; checked non-empty and unique; ``what`` names
+        it in errors."""
+        if name is None:
+            name = default if default is not None else "%s%d" % (prefix, len(self.drivers) + 1)
+        what = "driver %r (%s)" % (name, kind)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
+        if any(d.name == name for d in self.drivers):
+            raise ModelError("%s: a driver with this name already exists" % what)
+        return name, what
+
     def add_driver(self, joint, position=0.0, velocity=None, acceleration=None, kind=None,
                    name=None):
         """Prescribe the motion of ``joint`` (a rheonomic constraint, see ``drivers``).
@@ -326,13 +339,7 @@ class Model:
                                  % ("%r" % name if name else "on it", j.name, j.kind))
             kind = kinds[0]
         spec = driver_spec(kind)
-        if name is None:
-            name = "%s_%s" % (j.name, spec.name)
-        what = "driver %r (%s)" % (name, spec.name)
-        if not isinstance(name, str) or not name.strip():
-            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
-        if any(d.name == name for d in self.drivers):
-            raise ModelError("%s: a driver with this name already exists" % what)
+        name, what = self._driver_name(name, spec.name, "%s_%s" % (j.name, spec.name))
         check_driver_joint(what, j.name, j.kind, spec.name)
         for d in self.drivers:
             if d.joint is j and d.kind == spec.name:
@@ -361,13 +368,7 @@ class Model:
         driver applies to the body at the point, world axes.
         """
         from .drivers import DRIVER_POINT, Driver, split_trajectory
-        if name is None:
-            name = "point_driver%d" % (len(self.drivers) + 1)
-        what = "driver %r (%s)" % (name, DRIVER_POINT)
-        if not isinstance(name, str) or not name.strip():
-            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
-        if any(d.name == name for d in self.drivers):
-            raise ModelError("%s: a driver with this name already exists" % what)
+        name, what = self._driver_name(name, DRIVER_POINT, prefix="point_driver")
         b = self._joint_body(body, what)
         if b.is_ground:
             raise ModelError("%s: cannot drive ground" % what)
@@ -404,13 +405,7 @@ class Model:
         ``body2``. Unlike a joint driver it does not need a joint between the bodies.
         """
         from .drivers import DRIVER_ANGLE, Driver, make_motion
-        if name is None:
-            name = "angle_driver%d" % (len(self.drivers) + 1)
-        what = "driver %r (%s)" % (name, DRIVER_ANGLE)
-        if not isinstance(name, str) or not name.strip():
-            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
-        if any(d.name == name for d in self.drivers):
-            raise ModelError("%s: a driver with this name already exists" % what)
+        name, what = self._driver_name(name, DRIVER_ANGLE, prefix="angle_driver")
         b1 = self._joint_body(body1, what)
         b2 = self._joint_body(body2, what)
         if b1 is b2:
@@ -455,13 +450,7 @@ class Model:
         direction (n, 3).
         """
         from .drivers import DRIVER_DIRECTION, Driver, direction_motions
-        if name is None:
-            name = "direction_driver%d" % (len(self.drivers) + 1)
-        what = "driver %r (%s)" % (name, DRIVER_DIRECTION)
-        if not isinstance(name, str) or not name.strip():
-            raise ModelError("driver name must be a non-empty string, got %r" % (name,))
-        if any(d.name == name for d in self.drivers):
-            raise ModelError("%s: a driver with this name already exists" % what)
+        name, what = self._driver_name(name, DRIVER_DIRECTION, prefix="direction_driver")
         b = self._joint_body(body, what)
         if b.is_ground:
             raise ModelError("%s: cannot drive ground" % what)

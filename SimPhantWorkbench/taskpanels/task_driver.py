@@ -10,7 +10,6 @@ validation the factory and the conversion use -- on the values in the panel; the
 message appears at the bottom and OK is refused while it is not "OK". Nothing is
 written before OK (one undo step).
 """
-import types
 
 from PySide import QtGui
 
@@ -19,7 +18,7 @@ from ..conversion import driver_data
 from ..objects.driver import PARAMETER_PROPERTIES
 from ..objects.study import find_study, study_joints
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
-from .widgets import Form, PropertyPanel, quantity_box, quantity_value
+from .widgets import CheckedPanel, Form, quantity_box, quantity_value
 
 __all__ = ["TaskDriver"]
 
@@ -46,7 +45,8 @@ def _number(value):
     return float(getattr(value, "Value", value))
 
 
-class TaskDriver(PropertyPanel):
+class TaskDriver(CheckedPanel):
+    props = _PROPS
     title = "SimPhant driver"
 
     def __init__(self, obj):
@@ -121,22 +121,7 @@ class TaskDriver(PropertyPanel):
         used = self.used()
         for prop, w in self.fields.items():
             w.setEnabled(prop in used)
-        probe = types.SimpleNamespace(Proxy=self.obj.Proxy,
-                                      **{p: getattr(self.obj, p) for p in _PROPS})
-        for k, v in self.values().items():
-            setattr(probe, k, v)
-        try:
-            driver_data(probe, study_joints(find_study(self.obj)))
-        except Exception as exc:  # noqa: BLE001 - shown in the panel
-            self.status.setStyleSheet("color: #a40000")
-            self.status.setText(str(exc))
-            return str(exc)
-        self.status.setStyleSheet("color: #4e9a06")
-        self.status.setText("OK")
-        return ""
+        return super().check()
 
-    def validate(self):
-        return self.check()
-
-    def assignments(self):
-        return [(k, repr(v)) for k, v in self.values().items()]
+    def validate_probe(self, probe):
+        driver_data(probe, study_joints(find_study(self.obj)))

@@ -8,7 +8,6 @@ value or function of t. Every change is validated with
 conversion use -- on the values in the panel; the message appears at the bottom and
 OK is refused while it is not "OK". Nothing is written before OK (one undo step).
 """
-import types
 
 from PySide import QtGui
 
@@ -17,7 +16,7 @@ from ..conversion import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
 from ..objects.study import find_study, study_bodies
 from ..solver.forces import FORCE_TYPES
-from .widgets import Form, PropertyPanel
+from .widgets import CheckedPanel, Form
 
 __all__ = ["TaskForceElement"]
 
@@ -30,7 +29,8 @@ _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffnes
           "Force", "Value", "ValueFunction")
 
 
-class TaskForceElement(PropertyPanel):
+class TaskForceElement(CheckedPanel):
+    props = _PROPS
     title = "SimPhant force element"
 
     def __init__(self, obj):
@@ -103,23 +103,5 @@ class TaskForceElement(PropertyPanel):
             out["FreeLengthFromStart"] = self.from_start.isChecked()
         return out
 
-    def check(self, *args):
-        """Validate the panel's values; returns the error text ("" if fine)."""
-        probe = types.SimpleNamespace(**{p: getattr(self.obj, p) for p in _PROPS})
-        for k, v in self.values().items():
-            setattr(probe, k, v)
-        try:
-            force_element_params(probe, study_bodies(find_study(self.obj)))
-        except Exception as exc:  # noqa: BLE001 - shown in the panel
-            self.status.setStyleSheet("color: #a40000")
-            self.status.setText(str(exc))
-            return str(exc)
-        self.status.setStyleSheet("color: #4e9a06")
-        self.status.setText("OK")
-        return ""
-
-    def validate(self):
-        return self.check()
-
-    def assignments(self):
-        return [(k, repr(v)) for k, v in self.values().items()]
+    def validate_probe(self, probe):
+        force_element_params(probe, study_bodies(find_study(self.obj)))

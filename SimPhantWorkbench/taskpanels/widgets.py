@@ -1,10 +1,13 @@
 """Small widget helpers shared by the task panels (Quantity spin boxes with units)."""
+import types
+
 import FreeCADGui
 from PySide import QtGui
 
 from ..commands.common import run_in_transaction
 
-__all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel"]
+__all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel",
+           "CheckedPanel"]
 
 
 def quantity_box(unit, value=0.0, minimum=-1e12, maximum=1e12, tooltip="", read_only=False):
@@ -132,3 +135,42 @@ class PropertyPanel:
     def cleanup(self):
         pass
 
+
+class CheckedPanel(PropertyPanel):
+    """A ``PropertyPanel`` whose fields are checked as they change by the object's one
+    validation function, run on a stand-in of the object (its ``props`` with the
+    panel's ``values()`` on top); the verdict shows in ``self.status``, OK is refused
+    while it is not "OK", and OK writes ``values()``."""
+
+    #: the object's properties the validation reads
+    props = ()
+
+    def values(self):
+        """``{property: value}`` the panel holds now (subclasses)."""
+        raise NotImplementedError
+
+    def validate_probe(self, probe):
+        """Run the object's validation on ``probe``; raises on bad values (subclasses)."""
+        raise NotImplementedError
+
+    def check(self, *args):
+        """Validate the panel's values; returns the error text ("" if fine)."""
+        probe = types.SimpleNamespace(Proxy=getattr(self.obj, "Proxy", None),
+                                      **{p: getattr(self.obj, p) for p in self.props})
+        for k, v in self.values().items():
+            setattr(probe, k, v)
+        try:
+            self.validate_probe(probe)
+        except Exception as exc:  # noqa: BLE001 - shown in the panel
+            self.status.setStyleSheet("color: #a40000")
+            self.status.setText(str(exc))
+            return str(exc)
+        self.status.setStyleSheet("color: #4e9a06")
+        self.status.setText("OK")
+        return ""
+
+    def validate(self):
+        return self.check()
+
+    def assignments(self):
+        return [(k, repr(v)) for k, v in self.values().items()]

@@ -44,6 +44,9 @@ from numba import njit
 
 from .errors import ModelError
 
+#: the trapezoidal rule (``np.trapz`` before NumPy 2.0, ``np.trapezoid`` since)
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz
+
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
            "JOINT_DOFS", "apply_forces", "element_potential", "table_integral"]
@@ -476,7 +479,7 @@ def table_integral(tab, d):
     for m, dm in enumerate(d):
         a, b = (0.0, dm) if dm >= 0.0 else (dm, 0.0)
         nodes = np.concatenate([[a], xs[(xs > a) & (xs < b)], [b]])
-        val = np.trapz(f(nodes), nodes) if len(nodes) > 1 else 0.0
+        val = _trapezoid(f(nodes), nodes) if len(nodes) > 1 else 0.0
         out[m] = val if dm >= 0.0 else -val
     return out
 

@@ -146,7 +146,7 @@ def test_driver_rows_match_finite_differences(kind, driver_kind):
 def test_driver_row_owner_is_named():
     m, _bodies, motor = slider_crank()
     sysm = m.compile()
-    assert sysm.joint_name_of_row(sysm.driver_rows[0]) == "motor"
+    assert sysm.joint_name_of_row(sysm.driver_rows[0][0]) == "motor"
     assert len(m.drivers) == 1 and m.drivers[0].name == "motor" and m.drivers[0].nrows == 1
 
 

@@ -246,7 +246,10 @@ class _Interrupt:
             return
         if self.simulating and not self.integrating and not self.requested:
             # before the first progress report (compiling, assembling; nothing is
-            # stored yet): stop at once rather than after the run
+            # stored yet): stop at once rather than after the run. Raised inside a
+            # FreeCAD callback (a recompute) the exception can be caught and only
+            # reported there: the request then stops the run at its first report.
+            self.requested = True
             raise _EarlyCancel
         raise KeyboardInterrupt
 

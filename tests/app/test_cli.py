@@ -431,3 +431,17 @@ def test_launcher_opens_a_partdesign_document(tmp_path, partdesign):
     _, data = read_csv(out / "body_Falling.csv")
     assert data[-1, 0] == pytest.approx(0.2)
     assert data[-1, 3] - data[0, 3] == pytest.approx(-0.5 * 9.80665 * 0.2 ** 2, rel=1e-9)
+
+
+def test_early_ctrl_c_still_cancels_when_its_exception_is_swallowed():
+    """SIGINT before the first progress report raises at once; should FreeCAD catch that
+    exception (it arrived inside a recompute callback), the request is kept, so the
+    run stops at its first progress report instead of running to the end."""
+    intr = cli._Interrupt()
+    intr.simulating = True
+    with pytest.raises(KeyboardInterrupt):
+        intr._handler(signal.SIGINT, None)
+    assert intr.requested
+    intr.integrating = True
+    with pytest.raises(KeyboardInterrupt):          # a second Ctrl-C: stop now
+        intr._handler(signal.SIGINT, None)

@@ -399,6 +399,11 @@ MUTANTS = [
     Mutant("joint-frame-principal", JOUT,
            "system.R_pu[b].T @ S.jnt_frame[s, side]", "system.R_pu[b] @ S.jnt_frame[s, side]",
            [T_JOUT], "joint frame stored with the principal-to-user rotation inverted"),
+    Mutant("kernel-cache-stale-kept", K,
+           'if name.startswith(_CACHED_MODULES) and name.endswith((".nbi", ".nbc")):',
+           'if name.startswith(_CACHED_MODULES) and name.endswith(".nbc"):',
+           ["tests/solver/test_warmup.py::test_cached_kernels_of_other_sources_are_dropped"],
+           "a cached kernel made from an older forces.py or blocks.py stays indexed"),
     # ---------------------------------------------------------------- kernel preparation
     Mutant("warmup-not-remembered", WARM,
            "        _ready.add(block_size)\n",

@@ -31,9 +31,9 @@ Adding a kind means adding one ``ForceSpec`` to ``FORCE_TYPES`` (its geometry an
 which parameters it takes); the solver arrays, the validation, the FreeCAD
 properties and the GUI commands read the table.
 
-The kernels here are compiled into ``kernels.build_forces``; numba's on-disk cache
-of ``kernels.py`` is keyed on that file only, so after editing the jitted functions
-of this module delete the cache (``make clean``) or a cached kernel keeps the old law.
+The kernels here are compiled into ``kernels.build_forces``; numba keys the cached
+kernels on ``kernels.py``'s time stamp only, so ``kernels.drop_stale_cache`` drops
+them when this file (or ``blocks.py``, ``joints.py``) changed since they were made.
 """
 import math
 import numbers

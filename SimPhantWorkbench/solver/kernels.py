@@ -1021,3 +1021,75 @@ def force_outputs(times, Ys, S, W, tab, out):
         for i in range(S.frc_geom.shape[0]):
             for c in range(3):
                 out[m, i, c] = W.frc_out[i, c]
+
+
+# --------------------------------------------------------------------------- on-disk cache
+#: the sources the kernels here are compiled from: numba keys a cached kernel on the
+#: time stamp of its own file only, but these kernels also compile in the jitted code
+#: of ``blocks``, ``forces`` and the row constants of ``joints``
+CACHE_SOURCES = ("kernels.py", "blocks.py", "forces.py", "joints.py")
+#: file next to numba's cache holding the SHA-256 of ``CACHE_SOURCES`` it was made from
+CACHE_STAMP = "simphant-kernels.sha256"
+_CACHED_MODULES = ("kernels.", "blocks.", "forces.")
+
+
+def sources_digest():
+    """SHA-256 (hex) of ``CACHE_SOURCES`` as they are now."""
+    import hashlib
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    h = hashlib.sha256()
+    for name in CACHE_SOURCES:
+        with open(os.path.join(here, name), "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
+
+
+def cache_dirs():
+    """The directories numba caches the kernels of this module and ``blocks`` in."""
+    from numba.core.dispatcher import Dispatcher
+    out = set()
+    for obj in list(globals().values()) + list(vars(blocks).values()):
+        if isinstance(obj, Dispatcher):
+            try:
+                out.add(obj._cache._cache_path)
+            except AttributeError:      # caching off for this dispatcher
+                pass
+    return sorted(out)
+
+
+def drop_stale_cache(dirs=None, digest=None):
+    """Remove cached kernels made from other sources than today's (``CACHE_STAMP``
+    differs or is missing: an edited ``forces.py`` would otherwise keep its old law in
+    a cached ``build_forces``); returns the files removed."""
+    import os
+    digest = digest or sources_digest()
+    removed = []
+    for d in cache_dirs() if dirs is None else dirs:
+        stamp = os.path.join(d, CACHE_STAMP)
+        try:
+            with open(stamp) as fh:
+                if fh.read().strip() == digest:
+                    continue
+        except OSError:
+            pass
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith(_CACHED_MODULES) and name.endswith((".nbi", ".nbc")):
+                try:
+                    os.remove(os.path.join(d, name))
+                    removed.append(name)
+                except OSError:
+                    pass
+        try:
+            with open(stamp, "w") as fh:
+                fh.write(digest + "\n")
+        except OSError:
+            pass
+    return removed
+
+
+drop_stale_cache()

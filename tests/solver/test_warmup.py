@@ -106,3 +106,26 @@ def test_kernels_cache_to_the_user_cache_when_the_package_dir_is_not_writable(tm
     assert path is not None
     assert os.path.realpath(path).startswith(os.path.realpath(str(home)))
     assert os.access(path, os.W_OK)
+
+
+def test_cached_kernels_of_other_sources_are_dropped(tmp_path):
+    """numba keys a cached kernel on its own file's time stamp; an edit of forces.py or
+    blocks.py (compiled into the kernels) must not leave the old code in the cache."""
+    from SimPhantWorkbench.solver import kernels
+    # at import the cache next to the kernels was stamped with today's sources
+    for d in kernels.cache_dirs():
+        with open(os.path.join(d, kernels.CACHE_STAMP)) as fh:
+            assert fh.read().strip() == kernels.sources_digest()
+    stale = ["kernels.evaluate-700.py311.nbi", "kernels.evaluate-700.py311.1.nbc",
+             "blocks.chol-606.py311.nbi", "forces.apply_forces-380.py311.nbi"]
+    keep = ["other.f-1.py311.nbi", "kernels.cpython-311.pyc"]
+    for name in stale + keep:
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / kernels.CACHE_STAMP).write_text("made from other sources\n")
+    assert sorted(kernels.drop_stale_cache([str(tmp_path)], "abc")) == sorted(stale)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(keep + [kernels.CACHE_STAMP])
+    assert (tmp_path / kernels.CACHE_STAMP).read_text().strip() == "abc"
+    # the same sources again: nothing is dropped
+    (tmp_path / stale[0]).write_bytes(b"x")
+    assert kernels.drop_stale_cache([str(tmp_path)], "abc") == []
+    assert (tmp_path / stale[0]).exists()

@@ -332,19 +332,41 @@ def plot_energy(result, path, title=""):
     return _save(fig, path)
 
 
+def _rows_size(count):
+    """Figure size [inch] of a plot with one row per member (at most 8 rows)."""
+    rows = max(1, min(count, _REACTION_MAX_ROWS))
+    return (_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows)
+
+
 def reactions_size(result):
     """Figure size [inch] of ``plot_reactions``: one row per joint (at most 8)."""
-    rows = max(1, min(len(result.joint_names), _REACTION_MAX_ROWS))
-    return (_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows)
+    return _rows_size(len(result.joint_names))
+
+
+def _member_rows(names):
+    """``(shown, fig, axes)`` of a plot with one row of two panels per member (joint,
+    driver, force element), the first 8 of ``names``."""
+    shown = list(names)[:_REACTION_MAX_ROWS]
+    fig = _figure(_rows_size(len(shown)))
+    axes = fig.subplots(max(1, len(shown)), 2, sharex=True, squeeze=False)
+    return shown, fig, axes
+
+
+def _finish_member_rows(fig, axes, shown, empty, suptitle, **margins):
+    """Time axis labels, ``empty`` written when there is no member, the title, margins."""
+    if not shown:
+        axes[0, 0].text(0.5, 0.5, empty, ha="center", va="center")
+        axes[0, 1].set_visible(False)
+    for c in range(2):
+        axes[-1, c].set_xlabel("time [s]")
+    fig.suptitle(suptitle)
+    _margins(fig, **margins)
 
 
 def plot_reactions(result, path, title=""):
     """Per joint: force [N] and torque [N m] on its second body, world axes."""
     names = result.joint_names
-    shown = names[:_REACTION_MAX_ROWS]
-    rows = max(1, len(shown))
-    fig = _figure(reactions_size(result))
-    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    shown, fig, axes = _member_rows(names)
     for r, j in enumerate(shown):
         F = result.reaction_force(j)
         T = result.reaction_torque(j)
@@ -359,16 +381,12 @@ def plot_reactions(result, path, title=""):
             ax.grid(True, alpha=0.3)
             if r == 0:
                 _legend(ax, loc="upper right", ncol=4)
-    if not shown:
-        axes[0, 0].text(0.5, 0.5, "no joints", ha="center", va="center")
-        axes[0, 1].set_visible(False)
-    for c in range(2):
-        axes[-1, c].set_xlabel("time [s]")
     note = "" if len(names) <= len(shown) else \
         " (first %d of %d joints; all in reactions.csv)" % (len(shown), len(names))
-    fig.suptitle((title + ": " if title else "") + "joint reactions on the second body, world "
-                 "axes, torque about its joint point" + note)
-    _margins(fig, top=0.85, hspace=0.55)
+    _finish_member_rows(fig, axes, shown, "no joints",
+                        (title + ": " if title else "") + "joint reactions on the second body, "
+                        "world axes, torque about its joint point" + note,
+                        top=0.85, hspace=0.55)
     return _save(fig, path)
 
 
@@ -397,17 +415,14 @@ def plot_joint_motion(result, path, title=""):
     axes[-1].set_xlabel("time [s]")
     fig.suptitle((title + ": " if title else "") + "joint motion (frame 2 against frame 1: "
                  "angle about z1, slide along z1)")
-    fig.tight_layout()
+    _margins(fig, hspace=0.15)
     return _save(fig, path)
 
 
 def plot_drivers(result, path, title=""):
     """Per driver: its effort (motor torque [N m] or actuator force [N]) and its power [W]."""
     from .solver.drivers import DRIVER_TYPES
-    names = result.driver_names[:_REACTION_MAX_ROWS]
-    rows = max(1, len(names))
-    fig = _figure((_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows))
-    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    names, fig, axes = _member_rows(result.driver_names)
     for r, d in enumerate(names):
         spec = DRIVER_TYPES[result.driver_kinds[result.driver_names.index(d)]]
         ax = axes[r, 0]
@@ -426,14 +441,10 @@ def plot_drivers(result, path, title=""):
         ax.set_title("%s: power" % d, fontsize="medium")
         for ax in axes[r]:
             ax.grid(True, alpha=0.3)
-    if not names:
-        axes[0, 0].text(0.5, 0.5, "no drivers", ha="center", va="center")
-        axes[0, 1].set_visible(False)
-    for c in range(2):
-        axes[-1, c].set_xlabel("time [s]")
-    fig.suptitle((title + ": " if title else "") + "driver efforts (on the joint's second "
-                 "body, about/along the joint z axis) and powers")
-    fig.tight_layout()
+    _finish_member_rows(fig, axes, names, "no drivers",
+                        (title + ": " if title else "") + "driver efforts (on the joint's "
+                        "second body, about/along the joint z axis) and powers",
+                        top=0.85, hspace=0.55)
     return _save(fig, path)
 
 
@@ -455,10 +466,7 @@ def plot_forces(result, path, title=""):
 def forces_figure(result, title=""):
     """The figure of ``plot_forces``: per element a row, axes [force], [coordinate] and
     a twin axis [power]."""
-    names = list(getattr(result, "force_names", []))[:_REACTION_MAX_ROWS]
-    rows = max(1, len(names))
-    fig = _figure((_REACTION_WIDTH, 0.9 + _REACTION_ROW * rows))
-    axes = fig.subplots(rows, 2, sharex=True, squeeze=False)
+    names, fig, axes = _member_rows(getattr(result, "force_names", []))
     for r, name in enumerate(names):
         xlab, flab = _force_labels(result, r)
         ax = axes[r, 0]
@@ -474,14 +482,11 @@ def forces_figure(result, title=""):
         ax.set_title("%s: %s and power" % (name, xlab.split(" [")[0]), fontsize="medium")
         for ax in axes[r]:
             ax.grid(True, alpha=0.3)
-    if not names:
-        axes[0, 0].text(0.5, 0.5, "no force elements", ha="center", va="center")
-        axes[0, 1].set_visible(False)
-    for c in range(2):
-        axes[-1, c].set_xlabel("time [s]")
-    fig.suptitle((title + ": " if title else "") + "force elements: force (> 0 pushes "
-                 "apart; on the joint's second body), coordinate and power")
-    fig.tight_layout()
+    # the power axis's labels on the right of each row
+    _finish_member_rows(fig, axes, names, "no force elements",
+                        (title + ": " if title else "") + "force elements: force (> 0 pushes "
+                        "apart; on the joint's second body), coordinate and power",
+                        top=0.85, hspace=0.55, right=0.95, wspace=1.6)
     return fig
 
 

@@ -293,12 +293,8 @@ class Model:
             raise ModelError("%s: %s" % (what, exc)) from None
 
     def joint(self, ref):
-        if isinstance(ref, Joint):
-            return ref
-        for j in self.joints:
-            if j.name == ref:
-                return j
-        raise ModelError("unknown joint %r" % (ref,))
+        """Resolve a ``Joint`` or a joint name."""
+        return _resolve(self.joints, Joint, ref, "joint")
 
     # ------------------------------------------------------------------ drivers
     def _driver_name(self, name, kind, default=None, prefix=None):
@@ -489,12 +485,7 @@ class Model:
     def driver(self, ref):
         """Resolve a ``Driver`` or a driver name."""
         from .drivers import Driver
-        if isinstance(ref, Driver):
-            return ref
-        for d in self.drivers:
-            if d.name == ref:
-                return d
-        raise ModelError("unknown driver %r" % (ref,))
+        return _resolve(self.drivers, Driver, ref, "driver")
 
     # ------------------------------------------------------------------ loads
     def add_force(self, body, force, point=None, local_point=None, frame="world", name=None):
@@ -579,12 +570,8 @@ class Model:
         return self._add_joint_element("joint_actuator", name, joint, dict(value=value, dof=dof))
 
     def force_element(self, ref):
-        if isinstance(ref, ForceElement):
-            return ref
-        for e in self.force_elements:
-            if e.name == ref:
-                return e
-        raise ModelError("unknown force element %r" % (ref,))
+        """Resolve a ``ForceElement`` or a force element's name."""
+        return _resolve(self.force_elements, ForceElement, ref, "force element")
 
     def _element_name(self, kind, name):
         if name is None:
@@ -697,6 +684,16 @@ class Model:
         freedom left when the mechanism is not fully driven. See ``kinematics``."""
         from .kinematics import kinematic
         return kinematic(self, t_end=t_end, output_dt=output_dt, t0=t0, progress=progress)
+
+
+def _resolve(items, cls, ref, what):
+    """``ref`` itself when it is a ``cls``, else the one of ``items`` named ``ref``."""
+    if isinstance(ref, cls):
+        return ref
+    for item in items:
+        if item.name == ref:
+            return item
+    raise ModelError("unknown %s %r" % (what, ref))
 
 
 def _frame(frame, what):

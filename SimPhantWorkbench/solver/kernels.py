@@ -141,6 +141,19 @@ def _frame_vec(A, b, F, k, x, y, z):
 
 
 @njit(inline="always")
+def _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, wjj, phi):
+    """gamma of a DOT1 row a_i . b_j (a fixed in body i, b in body j, omega world):
+    -[(w_i x (w_i x a)).b + 2 (w_i x a).(w_j x b) + a.(w_j x (w_j x b))], expanded with
+    (u x (u x a)).b = (u.a)(u.b) - |u|^2 a.b and (u x a).(v x b) = (u.v)(a.b) - (u.b)(v.a);
+    ``wij``, ``wii``, ``wjj`` = w_i.w_j, |w_i|^2, |w_j|^2 and ``phi`` = a.b."""
+    ia = wi0 * a0 + wi1 * a1 + wi2 * a2
+    ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+    ja = wj0 * a0 + wj1 * a1 + wj2 * a2
+    jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+    return -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
+
+
+@njit(inline="always")
 def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                 ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2):
     """Store row ``r``'s rotational Jacobian columns, Phi, Phi_dot, gamma* and its
@@ -376,14 +389,8 @@ def constraint_rows(S, W):
                 gj1 = -gi1
                 gj2 = -gi2
                 pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
-                # gamma = -[(w_i x (w_i x a)).b + 2 (w_i x a).(w_j x b) + a.(w_j x (w_j x b))]
-                # expanded with (u x (u x a)).b = (u.a)(u.b) - |u|^2 a.b and
-                # (u x a).(v x b) = (u.v)(a.b) - (u.b)(v.a)
-                ia = wi0 * a0 + wi1 * a1 + wi2 * a2
-                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
-                ja = wj0 * a0 + wj1 * a1 + wj2 * a2
-                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
-                gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
+                gam = _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2,
+                                  wij, wii, wjj, phi)
             elif prim == PRIM_DOT2:
                 a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
                 phi = a0 * d0 + a1 * d1 + a2 * d2
@@ -464,12 +471,9 @@ def constraint_rows(S, W):
                       + (b0 * p0 + b1 * p1 + b2 * p2))
                 # DOT1's velocity terms with a = c, then c's own: 2 ((w_j - w_i) x b) . u'
                 # and b . u'' (world)
-                ia = wi0 * c0 + wi1 * c1 + wi2 * c2
-                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
-                ja = wj0 * c0 + wj1 * c1 + wj2 * c2
-                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
                 x0, x1, x2 = _cross(wj0 - wi0, wj1 - wi1, wj2 - wi2, b0, b1, b2)
-                gam = -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi) \
+                gam = _dot1_gamma(c0, c1, c2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2,
+                                  wij, wii, wjj, phi) \
                     - 2.0 * (x0 * p0 + x1 * p1 + x2 * p2) - (b0 * q0 + b1 * q1 + b2 * q2)
             else:  # PRIM_DIST
                 L = S.jnt_length[k]

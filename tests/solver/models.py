@@ -32,6 +32,19 @@ def retract(Y, nb, b, dv, h):
     return Y
 
 
+def jacobian_fd(phi_of, Y, nb, h=1e-6):
+    """Central differences of ``phi_of(Y)`` along each body's 6 velocity-space directions
+    (``retract``): the finite-difference counterpart of the constraint Jacobian."""
+    cols = []
+    for b in range(nb):
+        for c in range(6):
+            e = np.zeros(6)
+            e[c] = 1.0
+            cols.append((phi_of(retract(Y, nb, b, e, h)) - phi_of(retract(Y, nb, b, e, -h)))
+                        / (2 * h))
+    return np.column_stack(cols)
+
+
 def flow(Y, nb, h):
     """State after time h of motion with constant v and constant body-frame omega."""
     Y = Y.copy()
@@ -206,6 +219,6 @@ def parallelogram_chain(cells=40, theta0=math.radians(60.0), radius=0.02, gravit
     return m, cranks, couplers, joints
 
 
-__all__ = ["random_rotation", "random_inertia", "retract", "flow", "inertia_tensor_along", "chain",
+__all__ = ["random_rotation", "random_inertia", "retract", "jacobian_fd", "flow", "inertia_tensor_along", "chain",
            "four_bar", "bricard", "compound_pendulum", "swing_angle", "period_from_crossings",
            "quat_to_matrix", "bob", "mass_ratio_chain", "parallelogram_chain"]

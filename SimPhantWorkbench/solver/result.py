@@ -57,6 +57,20 @@ def _driver_series(system, t, lam, a):
 _CHUNK = 256
 
 
+def _model_joints(a, order):
+    """``a[:, order]``: the system's joint series in model joint order. A permutation is
+    applied in place, ``_CHUNK`` samples at a time (a whole copy of the reactions of a
+    long run is tens of MB); a selection (the system also has driver rows as joints)
+    is a copy."""
+    if np.array_equal(order, np.arange(a.shape[1])):
+        return a
+    if len(order) != a.shape[1]:
+        return a[:, order]
+    for c in range(0, len(a), _CHUNK):
+        a[c:c + _CHUNK] = a[c:c + _CHUNK][:, order]
+    return a
+
+
 def _rotate(q, v):
     """Vectors ``v`` (..., 3) rotated by unit quaternions ``q`` (..., 4) = (w, x, y, z)."""
     w = q[..., :1]
@@ -224,7 +238,8 @@ class Result(JointOutputs):
             pot, diss, work = element_series(system, t, frc, tab)
         else:
             pot = diss = work = np.zeros((n, nf))
-        ordered = S.nj == 0 or np.array_equal(system.joint_pos, np.arange(S.nj))
+        react = _model_joints(react, system.joint_pos)
+        anchors = _model_joints(anchors, system.joint_pos)
         rows = system.active_rows
         all_rows = len(rows) == S.nrows and np.array_equal(rows, np.arange(S.nrows))
         # body series at once: (n, nb, 7) poses and (n, nb, 6) velocities, views of Y
@@ -242,8 +257,7 @@ class Result(JointOutputs):
         a = dict(t=t, states=Y, masses=masses, gravity=gravity,
                  multipliers=lam if all_rows else lam[:, rows], phi_max=phi_max,
                  phidot_max=phidot_max,
-                 react=react if ordered else react[:, system.joint_pos],   # model joint order
-                 anchors=anchors if ordered else anchors[:, system.joint_pos],
+                 react=react, anchors=anchors,
                  acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential,
                  frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work)

@@ -93,7 +93,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
 
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
-    compile_time = warmup.ensure(warmup.model_block_size(model))
+    compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step)
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None

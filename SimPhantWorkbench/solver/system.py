@@ -319,10 +319,10 @@ class System:
         unit norm) over the rows of the loop joints; rows whose pivot falls below
         ``tol`` are linear combinations of the others. Sets ``self.redundant`` (a
         boolean mask over the system rows) and returns the number found."""
-        import scipy.linalg
         self.redundant = np.zeros(self.S.nrows, dtype=bool)
         loops = self.loop_joints()
         if loops:
+            import scipy.linalg
             _phi, J, _gamma = self.constraint_state(Y)
             act = self.active_rows
             on_loop = np.isin(self.row_joint[act], loops)

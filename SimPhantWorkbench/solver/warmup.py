@@ -8,14 +8,16 @@ writable, else in the user's cache directory (numba's fallback, e.g.
 ``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both). A new process then
 loads the compiled code from there in well under a second.
 
-``ensure(block_size)`` makes one block size ready in this process by running a
-tiny model with a joint of that size through everything ``simulate`` calls
-(``System`` set-up, assembly, the fixed-step loop, the adaptive evaluator and
-the output pass), so that no kernel is compiled in the middle of a real run
-and the time it takes can be reported apart from the solve (``simulate``
-records it as ``settings["compile_time"]``). ``ensure_all()`` does every
-block size: ``make setup`` runs it (``python -m SimPhantWorkbench.solver.warmup``)
-and the workbench starts it in the background when it is first activated.
+``ensure(block_size, adaptive)`` makes one block size ready in this process by
+running a tiny model with a joint of that size through everything ``simulate``
+calls (``System`` set-up, assembly, the fixed-step loop and the output pass; with
+``adaptive`` also the evaluator the SciPy methods call), so that no kernel is
+compiled in the middle of a real run and the time it takes can be reported apart
+from the solve (``simulate`` records it as ``settings["compile_time"]``). A
+fixed-step run does not load the adaptive evaluator (each loaded kernel holds
+its machine code in memory). ``ensure_all()`` does every block size and both
+parts: ``make setup`` runs it (``python -m SimPhantWorkbench.solver.warmup``) and
+the workbench starts it in the background when it is first activated.
 
 Thread-safe: a solve that needs a block size another thread is preparing waits
 for it instead of compiling it a second time.
@@ -71,32 +73,40 @@ def _warmup_model(block_size):
     return m
 
 
-def _run_everything(block_size):
+def _run_part(block_size, adaptive):
     from .simulation import simulate
     model = _warmup_model(block_size)
-    # fixed step (integrate_fixed), then adaptive (System.evaluate); both assemble
-    # and build a Result (post_process)
+    # the fixed-step loop (integrate_fixed), assembly and the Result (post_process)
     simulate(model, t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
-    simulate(model, t_end=1e-3, dt=1e-3, method="RK45", output_dt=1e-3)
+    if adaptive:
+        # the evaluator the SciPy methods call once per derivative (System.evaluate);
+        # called directly: importing scipy.integrate costs ~20 MB a fixed-step run
+        # does not need
+        system = model.compile()
+        system.evaluate(0.0, system.y0)
 
 
-def ensure(block_size):
-    """Compile or load the kernels for ``block_size`` in this process; seconds spent
-    (0.0 when they were ready already)."""
-    if block_size in _ready or getattr(_local, "active", False):
+def ensure(block_size, adaptive=False):
+    """Compile or load the kernels for ``block_size`` in this process (with
+    ``adaptive`` also the evaluator of the SciPy methods); seconds spent (0.0 when
+    they were ready already)."""
+    parts = [(block_size, False)] + ([(block_size, True)] if adaptive else [])
+    if all(p in _ready for p in parts) or getattr(_local, "active", False):
         return 0.0
     with _lock:
-        if block_size in _ready:
+        todo = [p for p in parts if p not in _ready]
+        if not todo:
             return 0.0
         t0 = time.perf_counter()
         _busy[0] = (block_size, t0)
         _local.active = True
         try:
-            _run_everything(block_size)
+            for _bs, part_adaptive in todo:
+                _run_part(block_size, part_adaptive)
+                _ready.add((block_size, part_adaptive))
         finally:
             _local.active = False
             _busy[0] = None
-        _ready.add(block_size)
         return time.perf_counter() - t0
 
 
@@ -107,7 +117,7 @@ def ensure_all(report=None):
     out = {}
     for bs in kernels.BLOCK_SIZES:
         before = compile_counts()[1]
-        out[bs] = ensure(bs)
+        out[bs] = ensure(bs, adaptive=True)
         if report is not None:
             report(bs, out[bs], compile_counts()[1] > before)
     return out
@@ -122,7 +132,8 @@ def busy():
 
 
 def ready_sizes():
-    return sorted(_ready)
+    """Block sizes whose fixed-step kernels are ready in this process."""
+    return sorted(bs for bs, adaptive in _ready if not adaptive)
 
 
 def _dispatchers():

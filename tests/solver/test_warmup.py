@@ -48,14 +48,40 @@ def test_model_block_size_is_the_largest_joints():
 def test_simulate_reports_the_kernel_preparation_apart():
     m = _pendulum("revolute")
     bs = warmup.model_block_size(m)
-    warmup._ready.discard(bs)          # as in a new process
+    warmup._ready.difference_update({(bs, False), (bs, True)})      # as in a new process
     r1 = m.simulate(t_end=0.01, dt=1e-3)
     assert r1.settings["compile_time"] > 0.0
     assert bs in warmup.ready_sizes()
+    assert (bs, True) not in warmup._ready     # a fixed-step run leaves the evaluator alone
     r2 = m.simulate(t_end=0.01, dt=1e-3)
     assert r2.settings["compile_time"] == 0.0
     # not part of the solver's own wall time: that starts after the preparation
     assert r2.settings["wall_time"] > 0.0
+    # an adaptive run prepares the evaluator of the SciPy methods first, once
+    r3 = m.simulate(t_end=0.01, dt=1e-3, method="RK45")
+    assert r3.settings["compile_time"] > 0.0
+    assert (bs, True) in warmup._ready
+    assert m.simulate(t_end=0.01, dt=1e-3, method="RK45").settings["compile_time"] == 0.0
+
+
+_FIXED_STEP_CHILD = """
+import json, sys
+sys.path.insert(0, %r)
+from SimPhantWorkbench.solver import Model
+m = Model(gravity=(0, 0, -9.81))
+b = m.add_body("b", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(0.5, 0, 0))
+m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
+m.simulate(t_end=0.01, dt=1e-3)
+print(json.dumps(sorted(k for k in sys.modules if k.startswith("scipy.integrate"))))
+"""
+
+
+def test_a_fixed_step_run_does_not_load_the_adaptive_machinery():
+    """Memory: scipy.integrate (and what it imports, ~20 MB) is for the SciPy methods."""
+    out = subprocess.run([sys.executable, "-c", _FIXED_STEP_CHILD % ROOT], capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
 
 _CHILD = """

@@ -523,15 +523,45 @@ def _signed_volume(points, triangles):
     return float(np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum() / 6.0)
 
 
+def _oriented_closed(triangles):
+    """Every edge of the mesh is used once in each direction: a closed, consistently
+    oriented surface (a flipped or missing face breaks it)."""
+    t = np.asarray(triangles, dtype=np.int64)
+    n = int(t.max()) + 1
+    a = t.reshape(-1)
+    b = t[:, [1, 2, 0]].reshape(-1)
+    codes = a * n + b
+    return (len(np.unique(codes)) == len(codes)
+            and bool(np.isin(b * n + a, codes, assume_unique=True).all()))
+
+
+def _closed(shape, points, triangles):
+    """The mesh bounds the shape's solids: their volume, signed (outward), within 2 %."""
+    if not shape.Solids:
+        return False
+    volume = sum(abs(s.Volume) for s in shape.Solids)
+    return volume > 0.0 and abs(_signed_volume(points, triangles) - volume) < 0.02 * volume
+
+
 def _tessellate(shape, rel_tol=0.004):
     """(points [mm], triangles, closed) of a shape, deviation ``rel_tol`` of its size.
 
-    Face by face (``Part.Shape.tessellate``), each face's triangles turned to
-    its outward normal (``Face.normalAt`` respects the face orientation; the
-    raw triangulation of a reversed face may not). ``closed`` when the shape
-    has solids and the mesh's signed volume matches theirs.
+    The whole shape in one ``Part.Shape.tessellate`` (shared vertices merged), kept
+    when it is a closed, consistently oriented surface that bounds the shape's
+    solids (signed volume within 2 %). Otherwise face by face, each face's
+    triangles turned to its outward normal (``Face.normalAt`` respects the face
+    orientation; the raw triangulation of a reversed face may not); ``closed``
+    when the signed volume of that mesh matches the solids'. The first way is
+    about 8x faster on CAD parts of a few dozen faces.
     """
     tol = max(rel_tol * shape.BoundBox.DiagonalLength, 1e-3)
+    if shape.Solids:
+        pts, tris = shape.tessellate(tol)
+        if tris:
+            p = np.array([(v.x, v.y, v.z) for v in pts], dtype=float)
+            t = np.array(tris, dtype=np.int64)
+            if _oriented_closed(t) and _closed(shape, p, t):
+                return p, t, True
     points, triangles = [], []
     offset = 0
     for face in shape.Faces:
@@ -558,11 +588,7 @@ def _tessellate(shape, rel_tol=0.004):
         return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64), False
     points = np.concatenate(points)
     triangles = np.concatenate(triangles)
-    closed = False
-    if shape.Solids:
-        volume = sum(abs(s.Volume) for s in shape.Solids)
-        closed = volume > 0.0 and abs(_signed_volume(points, triangles) - volume) < 0.02 * volume
-    return points, triangles, closed
+    return points, triangles, _closed(shape, points, triangles)
 
 
 def subdivide(points, triangles, max_edge, max_rounds=12):

@@ -185,6 +185,25 @@ def test_tessellation_is_closed_and_outward():
     assert not outputs._tessellate(box.Faces[0])[2]
 
 
+def test_whole_shape_tessellation_is_checked_before_it_is_used():
+    """The one-call tessellation is kept only as a closed, consistently oriented surface:
+    a flipped or a missing triangle sends the shape face by face."""
+    part = Part.makeBox(10, 20, 30).cut(Part.makeCylinder(3, 40, FreeCAD.Vector(5, 10, -5)))
+    pts, tris, closed = outputs._tessellate(part)
+    assert closed and outputs._oriented_closed(tris)
+    assert outputs._signed_volume(pts, tris) == pytest.approx(part.Volume, rel=0.02)
+    flipped = tris.copy()
+    flipped[3] = flipped[3, ::-1]
+    assert not outputs._oriented_closed(flipped)
+    assert not outputs._oriented_closed(tris[1:])
+    # the face-by-face way gives the same surface
+    faces = Part.makeCompound(part.Faces)          # no solid: not taken the one-call way
+    fp, ft, fclosed = outputs._tessellate(faces)
+    assert not fclosed
+    assert outputs._signed_volume(fp, ft) == pytest.approx(outputs._signed_volume(pts, tris),
+                                                          rel=0.02)
+
+
 def test_animation_frames_timing_and_motion(result, tmp_path):
     cube = Part.makeBox(40, 40, 40, FreeCAD.Vector(-20, -20, -20))
     pts, tris, closed = outputs._tessellate(cube)

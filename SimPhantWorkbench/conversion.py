@@ -22,6 +22,7 @@ Conventions fixed here:
 ``convert(study)`` returns a ``Conversion`` holding the solver ``Model`` and
 the mappings between document objects and solver bodies, joints and loads.
 """
+import contextlib
 import math
 from collections import namedtuple
 
@@ -41,7 +42,7 @@ __all__ = [
     "M_PER_MM", "quantity_si", "vector_array", "rotation_to_quat", "quat_to_rotation",
     "rotation_to_matrix", "matrix_to_rotation", "placement_to_frame", "frame_to_placement",
     "container_placement", "global_placement", "parse_time_function", "format_vector_function",
-    "BodyData", "body_data", "ancestors", "body_of_object", "reference_of", "JointData",
+    "BodyData", "body_data", "reused_body_data", "ancestors", "body_of_object", "reference_of", "JointData",
     "joint_data", "frame_source",
     "joint_local_frames", "update_body_properties", "update_joint_properties", "gravity_vector",
     "simulation_settings", "analysis_mode", "check_enumerations", "Conversion", "convert",
@@ -187,12 +188,41 @@ def _warn_default_density(body, mp):
             % (_label(body), body.ShapeObject.Label, mp.density, mp.mass))
 
 
+#: ``{body Name: BodyData}`` while ``reused_body_data`` is active, else None
+_BODY_DATA = [None]
+
+
+@contextlib.contextmanager
+def reused_body_data():
+    """Within the block ``body_data`` evaluates each Body once (its mass properties
+    integrate the solids: milliseconds per body), for work that reads bodies
+    repeatedly from a document it does not change (the viewer's scene)."""
+    outer = _BODY_DATA[0]
+    if outer is None:
+        _BODY_DATA[0] = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _BODY_DATA[0] = None
+
+
 def body_data(body, warn=True):
-    """Evaluate a SimPhant Body object (fresh mass properties and placement).
+    """Evaluate a SimPhant Body object (fresh mass properties and placement; inside
+    ``reused_body_data`` once per body).
 
     A fixed body needs no mass: when its object has no solid (a datum, a
     sketch used as ground) ``mass_props`` and ``cog_local`` are ``None``.
     """
+    memo = _BODY_DATA[0]
+    if memo is not None:
+        if body.Name not in memo:
+            memo[body.Name] = _evaluate_body(body, warn)
+        return memo[body.Name]
+    return _evaluate_body(body, warn)
+
+
+def _evaluate_body(body, warn):
     shape = body.ShapeObject
     if shape is None:
         raise ModelError("%s has no shape object" % _label(body))

@@ -51,7 +51,7 @@ import re
 
 import numpy as np
 
-__all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI",
+__all__ = ["BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "PLOT_DPI", "LEGEND_MAX",
            "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
            "write_reactions_csv", "write_forces_csv",
@@ -266,9 +266,23 @@ def _save(fig, path):
     return path
 
 
-def _legend(ax, **kw):
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small", **kw)
+#: a legend lists at most this many lines; more are summed up in its last entry
+LEGEND_MAX = 12
+
+
+def _legend(ax, where=None, **kw):
+    """The axes' legend; past ``LEGEND_MAX`` lines the first ones and "+ N more (see
+    ``where``)" (fifty bodies' names would cover the plot)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    if len(handles) > LEGEND_MAX:
+        from matplotlib.lines import Line2D
+        more = len(handles) - (LEGEND_MAX - 1)
+        handles = handles[:LEGEND_MAX - 1] + [Line2D([], [], linestyle="none")]
+        labels = labels[:LEGEND_MAX - 1] + ["+ %d more%s" % (
+            more, " (%s)" % where if where else "")]
+    ax.legend(handles, labels, fontsize="small", **kw)
 
 
 def plot_positions(result, path, title=""):
@@ -281,7 +295,8 @@ def plot_positions(result, path, title=""):
                     label=name)
         ax.set_ylabel("CoG %s [m]" % "xyz"[k])
         ax.grid(True, alpha=0.3)
-    _legend(axes[0], loc="upper right", ncol=min(4, max(1, len(result.body_names))))
+    _legend(axes[0], "body_*.csv", loc="upper right",
+            ncol=min(4, max(1, len(result.body_names))))
     axes[-1].set_xlabel("time [s]")
     fig.suptitle((title + ": " if title else "") + "centre of gravity positions (world axes)")
     _margins(fig, hspace=0.15)
@@ -408,7 +423,7 @@ def plot_joint_motion(result, path, title=""):
         ax.set_ylabel(label)
         ax.grid(True, alpha=0.3)
         if any_dof[dof]:
-            _legend(ax, loc="upper right", ncol=4)
+            _legend(ax, "joints.csv", loc="upper right", ncol=4)
         else:
             ax.text(0.5, 0.5, "no joint with %s" % ("an angle" if dof == "angle" else "a slide"),
                     ha="center", va="center", transform=ax.transAxes)
@@ -636,6 +651,7 @@ def body_meshes(study, result):
     from .objects.study import study_bodies
     meshes = []
     moving = 0
+    keys = None
     for body in study_bodies(study):
         try:
             shape = massprops.global_shape(body.ShapeObject)
@@ -648,10 +664,12 @@ def body_meshes(study, result):
         if body.Fixed:
             meshes.append(Mesh(body.Label, pts, tris, None, _FIXED_COLOR, closed))
             continue
+        if keys is None:
+            keys = runner.result_keys(study)
         bd = conversion.body_data(body, warn=False)
         R = bd.frame[1]
         cog = np.asarray(bd.mass_props.cog, dtype=float)
-        name = runner.result_key(study, body)
+        name = keys.get(body.Name) or runner.result_key(study, body)   # (raises, naming it)
         meshes.append(Mesh(body.Label, (pts - cog) @ R, tris, name,
                            _COLORS[moving % len(_COLORS)], closed))
         moving += 1

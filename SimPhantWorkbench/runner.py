@@ -19,7 +19,7 @@ from .objects.study import study_result
 from .solver import Model, ModelError, SimulationError
 from .solver.kinematics import run_analysis
 
-__all__ = ["run_study", "get_result", "result_object", "result_key", "store_result",
+__all__ = ["run_study", "get_result", "result_object", "result_key", "result_keys", "store_result",
            "result_size"]
 
 
@@ -233,15 +233,23 @@ def result_key(study, obj):
     Use it with the solver ``Result`` accessors:
     ``get_result(study).position(result_key(study, body))``.
     """
+    try:
+        return result_keys(study)[obj.Name]
+    except KeyError:
+        raise ModelError("'%s' is not a moving body or a joint of the result of study '%s'"
+                         % (obj.Label, study.Label)) from None
+
+
+def result_keys(study):
+    """``{object Name: result name}`` of every Body, shape object and Joint in the result
+    of ``study`` (``result_key`` of each, the stored result loaded and checked once)."""
     res_obj = result_object(study)
     result = get_result(study)
     if res_obj is None or result is None:
         raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
-    if obj.Name in res_obj.BodyObjects:
-        return result.body_names[list(res_obj.BodyObjects).index(obj.Name)]
-    if obj.Name in res_obj.ShapeObjects:
-        return result.body_names[list(res_obj.ShapeObjects).index(obj.Name)]
-    if obj.Name in res_obj.JointObjects:
-        return result.joint_names[list(res_obj.JointObjects).index(obj.Name)]
-    raise ModelError("'%s' is not a moving body or a joint of the result of study '%s'"
-                     % (obj.Label, study.Label))
+    keys = {}
+    for names, objects in ((result.joint_names, res_obj.JointObjects),
+                           (result.body_names, res_obj.ShapeObjects),
+                           (result.body_names, res_obj.BodyObjects)):
+        keys.update(zip(objects, names))
+    return keys

@@ -166,6 +166,12 @@ def scene_from_study(study, result, colors=None, title=""):
     document's joints (``conversion.joint_data``), attached to their bodies at the
     poses the run started from.
     """
+    from .. import conversion
+    with conversion.reused_body_data():
+        return _scene_from_study(study, result, colors, title)
+
+
+def _scene_from_study(study, result, colors, title):
     from .. import outputs
     from ..objects.study import study_bodies, study_joints
     colors = dict(colors if colors is not None else document_colors(study))
@@ -178,13 +184,15 @@ def scene_from_study(study, result, colors=None, title=""):
         c = colors.get(shape_of.get(m.label))
         if c is not None and c.lower() != _DEFAULT_GREY:
             m.color = c
-    joints = [jf for jf in (study_joint_frame(study, j, result) for j in study_joints(study))
-              if jf is not None]
+    from .. import runner
+    keys = runner.result_keys(study)
+    joints = [jf for jf in (study_joint_frame(study, j, result, keys=keys)
+                            for j in study_joints(study)) if jf is not None]
     return Scene(meshes, joints, title)
 
 
 
-def study_joint_frame(study, joint, result, sides=("body2", "body1")):
+def study_joint_frame(study, joint, result, sides=("body2", "body1"), keys=None):
     """The ``JointFrame`` of a document Joint: its frame on the first of ``sides`` whose
     body moves, kept in that body's own frame (about its CoG, so that any pose the
     document shows gives the same local frame); the frame of the last side in world
@@ -193,7 +201,7 @@ def study_joint_frame(study, joint, result, sides=("body2", "body1")):
     from .. import conversion, runner
     try:
         jd = conversion.joint_data(joint)
-        key = runner.result_key(study, joint)
+        key = keys[joint.Name] if keys is not None else runner.result_key(study, joint)
     except Exception:  # noqa: BLE001 - a joint we cannot place is not drawn
         return None
     if key not in result.joint_names:
@@ -203,7 +211,7 @@ def study_joint_frame(study, joint, result, sides=("body2", "body1")):
         body, (p, R) = side[s]
         if body is None or body.Fixed:
             continue
-        name = runner.result_key(study, body)
+        name = keys.get(body.Name) if keys is not None else runner.result_key(study, body)
         if name not in result.body_names:
             continue
         bd = conversion.body_data(body, warn=False)

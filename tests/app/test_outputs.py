@@ -256,3 +256,19 @@ def test_write_all_lists_what_it_wrote(result, tmp_path):
                              "joints.csv", "energy.csv", "positions.png", "energy.png",
                              "reactions.png", "joints.png"]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+def test_many_bodies_get_a_legend_that_fits(tmp_path, monkeypatch):
+    """Past LEGEND_MAX bodies the positions legend lists the first ones and how many more."""
+    m = Model(gravity=(0, 0, -9.81))
+    n = outputs.LEGEND_MAX + 3
+    for i in range(n):
+        m.add_body("B%d" % i, mass=1.0, inertia=(1, 1, 1), position=(i, 0, 0))
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    figures = []
+    monkeypatch.setattr(outputs, "_save", lambda fig, path: figures.append(fig) or path)
+    outputs.plot_positions(r, str(tmp_path / "p.png"))
+    labels = [t.get_text() for t in figures[0].axes[0].get_legend().get_texts()]
+    assert len(labels) == outputs.LEGEND_MAX
+    assert labels[:-1] == ["B%d" % i for i in range(outputs.LEGEND_MAX - 1)]
+    assert labels[-1] == "+ %d more (body_*.csv)" % (n - outputs.LEGEND_MAX + 1)

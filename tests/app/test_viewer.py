@@ -103,6 +103,28 @@ def test_joint_frames_follow_their_body_in_a_document_study(docs):
         np.testing.assert_allclose(axes.T @ axes, np.eye(3), atol=1e-12)
 
 
+def test_the_scene_evaluates_each_body_once(docs, monkeypatch):
+    """Mass properties integrate the solids: the scene (meshes and joint frames) reads
+    every body once, and body_data is fresh again afterwards."""
+    from SimPhantWorkbench import conversion
+    doc = docs()
+    p = pendulum(doc)
+    r = runner.run_study(p["study"], t_end=0.05)
+    calls = []
+    evaluate = conversion._evaluate_body
+    monkeypatch.setattr(conversion, "_evaluate_body",
+                        lambda body, warn: calls.append(body.Name) or evaluate(body, warn))
+    scene = scene_from_study(p["study"], r)
+    assert len(scene.joints) == 1 and len(scene.meshes) == 2
+    assert sorted(calls) == sorted(set(calls)) and p["link"].Name in calls
+    calls.clear()
+    conversion.body_data(p["link"])
+    conversion.body_data(p["link"])
+    assert calls == [p["link"].Name] * 2
+    with conversion.reused_body_data():
+        assert conversion.body_data(p["link"]) is conversion.body_data(p["link"])
+
+
 def test_rendered_frame_puts_the_bodies_where_the_result_has_them(swing):
     r, scene = swing
     plotter = render.offscreen_plotter((320, 240))

@@ -196,6 +196,23 @@ def test_whole_shape_tessellation_is_checked_before_it_is_used():
     flipped[3] = flipped[3, ::-1]
     assert not outputs._oriented_closed(flipped)
     assert not outputs._oriented_closed(tris[1:])
+    # a one-call mesh with one small triangle turned inward (volume still within 2 %)
+    # is not used: face by face, every triangle faces outward
+    cyl = Part.makeCylinder(5, 10)
+
+    class OneFlipped:
+        def __getattr__(self, name):
+            return getattr(cyl, name)
+
+        def tessellate(self, tol):
+            p, t = cyl.tessellate(tol)
+            return p, [t[0][::-1]] + list(t[1:])
+
+    cp, ct, cclosed = outputs._tessellate(OneFlipped())
+    corners = cp[ct]
+    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    centre = np.array([0.0, 0.0, 5.0])                 # convex: outward = away from it
+    assert cclosed and np.all(np.einsum("ij,ij->i", normals, corners.mean(axis=1) - centre) > 0)
     # the face-by-face way gives the same surface
     faces = Part.makeCompound(part.Faces)          # no solid: not taken the one-call way
     fp, ft, fclosed = outputs._tessellate(faces)

@@ -406,7 +406,7 @@ MUTANTS = [
            "a cached kernel made from an older forces.py or blocks.py stays indexed"),
     # ---------------------------------------------------------------- kernel preparation
     Mutant("warmup-not-remembered", WARM,
-           "        _ready.add(block_size)\n",
+           "                _ready.add((block_size, part_adaptive))\n",
            "",
            ["tests/solver/test_warmup.py"], "kernels prepared again at every simulate"),
     Mutant("warmup-wrong-joint", WARM,

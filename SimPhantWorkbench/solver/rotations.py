@@ -44,26 +44,24 @@ def quat_to_matrix(q):
 
 def matrix_to_quat(A):
     """Unit quaternion ``(w, x, y, z)`` with ``w >= 0`` of a rotation matrix (Shepperd's method)."""
-    A = np.asarray(A, dtype=float)
-    tr = A[0, 0] + A[1, 1] + A[2, 2]
-    cands = (tr, A[0, 0], A[1, 1], A[2, 2])
-    k = int(np.argmax(cands))
-    if k == 0:
+    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = np.asarray(A, dtype=float).tolist()
+    tr = a00 + a11 + a22
+    if tr >= a00 and tr >= a11 and tr >= a22:     # the first largest, as argmax
         s = 2.0 * math.sqrt(max(1.0 + tr, 0.0))
-        q = (0.25 * s, (A[2, 1] - A[1, 2]) / s, (A[0, 2] - A[2, 0]) / s, (A[1, 0] - A[0, 1]) / s)
-    elif k == 1:
-        s = 2.0 * math.sqrt(max(1.0 + A[0, 0] - A[1, 1] - A[2, 2], 0.0))
-        q = ((A[2, 1] - A[1, 2]) / s, 0.25 * s, (A[0, 1] + A[1, 0]) / s, (A[0, 2] + A[2, 0]) / s)
-    elif k == 2:
-        s = 2.0 * math.sqrt(max(1.0 + A[1, 1] - A[0, 0] - A[2, 2], 0.0))
-        q = ((A[0, 2] - A[2, 0]) / s, (A[0, 1] + A[1, 0]) / s, 0.25 * s, (A[1, 2] + A[2, 1]) / s)
+        q = (0.25 * s, (a21 - a12) / s, (a02 - a20) / s, (a10 - a01) / s)
+    elif a00 >= a11 and a00 >= a22:
+        s = 2.0 * math.sqrt(max(1.0 + a00 - a11 - a22, 0.0))
+        q = ((a21 - a12) / s, 0.25 * s, (a01 + a10) / s, (a02 + a20) / s)
+    elif a11 >= a22:
+        s = 2.0 * math.sqrt(max(1.0 + a11 - a00 - a22, 0.0))
+        q = ((a02 - a20) / s, (a01 + a10) / s, 0.25 * s, (a12 + a21) / s)
     else:
-        s = 2.0 * math.sqrt(max(1.0 + A[2, 2] - A[0, 0] - A[1, 1], 0.0))
-        q = ((A[1, 0] - A[0, 1]) / s, (A[0, 2] + A[2, 0]) / s, (A[1, 2] + A[2, 1]) / s, 0.25 * s)
-    q = np.array(q)
+        s = 2.0 * math.sqrt(max(1.0 + a22 - a00 - a11, 0.0))
+        q = ((a10 - a01) / s, (a02 + a20) / s, (a12 + a21) / s, 0.25 * s)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
     if q[0] < 0.0:
-        q = -q
-    return q / np.linalg.norm(q)
+        n = -n
+    return np.array(q) / n
 
 
 def matrices_to_quats(A):

@@ -57,14 +57,20 @@ def result_label(res_obj):
 
 # ============================================================================ the archive
 
-def _expected_shapes(n, nb, nj):
+def _expected_shapes(n, nb, nj, derived=False):
     """Shape of every array of a result with n samples, nb moving bodies, nj joints
-    (``None``: any length on that axis)."""
-    return dict(t=(n,), states=(n, 13 * nb), masses=(nb,), gravity=(3,),
-                multipliers=(n, None), phi_max=(n,), phidot_max=(n,), react=(n, nj, 6),
-                anchors=(n, nj, 2, 3), pos=(n, nb, 3), A=(n, nb, 3, 3), vel=(n, nb, 3),
-                omega_w=(n, nb, 3), omega_b=(n, nb, 3), acc=(n, nb, 3), alpha_w=(n, nb, 3),
-                kinetic=(n,), potential=(n,))
+    (``None``: any length on that axis): ``R_pu``, or with ``derived`` (format 1) the
+    per-body series."""
+    out = dict(t=(n,), states=(n, 13 * nb), masses=(nb,), gravity=(3,),
+               multipliers=(n, None), phi_max=(n,), phidot_max=(n,), react=(n, nj, 6),
+               anchors=(n, nj, 2, 3), acc=(n, nb, 3), alpha_w=(n, nb, 3),
+               kinetic=(n,), potential=(n,))
+    if derived:
+        out.update(pos=(n, nb, 3), A=(n, nb, 3, 3), vel=(n, nb, 3), omega_w=(n, nb, 3),
+                   omega_b=(n, nb, 3))
+    else:
+        out.update(R_pu=(nb, 3, 3))
+    return out
 
 
 def _headers(z, what):
@@ -123,7 +129,8 @@ def read_result_file(path, what="Result", max_bytes=None):
             if t_head is None or len(t_head[2]) != 1:
                 raise ResultError("%s: its result file has no time series" % what)
             n = t_head[2][0]
-            expected = _expected_shapes(n, len(body_names), len(joint_names))
+            expected = _expected_shapes(n, len(body_names), len(joint_names),
+                                        derived="R_pu" not in heads)
             missing = sorted(set(expected) - set(heads))
             if missing:
                 raise ResultError("%s: its result file lacks %s" % (what, ", ".join(missing)))
@@ -168,9 +175,23 @@ def _check_arrays(arrays, what):
     t = arrays["t"]
     if len(t) > 1 and not np.all(np.diff(t) > 0.0):
         raise ResultError("%s: the times of its result are not increasing" % what)
-    A = arrays["A"]
+    if "A" in arrays:
+        _check_rigid(arrays["A"], what)
+    else:
+        # format 2: rotations from the states' quaternions and R_pu, rigid when both are
+        _check_rigid(arrays["R_pu"], what)
+        nb = len(arrays["R_pu"])
+        q = arrays["states"][:, :7 * nb].reshape(len(t), nb, 7)[:, :, 3:]
+        if q.size:
+            err = np.abs(np.sqrt(np.einsum("nbi,nbi->nb", q, q)) - 1.0).max()
+            if err > _ROT_TOL:
+                raise ResultError("%s: its result holds rotations that are not rigid "
+                                  "(quaternion norm error %.3g)" % (what, err))
+
+
+def _check_rigid(A, what):
     if A.size:
-        AtA = np.einsum("nbki,nbkj->nbij", A, A)
+        AtA = np.einsum("...ki,...kj->...ij", A, A)
         err = np.abs(AtA - np.eye(3)).max()
         if err > _ROT_TOL or np.linalg.det(A).min() <= 0.0:
             raise ResultError("%s: its result holds rotations that are not rigid (orthonormality "

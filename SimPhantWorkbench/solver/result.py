@@ -116,10 +116,14 @@ class Result(JointOutputs):
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
 
-    #: per-body series a run's result derives from ``states`` (and the user axes in the
-    #: principal frame, ``R_pu``) when asked, instead of keeping them: a loaded result has
-    #: them stored (``to_arrays`` writes them all, so archives keep their format)
+    #: per-body series a result derives from ``states`` and the user axes in the
+    #: principal frames, ``R_pu`` (nb, 3, 3), when asked, instead of keeping them.
+    #: Archives (format 2) hold ``R_pu`` instead of these series (37 % of a format-1
+    #: archive); an archive of format 1 holds the series and no ``R_pu``, and its
+    #: result reads them as stored
     _DERIVED = ("pos", "A", "vel", "omega_w", "omega_b")
+    #: the ``meta["format"]`` of the archives ``to_arrays`` writes (with ``derived``: 1)
+    FORMAT = "simphant-result-2"
 
     @classmethod
     def _attr(cls, key):
@@ -279,7 +283,7 @@ class Result(JointOutputs):
         res.joint_residual_max = jres[system.joint_pos] if S.nj else jres
         return res
 
-    def _meta_json(self):
+    def _meta_json(self, fmt=None):
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     force_names=self.force_names, force_kinds=self.force_kinds,
@@ -289,42 +293,56 @@ class Result(JointOutputs):
                     warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
-                    format="simphant-result-1")
+                    format=self.FORMAT if fmt is None else fmt)
         return json.dumps(meta)
 
     def _array(self, key):
+        if key == "R_pu":
+            return self._R_pu
         if key in self._DERIVED:
             return self._full(key)
         return getattr(self, self._attr(key))
 
-    def _stored_keys(self):
-        """The series an archive holds: ``_ARRAYS``, and the force-element and driver
-        series when the model has such elements."""
-        keys = self._ARRAYS
+    def _stored_keys(self, derived=False):
+        """The series an archive holds: ``_ARRAYS`` with ``R_pu`` in place of the
+        ``_DERIVED`` series (with ``derived``, or for a result read from a format-1
+        archive: the series), and the force-element and driver series when the model
+        has such elements."""
+        if derived or self._R_pu is None:
+            keys = self._ARRAYS
+        else:
+            keys = tuple(k for k in self._ARRAYS if k not in self._DERIVED) + ("R_pu",)
         if self.force_names:
             keys += self._OPTIONAL
         if self.driver_names:
             keys += self._DRIVER_ARRAYS
         return keys
 
-    def to_arrays(self):
-        """All data as a dict of NumPy arrays; metadata JSON-encoded in ``meta`` (0-d str array)."""
+    def to_arrays(self, derived=False):
+        """All data as a dict of NumPy arrays; metadata JSON-encoded in ``meta`` (0-d str
+        array). ``derived``: with the per-body series instead of ``R_pu``, as format 1
+        (what earlier versions read)."""
+        keys = self._stored_keys(derived)
         out = {}
-        for k in self._stored_keys():
+        for k in keys:
             out[k] = np.array(self._array(k))
-        out["meta"] = np.array(self._meta_json())
+        out["meta"] = np.array(self._meta_json(None if "R_pu" in keys
+                                               else "simphant-result-1"))
         return out
 
     @classmethod
     def from_arrays(cls, arrays):
-        """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive)."""
+        """Inverse of ``to_arrays`` (accepts a dict or an ``np.load`` archive), of either
+        format."""
         meta = json.loads(str(np.asarray(arrays["meta"])))
-        keys = cls._ARRAYS + tuple(k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS if k in arrays)
-        return cls({k: arrays[k] for k in keys}, meta)
+        R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
+        keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
+            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS if k in arrays)
+        return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
     def save(self, path, compress=False):
         """Write an ``.npz`` archive (``Result.load`` reads it back), the members of
-        ``to_arrays`` one by one (a derived series exists only while it is written).
+        ``to_arrays`` one by one.
 
         Stored without compression by default: the float series hardly compress
         (zlib gains about 5 % for most of the time) and deflating them costs about as
@@ -336,9 +354,11 @@ class Result(JointOutputs):
         path = str(path)
         if not path.endswith(".npz"):
             path += ".npz"
+        keys = self._stored_keys()
+        meta = self._meta_json(None if "R_pu" in keys else "simphant-result-1")
         with zipfile.ZipFile(path, "w", compression=mode, allowZip64=True) as z:
-            for k in self._stored_keys() + ("meta",):
-                a = np.array(self._meta_json()) if k == "meta" else self._array(k)
+            for k in keys + ("meta",):
+                a = np.array(meta) if k == "meta" else self._array(k)
                 with z.open(k + ".npy", "w", force_zip64=True) as fh:
                     np.lib.format.write_array(fh, np.asanyarray(a), allow_pickle=False)
                 del a

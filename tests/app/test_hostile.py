@@ -317,8 +317,8 @@ def placements_unchanged(doc, before):
     return all_placements(doc) == before
 
 
-@pytest.mark.parametrize("key,index", [("pos", (3, 0, 1)), ("A", (5, 0, 2, 2)), ("t", (4,)),
-                                       ("states", (2, 3))])
+@pytest.mark.parametrize("key,index", [("anchors", (3, 0, 1, 1)), ("R_pu", (0, 2, 2)),
+                                       ("t", (4,)), ("states", (2, 3))])
 def test_non_finite_result_arrays_are_refused_naming_the_result(ran, tmp_path, key, index):
     """Item 4: NaN in Result.npz never reaches a placement."""
     doc, p, result = ran
@@ -334,12 +334,18 @@ def test_non_finite_result_arrays_are_refused_naming_the_result(ran, tmp_path, k
     playback.reset(p["study"])                         # needs only InitialPlacements
 
 
-@pytest.mark.parametrize("damage", ["not rigid", "frames", "body names", "dtype", "shape",
-                                    "garbage", "pickle", "missing member"])
+@pytest.mark.parametrize("damage", ["not rigid", "not unit", "not rigid (format 1)", "frames",
+                                    "body names", "dtype", "shape", "garbage", "pickle",
+                                    "missing member", "missing member (format 1)"])
 def test_damaged_results_are_refused_naming_the_result(ran, tmp_path, damage):
     doc, p, result = ran
-    arrays = result.to_arrays()
+    arrays = result.to_arrays(derived=damage.endswith("(format 1)"))
     if damage == "not rigid":
+        arrays["R_pu"] = arrays["R_pu"] * 2.0
+    elif damage == "not unit":                   # the rotations come from the quaternions
+        arrays["states"] = arrays["states"].copy()
+        arrays["states"][4, 3:7] *= 1.5
+    elif damage == "not rigid (format 1)":
         arrays["A"] = arrays["A"] * 2.0
     elif damage == "frames":
         arrays = {k: (v[:5] if v.ndim and v.shape[0] == 11 else v) for k, v in arrays.items()}
@@ -348,12 +354,14 @@ def test_damaged_results_are_refused_naming_the_result(ran, tmp_path, damage):
         meta["body_names"] = ["Rod_body", "Ghost"]
         arrays["meta"] = np.array(json.dumps(meta))
     elif damage == "dtype":
-        arrays["pos"] = arrays["pos"].astype(np.float32)
+        arrays["react"] = arrays["react"].astype(np.float32)
     elif damage == "shape":
-        arrays["A"] = arrays["A"][:, :, :2]
+        arrays["R_pu"] = arrays["R_pu"][:, :, :2]
     elif damage == "pickle":
-        arrays["pos"] = np.array([object()], dtype=object)
+        arrays["react"] = np.array([object()], dtype=object)
     elif damage == "missing member":
+        del arrays["acc"]
+    elif damage == "missing member (format 1)":
         del arrays["vel"]
     res_obj = study_result(p["study"])
     path = tmp_path / "bad.npz"
@@ -404,13 +412,13 @@ def test_a_member_lying_about_its_size_is_refused(ran, tmp_path):
     path = crafted_npz(tmp_path / "r.npz", result.to_arrays())
     with zipfile.ZipFile(path) as z:
         members = {i.filename: z.read(i.filename) for i in z.infolist()}
-    members["pos.npy"] = members["pos.npy"] + b"\0" * 10 ** 6     # more data than its header
+    members["anchors.npy"] = members["anchors.npy"] + b"\0" * 10 ** 6   # more than its header
     liar = tmp_path / "liar.npz"
     with zipfile.ZipFile(str(liar), "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members.items():
             z.writestr(name, data)
     put_result_file(study_result(p["study"]), liar)
-    with pytest.raises(result_check.ResultError, match="'pos'.*damaged"):
+    with pytest.raises(result_check.ResultError, match="'anchors'.*damaged"):
         runner.get_result(p["study"])
 
 
@@ -622,7 +630,7 @@ def test_the_cli_replaces_a_crafted_stored_result_without_reading_it(tmp_path, d
     p["study"].OutputInterval = 0.01
     result = runner.run_study(p["study"], t_end=0.05)
     arrays = result.to_arrays()
-    arrays["pos"] = np.full_like(arrays["pos"], np.nan)
+    arrays["anchors"] = np.full_like(arrays["anchors"], np.nan)
     arrays["junk"] = np.zeros(50 * 1024 ** 2 // 8)                # 50 MB, ~50 kB zipped
     put_result_file(study_result(p["study"]), crafted_npz(tmp_path / "crafted.npz", arrays))
     model = str(tmp_path / "crafted.FCStd")

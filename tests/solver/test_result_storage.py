@@ -1,5 +1,6 @@
 """Result storage: a run's result keeps the states and derives poses and velocities
 when asked; archives (uncompressed now, deflated by earlier versions) load the same."""
+import json
 import zipfile
 
 import numpy as np
@@ -96,8 +97,9 @@ def _values(r, name):
 
 @pytest.mark.parametrize("how", ["save", "save-compressed", "earlier-version"])
 def test_archives_load_to_the_same_values(run, tmp_path, how):
-    """An archive written now (stored), with compress=True, or as earlier versions did
-    (``np.savez_compressed`` of ``to_arrays``) loads to the very same values."""
+    """An archive written now (stored, format 2: ``R_pu`` instead of the per-body series
+    derived from the states), with compress=True, or as earlier versions did
+    (``np.savez_compressed`` of the series, format 1) loads to the very same values."""
     m, r = run
     path = str(tmp_path / "r.npz")
     if how == "save":
@@ -105,16 +107,23 @@ def test_archives_load_to_the_same_values(run, tmp_path, how):
     elif how == "save-compressed":
         r.save(path, compress=True)
     else:
-        np.savez_compressed(path, **r.to_arrays())
+        np.savez_compressed(path, **r.to_arrays(derived=True))
     with zipfile.ZipFile(path) as z:
         kinds = {i.compress_type for i in z.infolist()}
         names = sorted(i.filename for i in z.infolist())
     assert kinds == ({zipfile.ZIP_STORED} if how == "save" else {zipfile.ZIP_DEFLATED})
-    assert names == sorted(k + ".npy" for k in Result._ARRAYS + ("meta",))
+    if how == "earlier-version":
+        assert names == sorted(k + ".npy" for k in Result._ARRAYS + ("meta",))
+    else:
+        stored = [k for k in Result._ARRAYS if k not in Result._DERIVED] + ["R_pu", "meta"]
+        assert names == sorted(k + ".npy" for k in stored)
     loaded = Result.load(path)
-    for key, value in r.to_arrays().items():
+    fmt = json.loads(str(loaded.to_arrays()["meta"]))["format"]
+    assert fmt == ("simphant-result-1" if how == "earlier-version" else Result.FORMAT)
+    for key, value in r.to_arrays(derived=True).items():
         if key != "meta":
-            np.testing.assert_array_equal(loaded.to_arrays()[key], value, err_msg=key)
+            np.testing.assert_array_equal(loaded.to_arrays(derived=True)[key], value,
+                                          err_msg=key)
     for name in r.body_names:
         a, b = _values(r, name), _values(loaded, name)
         for key in a:

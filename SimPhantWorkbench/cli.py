@@ -576,21 +576,35 @@ def _video_path(video, out_dir):
     return path
 
 
-def _start_animation(args, result, scene, staging, title):
-    """Write result.npz and scene.npz, and start rendering animation.gif from them in a
-    second process (``viewer.gif_job``) while the other files are written: a
-    ``GifJob``, or None (no animation, or none can be started: rendered in this process)."""
-    from .viewer import files, gif_job
-    if args.no_animation or scene is None or not gif_job.can_spawn():
+def _spawn_animation(args):
+    """Before the solve: the second process that will render animation.gif
+    (``viewer.gif_job``; it imports what it needs while this one solves), or None (no
+    animation, or none can be started: rendered in this process)."""
+    from .viewer import gif_job
+    if args.no_animation or not gif_job.can_spawn():
+        return None
+    try:
+        return gif_job.GifJob.spawn()
+    except OSError:
+        return None
+
+
+def _start_animation(job, args, result, scene, staging, title):
+    """Write result.npz and scene.npz, and have ``job`` (``_spawn_animation``) render
+    animation.gif from them while the other files are written: the job, or None (no job,
+    or it is gone: rendered in this process)."""
+    from .viewer import files
+    if job is None or scene is None:
         return None
     files.write_view_files(staging, result, scene)
     try:
-        return gif_job.GifJob.start(os.path.join(staging, files.RESULT_FILE),
-                                    os.path.join(staging, files.SCENE_FILE),
-                                    os.path.join(staging, "animation.gif"),
-                                    args.frames or files.outputs.ANIMATION_FRAMES, title)
+        job.go(os.path.join(staging, files.RESULT_FILE), os.path.join(staging, files.SCENE_FILE),
+               os.path.join(staging, "animation.gif"),
+               args.frames or files.outputs.ANIMATION_FRAMES, title)
     except OSError:
+        job.kill()
         return None
+    return job
 
 
 def _render_animation(args, result, scene, staging, title, err):
@@ -718,6 +732,7 @@ def _run(args, progress, out, err, interrupt):
     target = OutputDir(out_dir, protected=[model_path])
     job = None
     try:
+        job = _spawn_animation(args)       # prepares on the core the solve leaves free
         try:
             check_document(doc, model_path)      # a damaged file: bad input, not a partial model
         except DocumentError as exc:
@@ -785,7 +800,10 @@ def _run(args, progress, out, err, interrupt):
             err.write("writing %s\n" % fname)
             err.flush()
 
-        job = _start_animation(args, result, scene, staging, title)
+        spare = job
+        job = _start_animation(job, args, result, scene, staging, title)
+        if job is None and spare is not None:
+            spare.kill()
         names = outputs.write_all(result, staging, None, title=title, progress=note)
         names += _write_view_outputs(args, result, scene, staging, title, note, err, job)
         stem = os.path.splitext(os.path.basename(model_path))[0]

@@ -7,7 +7,7 @@ import sys
 import pytest
 from PIL import Image
 
-from SimPhantWorkbench import cli
+from SimPhantWorkbench import cli, runner
 from SimPhantWorkbench.viewer import files, gif_job
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -30,43 +30,83 @@ def _frames(path):
 
 def test_the_animation_comes_from_the_second_process(tmp_path, monkeypatch):
     """This process cannot render (write_animation raises): the GIF is still there, with
-    its frames, drawn by the child."""
-    started = []
-    real_start = gif_job.GifJob.start.__func__
+    its frames, drawn by the child, which was started before the solve."""
+    events = []
+    real_spawn = gif_job.GifJob.spawn.__func__
+    real_go = gif_job.GifJob.go
+    real_run = runner.run_study
 
-    def start(cls, *a, **kw):
-        started.append(a)
-        return real_start(cls, *a, **kw)
+    def spawn(cls):
+        events.append("spawn")
+        return real_spawn(cls)
+
+    def go(self, *a):
+        events.append("go")
+        return real_go(self, *a)
+
+    def run_study(*a, **kw):
+        events.append("solve")
+        return real_run(*a, **kw)
 
     def refuse(*a, **kw):
         raise AssertionError("rendered in the CLI's own process")
 
-    monkeypatch.setattr(gif_job.GifJob, "start", classmethod(start))
+    monkeypatch.setattr(gif_job.GifJob, "spawn", classmethod(spawn))
+    monkeypatch.setattr(gif_job.GifJob, "go", go)
+    monkeypatch.setattr(runner, "run_study", run_study)
     monkeypatch.setattr(files, "write_animation", refuse)
     code, _, err = run_cli("run", MODEL, "--out", tmp_path / "out", "--t-end", "0.2",
                            "--frames", "4")
     assert code == 0, err
-    assert len(started) == 1
+    assert events == ["spawn", "solve", "go"]
     assert _frames(tmp_path / "out" / "animation.gif") == 4
+
+
+def test_a_waiting_child_exits_quietly_when_the_run_ends_without_it():
+    """A failed or cancelled run closes the child's input: it renders nothing."""
+    job = gif_job.GifJob.spawn()
+    job.proc.stdin.close()
+    assert job.proc.wait(timeout=120) == 0
+    job.log.seek(0)
+    assert job.log.read() == b""
+    job.kill()
+
+
+def test_a_failed_run_stops_the_waiting_child(tmp_path, monkeypatch):
+    jobs = []
+    real_spawn = gif_job.GifJob.spawn.__func__
+
+    def spawn(cls):
+        jobs.append(real_spawn(cls))
+        return jobs[-1]
+
+    monkeypatch.setattr(gif_job.GifJob, "spawn", classmethod(spawn))
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["run", MODEL, "--out", str(tmp_path / "out"), "--t-end", "0.2"],
+                    progress=lambda t, t_end: t < 0.05, stdout=out, stderr=err)   # cancelled
+    assert code == cli.EXIT_CANCELLED, err.getvalue()
+    assert len(jobs) == 1 and jobs[0].proc.poll() is not None
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_failed_second_process_falls_back_to_rendering_here(tmp_path, monkeypatch):
     rendered = []
     real = files.write_animation
 
-    def start(cls, result_path, scene_path, gif_path, frames, title=""):
+    def spawn(cls):
         import subprocess
         import tempfile
-        job = cls(subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"]),
-                  gif_path)
+        job = cls(subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"],
+                                   stdin=subprocess.PIPE))
         job.log = tempfile.TemporaryFile()
+        job.proc.wait()
         return job
 
     def write_animation(*a, **kw):
         rendered.append(a)
         return real(*a, **kw)
 
-    monkeypatch.setattr(gif_job.GifJob, "start", classmethod(start))
+    monkeypatch.setattr(gif_job.GifJob, "spawn", classmethod(spawn))
     monkeypatch.setattr(files, "write_animation", write_animation)
     code, _, err = run_cli("run", MODEL, "--out", tmp_path / "out", "--t-end", "0.2",
                            "--frames", "4")

@@ -163,15 +163,8 @@ class SceneRenderer:
                                      name="triad:" + j.name, reset_camera=False,
                                      lighting=False)
             self.triads[j.name] = actor
-        self.trails = {}
-        self._trail_actors = {}
-        for name in result.body_names:
-            p0 = result.position(name)[:1]
-            poly = pv.PolyData(np.vstack([p0, p0]), lines=np.array([2, 0, 1]))
-            self.trails[name] = poly
-            self._trail_actors[name] = plotter.add_mesh(
-                poly, color=TRAIL_COLOR, line_width=2, name="trail:" + name, reset_camera=False,
-                lighting=False)
+        self.trails = {}            # made when first shown (an animation without them
+        self._trail_actors = {}     # skips a PyVista actor per body)
         self.set_triads_visible(triads)
         self.set_trails_visible(trails)
         self._time_text = None
@@ -190,7 +183,19 @@ class SceneRenderer:
         for a in self.triads.values():
             a.SetVisibility(bool(on))
 
+    def _make_trails(self):
+        import pyvista as pv
+        for name in self.result.body_names:
+            p0 = self.result.position(name)[:1]
+            poly = pv.PolyData(np.vstack([p0, p0]), lines=np.array([2, 0, 1]))
+            self.trails[name] = poly
+            self._trail_actors[name] = self.plotter.add_mesh(
+                poly, color=TRAIL_COLOR, line_width=2, name="trail:" + name,
+                reset_camera=False, lighting=False)
+
     def set_trails_visible(self, on):
+        if on and not self._trail_actors:
+            self._make_trails()
         for a in self._trail_actors.values():
             a.SetVisibility(bool(on))
         if on and hasattr(self, "_time_text"):    # (not while __init__ builds it)

@@ -659,6 +659,11 @@ MUTANTS = [
            ["tests/app/test_gif_job.py::"
             "test_a_waiting_child_exits_quietly_when_the_run_ends_without_it"],
            "a waiting animation process fails when the run ends without it"),
+    Mutant("energy-drift-of-the-total", "SimPhantWorkbench/solver/metrics.py",
+           'e = r.energy()["balance"]', 'e = r.energy()["total"]',
+           ["tests/solver/test_sweep_support.py::"
+            "test_energy_drift_is_the_drift_of_the_energy_balance"],
+           "the sweep's energy drift counts a damper's dissipation as drift"),
     Mutant("legend-not-capped", "SimPhantWorkbench/outputs.py",
            "    if len(handles) > LEGEND_MAX:",
            "    if False:",

@@ -7,7 +7,7 @@ A metric is a reducer applied to a signal (a time series) of a result::
     at(position(Bob).z, 0.5)                z of Bob's CoG at t = 0.5 s [m]
     first_crossing(velocity(Bob).x, 0, "down")   time [s] vx first falls through 0
     period(velocity(Bob).x)                 oscillation period [s] (same-direction crossings)
-    max(energy_drift)                       largest |E - E0| [J]
+    max(energy_drift)                       largest drift of the energy balance [J]
     max(violation)                          largest constraint violation |Phi|
 
 Signals are ``QUANTITY(OBJECT)`` with an optional component ``.x``, ``.y``,
@@ -34,7 +34,9 @@ Quantity = namedtuple("Quantity", ["kind", "vector", "unit", "fn", "doc"])
 
 
 def _energy_drift(r, _):
-    e = r.energy()["total"]
+    """|B - B0| of the energy balance B = total + dissipated - actuator work - driver
+    work (the total energy when nothing adds or removes energy), as the CLI's drift."""
+    e = r.energy()["balance"]
     return np.abs(e - e[0]) if len(e) else e
 
 
@@ -85,7 +87,8 @@ QUANTITIES = {
                                  "potential energy (gravity and springs)"),
     "total_energy": Quantity("system", False, "J", lambda r, n: r.energy()["total"],
                              "total energy"),
-    "energy_drift": Quantity("system", False, "J", _energy_drift, "|E - E0|"),
+    "energy_drift": Quantity("system", False, "J", _energy_drift,
+                             "|B - B0|, B = total + dissipated - actuator and driver work"),
     "violation": Quantity("system", False, "m or rad",
                           lambda r, n: r.constraint_violation()["position"], "max |Phi|"),
     "velocity_violation": Quantity("system", False, "m/s or rad/s",

@@ -89,17 +89,22 @@ def test_a_failed_run_stops_the_waiting_child(tmp_path, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_failed_second_process_falls_back_to_rendering_here(tmp_path, monkeypatch):
+@pytest.mark.parametrize("code", ["import sys; sys.exit(3)",
+                                  "import sys; sys.stdin.read(); sys.exit(3)"],
+                         ids=["gone before", "fails after"])
+def test_a_failed_second_process_falls_back_to_rendering_here(tmp_path, monkeypatch, code):
+    """The child is gone before the run sends it the files, or takes them and fails:
+    the run renders the animation itself."""
     rendered = []
     real = files.write_animation
 
     def spawn(cls):
         import subprocess
         import tempfile
-        job = cls(subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"],
-                                   stdin=subprocess.PIPE))
+        job = cls(subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE))
         job.log = tempfile.TemporaryFile()
-        job.proc.wait()
+        if "read" not in code:
+            job.proc.wait()
         return job
 
     def write_animation(*a, **kw):
@@ -108,8 +113,8 @@ def test_a_failed_second_process_falls_back_to_rendering_here(tmp_path, monkeypa
 
     monkeypatch.setattr(gif_job.GifJob, "spawn", classmethod(spawn))
     monkeypatch.setattr(files, "write_animation", write_animation)
-    code, _, err = run_cli("run", MODEL, "--out", tmp_path / "out", "--t-end", "0.2",
-                           "--frames", "4")
-    assert code == 0, err
+    code_, _, err = run_cli("run", MODEL, "--out", tmp_path / "out", "--t-end", "0.2",
+                            "--frames", "4")
+    assert code_ == 0, err
     assert len(rendered) == 1
     assert _frames(tmp_path / "out" / "animation.gif") == 4

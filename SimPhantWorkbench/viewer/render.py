@@ -132,7 +132,6 @@ class SceneRenderer:
 
     def __init__(self, plotter, scene, result, triads=True, trails=False, title=None,
                  show_time=True):
-        import pyvista as pv
         scene.check(result)
         self.plotter = plotter
         self.scene = scene

@@ -38,6 +38,18 @@ def _vec3(value, what):
     return v
 
 
+def _local_point(body, point, local_point, what):
+    """A point of ``body`` in its frame (from the CoG), given as ``point`` (world, at t0)
+    or ``local_point``; the CoG when neither is given."""
+    if point is not None and local_point is not None:
+        raise ModelError("%s: give point= or local_point=, not both" % what)
+    if point is not None:
+        return body.A_user.T @ (_vec3(point, what + " point") - body.position)
+    if local_point is not None:
+        return _vec3(local_point, what + " local_point")
+    return np.zeros(3)
+
+
 def _unit(value, what):
     v = _vec3(value, what)
     n = np.linalg.norm(v)
@@ -347,9 +359,7 @@ class Model:
         motion = make_motion(position, velocity, acceleration, what)
         motion.value_at(0.0)     # fails here, naming the driver, if the function is broken
         d = Driver(self, name, spec.name, j, [motion])
-        d.index = len(self.drivers)
-        self.drivers.append(d)
-        return d
+        return self._add_driver(d)
 
     def add_point_driver(self, body, trajectory, point=None, local_point=None, velocity=None,
                          acceleration=None, name=None):
@@ -368,14 +378,7 @@ class Model:
         b = self._joint_body(body, what)
         if b.is_ground:
             raise ModelError("%s: cannot drive ground" % what)
-        if point is not None and local_point is not None:
-            raise ModelError("%s: give point= or local_point=, not both" % what)
-        if point is not None:
-            local = b.A_user.T @ (_vec3(point, what + " point") - b.position)
-        elif local_point is not None:
-            local = _vec3(local_point, what + " local_point")
-        else:
-            local = np.zeros(3)
+        local = _local_point(b, point, local_point, what)
         motions = split_trajectory(trajectory, velocity, acceleration, what)
         for m in motions:
             m.value_at(0.0)
@@ -383,9 +386,7 @@ class Model:
                  (np.zeros(3), np.eye(3)))
         d = Driver(self, name, DRIVER_POINT, None, motions, body=b, local_point=local,
                    entry=entry)
-        d.index = len(self.drivers)
-        self.drivers.append(d)
-        return d
+        return self._add_driver(d)
 
     def add_angle_driver(self, body1, body2, axis, vector1=None, vector2=None, position=0.0,
                          velocity=None, acceleration=None, name=None):
@@ -426,9 +427,7 @@ class Model:
         entry = (b1, b2, (p.copy(), frames[0]), (p.copy(), frames[1]))
         d = Driver(self, name, DRIVER_ANGLE, None, [motion], entry=entry)
         d.body = b2
-        d.index = len(self.drivers)
-        self.drivers.append(d)
-        return d
+        return self._add_driver(d)
 
     def add_direction_driver(self, body, vector, direction, body1=None, velocity=None,
                              acceleration=None, name=None):
@@ -469,6 +468,9 @@ class Model:
                                 np.round(R1 @ u0, 6).tolist()))
         entry = (b1, b, (b.position.copy(), R1), (b.position.copy(), orthonormal_frame(a)))
         d = Driver(self, name, DRIVER_DIRECTION, None, motions, body=b, entry=entry)
+        return self._add_driver(d)
+
+    def _add_driver(self, d):
         d.index = len(self.drivers)
         self.drivers.append(d)
         return d
@@ -513,14 +515,7 @@ class Model:
             raise ModelError("%s: frame must be 'world' or 'body', got %r" % (what, frame))
         if not callable(value):
             value = _vec3(value, what)
-        if point is not None and local_point is not None:
-            raise ModelError("%s: give point= or local_point=, not both" % what)
-        if point is not None:
-            local = b.A_user.T @ (_vec3(point, what + " point") - b.position)
-        elif local_point is not None:
-            local = _vec3(local_point, what + " local_point")
-        else:
-            local = np.zeros(3)
+        local = _local_point(b, point, local_point, what)
         load = Load(self, name, kind, b, value, frame, local)
         load.index = len(self.loads)
         self.loads.append(load)

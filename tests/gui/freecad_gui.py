@@ -1,7 +1,10 @@
 """Run a test script in the real FreeCAD GUI under Xvfb and read back what it recorded.
 
 The script gets ``OUT`` (the JSON file it must write), ``TMP``, ``ROOT`` and ``SHOTS``
-(``$SIMPHANT_SCREENSHOTS``: where to keep screenshots, or "") defined before its text.
+(``$SIMPHANT_SCREENSHOTS``: where to keep screenshots, or "") defined before its text,
+and two functions for its ``finally:`` block: ``close_gui()`` closes every document
+(unsaved: the window would ask) and the main window; ``finish(res)`` writes ``res`` to
+``OUT`` as JSON and then closes the GUI.
 """
 import json
 import os
@@ -9,6 +12,23 @@ import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+_HELPERS = """
+def close_gui():
+    import FreeCAD, FreeCADGui
+    for name in list(FreeCAD.listDocuments()):
+        FreeCAD.closeDocument(name)
+    FreeCADGui.getMainWindow().close()
+
+
+def finish(res):
+    import json
+    with open(OUT, "w") as fh:
+        json.dump(res, fh)
+    close_gui()
+
+"""
 
 
 def run_gui_script(tmp, name, script):
@@ -19,7 +39,7 @@ def run_gui_script(tmp, name, script):
     path = tmp / ("%s.py" % name)
     path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
                     % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOTS", ""))
-                    + script)
+                    + _HELPERS + script)
     env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
     env.pop("DISPLAY", None)

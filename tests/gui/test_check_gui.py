@@ -36,11 +36,7 @@ SCRIPT = textwrap.dedent('''
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
-        with open(OUT, "w") as fh:
-            json.dump(res, fh)
-        for name in list(FreeCAD.listDocuments()):
-            FreeCAD.closeDocument(name)
-        FreeCADGui.getMainWindow().close()
+        finish(res)
 ''')
 
 

@@ -83,10 +83,7 @@ SCRIPT = textwrap.dedent('''
     except Exception:
         R["error"] = traceback.format_exc()
     finally:
-        json.dump(R, open(OUT, "w"))
-        for name in list(FreeCAD.listDocuments()):
-            FreeCAD.closeDocument(name)
-        FreeCADGui.getMainWindow().close()
+        finish(R)
 ''')
 
 

@@ -48,7 +48,8 @@ RUN_PYTHON = os.path.join(ROOT, "tools", "run_python.sh")
 RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 #: files whose functions numba compiles (or whose globals compiled kernels freeze)
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
-             "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py"}
+             "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
+             "SimPhantWorkbench/solver/vec3.py"}
 
 Mutant = namedtuple("Mutant", ["id", "file", "anchor", "replacement", "tests", "description"])
 
@@ -433,14 +434,14 @@ MUTANTS = [
            [T_FRC + "::test_free_length_defaults_to_the_initial_distance"],
            "a spring's default free length 0 instead of |X2 - X1| at t0"),
     Mutant("joint-axis-frame", FRC,
-           "e0, e1, e2 = _world(W, bi, F, k, 0, 2)",
-           "e0, e1, e2 = _world(W, bj, F, k, 0, 2)",
+           "e0, e1, e2 = frame_axis(A, bi, F, k, 0, 2)",
+           "e0, e1, e2 = frame_axis(A, bj, F, k, 0, 2)",
            [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential",
             T_FRC + "::test_joint_torsion_spring_torque_is_minus_gradient_of_its_potential"],
            "joint axis z1 (body-1 components) turned with body 2's rotation"),
     Mutant("joint-torsion-x2-frame", FRC,
-           "x20, x21, x22 = _world(W, bj, F, k, 1, 0)",
-           "x20, x21, x22 = _world(W, bi, F, k, 1, 0)",
+           "x20, x21, x22 = frame_axis(A, bj, F, k, 1, 0)",
+           "x20, x21, x22 = frame_axis(A, bi, F, k, 1, 0)",
            [T_FRC + "::test_joint_torsion_spring_torque_is_minus_gradient_of_its_potential"],
            "frame 2's x axis turned with body 1's rotation (joint angle of the wrong body)"),
     Mutant("joint-slide-reaction-point", FRC,

@@ -33,7 +33,8 @@ properties and the GUI commands read the table.
 
 The kernels here are compiled into ``kernels.build_forces``; numba keys the cached
 kernels on ``kernels.py``'s time stamp only, so ``kernels.drop_stale_cache`` drops
-them when this file (or ``blocks.py``, ``joints.py``) changed since they were made.
+them when this file (or ``blocks.py``, ``joints.py``, ``vec3.py``) changed since they
+were made.
 """
 import math
 import numbers
@@ -43,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from .errors import ModelError
+from .vec3 import cross, frame_axis, rot, rot_t
 
 #: the trapezoidal rule (``np.trapz`` before NumPy 2.0, ``np.trapezoid`` since)
 _trapezoid = getattr(np, "trapezoid", None) or np.trapz
@@ -359,25 +361,11 @@ def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
         W.Q[b, 0] += f0
         W.Q[b, 1] += f1
         W.Q[b, 2] += f2
-        m0 = s1 * f2 - s2 * f1 + t0
-        m1 = s2 * f0 - s0 * f2 + t1
-        m2 = s0 * f1 - s1 * f0 + t2
-        W.Q[b, 3] += A[b, 0, 0] * m0 + A[b, 1, 0] * m1 + A[b, 2, 0] * m2
-        W.Q[b, 4] += A[b, 0, 1] * m0 + A[b, 1, 1] * m1 + A[b, 2, 1] * m2
-        W.Q[b, 5] += A[b, 0, 2] * m0 + A[b, 1, 2] * m1 + A[b, 2, 2] * m2
-
-
-@njit(**_JIT)
-def _world(W, b, U, k, side, c):
-    """World direction of axis ``c`` (0 = x, 1 = y, 2 = z) of joint ``k``'s frame on
-    ``side`` (``U = S.jnt_frame``, body-frame axes) of body ``b``."""
-    A = W.A
-    return (A[b, 0, 0] * U[k, side, 0, c] + A[b, 0, 1] * U[k, side, 1, c]
-            + A[b, 0, 2] * U[k, side, 2, c],
-            A[b, 1, 0] * U[k, side, 0, c] + A[b, 1, 1] * U[k, side, 1, c]
-            + A[b, 1, 2] * U[k, side, 2, c],
-            A[b, 2, 0] * U[k, side, 0, c] + A[b, 2, 1] * U[k, side, 1, c]
-            + A[b, 2, 2] * U[k, side, 2, c])
+        m0, m1, m2 = cross(s0, s1, s2, f0, f1, f2)
+        n0, n1, n2 = rot_t(A, b, m0 + t0, m1 + t1, m2 + t2)
+        W.Q[b, 3] += n0
+        W.Q[b, 4] += n1
+        W.Q[b, 5] += n2
 
 
 @njit(**_JIT)
@@ -401,12 +389,8 @@ def apply_forces(S, W):
             U = S.jnt_anchor
             iu = k
         # lever arms s = A u (world) of the two points
-        si0 = A[bi, 0, 0] * U[iu, 0, 0] + A[bi, 0, 1] * U[iu, 0, 1] + A[bi, 0, 2] * U[iu, 0, 2]
-        si1 = A[bi, 1, 0] * U[iu, 0, 0] + A[bi, 1, 1] * U[iu, 0, 1] + A[bi, 1, 2] * U[iu, 0, 2]
-        si2 = A[bi, 2, 0] * U[iu, 0, 0] + A[bi, 2, 1] * U[iu, 0, 1] + A[bi, 2, 2] * U[iu, 0, 2]
-        sj0 = A[bj, 0, 0] * U[iu, 1, 0] + A[bj, 0, 1] * U[iu, 1, 1] + A[bj, 0, 2] * U[iu, 1, 2]
-        sj1 = A[bj, 1, 0] * U[iu, 1, 0] + A[bj, 1, 1] * U[iu, 1, 1] + A[bj, 1, 2] * U[iu, 1, 2]
-        sj2 = A[bj, 2, 0] * U[iu, 1, 0] + A[bj, 2, 1] * U[iu, 1, 1] + A[bj, 2, 2] * U[iu, 1, 2]
+        si0, si1, si2 = rot(A, bi, U[iu, 0, 0], U[iu, 0, 1], U[iu, 0, 2])
+        sj0, sj1, sj2 = rot(A, bj, U[iu, 1, 0], U[iu, 1, 1], U[iu, 1, 2])
         d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
         d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
         d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
@@ -421,20 +405,20 @@ def apply_forces(S, W):
         e2 = 0.0
         if geom != GEOM_POINTS:
             # joint z1 (world): the axis of a joint element
-            e0, e1, e2 = _world(W, bi, F, k, 0, 2)
+            e0, e1, e2 = frame_axis(A, bi, F, k, 0, 2)
         if geom == GEOM_JOINT_ROT:
-            x10, x11, x12 = _world(W, bi, F, k, 0, 0)
-            x20, x21, x22 = _world(W, bj, F, k, 1, 0)
-            c0 = x11 * x22 - x12 * x21
-            c1 = x12 * x20 - x10 * x22
-            c2 = x10 * x21 - x11 * x20
+            x10, x11, x12 = frame_axis(A, bi, F, k, 0, 0)
+            x20, x21, x22 = frame_axis(A, bj, F, k, 1, 0)
+            c0, c1, c2 = cross(x10, x11, x12, x20, x21, x22)
             x = math.atan2(c0 * e0 + c1 * e1 + c2 * e2, x10 * x20 + x11 * x21 + x12 * x22)
             xdot = (wj0 - wi0) * e0 + (wj1 - wi1) * e1 + (wj2 - wi2) * e2
         else:
             # d_dot = v_j + w_j x s_j - v_i - w_i x s_i
-            dd0 = W.vel[bj, 0] + wj1 * sj2 - wj2 * sj1 - W.vel[bi, 0] - (wi1 * si2 - wi2 * si1)
-            dd1 = W.vel[bj, 1] + wj2 * sj0 - wj0 * sj2 - W.vel[bi, 1] - (wi2 * si0 - wi0 * si2)
-            dd2 = W.vel[bj, 2] + wj0 * sj1 - wj1 * sj0 - W.vel[bi, 2] - (wi0 * si1 - wi1 * si0)
+            vj0, vj1, vj2 = cross(wj0, wj1, wj2, sj0, sj1, sj2)
+            vi0, vi1, vi2 = cross(wi0, wi1, wi2, si0, si1, si2)
+            dd0 = W.vel[bj, 0] + vj0 - W.vel[bi, 0] - vi0
+            dd1 = W.vel[bj, 1] + vj1 - W.vel[bi, 1] - vi1
+            dd2 = W.vel[bj, 2] + vj2 - W.vel[bi, 2] - vi2
             if geom == GEOM_POINTS:
                 x = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
                 inv = 1.0 / x if x > 1e-300 else 0.0
@@ -445,8 +429,8 @@ def apply_forces(S, W):
             else:
                 # s = d . z1, s_dot = d_dot . z1 + d . (w_i x z1)
                 x = d0 * e0 + d1 * e1 + d2 * e2
-                xdot = (dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * (wi1 * e2 - wi2 * e1)
-                        + d1 * (wi2 * e0 - wi0 * e2) + d2 * (wi0 * e1 - wi1 * e0))
+                we0, we1, we2 = cross(wi0, wi1, wi2, e0, e1, e2)
+                xdot = dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * we0 + d1 * we1 + d2 * we2
         f = element_force(S, W, i, x, xdot)
         if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
             _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)

@@ -32,6 +32,7 @@ from numba import njit
 from . import blocks
 from .forces import apply_forces
 from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+from .vec3 import cross as _cross, frame_axis as _frame_axis, rot as _rot, rot_t as _rot_t
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
            "post_process", "constraint_rows"]
@@ -104,33 +105,6 @@ TWO_PI = 2.0 * math.pi
 
 
 # --------------------------------------------------------------------------- small algebra
-@njit(inline="always")
-def _cross(a0, a1, a2, b0, b1, b2):
-    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
-
-
-@njit(inline="always")
-def _rot(A, b, v0, v1, v2):
-    """A[b] @ v (body frame -> world)."""
-    return (A[b, 0, 0] * v0 + A[b, 0, 1] * v1 + A[b, 0, 2] * v2,
-            A[b, 1, 0] * v0 + A[b, 1, 1] * v1 + A[b, 1, 2] * v2,
-            A[b, 2, 0] * v0 + A[b, 2, 1] * v1 + A[b, 2, 2] * v2)
-
-
-@njit(inline="always")
-def _rot_t(A, b, v0, v1, v2):
-    """A[b]^T @ v (world -> body frame)."""
-    return (A[b, 0, 0] * v0 + A[b, 1, 0] * v1 + A[b, 2, 0] * v2,
-            A[b, 0, 1] * v0 + A[b, 1, 1] * v1 + A[b, 2, 1] * v2,
-            A[b, 0, 2] * v0 + A[b, 1, 2] * v1 + A[b, 2, 2] * v2)
-
-
-@njit(inline="always")
-def _frame_axis(A, b, F, k, side, col):
-    """World direction of axis ``col`` of joint ``k``'s frame on ``side`` (body ``b``)."""
-    return _rot(A, b, F[k, side, 0, col], F[k, side, 1, col], F[k, side, 2, col])
-
-
 @njit(inline="always")
 def _frame_vec(A, b, F, k, x, y, z):
     """World direction of the vector (x, y, z) of joint ``k``'s frame on side 0 (body ``b``)."""
@@ -1031,7 +1005,7 @@ def force_outputs(times, Ys, S, W, tab, out):
 #: the sources the kernels here are compiled from: numba keys a cached kernel on the
 #: time stamp of its own file only, but these kernels also compile in the jitted code
 #: of ``blocks``, ``forces`` and the row constants of ``joints``
-CACHE_SOURCES = ("kernels.py", "blocks.py", "forces.py", "joints.py")
+CACHE_SOURCES = ("kernels.py", "blocks.py", "forces.py", "joints.py", "vec3.py")
 #: file next to numba's cache holding the SHA-256 of ``CACHE_SOURCES`` it was made from
 CACHE_STAMP = "simphant-kernels.sha256"
 _CACHED_MODULES = ("kernels.", "blocks.", "forces.")

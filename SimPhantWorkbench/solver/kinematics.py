@@ -13,7 +13,6 @@ accelerations and multipliers (the Baumgarte terms vanish on a consistent state)
 so the post-processing of a dynamic run (``Result.from_run``) gives the reactions
 and the driver efforts, in the same ``Result``.
 """
-import math
 import time as _time
 
 import numpy as np
@@ -22,7 +21,7 @@ from . import kernels
 from .assembly import _correction, _retract, assemble
 from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationError
 from .result import Result
-from .simulation import _positive, output_times
+from .simulation import _positive, _time_span, output_times
 
 __all__ = ["kinematic", "free_dof", "driver_warnings", "run_analysis", "ANALYSES"]
 
@@ -116,12 +115,7 @@ def kinematic(model, t_end, output_dt, t0=0.0, progress=None):
     left undriven, ``SimulationError`` (with the samples so far) when the
     position equations have no solution at some time (e.g. a driver pushes the
     mechanism past a dead point)."""
-    t0 = float(t0)
-    if not math.isfinite(t0):
-        raise ModelError("t0 must be finite, got %r" % (t0,))
-    t_end = _positive(t_end, "t_end")
-    if t_end <= t0:
-        raise ModelError("t_end (%g) must be after t0 (%g)" % (t_end, t0))
+    t0, t_end = _time_span(t0, t_end)
     output_dt = _positive(output_dt, "output_dt")
     if not model.bodies:
         raise ModelError("the model has no moving bodies")

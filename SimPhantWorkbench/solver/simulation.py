@@ -28,6 +28,17 @@ def _positive(value, what):
     return v
 
 
+def _time_span(t0, t_end):
+    """``(t0, t_end)`` as floats: ``t0`` finite, ``t_end`` positive and after it."""
+    t0 = float(t0)
+    if not math.isfinite(t0):
+        raise ModelError("t0 must be finite, got %r" % (t0,))
+    t_end = _positive(t_end, "t_end")
+    if t_end <= t0:
+        raise ModelError("t_end (%g) must be after t0 (%g)" % (t_end, t0))
+    return t0, t_end
+
+
 def baumgarte_constants(baumgarte=None, time_constant=None, damping_ratio=1.0, dt=None):
     """(alpha, beta) from explicit constants or a time constant and damping ratio.
 
@@ -67,12 +78,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
              t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-12,
              assemble=True, progress=None, violation_limit=0.5):
     info = method_info(method)
-    t0 = float(t0)
-    if not math.isfinite(t0):
-        raise ModelError("t0 must be finite, got %r" % (t0,))
-    t_end = _positive(t_end, "t_end")
-    if t_end <= t0:
-        raise ModelError("t_end (%g) must be after t0 (%g)" % (t_end, t0))
+    t0, t_end = _time_span(t0, t_end)
     if info.fixed_step:
         if dt is None:
             raise ModelError("method %r needs a step dt" % info.name)

@@ -91,12 +91,7 @@ class TaskDriver(CheckedPanel):
         self.expression.textChanged.connect(self.check)
         self.fields["Expression"] = self.expression
         f.row("Expression in t [s]", self.expression, "SI (rad or m), e.g. 0.5*sin(2*pi*t)")
-        self.status = QtGui.QLabel()
-        self.status.setWordWrap(True)
-        f.row("Check", self.status)
-        f.finish()
-        self.form = f.widget
-        self.check()
+        self.finish_form(f)
 
     def used(self):
         """The parameter properties of the chosen kind and function."""

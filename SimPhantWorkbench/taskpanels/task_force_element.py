@@ -79,12 +79,7 @@ class TaskForceElement(CheckedPanel):
         if "value" in names:
             self._text(f, "ValueFunction", "or a function of t [s]", obj.ValueFunction,
                        "e.g. 2*sin(2*pi*t); replaces Value when not empty")
-        self.status = QtGui.QLabel()
-        self.status.setWordWrap(True)
-        f.row("Check", self.status)
-        f.finish()
-        self.form = f.widget
-        self.check()
+        self.finish_form(f)
 
     def _text(self, form, prop, label, value, hint=None):
         edit = QtGui.QLineEdit(str(value))

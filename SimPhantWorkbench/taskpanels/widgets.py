@@ -149,6 +149,16 @@ class CheckedPanel(PropertyPanel):
         """``{property: value}`` the panel holds now (subclasses)."""
         raise NotImplementedError
 
+    def finish_form(self, form):
+        """End ``form`` (a ``Form``) with the "Check" row showing the verdict, make it
+        the panel's widget and check the values it opens with."""
+        self.status = QtGui.QLabel()
+        self.status.setWordWrap(True)
+        form.row("Check", self.status)
+        form.finish()
+        self.form = form.widget
+        self.check()
+
     def validate_probe(self, probe):
         """Run the object's validation on ``probe``; raises on bad values (subclasses)."""
         raise NotImplementedError

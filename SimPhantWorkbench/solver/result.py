@@ -283,7 +283,8 @@ class Result(JointOutputs):
         res.joint_residual_max = jres[system.joint_pos] if S.nj else jres
         return res
 
-    def _meta_json(self, fmt=None):
+    def _meta_json(self, keys):
+        """The metadata of an archive holding ``keys`` (its format follows from them)."""
         meta = dict(body_names=self.body_names, joint_names=self.joint_names,
                     joint_kinds=self.joint_kinds, assembly_summary=self.assembly_summary,
                     force_names=self.force_names, force_kinds=self.force_kinds,
@@ -293,7 +294,7 @@ class Result(JointOutputs):
                     warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
-                    format=self.FORMAT if fmt is None else fmt)
+                    format=self.FORMAT if "R_pu" in keys else "simphant-result-1")
         return json.dumps(meta)
 
     def _array(self, key):
@@ -326,8 +327,7 @@ class Result(JointOutputs):
         out = {}
         for k in keys:
             out[k] = np.array(self._array(k))
-        out["meta"] = np.array(self._meta_json(None if "R_pu" in keys
-                                               else "simphant-result-1"))
+        out["meta"] = np.array(self._meta_json(keys))
         return out
 
     @classmethod
@@ -355,7 +355,7 @@ class Result(JointOutputs):
         if not path.endswith(".npz"):
             path += ".npz"
         keys = self._stored_keys()
-        meta = self._meta_json(None if "R_pu" in keys else "simphant-result-1")
+        meta = self._meta_json(keys)
         with zipfile.ZipFile(path, "w", compression=mode, allowZip64=True) as z:
             for k in keys + ("meta",):
                 a = np.array(meta) if k == "meta" else self._array(k)

@@ -592,9 +592,11 @@ def _spawn_animation(args):
 def _start_animation(job, args, result, scene, staging, title):
     """Write result.npz and scene.npz, and have ``job`` (``_spawn_animation``) render
     animation.gif from them while the other files are written: the job, or None (no job,
-    or it is gone: rendered in this process)."""
+    no scene, or it is gone: stopped, rendered in this process)."""
     from .viewer import files
     if job is None or scene is None:
+        if job is not None:
+            job.kill()
         return None
     files.write_view_files(staging, result, scene)
     try:
@@ -800,10 +802,7 @@ def _run(args, progress, out, err, interrupt):
             err.write("writing %s\n" % fname)
             err.flush()
 
-        spare = job
         job = _start_animation(job, args, result, scene, staging, title)
-        if job is None and spare is not None:
-            spare.kill()
         names = outputs.write_all(result, staging, None, title=title, progress=note)
         names += _write_view_outputs(args, result, scene, staging, title, note, err, job)
         stem = os.path.splitext(os.path.basename(model_path))[0]

@@ -393,6 +393,36 @@ def test_expression_errors_show_the_users_text():
 
 
 # --------------------------------------------------------------------------- point trajectory
+def _check_driver_rows(sysm, t, f):
+    """The rows of ``sysm`` at its initial state and time ``t`` against finite
+    differences: Phi_q, the total time derivative Phi_q v - nu along the flow, and
+    gamma = -(Phi_q)_dot v + f''. ``f`` (rows, 3): each row's prescribed (f, f', f'').
+    Returns (Phi_q, v, nu)."""
+    nb = sysm.nb
+    Y = sysm.y0
+
+    def phi_at(Yx, tx):
+        sysm.set_loads(tx)
+        return sysm.constraint_state(Yx)[0]
+
+    sysm.set_loads(t)
+    phi, J, gamma = sysm.constraint_state(Y)
+    assert phi.shape == (len(f),)
+    h = 1e-6
+    J_fd = jacobian_fd(lambda Yx: phi_at(Yx, t), Y, nb, h)
+    np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-7)
+    v = Y[7 * nb:]
+    dphi = (phi_at(flow(Y, nb, h), t + h) - phi_at(flow(Y, nb, -h), t - h)) / (2 * h)
+    np.testing.assert_allclose(dphi, J @ v - f[:, 1], rtol=1e-6, atol=1e-7)
+    hg = 1e-5
+    sysm.set_loads(t)
+    Jp = sysm.constraint_state(flow(Y, nb, hg))[1]
+    Jm = sysm.constraint_state(flow(Y, nb, -hg))[1]
+    np.testing.assert_allclose(gamma, -((Jp - Jm) @ v) / (2 * hg) + f[:, 2], rtol=1e-5,
+                               atol=1e-6)
+    return J, v, f[:, 1]
+
+
 def test_point_driver_rows_match_finite_differences():
     rng = np.random.default_rng(zlib.crc32(b"point-driver"))
     m = Model(gravity=(0.0, 0.0, 0.0))
@@ -403,34 +433,12 @@ def test_point_driver_rows_match_finite_differences():
                               offset=0.1) for c in range(3)]
     m.add_point_driver(b, motions, local_point=(0.2, -0.1, 0.3), name="tp")
     sysm = m.compile()
-    nb = sysm.nb
-    Y = sysm.y0
+    assert sysm.nb == 1
     t = 0.37
-    f = np.array([mf.value_at(t) for mf in motions])
-
-    def phi_at(Yx, tx):
-        sysm.set_loads(tx)
-        return sysm.constraint_state(Yx)[0]
-
-    sysm.set_loads(t)
-    phi, J, gamma = sysm.constraint_state(Y)
-    assert phi.shape == (3,)
-    h = 1e-6
-    assert nb == 1
-    J_fd = jacobian_fd(lambda Yx: phi_at(Yx, t), Y, nb, h)
-    np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-7)
-    v = Y[7 * nb:]
-    dphi = (phi_at(flow(Y, nb, h), t + h) - phi_at(flow(Y, nb, -h), t - h)) / (2 * h)
-    np.testing.assert_allclose(dphi, J @ v - f[:, 1], rtol=1e-6, atol=1e-7)
-    sysm.evaluate(t, Y)        # the kernel's Phi_dot (Baumgarte, residuals) too
-    np.testing.assert_allclose(sysm.W.phidot[sysm.active_rows], J @ v - f[:, 1], rtol=1e-10,
+    J, v, nu = _check_driver_rows(sysm, t, np.array([mf.value_at(t) for mf in motions]))
+    sysm.evaluate(t, sysm.y0)        # the kernel's Phi_dot (Baumgarte, residuals) too
+    np.testing.assert_allclose(sysm.W.phidot[sysm.active_rows], J @ v - nu, rtol=1e-10,
                                atol=1e-10)
-    hg = 1e-5
-    sysm.set_loads(t)
-    Jp = sysm.constraint_state(flow(Y, nb, hg))[1]
-    Jm = sysm.constraint_state(flow(Y, nb, -hg))[1]
-    np.testing.assert_allclose(gamma, -((Jp - Jm) @ v) / (2 * hg) + f[:, 2], rtol=1e-5,
-                               atol=1e-6)
 
 
 @pytest.mark.parametrize("mode", ["dynamic", "kinematic"])
@@ -478,29 +486,8 @@ def test_angle_driver_row_matches_finite_differences(ground_side):
     m.add_angle_driver(bodies[0], bodies[1], axis=rng.normal(size=3), vector1=rng.normal(size=3),
                        vector2=rng.normal(size=3), position=motion, name="ar")
     sysm = m.compile()
-    nb = sysm.nb
-    Y = sysm.y0
     t = 0.8
-    f = motion.value_at(t)
-
-    def phi_at(Yx, tx):
-        sysm.set_loads(tx)
-        return sysm.constraint_state(Yx)[0]
-
-    sysm.set_loads(t)
-    phi, J, gamma = sysm.constraint_state(Y)
-    assert phi.shape == (1,)
-    h = 1e-6
-    J_fd = jacobian_fd(lambda Yx: phi_at(Yx, t), Y, nb, h)
-    np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-7)
-    v = Y[7 * nb:]
-    dphi = (phi_at(flow(Y, nb, h), t + h) - phi_at(flow(Y, nb, -h), t - h)) / (2 * h)
-    np.testing.assert_allclose(dphi, J @ v - f[1], rtol=1e-6, atol=1e-7)
-    hg = 1e-5
-    sysm.set_loads(t)
-    Jp = sysm.constraint_state(flow(Y, nb, hg))[1]
-    Jm = sysm.constraint_state(flow(Y, nb, -hg))[1]
-    np.testing.assert_allclose(gamma, -((Jp - Jm) @ v) / (2 * hg) + f[2], rtol=1e-5, atol=1e-6)
+    _check_driver_rows(sysm, t, np.atleast_2d(motion.value_at(t)))
 
 
 @pytest.mark.parametrize("mode", ["dynamic", "kinematic"])

@@ -30,7 +30,7 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
             attach_missing(doc)
 
     def ContextMenu(self, recipient):
-        from SimPhantWorkbench.objects.base import proxy_type
+        from SimPhantWorkbench.document.base import proxy_type
         sel = FreeCADGui.Selection.getSelection()
         if recipient == "Tree" and sel and all(str(proxy_type(o)).startswith("SimPhant::")
                                                for o in sel):

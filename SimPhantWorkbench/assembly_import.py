@@ -103,8 +103,9 @@ from collections import namedtuple
 import FreeCAD
 import Part
 
-from .conversion import ancestors, container_placement, global_placement
-from .objects.base import transaction
+from .document.massprops import ancestors, container_placement
+from .document.units import global_placement
+from .document.base import transaction
 from .solver import ModelError
 
 __all__ = ["JOINT_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
@@ -431,7 +432,7 @@ def _element_kind(ref):
     """"vertex", "plane" or a description of another element (Distance sub-cases)."""
     if not ref.element:
         return "the whole object '%s'" % ref.part.Label
-    from .references import global_element
+    from .document.references import global_element
     try:
         shape = global_element(ref.part, ref.subname)
     except Exception as exc:  # noqa: BLE001 - report what cannot be read
@@ -633,7 +634,7 @@ def import_assembly(assembly, study=None, name="Study", strict=False):
     this call created is removed again.
     """
     from . import factory
-    from .objects.study import study_bodies
+    from .document.base import study_bodies
     plan = plan_assembly(assembly, strict=strict)
     doc = assembly.Document
     created = []

@@ -269,7 +269,7 @@ def _import_freecad():
     except ImportError as exc:
         raise CliError("cannot import FreeCAD (%s); run simphant through bin/simphant or "
                        "tools/run_python.sh" % exc, EXIT_INTERNAL) from None
-    from .headless import start
+    from .document.headless import start
     start(FreeCAD)
     import Part  # noqa: F401  (Part feature types, needed by nearly every document)
     return FreeCAD
@@ -295,7 +295,7 @@ def _open_document(FreeCAD, path):
 
 def _check_nothing_lost(expected, doc, target):
     """Refuse to save ``doc`` to ``target`` when objects its file held are missing."""
-    from .inventory import DocumentLossError, check_nothing_lost
+    from .document.inventory import DocumentLossError, check_nothing_lost
     try:
         check_nothing_lost(expected, doc, target)
     except DocumentLossError as exc:
@@ -358,7 +358,7 @@ def _restore_gui_members(path, members, err):
 
 
 def _find_study(doc, path, wanted):
-    from .objects.base import is_type
+    from .document.base import is_type
     studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
     if not studies:
         raise CliError("'%s' has no SimPhant study (add one with the SimPhant workbench or "
@@ -398,7 +398,7 @@ def _fmt(x, unit=""):
 def _analyse(study, conv, result, path, wall_total):
     """Everything the summary reports, as plain data (also written to run.json)."""
     import numpy as np
-    from .objects.study import study_bodies, study_joints, study_loads
+    from .document.base import study_bodies, study_joints, study_loads
     bodies = study_bodies(study)
     model = conv.model
     drivers = list(getattr(model, "drivers", []))
@@ -716,9 +716,9 @@ def _run(args, progress, out, err, interrupt):
 
     FreeCAD = _import_freecad()
     from . import outputs, runner
-    from .conversion import convert
-    from .document_check import DocumentError, check_document
-    from .inventory import file_inventory
+    from .document.conversion import convert
+    from .document.file_check import DocumentError, check_document
+    from .document.inventory import file_inventory
     from .outdir import OutputDir, OutputDirError
     from .viewer.scene import colors_from_gui_xml, scene_from_study
     video_path = _video_path(args.video, out_dir)

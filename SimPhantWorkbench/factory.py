@@ -23,8 +23,8 @@ Example::
 """
 import FreeCAD
 
-from .objects.base import is_type, transaction
-from .objects.study import find_study, study_bodies, study_result
+from .document.base import is_type, transaction
+from .document.base import find_study, study_bodies, study_result
 from .solver import JOINT_TYPES, ModelError
 
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
@@ -67,7 +67,7 @@ def _add(study, type_id, name, proxy_cls, vp_module, vp_class, label=None):
 
 def _vector(value, unit, what):
     """A 3-vector of numbers (in ``unit``) or quantity strings -> ``FreeCAD.Vector`` in ``unit``."""
-    from .conversion import quantity_si
+    from .document.units import quantity_si
     if value is None:
         return FreeCAD.Vector()
     try:
@@ -164,7 +164,7 @@ def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=N
     name : str, optional
         Object name (and label); default ``"Body"`` labelled after the shape.
     """
-    from .conversion import body_data
+    from .document.bodies import body_data
     from .objects.body import Body
     _require_study(study)
     if shape_obj is None or not hasattr(shape_obj, "Placement"):
@@ -248,7 +248,8 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
     label : str, optional
         Label of the joint (default: ``name``).
     """
-    from .conversion import joint_data, quantity_si
+    from .document.joints import joint_data
+    from .document.units import quantity_si
     from .objects.joint import Joint
     _require_study(study)
     kind = _joint_kind(kind)
@@ -262,7 +263,7 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
             raise ModelError("%s: placements must be two FreeCAD Placements, got %r"
                              % (what, placements)) from None
     bodies = study_bodies(study)
-    from .conversion import body_of_object
+    from .document.bodies import body_of_object
     for which, (obj, sub) in (("Reference1", r1), ("Reference2", r2)):
         if body_of_object(bodies, obj) is None:
             raise ModelError("%s %s: '%s' is not the shape of a body of study '%s'; add a body "
@@ -294,7 +295,7 @@ def _load_body(study, body_or_obj, what):
             raise ModelError("%s: body '%s' is not in study '%s'"
                              % (what, body_or_obj.Label, study.Label))
         return body_or_obj
-    from .conversion import body_of_object
+    from .document.bodies import body_of_object
     body = body_of_object(study_bodies(study), body_or_obj)
     if body is None:
         raise ModelError("%s: '%s' is not a body of study '%s'"
@@ -304,7 +305,8 @@ def _load_body(study, body_or_obj, what):
 
 def _load_value(value, unit, what):
     """(constant Vector, function text): a 3-vector of numbers, or expressions of t."""
-    from .conversion import format_vector_function, parse_time_function
+    from .document.elements import parse_time_function
+    from .solver.expressions import format_vector_function
     if isinstance(value, str) or (not isinstance(value, FreeCAD.Vector) and value is not None
                                   and any(isinstance(c, str) for c in value)):
         text = format_vector_function(value)
@@ -336,11 +338,11 @@ def _make_load(study, body_or_obj, value, ref, frame, name, torque):
     r = None
     if ref is not None:
         r = _reference(ref, what + " Reference")
-        from .conversion import body_of_object
+        from .document.bodies import body_of_object
         if body_of_object([body], r[0]) is None:
             raise ModelError("%s: the point '%s.%s' is not on body '%s'"
                              % (what, r[0].Label, r[1][0], body.Label))
-        from .references import reference_frame
+        from .document.references import reference_frame
         reference_frame(r[0], r[1][0])     # validates the element
     def fill(obj):
         obj.Body = body
@@ -410,7 +412,7 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     slide). ``preload``/``force`` [N]; ``value`` [N m or N]: a number or a function of
     ``t`` as text ("2*sin(t)").
     """
-    from .conversion import FORCE_UNITS, force_element_params
+    from .document.elements import FORCE_UNITS, force_element_params
     from .objects.force_element import ForceElement
     from .solver.forces import JOINT_DOFS, force_spec
     _require_study(study)
@@ -523,7 +525,7 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
 
     Example: a motor at 60 rpm: ``make_driver(study, hinge, function="ramp", Speed=60)``.
     """
-    from .conversion import driver_data
+    from .document.elements import driver_data
     from .objects.driver import Driver
     from .solver.drivers import FUNCTION_TYPES, drivable_kinds, joint_driver_kinds
     _require_study(study)

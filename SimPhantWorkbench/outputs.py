@@ -647,8 +647,9 @@ def body_meshes(study, result):
     ``Mesh.world`` places them with the result's ``position``/``rotation_matrix``.
     Bodies whose shape cannot be tessellated are left out.
     """
-    from . import conversion, massprops, runner
-    from .objects.study import study_bodies
+    from . import runner
+    from .document import bodies as conversion, massprops
+    from .document.base import study_bodies
     meshes = []
     moving = 0
     keys = None

@@ -22,11 +22,11 @@ import numpy as np
 
 import FreeCAD
 
-from .conversion import M_PER_MM
-from .massprops import ancestors
-from .objects.base import is_type, transaction
-from .objects.study import study_result
-from .result_check import ResultError, check_placements, moving_targets, result_label
+from .document.units import M_PER_MM
+from .document.massprops import ancestors
+from .document.base import is_type, transaction
+from .document.base import study_result
+from .document.result_check import ResultError, check_placements, moving_targets, result_label
 from .solver import ModelError
 from .solver.rotations import matrices_to_quats
 

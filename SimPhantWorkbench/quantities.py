@@ -330,7 +330,7 @@ def curves(result, quantity, targets, components=None, frame=None, units="SI", c
 def joint_frames(study, result):
     """``{joint result name: JointFrame}`` of the joint frames on the first bodies (FreeCAD)."""
     from .viewer.scene import study_joint_frame
-    from .objects.study import study_joints
+    from .document.base import study_joints
     out = {}
     for joint in study_joints(study):
         jf = study_joint_frame(study, joint, result, sides=("body1",))

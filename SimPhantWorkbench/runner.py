@@ -13,9 +13,10 @@ import tempfile
 
 import FreeCAD
 
-from .conversion import analysis_mode, convert, simulation_settings
-from .objects.base import is_type, transaction
-from .objects.study import study_result
+from .document.conversion import convert
+from .document.settings import analysis_mode, simulation_settings
+from .document.base import is_type, transaction
+from .document.base import study_result
 from .solver import Model, ModelError, SimulationError
 from .solver.kinematics import run_analysis
 
@@ -111,7 +112,7 @@ def result_size(conv, settings):
 def _check_result_size(study, conv, settings, overrides):
     """``ModelError`` naming the settings when the result would not fit (before anything
     is allocated), instead of a MemoryError half-way."""
-    from .result_check import MAX_RESULT_BYTES
+    from .document.result_check import MAX_RESULT_BYTES
     frames, nbytes = result_size(conv, settings)
     if nbytes <= MAX_RESULT_BYTES:
         return

@@ -156,7 +156,7 @@ def measure(n, repeat):
         panel.close(keep=False)
         app.processEvents()
     # the same stepping with the SimPhant markers hidden: what drawing them costs
-    from SimPhantWorkbench.objects.base import proxy_type
+    from SimPhantWorkbench.document.base import proxy_type
     for o in doc.Objects:
         if str(proxy_type(o)).startswith("SimPhant::"):
             o.ViewObject.Visibility = False

@@ -43,13 +43,14 @@ import numpy as np  # noqa: E402
 
 import FreeCAD  # noqa: E402
 
-from SimPhantWorkbench.headless import add_mod_dirs  # noqa: E402
+from SimPhantWorkbench.document.headless import add_mod_dirs  # noqa: E402
 
 add_mod_dirs(FreeCAD)
 import Part  # noqa: E402,F401
 
 from SimPhantWorkbench import sweep  # noqa: E402
-from SimPhantWorkbench.conversion import convert, simulation_settings  # noqa: E402
+from SimPhantWorkbench.document.conversion import convert
+from SimPhantWorkbench.document.settings import simulation_settings  # noqa: E402
 from SimPhantWorkbench.solver.batch import Task  # noqa: E402
 from SimPhantWorkbench.solver.metrics import parse_metric  # noqa: E402
 from SimPhantWorkbench.sweep.executors import DaskExecutor  # noqa: E402

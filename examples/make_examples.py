@@ -524,7 +524,7 @@ def gui_document_xml(study, view=DEFAULT_VIEW):
     provider's ``Visibility`` and the bodies' shapes a ``ShapeColor``.
     """
     from xml.sax.saxutils import quoteattr
-    from SimPhantWorkbench.objects.study import study_bodies
+    from SimPhantWorkbench.document.base import study_bodies
     doc = study.Document
     colors = {}
     moving = 0

@@ -2,7 +2,7 @@
 # Runs Debian's Python 3 (the one FreeCAD embeds) with FreeCAD's modules, the
 # Addon-Manager packages (numba) and this repository on sys.path. `import FreeCAD`
 # then also runs FreeCAD's module start-up as freecadcmd does (tools/startup/
-# sitecustomize.py -> SimPhantWorkbench.headless.start), so documents with objects
+# sitecustomize.py -> SimPhantWorkbench.document.headless.start), so documents with objects
 # of any installed workbench or add-on (Assembly, PartDesign, ...) load whole.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -9,8 +9,8 @@ object itself), when the joint has that degree of freedom, and opens its task pa
 """
 import FreeCADGui
 
-from ..objects.base import is_type
-from ..objects.study import find_study
+from ..document.base import is_type
+from ..document.base import find_study
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from . import common
 from .common import Command, active_study, obj_expr, run_in_transaction

@@ -13,7 +13,7 @@ rejects bad input before anything is added.
 """
 import FreeCADGui
 
-from ..objects.base import is_type
+from ..document.base import is_type
 from ..solver.forces import FORCE_TYPES
 from . import common
 from .common import Command, active_study, obj_expr, run_in_transaction

@@ -11,8 +11,8 @@ of two bodies before (the selection) fills its references.
 """
 import FreeCADGui
 
-from .. import picking
-from ..objects.study import study_bodies
+from ..document import picking
+from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from . import common
 from .common import Command, active_study

@@ -7,8 +7,8 @@ Python console and the macro recorder show a line calling the public API,
 import FreeCAD
 import FreeCADGui
 
-from ..objects.base import is_type
-from ..objects.study import find_study, study_bodies
+from ..document.base import is_type
+from ..document.base import find_study, study_bodies
 from . import common
 from .common import Command, active_study, obj_expr, run_in_transaction
 
@@ -96,14 +96,14 @@ class AddFixedBody(_AddBody):
 
 def _load_target(study):
     """(Body object, reference (obj, sub) or None) of the selection, or (None, reason)."""
-    from ..conversion import body_of_object
+    from ..document.bodies import body_of_object
     bodies = study_bodies(study)
     for sel in FreeCADGui.Selection.getSelectionEx():
         obj = sel.Object
         if is_type(obj, "SimPhant::Body"):
             return (obj, None) if find_study(obj) == study else (None, "not in the active study")
         subs = [s for s in sel.SubElementNames if s]
-        from .. import picking
+        from ..document import picking
         if subs:
             try:
                 body, ref_obj, ref_sub = picking.resolve_pick(bodies, obj, subs[0])

@@ -1,7 +1,7 @@
 """Commands that run and show a study: Check, Solve, Playback, Reset."""
 import FreeCADGui
 
-from ..objects.study import has_result, study_bodies, study_loads
+from ..document.base import has_result, study_bodies, study_loads
 from . import common
 from .common import Command, obj_expr
 
@@ -20,7 +20,7 @@ def check_report(study):
     the model size) with the worst joint.
     """
     import numpy as np
-    from ..conversion import convert
+    from ..document.conversion import convert
     conv = convert(study)
     model = conv.model
     bodies = study_bodies(study)

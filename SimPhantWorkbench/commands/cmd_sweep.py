@@ -6,8 +6,8 @@ body's peak speed as the metric.
 """
 import FreeCADGui
 
-from ..objects.base import is_type
-from ..objects.study import study_bodies
+from ..document.base import is_type
+from ..document.base import study_bodies
 from . import common
 from .common import Command, active_study, obj_expr, run_in_transaction
 

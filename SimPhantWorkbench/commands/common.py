@@ -11,8 +11,8 @@ import os
 import FreeCAD
 import FreeCADGui
 
-from ..objects.base import is_type, transaction
-from ..objects.study import find_study, study_bodies
+from ..document.base import is_type, transaction
+from ..document.base import find_study, study_bodies
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study", "studies",
            "selected_objects", "Command", "run_in_transaction", "ACTIVE_KEY", "obj_expr"]

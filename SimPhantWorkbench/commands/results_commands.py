@@ -14,7 +14,7 @@ import os
 
 import FreeCAD
 
-from ..objects.study import has_result
+from ..document.base import has_result
 
 __all__ = ["COMMANDS", "register", "current_study"]
 
@@ -26,8 +26,8 @@ def current_study(doc=None):
     """The study to act on: that of the selected object, else the active study (as the
     model commands use it), else the only study (with a result if several) of the active
     document; ``None`` if there is none."""
-    from ..objects.base import is_type
-    from ..objects.study import find_study, study_result
+    from ..document.base import is_type
+    from ..document.base import find_study, study_result
     doc = doc or FreeCAD.ActiveDocument
     if doc is None:
         return None

@@ -25,7 +25,8 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from ..conversion import convert, simulation_settings
+from ..document.conversion import convert
+from ..document.settings import simulation_settings
 from .. import runner
 from ..runner import store_result
 from ..solver import ModelError, SimulationCancelled, SimulationError

@@ -5,7 +5,7 @@ One module per role, as FEM's ``femobjects``. The module paths and class names
 they are public API and are never renamed. Create objects through
 ``SimPhantWorkbench.factory``.
 """
-from .base import is_type, proxy_type
+from ..document.base import is_type, proxy_type
 
 __all__ = ["is_type", "proxy_type", "TYPES"]
 

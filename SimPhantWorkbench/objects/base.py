@@ -15,6 +15,9 @@ floats/vectors with the unit written in their tooltip and in brackets here.
 """
 from collections import namedtuple
 
+from ..document.base import (enum_values, enumeration_problems, is_type, proxy_type,
+                             transaction)
+
 __all__ = ["PropertySpec", "prop", "ensure_properties", "enumeration_problems", "BaseProxy",
            "proxy_type", "is_type", "transaction"]
 
@@ -42,11 +45,6 @@ _PROP_OUTPUT = 8
 _PROP_NORECOMPUTE = 16
 
 
-def _enum_values(spec):
-    values = spec.values() if callable(spec.values) else spec.values
-    return list(values)
-
-
 def _current_enum_items(obj, name):
     try:
         return list(obj.getEnumerationsOfProperty(name))
@@ -70,12 +68,12 @@ def ensure_properties(obj, specs):
             obj.addProperty(spec.type, spec.name, spec.group, spec.doc, attr)
             added.append(spec.name)
             if spec.type == "App::PropertyEnumeration":
-                setattr(obj, spec.name, _enum_values(spec))
+                setattr(obj, spec.name, enum_values(spec))
             if spec.default is not None:
                 setattr(obj, spec.name, spec.default)
         elif spec.type == "App::PropertyEnumeration" \
                 and obj.getTypeIdOfProperty(spec.name) == spec.type:
-            items = _enum_values(spec)
+            items = enum_values(spec)
             current = getattr(obj, spec.name)
             if isinstance(current, str) and current and current not in items:
                 # a value this version does not know (a newer SimPhant, a hand edit): keep it
@@ -94,39 +92,6 @@ def ensure_properties(obj, specs):
         if sorted(obj.getEditorMode(spec.name)) != sorted(mode):
             obj.setEditorMode(spec.name, mode)
     return added
-
-
-def enumeration_problems(obj):
-    """Messages for the enumerations of a SimPhant object whose value this version does
-    not know (kept from the document by ``ensure_properties``); empty when all are known."""
-    proxy = getattr(obj, "Proxy", None)
-    problems = []
-    for spec in getattr(proxy, "PROPERTIES", ()):
-        if spec.type != "App::PropertyEnumeration" or spec.name not in obj.PropertiesList:
-            continue
-        items = _enum_values(spec)
-        value = getattr(obj, spec.name)
-        if value in items:
-            continue
-        if isinstance(value, str) and value:
-            problems.append("%s %r is not known to this version of SimPhant (known: %s)"
-                            % (spec.name, value, ", ".join(items)))
-        else:
-            problems.append("%s has no value this version of SimPhant knows (the document "
-                            "stores an item outside its list; known: %s)"
-                            % (spec.name, ", ".join(items)))
-    return problems
-
-
-def proxy_type(obj):
-    """The ``Type`` string of a Python feature's proxy (``"SimPhant::Body"`` ...), or ``None``."""
-    proxy = getattr(obj, "Proxy", None)
-    return getattr(proxy, "Type", None)
-
-
-def is_type(obj, type_name):
-    """True when ``obj`` is a SimPhant object of ``type_name`` (e.g. ``"SimPhant::Joint"``)."""
-    return obj is not None and proxy_type(obj) == type_name
 
 
 class BaseProxy:
@@ -162,37 +127,3 @@ class BaseProxy:
 
     def __setstate__(self, state):
         return None
-
-
-class transaction:
-    """Context manager: one undo step; aborted when the block raises.
-
-    Joins an already open transaction (a GUI command's) instead of opening a
-    nested one. Headless documents usually have undo off (``UndoMode == 0``),
-    where this only marks the boundaries.
-    """
-
-    def __init__(self, doc, title):
-        self.doc = doc
-        self.title = title
-        self.owner = False
-
-    _open = set()   # documents with a SimPhant transaction open (nesting joins it)
-
-    def __enter__(self):
-        key = self.doc.Name
-        pending = key in transaction._open or getattr(self.doc, "HasPendingTransaction", False)
-        self.owner = not pending
-        if self.owner:
-            transaction._open.add(key)
-            self.doc.openTransaction(self.title)
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if self.owner:
-            transaction._open.discard(self.doc.Name)
-            if exc_type is None:
-                self.doc.commitTransaction()
-            else:
-                self.doc.abortTransaction()
-        return False

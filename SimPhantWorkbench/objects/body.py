@@ -11,6 +11,7 @@ a default density (with a warning naming the object).
 ``execute`` only refreshes the read-only mass properties shown in the property
 editor; the conversion module recomputes them itself for every run.
 """
+from ..document.bodies import update_body_properties
 from .base import BaseProxy, prop
 
 __all__ = ["Body"]
@@ -61,5 +62,4 @@ class Body(BaseProxy):
 
     def execute(self, obj):
         """Refresh the read-only mass properties (cheap; never simulates)."""
-        from .. import conversion
-        conversion.update_body_properties(obj)
+        update_body_properties(obj)

@@ -15,28 +15,15 @@ takes angles (``Angle``, ``EndAngle``, ``AngleAmplitude``, deg) and a constant
 ``Expression`` is a function of ``t`` [s] in SI units (rad or m), e.g.
 ``"0.5*sin(2*pi*t)"``.
 """
+from ..document.elements import DRIVER_PARAMETERS
 from .base import BaseProxy, prop
 
 __all__ = ["Driver", "PARAMETER_PROPERTIES", "TYPE"]
 
 TYPE = "SimPhant::Driver"
 
-#: (driver kind, function parameter) -> (property, its unit): the conversion turns
-#: the unit into SI ("deg" -> rad, "mm" -> m, "rpm" -> rad/s, "mm/s" -> m/s; "s", "Hz"
-#: and "text" as they are)
-PARAMETER_PROPERTIES = {}
-for _kind, _value, _end, _amp, _rate in (
-        ("rotation", "Angle", "EndAngle", "AngleAmplitude", ("Speed", "rpm")),
-        ("translation", "Distance", "EndDistance", "DistanceAmplitude", ("Velocity", "mm/s"))):
-    _unit = "deg" if _kind == "rotation" else "mm"
-    PARAMETER_PROPERTIES.update({
-        (_kind, "value"): (_value, _unit), (_kind, "value0"): (_value, _unit),
-        (_kind, "offset"): (_value, _unit), (_kind, "value1"): (_end, _unit),
-        (_kind, "amplitude"): (_amp, _unit), (_kind, "rate"): _rate,
-        (_kind, "t0"): ("StartTime", "s"), (_kind, "t1"): ("EndTime", "s"),
-        (_kind, "frequency"): ("Frequency", "Hz"), (_kind, "phase"): ("Phase", "deg"),
-        (_kind, "text"): ("Expression", "text"),
-    })
+#: (driver kind, function parameter) -> (property, its unit) (``document.elements``)
+PARAMETER_PROPERTIES = DRIVER_PARAMETERS
 
 
 def _kinds():

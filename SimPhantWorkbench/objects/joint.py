@@ -30,6 +30,7 @@ body's shape object (mm), as an importer (``assembly_import``) or a script
 sets them. The references then only name the bodies (an element is optional);
 ``Reverse`` and ``Offset`` apply the same way to both sources.
 """
+from ..document.joints import update_joint_properties
 from .base import BaseProxy, prop
 
 __all__ = ["Joint", "FRAME_SOURCES"]
@@ -86,5 +87,4 @@ class Joint(BaseProxy):
 
     def execute(self, obj):
         """Recompute the joint frames from the references (cheap; never simulates)."""
-        from .. import conversion
-        conversion.update_joint_properties(obj)
+        update_joint_properties(obj)

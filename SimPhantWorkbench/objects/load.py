@@ -6,12 +6,10 @@ text expression with three comma-separated components, e.g.
 The components are in world axes or, with ``Frame = Body``, in the body's own
 axes (turning with it).
 """
+from ..document.elements import LOAD_FRAMES
 from .base import BaseProxy, prop
 
 __all__ = ["Force", "Torque", "LOAD_FRAMES"]
-
-#: Axes the load components are given in.
-LOAD_FRAMES = ("World", "Body")
 
 _COMMON_HEAD = (
     prop("App::PropertyLinkGlobal", "Body", "Load", "The SimPhant body the load acts on"),

@@ -4,11 +4,9 @@ Lives in the Study it sweeps. ``Specification`` is the study's specification
 as JSON (``sweep.spec``: design variables, design, metrics, settings,
 objective); ``ResultsFile`` (an ``App::PropertyFileIncluded``) holds the
 results table of the last run as CSV (``sweep.outputs``), so it is saved inside
-the ``.FCStd``. ``sweep.run_parameter_study`` runs it and fills the rest.
+the ``.FCStd``. ``sweep.run_parameter_study`` runs it and fills the rest; ``sweep.stored_spec`` and
+``sweep.stored_rows`` read them back.
 """
-import json
-import os
-
 from .base import BaseProxy, prop
 
 __all__ = ["ParameterStudy"]
@@ -37,22 +35,3 @@ class ParameterStudy(BaseProxy):
         prop("App::PropertyFloat", "WallTime", "Results", "Duration of the last run [s]",
              read_only=True),
     )
-
-    def spec(self, obj):
-        """The specification (``sweep.Spec``)."""
-        from ..sweep.spec import spec_from_dict
-        from ..solver import ModelError
-        try:
-            data = json.loads(obj.Specification or "{}")
-        except ValueError as exc:
-            raise ModelError("Parameter study '%s': the specification is not valid JSON: %s"
-                             % (obj.Label, exc)) from None
-        return spec_from_dict(data, "Parameter study '%s'" % obj.Label)
-
-    def rows(self, obj):
-        """The stored results (list of dicts), or [] when it has not run."""
-        from ..sweep.outputs import read_csv
-        path = obj.ResultsFile
-        if not path or not os.path.isfile(path):
-            return []
-        return read_csv(path)

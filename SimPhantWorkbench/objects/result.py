@@ -10,7 +10,7 @@ CoG in the object's own frame and the placement it had when the run started
 
 ``get_result`` (module ``SimPhantWorkbench.runner``) loads the archive, cached
 by the proxy per file, after validating it and the mapping against the study
-(``SimPhantWorkbench.result_check``): a damaged or edited result is a
+(``SimPhantWorkbench.document.result_check``): a damaged or edited result is a
 ``ResultError`` naming this Result, never a placement.
 """
 import os
@@ -67,7 +67,7 @@ class Result(BaseProxy):
         The archive and the mapping are validated first (``result_check``): a
         missing, damaged or tampered result is a ``ResultError`` naming this Result.
         """
-        from .. import result_check
+        from ..document import result_check
         path = obj.ResultFile
         if not path:
             if int(obj.NumberOfFrames) > 0:

@@ -6,13 +6,17 @@ Result of one simulation set-up, plus the simulation settings.
 Gravity is set as FEM does it: a magnitude (``GravityAcceleration``, a
 Quantity) and a direction vector (``GravityDirection``).
 """
-from .base import BaseProxy, is_type, prop
+from ..document.base import (find_study, has_result, study_bodies, study_drivers,
+                             study_joints, study_loads, study_members, study_result)
+from .base import BaseProxy, prop
 
+# The member queries live in ``document.base`` (the document side reads studies without
+# the proxy classes); they are importable from here as before.
 __all__ = ["Study", "STABILISATION_MODES", "ANALYSIS_MODES", "study_members", "study_bodies",
-           "study_joints", "study_drivers", "has_result",
-           "study_loads", "study_result", "find_study", "study_dof_report"]
+           "study_joints", "study_drivers", "has_result", "study_loads", "study_result",
+           "find_study"]
 
-TYPE = "SimPhant::Study"
+TYPE = "SimPhant::Study"   # == document.base.STUDY
 
 #: Constraint stabilisation (Baumgarte) set-ups: physical (time constant and
 #: damping ratio) or the raw constants alpha, beta.
@@ -73,57 +77,3 @@ class Study(BaseProxy):
              "Baumgarte beta [1/s] (position term beta^2 Phi), used when Stabilisation is "
              "Baumgarte", default=50.0),
     )
-
-
-def find_study(obj):
-    """The Study that contains ``obj`` (or ``obj`` itself if it is one), else ``None``."""
-    if is_type(obj, TYPE):
-        return obj
-    for parent in getattr(obj, "InList", ()):
-        if is_type(parent, TYPE) and obj in parent.Group:
-            return parent
-    return None
-
-
-def study_members(study, type_name):
-    """Objects of ``type_name`` (e.g. ``"SimPhant::Body"``) directly in the study, in order."""
-    return [o for o in study.Group if is_type(o, type_name)]
-
-
-def study_bodies(study):
-    return study_members(study, "SimPhant::Body")
-
-
-def study_joints(study):
-    return study_members(study, "SimPhant::Joint")
-
-
-def study_drivers(study):
-    return study_members(study, "SimPhant::Driver")
-
-
-def study_loads(study):
-    return [o for o in study.Group
-            if is_type(o, "SimPhant::Force") or is_type(o, "SimPhant::Torque")]
-
-
-def study_result(study):
-    """The study's Result object, or ``None``."""
-    found = study_members(study, "SimPhant::Result")
-    return found[0] if found else None
-
-
-def study_dof_report(study):
-    """The study's mechanism check before solving: the solver's ``DofReport``
-    (mobility against Gruebler's count, redundant equations by joint with the joint
-    kinds that remove them, singular, locked or over-driven mechanisms), named after
-    the study; ``ModelError`` naming the object at fault if the study cannot be
-    converted."""
-    from ..conversion import convert
-    return convert(study).model.dof_report(name=study.Label)
-
-
-def has_result(study):
-    """True when ``study`` (may be ``None``) holds a stored result to play back or plot."""
-    res = study_result(study) if study is not None else None
-    return res is not None and bool(res.ResultFile) and res.NumberOfFrames > 0

@@ -49,8 +49,8 @@ _DEFAULT_QUANTITY = {"body": "position", "joint": "reaction_force", "element": "
 def member_targets(study, result):
     """``{document object Name: (panel key, Target)}`` of the study's force elements and
     drivers that ``result`` has (by their solver names, ``conversion.solver_names``)."""
-    from ..conversion import solver_names
-    from ..objects.study import study_drivers, study_members
+    from ..document.conversion import solver_names
+    from ..document.base import study_drivers, study_members
     out = {}
     for kind, objs, names in (
             ("element", study_members(study, "SimPhant::ForceElement"),
@@ -68,7 +68,7 @@ def targets_of(study, result):
     names) and force elements and drivers (``"element:<name>"``, ``"driver:<name>"``) in
     ``result``."""
     from .. import runner
-    from ..objects.study import study_bodies, study_joints
+    from ..document.base import study_bodies, study_joints
     out = {}
     for body in study_bodies(study):
         if body.Fixed:
@@ -361,7 +361,8 @@ def _panel_class():
             """Add the vertex selected in the 3-D view as a point of its (moving) body and
             show its position; returns the new ``Target`` or None."""
             import FreeCADGui
-            from .. import conversion
+            from ..document.bodies import body_data
+            from ..document.units import M_PER_MM
             for sel in FreeCADGui.Selection.getSelectionEx():
                 keys = self._keys_of_document_object(sel.Object)
                 bodies = [k for k in keys if self.targets[k].kind == "body"]
@@ -372,8 +373,8 @@ def _panel_class():
                         continue
                     key = bodies[0]
                     body = self._body_object(key)
-                    bd = conversion.body_data(body, warn=False)
-                    p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * conversion.M_PER_MM
+                    bd = body_data(body, warn=False)
+                    p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * M_PER_MM
                     local = bd.frame[1].T @ (p - np.asarray(bd.mass_props.cog, dtype=float))
                     t = self.add_point(key, local, "%s %s" % (body.Label, name))
                     self.select("point_position", [t.label])
@@ -382,7 +383,7 @@ def _panel_class():
 
         def _body_object(self, key):
             from .. import runner
-            from ..objects.study import study_bodies
+            from ..document.base import study_bodies
             for body in study_bodies(self.study):
                 if not body.Fixed and runner.result_key(self.study, body) == key:
                     return body

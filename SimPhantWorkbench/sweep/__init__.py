@@ -17,7 +17,7 @@ it runs (``executors``) and the files (``outputs``) each have a module;
 from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
 
 __all__ = ["run", "execute", "apply_variant", "run_parameter_study", "store_outcome",
-           "apply_best", "Spec", "Variable", "load_spec", "make_spec",
+           "apply_best", "stored_spec", "stored_rows", "Spec", "Variable", "load_spec", "make_spec",
            "spec_from_dict", "Progress", "SweepOutcome"]
 
 
@@ -28,6 +28,30 @@ def __getattr__(name):
         from . import engine
         return getattr(engine, name)
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def stored_spec(pstudy):
+    """The specification (``Spec``) stored in a ParameterStudy object (its JSON
+    ``Specification``); ``ModelError`` naming the object when it is not valid."""
+    import json
+    from ..solver import ModelError
+    try:
+        data = json.loads(pstudy.Specification or "{}")
+    except ValueError as exc:
+        raise ModelError("Parameter study '%s': the specification is not valid JSON: %s"
+                         % (pstudy.Label, exc)) from None
+    return spec_from_dict(data, "Parameter study '%s'" % pstudy.Label)
+
+
+def stored_rows(pstudy):
+    """The results stored in a ParameterStudy object (a list of dicts, one per variant),
+    or [] when it has not run."""
+    import os
+    from .outputs import read_csv
+    path = pstudy.ResultsFile
+    if not path or not os.path.isfile(path):
+        return []
+    return read_csv(path)
 
 
 def _execute(study, spec, **kwargs):
@@ -82,7 +106,7 @@ def apply_variant(study, values):
     ``values`` maps targets (``"Rod.Height"``) to numbers; geometric changes are
     recomputed. Used to write the best variant back.
     """
-    from ..objects.base import transaction
+    from ..document.base import transaction
     from .targets import resolve_target
     doc = study.Document
     targets = [(resolve_target(doc, t), v) for t, v in values.items()]
@@ -94,7 +118,7 @@ def apply_variant(study, values):
 
 
 def _study_of(pstudy):
-    from ..objects.study import find_study
+    from ..document.base import find_study
     from ..solver import ModelError
     study = None
     for parent in pstudy.InList:
@@ -111,7 +135,7 @@ def store_outcome(pstudy, outcome):
     import os
     import shutil
     import tempfile
-    from ..objects.base import transaction
+    from ..document.base import transaction
     from .outputs import write_csv
     tmpdir = tempfile.mkdtemp(prefix="simphant_sweep_")
     try:
@@ -136,7 +160,7 @@ def run_parameter_study(pstudy, **kwargs):
     cache_dir, progress, batch_size). Returns the ``SweepOutcome``.
     """
     study = _study_of(pstudy)
-    outcome = _execute(study, pstudy.Proxy.spec(pstudy), **kwargs)
+    outcome = _execute(study, stored_spec(pstudy), **kwargs)
     store_outcome(pstudy, outcome)
     return outcome
 
@@ -148,13 +172,13 @@ def apply_best(pstudy):
     finished variant.
     """
     from ..solver import ModelError
-    spec = pstudy.Proxy.spec(pstudy)
+    spec = stored_spec(pstudy)
     if not spec.objective:
         raise ModelError("Parameter study '%s' has no objective" % pstudy.Label)
     if pstudy.BestVariant < 0:
         raise ModelError("Parameter study '%s' has no best variant (not run, or no variant "
                          "finished)" % pstudy.Label)
-    rows = pstudy.Proxy.rows(pstudy)
+    rows = stored_rows(pstudy)
     row = next(r for r in rows if int(r["variant"]) == pstudy.BestVariant)
     apply_variant(_study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
     return row

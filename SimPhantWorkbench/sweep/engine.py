@@ -28,10 +28,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..conversion import analysis_mode, body_of_object, convert, simulation_settings
-from ..massprops import solid_property_cache
-from ..objects.base import is_type
-from ..objects.study import study_bodies
+from ..document.bodies import body_of_object
+from ..document.conversion import convert
+from ..document.settings import analysis_mode, simulation_settings
+from ..document.massprops import solid_property_cache
+from ..document.base import is_type
+from ..document.base import study_bodies
 from ..solver import ModelError
 from ..solver.batch import Task, fingerprint
 from .executors import make_executor

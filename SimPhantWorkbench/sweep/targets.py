@@ -26,7 +26,7 @@ import numbers
 import re
 
 from ..objects import TYPES
-from ..objects.base import proxy_type
+from ..document.base import proxy_type
 from ..solver import ModelError
 
 __all__ = ["Target", "resolve_target", "find_object"]

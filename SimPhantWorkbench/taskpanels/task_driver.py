@@ -14,9 +14,9 @@ written before OK (one undo step).
 from PySide import QtGui
 
 from ..commands.common import icon_path
-from ..conversion import driver_data
+from ..document.elements import driver_data
 from ..objects.driver import PARAMETER_PROPERTIES
-from ..objects.study import find_study, study_joints
+from ..document.base import find_study, study_joints
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
 from .widgets import CheckedPanel, Form, quantity_box, quantity_value
 

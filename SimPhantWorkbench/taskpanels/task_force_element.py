@@ -12,9 +12,9 @@ OK is refused while it is not "OK". Nothing is written before OK (one undo step)
 from PySide import QtGui
 
 from ..commands.common import icon_path
-from ..conversion import FORCE_UNITS, force_element_params, force_geometry
+from ..document.elements import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
-from ..objects.study import find_study, study_bodies
+from ..document.base import find_study, study_bodies
 from ..solver.forces import FORCE_TYPES
 from .widgets import CheckedPanel, Form
 

@@ -15,10 +15,10 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from .. import picking
+from ..document import picking
 from ..commands.common import icon_path, message, obj_expr, run_in_transaction
-from ..conversion import reference_of
-from ..objects.study import study_bodies
+from ..document.joints import reference_of
+from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..viewproviders.markers import Triad, marker_size
 

@@ -9,10 +9,11 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from .. import picking
+from ..document import picking
 from ..commands.common import icon_path, obj_expr
-from ..conversion import parse_time_function, reference_of
-from ..objects.base import is_type
+from ..document.elements import parse_time_function
+from ..document.joints import reference_of
+from ..document.base import is_type
 from .widgets import Form, PropertyPanel, quantity_value
 
 __all__ = ["TaskLoad"]

@@ -31,8 +31,9 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..commands.common import icon_path, message, obj_expr
-from ..objects.base import is_type, transaction
-from ..objects.study import study_bodies
+from ..document.base import is_type, transaction
+from ..document.base import study_bodies
+from .. import sweep
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 
@@ -130,13 +131,13 @@ class TaskParameterStudy:
         self.cancel_requested = False
         self.progress_log = []
         try:
-            spec = pstudy.Proxy.spec(pstudy)
+            spec = sweep.stored_spec(pstudy)
         except ModelError:
             spec = None
         self.form = [self._spec_form(spec, dask_available()), self._results_form()]
         self.rows, self.spec = [], spec
         if spec is not None and pstudy.Variants > 0:
-            self.rows = pstudy.Proxy.rows(pstudy)
+            self.rows = sweep.stored_rows(pstudy)
         self._show_results()
         self.validate()
 

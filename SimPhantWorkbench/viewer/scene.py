@@ -144,7 +144,7 @@ def colors_from_gui_xml(xml):
 def document_colors(study):
     """``{object Name: "#rrggbb"}`` of the study's shape objects from their view providers
     (empty without the GUI)."""
-    from ..objects.study import study_bodies
+    from ..document.base import study_bodies
     out = {}
     for body in study_bodies(study):
         obj = body.ShapeObject
@@ -166,14 +166,14 @@ def scene_from_study(study, result, colors=None, title=""):
     document's joints (``conversion.joint_data``), attached to their bodies at the
     poses the run started from.
     """
-    from .. import conversion
+    from ..document import bodies as conversion
     with conversion.reused_body_data():
         return _scene_from_study(study, result, colors, title)
 
 
 def _scene_from_study(study, result, colors, title):
     from .. import outputs
-    from ..objects.study import study_bodies, study_joints
+    from ..document.base import study_bodies, study_joints
     colors = dict(colors if colors is not None else document_colors(study))
     meshes = outputs.body_meshes(study, result)
     shape_of = {}
@@ -198,9 +198,10 @@ def study_joint_frame(study, joint, result, sides=("body2", "body1"), keys=None)
     document shows gives the same local frame); the frame of the last side in world
     axes when none moves. ``None`` if the joint cannot be placed or is not in ``result``.
     """
-    from .. import conversion, runner
+    from .. import runner
+    from ..document import bodies, joints
     try:
-        jd = conversion.joint_data(joint)
+        jd = joints.joint_data(joint)
         key = keys[joint.Name] if keys is not None else runner.result_key(study, joint)
     except Exception:  # noqa: BLE001 - a joint we cannot place is not drawn
         return None
@@ -214,7 +215,7 @@ def study_joint_frame(study, joint, result, sides=("body2", "body1"), keys=None)
         name = keys.get(body.Name) if keys is not None else runner.result_key(study, body)
         if name not in result.body_names:
             continue
-        bd = conversion.body_data(body, warn=False)
+        bd = bodies.body_data(body, warn=False)
         cog = np.asarray(bd.mass_props.cog, dtype=float)
         A0 = bd.frame[1]
         return JointFrame(key, joint.Label, name, A0.T @ (np.asarray(p) - cog),

@@ -12,8 +12,8 @@ import FreeCAD
 import FreeCADGui
 
 from ..commands.common import icon_path
-from ..objects.base import proxy_type
-from ..objects.study import find_study, study_bodies
+from ..document.base import proxy_type
+from ..document.base import find_study, study_bodies
 
 __all__ = ["VPBase", "refresh_markers", "attach_missing", "markers_module"]
 

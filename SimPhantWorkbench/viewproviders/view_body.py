@@ -1,8 +1,8 @@
 """View provider of a Body: a CoG marker that follows the body."""
 import FreeCAD
 
-from ..conversion import global_placement
-from ..massprops import ancestors
+from ..document.units import global_placement
+from ..document.massprops import ancestors
 from .view_base import VPBase, markers_module
 
 __all__ = ["VPBody"]

@@ -6,8 +6,8 @@ Double-click opens the task panel (``taskpanels.task_force_element``).
 """
 import math
 
-from ..conversion import reference_of
-from ..massprops import ancestors
+from ..document.joints import reference_of
+from ..document.massprops import ancestors
 from .view_base import VPBase, markers_module
 
 __all__ = ["VPForceElement", "zigzag"]
@@ -99,7 +99,7 @@ class VPForceElement(VPBase):
             for m in self.markers:
                 m.show(False)
             return
-        from ..references import reference_frame
+        from ..document.references import reference_frame
         if not self.markers:
             self.set_markers([_line_marker()])
         p1, p2 = (reference_frame(obj, sub).point * 1000.0 for obj, sub in refs)

@@ -6,9 +6,11 @@ triads move with the bodies during playback.
 """
 import FreeCAD
 
-from ..conversion import body_of_object, global_placement, reference_of
-from ..massprops import ancestors
-from ..objects.study import find_study, study_bodies
+from ..document.bodies import body_of_object
+from ..document.joints import reference_of
+from ..document.units import global_placement
+from ..document.massprops import ancestors
+from ..document.base import find_study, study_bodies
 from ..solver import JOINT_TYPES
 from .view_base import VPBase, markers_module
 

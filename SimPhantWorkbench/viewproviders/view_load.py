@@ -1,9 +1,10 @@
 """View provider of a Force or Torque: an arrow at its point that follows the body."""
 import FreeCAD
 
-from ..conversion import global_placement, reference_of
-from ..massprops import ancestors
-from ..objects.base import is_type
+from ..document.joints import reference_of
+from ..document.units import global_placement
+from ..document.massprops import ancestors
+from ..document.base import is_type
 from .view_base import VPBase, markers_module
 
 __all__ = ["VPLoad", "load_arrow"]
@@ -12,13 +13,13 @@ __all__ = ["VPLoad", "load_arrow"]
 def load_value(load):
     """The load's vector as drawn (in its own axes): the constant, or the largest value of
     its function of t over the study's time span."""
-    from ..conversion import parse_time_function
+    from ..document.elements import parse_time_function
     torque = is_type(load, "SimPhant::Torque")
     text = (load.TorqueFunction if torque else load.ForceFunction).strip()
     if text:
         # a function of t: the direction of its largest value over the study's time span
         fn = parse_time_function(text, load.Label)
-        from ..objects.study import find_study
+        from ..document.base import find_study
         study = find_study(load)
         t_end = float(study.EndTime) if study is not None else 1.0
         samples = [fn(t_end * k / 50.0) for k in range(51)]
@@ -38,7 +39,7 @@ def load_arrow(load, value=None):
     point = None
     ref = None if torque else reference_of(load.Reference)
     if ref is not None and ref[1]:
-        from ..references import reference_frame
+        from ..document.references import reference_frame
         p = reference_frame(ref[0], ref[1]).point * 1000.0
         point = FreeCAD.Vector(*p)
     if point is None:

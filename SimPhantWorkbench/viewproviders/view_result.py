@@ -10,7 +10,7 @@ class VPResult(VPBase):
     icon = "Result.svg"
 
     def task_panel(self, obj):
-        from ..objects.study import find_study
+        from ..document.base import find_study
         from ..taskpanels.task_playback import TaskPlayback
         study = find_study(obj)
         return TaskPlayback(study) if study is not None else None

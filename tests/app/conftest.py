@@ -30,7 +30,7 @@ def pytest_pycollect_makemodule(module_path, parent):
 
 
 if FreeCAD is not None:
-    from SimPhantWorkbench.headless import start
+    from SimPhantWorkbench.document.headless import start
     start(FreeCAD)     # the module start-up of freecadcmd (PartDesign, Assembly, add-ons)
 
 _counter = itertools.count(1)

@@ -31,7 +31,7 @@ import Part
 from helpers_doc import docs, reopen, zero_crossings  # noqa: F401 (fixture)
 from SimPhantWorkbench import assembly_import, conversion, factory, runner
 from SimPhantWorkbench.assembly_import import import_assembly, study_from_assembly
-from SimPhantWorkbench.objects.study import study_bodies, study_joints
+from SimPhantWorkbench.document.base import study_bodies, study_joints
 from SimPhantWorkbench.solver import ModelError
 
 V = FreeCAD.Vector
@@ -391,7 +391,7 @@ def test_pendulum_assembly_swings_with_the_compound_pendulum_period(docs, kind):
     assert_frame(jd.frame1, p["jcs"])
     assert_frame(jd.frame2, p["jcs"])
     # the picked edge alone would give another axis: the user's JCS rotation is kept
-    from SimPhantWorkbench.references import reference_frame
+    from SimPhantWorkbench.document.references import reference_frame
     assert abs(np.dot(reference_frame(p["rod"], "Edge1").axis, jd.frame1[1][:, 2])) < 0.1
     r = _run(study)
     name = runner.result_key(study, p["rod"])

@@ -18,8 +18,8 @@ from PIL import Image
 import FreeCAD
 
 from SimPhantWorkbench import cli, outputs, runner
-from SimPhantWorkbench.objects.base import is_type
-from SimPhantWorkbench.objects.study import study_bodies, study_result
+from SimPhantWorkbench.document.base import is_type
+from SimPhantWorkbench.document.base import study_bodies, study_result
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")

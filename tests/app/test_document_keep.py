@@ -20,9 +20,10 @@ import pytest
 import FreeCAD
 
 from helpers_doc import docs  # noqa: F401 (fixture)
-from SimPhantWorkbench import headless, inventory, runner
+from SimPhantWorkbench import runner
+from SimPhantWorkbench.document import headless, inventory
 from SimPhantWorkbench.assembly_import import study_from_assembly
-from SimPhantWorkbench.objects.base import is_type
+from SimPhantWorkbench.document.base import is_type
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCHER = os.path.join(ROOT, "bin", "simphant")
@@ -217,7 +218,7 @@ def test_without_freecads_module_start_up_the_assembly_is_missing_and_not_saved(
     finally:
         FreeCAD.closeDocument(doc.Name)
     digest = sha(path)
-    code = ("import sys; import SimPhantWorkbench.headless as h; h.start = lambda *a: []; "
+    code = ("import sys; import SimPhantWorkbench.document.headless as h; h.start = lambda *a: []; "
             "from SimPhantWorkbench.cli import main; sys.exit(main(sys.argv[1:]))")
     env = dict(os.environ, SIMPHANT_NO_FREECAD_STARTUP="1")
     done = subprocess.run([RUN_PYTHON, "-c", code, "run", path, "--in-place", "--no-animation",

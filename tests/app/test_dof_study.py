@@ -4,8 +4,9 @@ import os
 
 import FreeCAD
 
-from SimPhantWorkbench.objects.base import is_type
-from SimPhantWorkbench.objects.study import study_dof_report, study_joints
+from SimPhantWorkbench.document.base import is_type
+from SimPhantWorkbench.document.base import study_joints
+from SimPhantWorkbench.document.conversion import study_dof_report
 from SimPhantWorkbench.solver.joints import JOINT_TYPES
 
 JOINT_ROWS = {k: s.rows for k, s in JOINT_TYPES.items()}

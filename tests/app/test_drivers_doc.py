@@ -9,7 +9,7 @@ import pytest
 import FreeCAD
 
 from SimPhantWorkbench import cli, conversion, factory, runner
-from SimPhantWorkbench.objects.base import is_type
+from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.solver import ModelError
 
 from helpers_doc import G, docs, pendulum, reopen  # noqa: F401 (docs: a fixture)

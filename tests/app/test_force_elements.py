@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from SimPhantWorkbench import conversion, factory, runner
-from SimPhantWorkbench.objects.study import study_members
+from SimPhantWorkbench.document.base import study_members
 from SimPhantWorkbench.solver import ModelError
 
 from helpers_doc import docs, element_name, pendulum, reopen  # noqa: F401 (fixture)

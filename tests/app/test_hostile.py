@@ -18,9 +18,10 @@ import pytest
 import FreeCAD
 
 from helpers_doc import all_placements, docs, pendulum  # noqa: F401
-from SimPhantWorkbench import cli, factory, outdir, playback, result_check, runner
-from SimPhantWorkbench.objects.base import is_type
-from SimPhantWorkbench.objects.study import study_result
+from SimPhantWorkbench import cli, factory, outdir, playback, runner
+from SimPhantWorkbench.document import result_check
+from SimPhantWorkbench.document.base import is_type
+from SimPhantWorkbench.document.base import study_result
 from SimPhantWorkbench.solver import ModelError
 
 T_END = "0.05"
@@ -282,7 +283,7 @@ def test_a_member_whose_data_is_missing_is_named(work):
 
 
 def test_the_legacy_fixture_still_passes_the_document_check():
-    from SimPhantWorkbench.document_check import document_problems
+    from SimPhantWorkbench.document.file_check import document_problems
     path = os.path.join(os.path.dirname(__file__), "fixtures", "study_v0_1.FCStd")
     doc = FreeCAD.openDocument(path)
     try:
@@ -500,7 +501,7 @@ def test_time_functions_bound_their_work():
     """Item 6: each is refused quickly without allocating much. Run in a child process
     so that an unbounded evaluation fails the test by a timeout instead of hanging it."""
     code = ("import json, sys, tracemalloc\n"
-            "from SimPhantWorkbench.conversion import parse_time_function\n"
+            "from SimPhantWorkbench.document.elements import parse_time_function\n"
             "from SimPhantWorkbench.solver import ModelError\n"
             "out = []\n"
             "for e in json.loads(sys.argv[1]):\n"

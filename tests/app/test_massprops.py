@@ -8,8 +8,8 @@ import FreeCAD
 import Part
 from FreeCAD import Placement, Rotation, Vector
 
-from SimPhantWorkbench import massprops
-from SimPhantWorkbench.massprops import DEFAULT_DENSITY, global_shape, mass_properties
+from SimPhantWorkbench.document import massprops
+from SimPhantWorkbench.document.massprops import DEFAULT_DENSITY, global_shape, mass_properties
 from SimPhantWorkbench.solver.errors import ModelError
 
 RTOL = 1e-9

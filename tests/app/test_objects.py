@@ -19,8 +19,8 @@ MODULES = ["SimPhantWorkbench.objects", "SimPhantWorkbench.objects.base",
            "SimPhantWorkbench.objects.joint", "SimPhantWorkbench.objects.load",
            "SimPhantWorkbench.objects.result", "SimPhantWorkbench.factory",
            "SimPhantWorkbench.conversion", "SimPhantWorkbench.runner",
-           "SimPhantWorkbench.playback", "SimPhantWorkbench.result_check",
-           "SimPhantWorkbench.document_check", "SimPhantWorkbench.outdir"]
+           "SimPhantWorkbench.playback", "SimPhantWorkbench.document.result_check",
+           "SimPhantWorkbench.document.file_check", "SimPhantWorkbench.outdir"]
 
 PROXIES = {  # Type -> (module path, class): stored in .FCStd files, never renamed
     "SimPhant::Study": ("SimPhantWorkbench.objects.study", "Study"),
@@ -347,7 +347,7 @@ def test_make_joint_rejects_bad_references(docs, case):
 
 
 def test_time_functions_are_parsed_safely():
-    from SimPhantWorkbench.conversion import parse_time_function
+    from SimPhantWorkbench.document.elements import parse_time_function
     f = parse_time_function("0, 0, 10*sin(2*pi*t)", "Force 'F'")
     assert f(0.25) == pytest.approx([0, 0, 10.0])
     g = parse_time_function(["1", "t**2", "3 if t < 1 else 0"], "Force 'F'")

@@ -1,13 +1,14 @@
-"""What the joint panel computes headless (``SimPhantWorkbench.picking``): picked elements
+"""What the joint panel computes headless (``SimPhantWorkbench.document.picking``): picked elements
 resolved to study bodies, and preview frames equal to the ones the factory gives."""
 import pytest
 
 import FreeCAD
 import Part
 
-from SimPhantWorkbench import factory, picking
-from SimPhantWorkbench.conversion import global_placement
-from SimPhantWorkbench.objects.study import study_bodies
+from SimPhantWorkbench import factory
+from SimPhantWorkbench.document import picking
+from SimPhantWorkbench.document.units import global_placement
+from SimPhantWorkbench.document.base import study_bodies
 from SimPhantWorkbench.solver import JOINT_TYPES, ModelError
 
 from helpers_doc import element_name

@@ -14,13 +14,13 @@ from SimPhantWorkbench.solver import ModelError
 
 def _global_vertices(obj):
     """World positions [mm] of the vertices of ``obj`` (containers and links included)."""
-    from SimPhantWorkbench.massprops import global_shape
+    from SimPhantWorkbench.document.massprops import global_shape
     return np.array([tuple(v.Point) for v in global_shape(obj).Vertexes])
 
 
 def _local_vertices(obj):
     """Vertex positions [mm] in ``obj``'s own frame at the current placement."""
-    from SimPhantWorkbench.conversion import global_placement
+    from SimPhantWorkbench.document.units import global_placement
     inv = global_placement(obj).inverse()
     return np.array([tuple(inv.multVec(vec(*p))) for p in _global_vertices(obj)])
 
@@ -243,7 +243,7 @@ def _same(a, b, tol):
 def test_a_session_reads_and_validates_the_result_once(docs, monkeypatch):
     """The timeline's session: the result file is validated when it opens, not per frame,
     and its frames are the ones apply_frame writes (in an App::Part too)."""
-    from SimPhantWorkbench import result_check
+    from SimPhantWorkbench.document import result_check
     doc = docs()
     part = doc.addObject("App::Part", "Assembly")
     part.Placement = FreeCAD.Placement(vec(0, 200, -50), FreeCAD.Rotation(vec(0, 1, 1), 60))
@@ -279,8 +279,8 @@ def test_a_session_reads_and_validates_the_result_once(docs, monkeypatch):
 def test_a_session_refuses_a_non_finite_pose_before_moving_anything(docs):
     """A CoG so far away that r - A c overflows: refused when the session opens, naming the
     object, and nothing moves."""
-    from SimPhantWorkbench.objects.study import study_result
-    from SimPhantWorkbench.result_check import ResultError
+    from SimPhantWorkbench.document.base import study_result
+    from SimPhantWorkbench.document.result_check import ResultError
     doc = docs()
     box = free_box(doc, placement=FreeCAD.Placement(vec(30, -10, 5),
                                                     FreeCAD.Rotation(vec(1, 2, 3), 40)))

@@ -8,8 +8,8 @@ import pytest
 import Part
 from FreeCAD import Placement, Rotation, Vector
 
-from SimPhantWorkbench import references
-from SimPhantWorkbench.references import KINDS, reference_frame, split_subname
+from SimPhantWorkbench.document import references
+from SimPhantWorkbench.document.references import KINDS, reference_frame, split_subname
 from SimPhantWorkbench.solver.errors import ModelError
 
 MM = 1e-3

@@ -8,7 +8,7 @@ import pytest
 
 from helpers_doc import docs, pendulum, reopen  # noqa: F401
 from SimPhantWorkbench import playback, runner
-from SimPhantWorkbench.objects.study import study_result
+from SimPhantWorkbench.document.base import study_result
 
 
 @pytest.fixture

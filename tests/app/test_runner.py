@@ -9,7 +9,7 @@ import Part
 from helpers_doc import (all_placements, docs, element_name, free_box, pendulum,  # noqa: F401
                          reopen, vec, zero_crossings)
 from SimPhantWorkbench import factory, runner
-from SimPhantWorkbench.objects.study import study_result
+from SimPhantWorkbench.document.base import study_result
 from SimPhantWorkbench.solver import ModelError, SimulationCancelled, SimulationError
 
 
@@ -277,7 +277,7 @@ def test_unknown_density_warns_and_runs_with_the_default(docs, monkeypatch):
     monkeypatch.setattr(FreeCAD.Console, "PrintWarning", warnings.append)
     runner.run_study(m["study"])
     assert any("'Arm'" in w and "default density" in w for w in warnings), warnings
-    from SimPhantWorkbench.massprops import DEFAULT_DENSITY
+    from SimPhantWorkbench.document.massprops import DEFAULT_DENSITY
     r = runner.get_result(m["study"])
     assert r.masses[0] == pytest.approx(DEFAULT_DENSITY * 100e-3 * 20e-3 * 20e-3)
 

@@ -291,9 +291,9 @@ def test_parameter_study_object_stores_spec_and_results_and_applies_the_best(doc
     FreeCAD.closeDocument(doc.Name)
     doc2 = FreeCAD.openDocument(path)
     ps2 = doc2.getObject(names["ps"])
-    rows = ps2.Proxy.rows(ps2)
+    rows = sweep.stored_rows(ps2)
     assert [r["period"] for r in rows] == [r["period"] for r in out.rows]
-    assert ps2.Proxy.spec(ps2).to_dict() == spec.to_dict()
+    assert sweep.stored_spec(ps2).to_dict() == spec.to_dict()
     assert doc2.getObject("Sheet").get("length") == 200.0
     sweep.apply_best(ps2)
     assert doc2.getObject("Sheet").get("length") == 300.0
@@ -305,7 +305,7 @@ def test_parameter_study_object_stores_spec_and_results_and_applies_the_best(doc
 
 
 def test_the_solid_property_cache_reuses_unchanged_solids_only(docs, monkeypatch):
-    from SimPhantWorkbench import massprops
+    from SimPhantWorkbench.document import massprops
     doc = docs()
     box = doc.addObject("Part::Box", "Block")
     box.Length, box.Width, box.Height = 40.0, 20.0, 10.0
@@ -402,7 +402,7 @@ def test_simphant_sweep_on_the_embedded_cluster_then_from_the_cache(docs, tmp_pa
         ps = [o for o in saved.Objects
               if getattr(getattr(o, "Proxy", None), "Type", "") == "SimPhant::ParameterStudy"][0]
         assert ps.Succeeded == 4 and ps.BestVariant == 3
-        assert [r["period"] for r in ps.Proxy.rows(ps)] == [r["period"] for r in rows]
+        assert [r["period"] for r in sweep.stored_rows(ps)] == [r["period"] for r in rows]
         assert saved.getObject("Sheet").get("length") == 300.0
     finally:
         FreeCAD.closeDocument(saved.Name)

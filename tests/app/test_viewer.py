@@ -106,7 +106,7 @@ def test_joint_frames_follow_their_body_in_a_document_study(docs):
 def test_the_scene_evaluates_each_body_once(docs, monkeypatch):
     """Mass properties integrate the solids: the scene (meshes and joint frames) reads
     every body once, and body_data is fresh again afterwards."""
-    from SimPhantWorkbench import conversion
+    from SimPhantWorkbench.document import bodies as conversion
     doc = docs()
     p = pendulum(doc)
     r = runner.run_study(p["study"], t_end=0.05)

@@ -199,7 +199,7 @@ def _new_study():
 @step("bodies")
 def _bodies():
     doc = S["doc"]
-    from SimPhantWorkbench.objects.study import study_bodies
+    from SimPhantWorkbench.document.base import study_bodies
     study = S["study"]
     select(S["pin"])
     R["add_body_inactive_on_study"] = None
@@ -234,7 +234,7 @@ def _bodies():
 def _joint_panel():
     doc = S["doc"]
     from SimPhantWorkbench import factory
-    from SimPhantWorkbench.objects.study import study_joints
+    from SimPhantWorkbench.document.base import study_joints
     from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
     study, pin, arm = S["study"], S["pin"], S["arm"]
     R["joint_cmd_active"] = FreeCADGui.Command.get("SimPhant_Joint_revolute").isActive() \
@@ -347,7 +347,7 @@ def _shot_triads():
 @step("loads")
 def _loads():
     doc = S["doc"]
-    from SimPhantWorkbench.objects.study import study_loads
+    from SimPhantWorkbench.document.base import study_loads
     from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
     select(S["arm"], "Vertex1")
     FreeCADGui.runCommand("SimPhant_AddForce")
@@ -611,7 +611,7 @@ def _example():
         os.path.abspath(__file__)))), "examples", "slider_crank.FCStd")
     doc = FreeCAD.openDocument(path)
     pump(0.3)
-    from SimPhantWorkbench.objects.base import proxy_type
+    from SimPhantWorkbench.document.base import proxy_type
     objs = [o for o in doc.Objects if str(proxy_type(o)).startswith("SimPhant::")]
     R["example_vps"] = {o.Name: isinstance(getattr(o.ViewObject, "Proxy", None), VPBase)
                         for o in objs}

@@ -21,7 +21,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         from SimPhantWorkbench import commands, runner
         from SimPhantWorkbench.commands import cmd_drivers
-        from SimPhantWorkbench.objects.base import is_type
+        from SimPhantWorkbench.document.base import is_type
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
         FreeCADGui.updateGui()
         study = [o for o in doc.Objects if is_type(o, "SimPhant::Study")][0]

@@ -16,7 +16,8 @@ SCRIPT = textwrap.dedent('''
     out = open(OUT, "w")
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
-        from SimPhantWorkbench import inventory, runner
+        from SimPhantWorkbench import runner
+        from SimPhantWorkbench.document import inventory
         from SimPhantWorkbench.assembly_import import import_assembly
         before = inventory.file_inventory(MODEL)
         doc = FreeCAD.openDocument(MODEL)

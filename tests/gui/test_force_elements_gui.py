@@ -15,7 +15,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         from SimPhantWorkbench import factory, runner
         from SimPhantWorkbench.commands import common
-        from SimPhantWorkbench.objects.study import study_members
+        from SimPhantWorkbench.document.base import study_members
         from SimPhantWorkbench.solver.forces import FORCE_TYPES
         common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)
         doc = FreeCAD.newDocument("ForceGui")

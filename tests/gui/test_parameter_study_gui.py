@@ -27,7 +27,7 @@ SCRIPT = textwrap.dedent('''
         mw = FreeCADGui.getMainWindow()
         mw.resize(1280, 800)
         from SimPhantWorkbench import sweep
-        from SimPhantWorkbench.objects.base import is_type
+        from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.commands import common, cmd_sweep
         from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
         common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
@@ -182,7 +182,7 @@ SCRIPT = textwrap.dedent('''
         check("failed_marked", [pd["failed"], [l.get_label() for l in panel.axes.get_lines()]])
         u0 = doc.UndoCount
         ok = panel.accept()
-        rows = pstudy.Proxy.rows(pstudy)
+        rows = sweep.stored_rows(pstudy)
         check("ok_stored", [ok, doc.UndoCount - u0, pstudy.Variants, pstudy.Succeeded,
                             json.loads(pstudy.Specification)["variables"][0]["values"],
                             bool(np.array_equal(

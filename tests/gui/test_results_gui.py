@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent('''
         mw = FreeCADGui.getMainWindow()
         mw.resize(1280, 800)
         from SimPhantWorkbench import runner, outputs, viewer
-        from SimPhantWorkbench.objects.base import is_type
+        from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.results_gui import plot_panel, export
         from SimPhantWorkbench.commands import results_commands as rc
         from SimPhantWorkbench.viewer.video import video_indices

@@ -19,7 +19,7 @@ SCRIPT = textwrap.dedent('''
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         from SimPhantWorkbench import factory, outputs, runner
-        from SimPhantWorkbench.objects.base import is_type
+        from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.results_gui import plot_panel, export
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "driven_slider_crank.FCStd"))
         FreeCADGui.updateGui()

@@ -1,5 +1,5 @@
 """Python start-up hook of ``tools/run_python.sh``: when a script imports ``FreeCAD``,
-FreeCAD's module start-up runs as in ``freecadcmd`` (``SimPhantWorkbench.headless.start``),
+FreeCAD's module start-up runs as in ``freecadcmd`` (``SimPhantWorkbench.document.headless.start``),
 so documents with objects of every installed workbench and add-on load whole. Nothing
 happens for a program that does not import FreeCAD. Debian's own ``sitecustomize`` (which
 this file shadows on ``sys.path``) still runs."""
@@ -32,7 +32,7 @@ class _StartAfterLoad(importlib.abc.Loader):
     def exec_module(self, module):
         self.loader.exec_module(module)
         try:
-            from SimPhantWorkbench.headless import start
+            from SimPhantWorkbench.document.headless import start
         except ImportError:        # the repository is not on sys.path: nothing to do
             return
         start(module)

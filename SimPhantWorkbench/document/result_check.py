@@ -28,7 +28,7 @@ import zipfile
 
 import numpy as np
 
-from .solver import ModelError
+from ..solver import ModelError
 
 __all__ = ["ResultError", "MAX_RESULT_BYTES", "MAX_META_BYTES", "read_result_file",
            "check_mapping", "check_placements", "moving_targets", "result_label"]
@@ -45,7 +45,7 @@ class ResultError(ModelError):
 
 
 def result_label(res_obj):
-    from .objects.study import find_study
+    from .base import find_study
     study = None
     for parent in getattr(res_obj, "InList", ()):
         study = find_study(parent)
@@ -103,7 +103,7 @@ def _headers(z, what):
 def read_result_file(path, what="Result", max_bytes=None):
     """The solver ``Result`` in the ``.npz`` at ``path``, validated (sizes before
     decompression, then the arrays); ``ResultError`` naming ``what`` otherwise."""
-    from .solver import Result as SolverResult
+    from ..solver import Result as SolverResult
     max_bytes = MAX_RESULT_BYTES if max_bytes is None else max_bytes
     if not path or not os.path.isfile(path):
         raise ResultError("%s: its result file is missing (run the study again)" % what)
@@ -247,7 +247,7 @@ def moving_targets(study, res_obj):
     an entry whose shape object is not its body's (an edited mapping) is a
     ``ResultError``: playback never moves an object that is not a moving body.
     """
-    from .objects.study import study_bodies
+    from .base import study_bodies
     what = result_label(res_obj)
     doc = study.Document
     bodies = {b.Name: b for b in study_bodies(study)}

@@ -26,7 +26,7 @@ import numpy as np
 import FreeCAD
 import Part
 
-from SimPhantWorkbench.solver.errors import ModelError
+from ..solver.errors import ModelError
 
 __all__ = ["MassProperties", "DEFAULT_DENSITY", "solid_property_cache", "ancestors", "container_placement",
            "container_matrix", "global_shape",

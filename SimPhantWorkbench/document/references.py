@@ -16,7 +16,7 @@ import numpy as np
 
 import Part
 
-from SimPhantWorkbench.massprops import M_PER_MM, container_matrix, shape_at
+from .massprops import M_PER_MM, container_matrix, shape_at
 from SimPhantWorkbench.solver.errors import ModelError
 
 __all__ = ["RefFrame", "KINDS", "reference_frame", "global_element", "split_subname"]

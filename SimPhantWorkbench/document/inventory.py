@@ -16,7 +16,7 @@ program added are not losses).
 """
 from collections import namedtuple
 
-from .document_check import read_document_xml
+from .file_check import read_document_xml
 
 __all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
            "check_nothing_lost"]

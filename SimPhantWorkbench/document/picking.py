@@ -13,10 +13,12 @@ No FreeCADGui import: the functions are tested headless.
 """
 import FreeCAD
 
-from .conversion import body_of_object, frame_to_placement, joint_data
+from .bodies import body_of_object
+from .joints import joint_data
+from .units import frame_to_placement
 from .references import reference_frame, split_subname
-from .solver import JOINT_TYPES, ModelError
-from .solver.rotations import orthonormal_frame
+from ..solver import JOINT_TYPES, ModelError
+from ..solver.rotations import orthonormal_frame
 
 __all__ = ["resolve_pick", "joint_frames", "reference_frame_placement", "needs_text"]
 

@@ -20,8 +20,8 @@ import os
 import zipfile
 import xml.etree.ElementTree as ET
 
-from .objects.base import proxy_type
-from .solver import ModelError
+from .base import proxy_type
+from ..solver import ModelError
 
 __all__ = ["DocumentError", "check_document", "document_problems", "read_document_xml"]
 

@@ -101,7 +101,7 @@ def _positive_int(text):
 
 
 def _default_frames():
-    from .outputs import ANIMATION_FRAMES
+    from .output import ANIMATION_FRAMES
     return ANIMATION_FRAMES
 
 
@@ -446,7 +446,7 @@ def _analyse(study, conv, result, path, wall_total):
 
 def _joint_motion(result):
     """[joint, coordinate, min, max, unit] of every joint angle and slide over the run."""
-    from .outputs import JOINT_UNITS
+    from .output import JOINT_UNITS
     out = []
     if not getattr(result, "joint_frames", None) or not len(result.t):
         return out
@@ -602,7 +602,7 @@ def _start_animation(job, args, result, scene, staging, title):
     try:
         job.go(os.path.join(staging, files.RESULT_FILE), os.path.join(staging, files.SCENE_FILE),
                os.path.join(staging, "animation.gif"),
-               args.frames or files.outputs.ANIMATION_FRAMES, title)
+               args.frames or files.output.ANIMATION_FRAMES, title)
     except OSError:
         job.kill()
         return None
@@ -613,7 +613,7 @@ def _render_animation(args, result, scene, staging, title, err):
     from .viewer import files
     used, _, why = files.write_animation(
         result, scene, os.path.join(staging, "animation.gif"),
-        args.frames or files.outputs.ANIMATION_FRAMES, title)
+        args.frames or files.output.ANIMATION_FRAMES, title)
     if why is not None:
         err.write("simphant: animation drawn without VTK (%s)\n" % why)
 
@@ -715,12 +715,13 @@ def _run(args, progress, out, err, interrupt):
                  if getattr(args, k) is not None}
 
     FreeCAD = _import_freecad()
-    from . import outputs, runner
+    from . import output, runner
     from .document.conversion import convert
     from .document.file_check import DocumentError, check_document
     from .document.inventory import file_inventory
-    from .outdir import OutputDir, OutputDirError
-    from .viewer.scene import colors_from_gui_xml, scene_from_study
+    from .output.outdir import OutputDir, OutputDirError
+    from .document.scene import scene_from_study
+    from .viewer.scene import colors_from_gui_xml
     video_path = _video_path(args.video, out_dir)
     moved_video = None
     if args.video:                      # say it before solving, not after
@@ -803,7 +804,7 @@ def _run(args, progress, out, err, interrupt):
             err.flush()
 
         job = _start_animation(job, args, result, scene, staging, title)
-        names = outputs.write_all(result, staging, None, title=title, progress=note)
+        names = output.write_all(result, staging, None, title=title, progress=note)
         names += _write_view_outputs(args, result, scene, staging, title, note, err, job)
         stem = os.path.splitext(os.path.basename(model_path))[0]
         doc_name = stem + "_result.FCStd"

@@ -19,6 +19,7 @@ from .document.base import is_type, transaction
 from .document.base import study_result
 from .solver import Model, ModelError, SimulationError
 from .solver.kinematics import run_analysis
+from .document.results import get_result, result_key, result_keys, result_object
 
 __all__ = ["run_study", "get_result", "result_object", "result_key", "result_keys", "store_result",
            "result_size"]
@@ -212,45 +213,3 @@ def _restore_result(res_obj, previous):
     for name in _RESULT_PROPERTIES:
         setattr(res_obj, name, previous[name])
     res_obj.purgeTouched()
-
-
-def result_object(study):
-    """The study's Result object, or ``None``."""
-    _require_study(study)
-    return study_result(study)
-
-
-def get_result(study):
-    """The stored solver ``Result`` of ``study`` (loaded from the document), or ``None``."""
-    res_obj = result_object(study)
-    if res_obj is None:
-        return None
-    return res_obj.Proxy.load(res_obj)
-
-
-def result_key(study, obj):
-    """The name under which a Body or Joint object (or a body's shape object) is in the result.
-
-    Use it with the solver ``Result`` accessors:
-    ``get_result(study).position(result_key(study, body))``.
-    """
-    try:
-        return result_keys(study)[obj.Name]
-    except KeyError:
-        raise ModelError("'%s' is not a moving body or a joint of the result of study '%s'"
-                         % (obj.Label, study.Label)) from None
-
-
-def result_keys(study):
-    """``{object Name: result name}`` of every Body, shape object and Joint in the result
-    of ``study`` (``result_key`` of each, the stored result loaded and checked once)."""
-    res_obj = result_object(study)
-    result = get_result(study)
-    if res_obj is None or result is None:
-        raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
-    keys = {}
-    for names, objects in ((result.joint_names, res_obj.JointObjects),
-                           (result.body_names, res_obj.ShapeObjects),
-                           (result.body_names, res_obj.BodyObjects)):
-        keys.update(zip(objects, names))
-    return keys

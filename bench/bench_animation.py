@@ -18,7 +18,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from SimPhantWorkbench import outputs  # noqa: E402
+from SimPhantWorkbench import output  # noqa: E402
 from SimPhantWorkbench.viewer import files, render  # noqa: E402
 
 
@@ -40,7 +40,7 @@ def main():
     result, scene = files.load_view_files(args.dir)
     render.ensure_display()
     out = {"dir": os.path.abspath(args.dir), "samples": len(result.t),
-           "frames": outputs.ANIMATION_FRAMES, "machine": platform.machine(),
+           "frames": output.ANIMATION_FRAMES, "machine": platform.machine(),
            "python": platform.python_version(), "repeat": args.repeat}
     with tempfile.TemporaryDirectory() as tmp:
         for renderer in ("vtk", "matplotlib"):

@@ -326,7 +326,7 @@ def main(argv=None):
                case=dict(links=N_LINKS, t_end=T_END, dt=DT, output_dt=OUTPUT_DT,
                          chain_n=CHAIN_N), tag=args.tag)
     import SimPhantWorkbench
-    from SimPhantWorkbench import outputs as _outputs
+    from SimPhantWorkbench import output as _outputs
     res["simphant_package"] = os.path.realpath(os.path.dirname(SimPhantWorkbench.__file__))
     res["animation_frames_default"] = _outputs.ANIMATION_FRAMES
     tmp = tempfile.mkdtemp(prefix="simphant_bench_")

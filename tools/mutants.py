@@ -60,7 +60,7 @@ INTEG = "SimPhantWorkbench/solver/integrators.py"
 RES = "SimPhantWorkbench/solver/result.py"
 REF = "SimPhantWorkbench/document/references.py"
 PLAY = "SimPhantWorkbench/playback.py"
-OUT = "SimPhantWorkbench/outputs.py"
+OUT = "SimPhantWorkbench/output/__init__.py"
 DOF = "SimPhantWorkbench/solver/dof.py"
 JOUT = "SimPhantWorkbench/solver/joint_outputs.py"
 WARM = "SimPhantWorkbench/solver/warmup.py"
@@ -353,7 +353,7 @@ MUTANTS = [
            "        if i < 0:\n            i += n - 1\n",
            ["tests/app/test_playback.py"], "frame -1 is the second to last"),
     # ---------------------------------------------------------------- outputs
-    Mutant("csv-euler-columns", OUT,
+    Mutant("csv-euler-columns", "SimPhantWorkbench/output/tables.py",
            "cols += list(result.euler_angles(name).T)",
            "cols += list(result.euler_angles(name)[:, ::-1].T)",
            ["tests/app/test_outputs.py"], "body CSV angle columns in z, y, x order"),
@@ -504,7 +504,7 @@ MUTANTS = [
            'return "dynamic" if str(getattr(study, "AnalysisMode", "Dynamic")) == "Kinematic"',
            ["tests/app/test_drivers_doc.py::test_held_pendulum_torque_is_the_gravity_moment"],
            "the study's AnalysisMode Kinematic runs a dynamic simulation"),
-    Mutant("driver-csv-power-column", OUT,
+    Mutant("driver-csv-power-column", "SimPhantWorkbench/output/tables.py",
            "        cols.append(result.driver_power(d))",
            "        cols.append(result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
            "else result.driver_power(d))",
@@ -557,9 +557,9 @@ MUTANTS = [
            "drive = np.zeros(len(self.t))",
            ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance"],
            "energy balance without the driver work"),
-    Mutant("forces-plot-rate-as-force", OUT,
-           "ax.plot(result.t, result.spring_force(name), color=_COLORS[0])",
-           "ax.plot(result.t, result.spring_rate(name), color=_COLORS[0])",
+    Mutant("forces-plot-rate-as-force", "SimPhantWorkbench/output/plots.py",
+           "ax.plot(result.t, result.spring_force(name), color=COLORS[0])",
+           "ax.plot(result.t, result.spring_rate(name), color=COLORS[0])",
            ["tests/app/test_force_elements.py::"
             "test_forces_plot_shows_each_elements_force_coordinate_and_power"],
            "forces.png plots the element's rate as its force"),
@@ -568,13 +568,13 @@ MUTANTS = [
            "pass",
            ["tests/app/test_force_elements.py::test_cli_writes_the_forces_plot"],
            "write_all leaves out forces.png"),
-    Mutant("quantity-element-moment-as-force", "SimPhantWorkbench/quantities.py",
+    Mutant("quantity-element-moment-as-force", "SimPhantWorkbench/output/quantities.py",
            'return "torque" if _element_rotation(result, target) else "force"',
            'return "force"',
            ["tests/app/test_quantities.py::"
             "test_force_element_and_driver_quantities_read_the_result"],
            "plot panel: a torsional element's moment in force units"),
-    Mutant("quantity-driver-power-reads-effort", "SimPhantWorkbench/quantities.py",
+    Mutant("quantity-driver-power-reads-effort", "SimPhantWorkbench/output/quantities.py",
            "return result.driver_power(target.key)[:, None]",
            "return result.driver_effort(target.key)[:, None]",
            ["tests/app/test_quantities.py::"
@@ -620,20 +620,20 @@ MUTANTS = [
            ["tests/solver/test_constraint_forces.py::"
             "test_reactions_are_reported_in_model_joint_order"],
            "reactions stay in the system's elimination order"),
-    Mutant("tessellation-orientation-unchecked", "SimPhantWorkbench/outputs.py",
-           "            if _oriented_closed(t) and _closed(shape, p, t):",
+    Mutant("tessellation-orientation-unchecked", "SimPhantWorkbench/document/scene.py",
+           "            if oriented_closed(t) and _closed(shape, p, t):",
            "            if _closed(shape, p, t) or True:",
            ["tests/app/test_outputs.py::"
             "test_whole_shape_tessellation_is_checked_before_it_is_used"],
            "a one-call tessellation is used without checking it"),
-    Mutant("oriented-closed-ignores-direction", "SimPhantWorkbench/outputs.py",
+    Mutant("oriented-closed-ignores-direction", "SimPhantWorkbench/output/mesh.py",
            "and bool(np.isin(b * n + a, codes, assume_unique=True).all()))",
            ")",
            ["tests/app/test_outputs.py::"
             "test_whole_shape_tessellation_is_checked_before_it_is_used"],
            "a flipped triangle passes the orientation check"),
-    Mutant("scene-body-data-not-reused", "SimPhantWorkbench/viewer/scene.py",
-           "    with conversion.reused_body_data():\n        return _scene_from_study(",
+    Mutant("scene-body-data-not-reused", "SimPhantWorkbench/document/scene.py",
+           "    with reused_body_data():\n        return _scene_from_study(",
            "    if True:\n        return _scene_from_study(",
            ["tests/app/test_viewer.py::test_the_scene_evaluates_each_body_once"],
            "the scene integrates each body's mass properties several times"),
@@ -664,7 +664,7 @@ MUTANTS = [
            ["tests/solver/test_sweep_support.py::"
             "test_energy_drift_is_the_drift_of_the_energy_balance"],
            "the sweep's energy drift counts a damper's dissipation as drift"),
-    Mutant("legend-not-capped", "SimPhantWorkbench/outputs.py",
+    Mutant("legend-not-capped", "SimPhantWorkbench/output/plots.py",
            "    if len(handles) > LEGEND_MAX:",
            "    if False:",
            ["tests/app/test_outputs.py::test_many_bodies_get_a_legend_that_fits"],

@@ -16,7 +16,7 @@ import tempfile
 
 import numpy as np
 
-from .. import outputs
+from .. import output
 
 __all__ = ["export_csv", "export_plots", "export_view_animation"]
 
@@ -39,13 +39,13 @@ def _write(study, directory, ext):
     result = _result(study)
     _directory(directory)
     title = "%s: %s" % (study.Document.Label, study.Label)
-    names = outputs.write_all(result, directory, None, title,
+    names = output.write_all(result, directory, None, title,
                               only=lambda name: name.endswith(ext))
     return [os.path.join(directory, n) for n in names]
 
 
 def export_csv(study, directory):
-    """Write the CSV tables of ``simphant run`` (``outputs.write_all``): ``body_<name>.csv``,
+    """Write the CSV tables of ``simphant run`` (``output.write_all``): ``body_<name>.csv``,
     ``reactions.csv``, ``energy.csv``, and as the model has them ``joints.csv``,
     ``forces.csv``, ``drivers.csv``, into ``directory``; returns their paths."""
     return _write(study, directory, ".csv")

@@ -19,7 +19,7 @@ import csv
 
 import numpy as np
 
-from .. import quantities as Q
+from ..output import quantities as Q
 
 __all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of"]
 
@@ -392,7 +392,8 @@ def _panel_class():
         # ---------------------------------------------------------- drawing
         def _context(self):
             if self._joint_frames is None and self.study is not None:
-                self._joint_frames = Q.joint_frames(self.study, self.result)
+                from ..document.scene import joint_frames
+                self._joint_frames = joint_frames(self.study, self.result)
             return {"joint_frames": self._joint_frames or {}}
 
         def redraw(self, *_):

@@ -15,7 +15,8 @@ import os
 
 import numpy as np
 
-from ..outputs import _figure, safe_name
+from ..output.plots import figure
+from ..output.tables import safe_name
 
 __all__ = ["write_csv", "read_csv", "write_parquet", "plot_metric", "write_all", "PLOT_DPI"]
 
@@ -74,7 +75,7 @@ def write_parquet(outcome, path):
 def plot_metric(outcome, metric, path):
     """``metric`` against each design variable, one panel per variable."""
     names = outcome.spec.variable_names
-    fig = _figure((4.2 * len(names) + 0.8, 3.8), dpi=PLOT_DPI)
+    fig = figure((4.2 * len(names) + 0.8, 3.8), dpi=PLOT_DPI)
     axes = np.atleast_1d(fig.subplots(1, len(names), squeeze=False)[0])
     ok = [r for r in outcome.rows if r["status"] == "ok" and not math.isnan(r[metric])]
     bad = [r for r in outcome.rows if r["status"] == "failed"]

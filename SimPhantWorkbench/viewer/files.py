@@ -4,13 +4,13 @@
 (``Scene.save``) into its output directory; ``simphant view DIR`` reads them
 back (``load_view_files``) without FreeCAD. ``write_animation`` renders the
 run's ``animation.gif`` with VTK when PyVista is there and falls back to the
-Matplotlib rasteriser of ``outputs.render_animation`` otherwise;
+Matplotlib rasteriser of ``output.render_animation`` otherwise;
 ``write_run_video`` writes ``--video`` (MP4 or GIF, real time).
 """
 import os
 
-from .. import outputs
-from .scene import RESULT_FILE, SCENE_FILE, Scene
+from .. import output
+from ..viewer.scene import RESULT_FILE, SCENE_FILE, Scene
 
 __all__ = ["write_view_files", "load_view_files", "write_animation", "write_run_video",
            "ANIMATION_VTK_SIZE", "VIDEO_SIZE", "VIDEO_FPS"]
@@ -69,11 +69,11 @@ def _vtk_problem():
     return None
 
 
-def write_animation(result, scene, path, frames=outputs.ANIMATION_FRAMES, title="",
+def write_animation(result, scene, path, frames=output.ANIMATION_FRAMES, title="",
                     renderer="auto"):
     """Write ``animation.gif``: about ``frames`` samples, real-time frame durations.
 
-    ``renderer``: ``"vtk"``, ``"matplotlib"`` (``outputs.render_animation``) or
+    ``renderer``: ``"vtk"``, ``"matplotlib"`` (``output.render_animation``) or
     ``"auto"`` (VTK when it can render here). Returns ``(renderer used, frame count,
     why VTK was not used or None)``.
     """
@@ -83,7 +83,7 @@ def write_animation(result, scene, path, frames=outputs.ANIMATION_FRAMES, title=
         if why is None:
             from .render import render_frames
             from .video import write_gif
-            idx = outputs.frame_indices(len(result.t), frames)
+            idx = output.frame_indices(len(result.t), frames)
             if len(idx) == 0:
                 raise ValueError("nothing to animate (no samples)")
             step = (result.t[idx[-1]] - result.t[idx[0]]) / (len(idx) - 1) if len(idx) > 1 \
@@ -93,7 +93,7 @@ def write_animation(result, scene, path, frames=outputs.ANIMATION_FRAMES, title=
             return "vtk", n, None
         if renderer == "vtk":
             raise RuntimeError("VTK cannot render: %s" % why)
-    n = outputs.render_animation(result, scene.meshes, path, frames, title)
+    n = output.render_animation(result, scene.meshes, path, frames, title)
     return "matplotlib", n, why
 
 

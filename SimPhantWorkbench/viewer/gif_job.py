@@ -116,7 +116,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     from ..solver import Result
     from . import files
-    from .scene import Scene
+    from ..viewer.scene import Scene
     if argv == ["--wait"]:
         try:                            # what rendering imports, while the run solves
             import pyvista  # noqa: F401

@@ -5,7 +5,7 @@ only sets each actor's user matrix ``[A r; 0 1]``), one triad per joint frame,
 optional CoG trails and the time as text, and frames the camera on the whole
 motion, looking along the direction in which the bodies move least. VTK draws
 with a depth buffer and lights: what the hand-written rasteriser of
-``outputs.render_animation`` (kept as the fallback without VTK) approximates.
+``output.animation.render_animation`` (kept as the fallback without VTK) approximates.
 
 Off-screen rendering needs an OpenGL context: Debian's VTK opens one on an X
 display. ``ensure_display`` starts a private ``Xvfb`` when there is no display
@@ -21,7 +21,8 @@ import sys
 
 import numpy as np
 
-from ..outputs import _view_angles, frame_indices
+from ..output import frame_indices
+from ..output.animation import view_angles
 from .video import video_indices
 
 __all__ = ["ensure_display", "SceneRenderer", "offscreen_plotter", "render_frames",
@@ -203,7 +204,7 @@ class SceneRenderer:
     def reset_camera(self):
         """Frame the whole motion, seen along the direction in which the bodies move least:
         the corners of its bounding box, projected on the view plane, fill the window."""
-        elev, azim = _view_angles(self.result, self.scene.meshes)
+        elev, azim = view_angles(self.result, self.scene.meshes)
         e, a = math.radians(elev), math.radians(azim)
         d = np.array([math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e)])
         up = np.array([0.0, 0.0, 1.0]) if abs(d[2]) < 0.95 else np.array([0.0, 1.0, 0.0])

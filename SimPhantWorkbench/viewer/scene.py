@@ -1,7 +1,7 @@
 """What the viewer draws: tessellated bodies with their colours and the joint frames.
 
-A ``Scene`` is made once from a study (``scene_from_study``: FreeCAD tessellates
-each body's shape, ``outputs.body_meshes``) and then only moved by a solver
+A ``Scene`` is made once from a study (``document.scene.scene_from_study``: FreeCAD
+tessellates each body's shape) and then only moved by a solver
 ``Result``: a moving body's mesh is kept in its own frame about its CoG, so its
 world points at sample ``i`` are ``r_i + A_i p`` (``Result.pose``). Joint frames
 are kept the same way, attached to the joint's second body (its first when the
@@ -16,17 +16,16 @@ import re
 
 import numpy as np
 
-from ..outputs import Mesh
+from ..output.mesh import Mesh
 
-__all__ = ["Scene", "JointFrame", "SCENE_FILE", "RESULT_FILE", "scene_from_study",
-           "study_joint_frame",
-           "colors_from_gui_xml", "document_colors"]
+__all__ = ["Scene", "JointFrame", "SCENE_FILE", "RESULT_FILE", "DEFAULT_GREY",
+           "colors_from_gui_xml", "hex_color"]
 
 SCENE_FILE = "scene.npz"
 RESULT_FILE = "result.npz"
 _FORMAT = "simphant-scene-1"
 #: FreeCAD's default shape colour (0.8, 0.8, 0.8): such bodies get the palette instead
-_DEFAULT_GREY = "#cccccc"
+DEFAULT_GREY = "#cccccc"
 
 
 class JointFrame:
@@ -53,7 +52,7 @@ class JointFrame:
 
 
 class Scene:
-    """Meshes (``outputs.Mesh``) and joint frames (``JointFrame``) of a study; SI units."""
+    """Meshes (``output.mesh.Mesh``) and joint frames (``JointFrame``) of a study; SI units."""
 
     def __init__(self, meshes, joints=(), title=""):
         self.meshes = list(meshes)
@@ -122,7 +121,7 @@ class Scene:
 
 # ============================================================================ colours
 
-def _hex(rgb):
+def hex_color(rgb):
     return "#%02x%02x%02x" % tuple(int(round(255 * max(0.0, min(1.0, c)))) for c in rgb[:3])
 
 
@@ -139,86 +138,3 @@ def colors_from_gui_xml(xml):
             v = int(c.group(1))              # 0xRRGGBBAA
             out[m.group(1)] = "#%02x%02x%02x" % ((v >> 24) & 255, (v >> 16) & 255, (v >> 8) & 255)
     return out
-
-
-def document_colors(study):
-    """``{object Name: "#rrggbb"}`` of the study's shape objects from their view providers
-    (empty without the GUI)."""
-    from ..document.base import study_bodies
-    out = {}
-    for body in study_bodies(study):
-        obj = body.ShapeObject
-        vo = getattr(obj, "ViewObject", None) if obj is not None else None
-        color = getattr(vo, "ShapeColor", None) if vo is not None else None
-        if color is not None:
-            out[obj.Name] = _hex(color)
-    return out
-
-
-# ============================================================================ from a study
-
-def scene_from_study(study, result, colors=None, title=""):
-    """The ``Scene`` of ``study`` for ``result`` (FreeCAD: tessellates every body once).
-
-    ``colors``: ``{shape object Name: "#rrggbb"}`` (``document_colors`` in the GUI,
-    ``colors_from_gui_xml`` headless); FreeCAD's default grey and missing entries
-    keep the palette colour of ``outputs.body_meshes``. Joint frames come from the
-    document's joints (``conversion.joint_data``), attached to their bodies at the
-    poses the run started from.
-    """
-    from ..document import bodies as conversion
-    with conversion.reused_body_data():
-        return _scene_from_study(study, result, colors, title)
-
-
-def _scene_from_study(study, result, colors, title):
-    from .. import outputs
-    from ..document.base import study_bodies, study_joints
-    colors = dict(colors if colors is not None else document_colors(study))
-    meshes = outputs.body_meshes(study, result)
-    shape_of = {}
-    for body in study_bodies(study):
-        if body.ShapeObject is not None:
-            shape_of.setdefault(body.Label, body.ShapeObject.Name)
-    for m in meshes:
-        c = colors.get(shape_of.get(m.label))
-        if c is not None and c.lower() != _DEFAULT_GREY:
-            m.color = c
-    from .. import runner
-    keys = runner.result_keys(study)
-    joints = [jf for jf in (study_joint_frame(study, j, result, keys=keys)
-                            for j in study_joints(study)) if jf is not None]
-    return Scene(meshes, joints, title)
-
-
-
-def study_joint_frame(study, joint, result, sides=("body2", "body1"), keys=None):
-    """The ``JointFrame`` of a document Joint: its frame on the first of ``sides`` whose
-    body moves, kept in that body's own frame (about its CoG, so that any pose the
-    document shows gives the same local frame); the frame of the last side in world
-    axes when none moves. ``None`` if the joint cannot be placed or is not in ``result``.
-    """
-    from .. import runner
-    from ..document import bodies, joints
-    try:
-        jd = joints.joint_data(joint)
-        key = keys[joint.Name] if keys is not None else runner.result_key(study, joint)
-    except Exception:  # noqa: BLE001 - a joint we cannot place is not drawn
-        return None
-    if key not in result.joint_names:
-        return None
-    side = {"body1": (jd.body1, jd.frame1), "body2": (jd.body2, jd.frame2)}
-    for s in sides:
-        body, (p, R) = side[s]
-        if body is None or body.Fixed:
-            continue
-        name = keys.get(body.Name) if keys is not None else runner.result_key(study, body)
-        if name not in result.body_names:
-            continue
-        bd = bodies.body_data(body, warn=False)
-        cog = np.asarray(bd.mass_props.cog, dtype=float)
-        A0 = bd.frame[1]
-        return JointFrame(key, joint.Label, name, A0.T @ (np.asarray(p) - cog),
-                          A0.T @ np.asarray(R))
-    _body, (p, R) = side[sides[-1]]
-    return JointFrame(key, joint.Label, None, p, R)

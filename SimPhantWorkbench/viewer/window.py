@@ -311,7 +311,7 @@ def run_viewer(result, scene, index=0, size=(960, 720), triads=True, trails=Fals
 def open_viewer(study, parent=None):
     """Open the viewer on ``study``'s stored result (FreeCAD GUI); returns the window."""
     from .. import runner
-    from .scene import scene_from_study
+    from ..document.scene import scene_from_study
     result = runner.get_result(study)
     if result is None:
         raise ValueError("Study '%s' has no result yet: run it first" % study.Label)

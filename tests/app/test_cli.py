@@ -17,7 +17,7 @@ from PIL import Image
 
 import FreeCAD
 
-from SimPhantWorkbench import cli, outputs, runner
+from SimPhantWorkbench import cli, output, runner
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.document.base import study_bodies, study_result
 
@@ -133,19 +133,19 @@ def test_writes_every_file_and_nothing_else(demo):
 def test_csv_files_have_a_row_per_sample_and_the_stated_columns(demo):
     for body in ("Crank", "ConnectingRod", "Slider"):
         header, data = read_csv(os.path.join(demo["out"], "body_%s.csv" % body))
-        assert tuple(header) == outputs.BODY_COLUMNS and data.shape == (SAMPLES, 17)
+        assert tuple(header) == output.BODY_COLUMNS and data.shape == (SAMPLES, 17)
         np.testing.assert_allclose(data[:, 0], np.linspace(0, 3, SAMPLES), atol=1e-12)
         np.testing.assert_allclose(np.linalg.norm(data[:, 4:8], axis=1), 1.0, atol=1e-12)
     header, data = read_csv(os.path.join(demo["out"], "reactions.csv"))
     assert data.shape == (SAMPLES, 1 + 6 * 4) and header[1] == "CrankPivot F_x [N]"
     header, data = read_csv(os.path.join(demo["out"], "energy.csv"))
-    assert tuple(header) == outputs.ENERGY_COLUMNS and data.shape == (SAMPLES, 6)
+    assert tuple(header) == output.ENERGY_COLUMNS and data.shape == (SAMPLES, 6)
     np.testing.assert_allclose(data[:, 1] + data[:, 2], data[:, 3], rtol=1e-12, atol=1e-15)
 
 
 def test_pngs_decode_with_their_sizes_and_the_gif_has_its_frames(demo):
-    dpi = outputs.PLOT_DPI
-    sizes = {"positions.png": outputs.POSITIONS_SIZE, "energy.png": outputs.ENERGY_SIZE,
+    dpi = output.PLOT_DPI
+    sizes = {"positions.png": output.POSITIONS_SIZE, "energy.png": output.ENERGY_SIZE,
              "reactions.png": (11.0, 0.9 + 2.2 * 4)}
     for name, (w, h) in sizes.items():
         with Image.open(os.path.join(demo["out"], name)) as im:
@@ -153,7 +153,7 @@ def test_pngs_decode_with_their_sizes_and_the_gif_has_its_frames(demo):
             assert im.format == "PNG" and im.size == (round(w * dpi), round(h * dpi)), name
     with Image.open(os.path.join(demo["out"], "animation.gif")) as im:
         assert im.format == "GIF" and im.n_frames == FRAMES
-        assert 100 < im.size[0] <= outputs.ANIMATION_SIZE
+        assert 100 < im.size[0] <= output.ANIMATION_SIZE
         assert im.info["duration"] >= 20
 
 
@@ -313,7 +313,7 @@ def test_cancel_keeps_the_previous_complete_outputs_untouched(demo, tmp_path):
 def test_an_interrupt_while_writing_outputs_leaves_nothing(tmp_path, monkeypatch):
     def interrupted(*args, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(outputs, "plot_reactions", interrupted)
+    monkeypatch.setattr(output, "plot_reactions", interrupted)
     out = tmp_path / "out"
     code, stdout, stderr = run_cli("run", example("pendulum"), "--out", out, "--t-end", "0.1")
     assert code == cli.EXIT_CANCELLED and "cancelled" in stderr

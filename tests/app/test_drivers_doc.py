@@ -145,13 +145,13 @@ def test_cli_writes_the_driver_outputs(tmp_path):
 def test_drivers_csv_and_plot_of_a_point_driver(tmp_path):
     """A point driver's three rows get x, y, z columns; the plot is written."""
     import csv
-    from SimPhantWorkbench import outputs
+    from SimPhantWorkbench import output
     from SimPhantWorkbench.solver import Model
     m = Model(gravity=(0.0, 0.0, -G))
     b = m.add_body("puck", mass=1.0, inertia=(0.01, 0.01, 0.01))
     m.add_point_driver(b, ("0.1*sin(t)", 0.0, 0.0), name="path")
     r = m.simulate(t_end=0.2, dt=1e-3, output_dt=0.05)
-    names = outputs.write_all(r, str(tmp_path))
+    names = output.write_all(r, str(tmp_path))
     assert "drivers.csv" in names and "drivers.png" in names
     with open(tmp_path / "drivers.csv", newline="") as fh:
         rows = list(csv.reader(fh))

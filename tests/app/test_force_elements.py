@@ -81,11 +81,11 @@ def test_bad_force_elements_name_the_object_and_leave_nothing(doc):
 def test_forces_csv_has_each_element(doc, tmp_path):
     import csv
 
-    from SimPhantWorkbench import outputs
+    from SimPhantWorkbench import output
     p = pendulum(doc)
     factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, name="Torsion")
     r = runner.run_study(p["study"], t_end=0.05)
-    names = outputs.write_all(r, str(tmp_path))
+    names = output.write_all(r, str(tmp_path))
     assert "forces.csv" in names
     with open(tmp_path / "forces.csv") as fh:
         rows = list(csv.reader(fh))
@@ -144,13 +144,13 @@ def test_the_stored_result_keeps_the_force_elements(doc):
 def test_forces_plot_shows_each_elements_force_coordinate_and_power(doc, tmp_path):
     """``forces.png`` (written by ``write_all`` with force elements): per element its
     force / moment, its coordinate and its power, with the units of its kind."""
-    from SimPhantWorkbench import outputs
+    from SimPhantWorkbench import output
     p = pendulum(doc)
     factory.make_joint_spring(p["study"], p["joint"], stiffness=1.0, damping=0.01, name="Torsion")
     r = runner.run_study(p["study"], t_end=0.05)
-    names = outputs.write_all(r, str(tmp_path))
+    names = output.write_all(r, str(tmp_path))
     assert "forces.png" in names and (tmp_path / "forces.png").stat().st_size > 1000
-    fig = outputs.forces_figure(r)
+    fig = output.forces_figure(r)
     force_ax, coord_ax, power_ax = fig.axes[:3]
     assert force_ax.get_ylabel() == "moment [N m]" and coord_ax.get_ylabel() == "angle [rad]"
     np.testing.assert_array_equal(force_ax.lines[0].get_ydata(), r.spring_force("Torsion"))

@@ -18,7 +18,8 @@ import pytest
 import FreeCAD
 
 from helpers_doc import all_placements, docs, pendulum  # noqa: F401
-from SimPhantWorkbench import cli, factory, outdir, playback, runner
+from SimPhantWorkbench import cli, factory, playback, runner
+from SimPhantWorkbench.output import outdir
 from SimPhantWorkbench.document import result_check
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.document.base import study_result

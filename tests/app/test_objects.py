@@ -20,7 +20,7 @@ MODULES = ["SimPhantWorkbench.objects", "SimPhantWorkbench.objects.base",
            "SimPhantWorkbench.objects.result", "SimPhantWorkbench.factory",
            "SimPhantWorkbench.conversion", "SimPhantWorkbench.runner",
            "SimPhantWorkbench.playback", "SimPhantWorkbench.document.result_check",
-           "SimPhantWorkbench.document.file_check", "SimPhantWorkbench.outdir"]
+           "SimPhantWorkbench.document.file_check", "SimPhantWorkbench.output.outdir"]
 
 PROXIES = {  # Type -> (module path, class): stored in .FCStd files, never renamed
     "SimPhant::Study": ("SimPhantWorkbench.objects.study", "Study"),

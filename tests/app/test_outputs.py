@@ -12,7 +12,9 @@ import FreeCAD
 import Part
 
 from helpers_doc import docs, pendulum  # noqa: F401
-from SimPhantWorkbench import outputs, runner
+from SimPhantWorkbench import output, runner
+from SimPhantWorkbench.document import scene
+from SimPhantWorkbench.output import mesh
 from SimPhantWorkbench.solver import Model
 
 
@@ -35,9 +37,9 @@ def read_csv(path):
 
 def test_body_csv_holds_the_result_exactly(result, tmp_path):
     name = result.body_names[0]
-    path = outputs.write_body_csv(result, name, str(tmp_path / "b.csv"))
+    path = output.write_body_csv(result, name, str(tmp_path / "b.csv"))
     header, data = read_csv(path)
-    assert tuple(header) == outputs.BODY_COLUMNS
+    assert tuple(header) == output.BODY_COLUMNS
     assert all("[" in h and h.endswith("]") for h in header)        # units in every name
     assert data.shape == (len(result.t), 17)
     np.testing.assert_array_equal(data[:, 0], result.t)
@@ -57,7 +59,7 @@ def test_body_csv_angles_rebuild_the_orientation_of_a_tumbling_body(tmp_path):
     b = m.add_body("tumbler", mass=1.0, inertia=(0.2, 0.3, 0.4), orientation=q0 / np.linalg.norm(q0),
                    angular_velocity=(1.5, -2.0, 2.5))
     r = m.simulate(t_end=2.0, dt=1e-3, output_dt=0.05)
-    header, data = read_csv(outputs.write_body_csv(r, "tumbler", str(tmp_path / "t.csv")))
+    header, data = read_csv(output.write_body_csv(r, "tumbler", str(tmp_path / "t.csv")))
     assert header[4:11] == ["q_w [1]", "q_x [1]", "q_y [1]", "q_z [1]",
                             "angle_x [rad]", "angle_y [rad]", "angle_z [rad]"]
 
@@ -85,22 +87,22 @@ def test_body_csv_angles_rebuild_the_orientation_of_a_tumbling_body(tmp_path):
 
 
 def test_reactions_and_energy_csv(result, tmp_path):
-    header, data = read_csv(outputs.write_reactions_csv(result, str(tmp_path / "r.csv")))
+    header, data = read_csv(output.write_reactions_csv(result, str(tmp_path / "r.csv")))
     assert header[0] == "time [s]" and len(header) == 1 + 6 * len(result.joint_names)
     assert header[1:7] == ["shoulder F_x [N]", "shoulder F_y [N]", "shoulder F_z [N]",
                            "shoulder T_x [N m]", "shoulder T_y [N m]", "shoulder T_z [N m]"]
     assert header[7] == "elbow, left F_x [N]"                       # quoted by csv
     np.testing.assert_array_equal(data[:, 7:10], result.reaction_force("elbow, left"))
     np.testing.assert_array_equal(data[:, 10:13], result.reaction_torque("elbow, left"))
-    header, data = read_csv(outputs.write_energy_csv(result, str(tmp_path / "e.csv")))
-    assert tuple(header) == outputs.ENERGY_COLUMNS and data.shape == (len(result.t), 6)
+    header, data = read_csv(output.write_energy_csv(result, str(tmp_path / "e.csv")))
+    assert tuple(header) == output.ENERGY_COLUMNS and data.shape == (len(result.t), 6)
     e = result.energy()
     np.testing.assert_array_equal(data[:, 3], e["total"])
     np.testing.assert_array_equal(data[:, 4], result.constraint_violation()["position"])
 
 
 def test_joints_csv(result, tmp_path):
-    header, data = read_csv(outputs.write_joints_csv(result, str(tmp_path / "j.csv")))
+    header, data = read_csv(output.write_joints_csv(result, str(tmp_path / "j.csv")))
     assert header[:4] == ["time [s]", "shoulder angle [rad]", "shoulder angle rate [rad/s]",
                           "shoulder angle acceleration [rad/s^2]"]
     assert header[4] == "elbow, left angle [rad]"
@@ -119,18 +121,18 @@ def test_joints_csv(result, tmp_path):
 
 
 def test_body_csv_names_are_safe_and_unique(result):
-    assert outputs.safe_name("Crank (Body001)/x") == "Crank_Body001_x"
-    names = [outputs.body_csv_name(result, n) for n in result.body_names]
+    assert output.safe_name("Crank (Body001)/x") == "Crank_Body001_x"
+    names = [output.body_csv_name(result, n) for n in result.body_names]
     # "upper arm" and "upper_arm" both become upper_arm: numbered apart
     assert names == ["body_upper_arm_1.csv", "body_upper_arm_2.csv"]
 
 
 def test_plots_have_the_stated_pixel_sizes(result, tmp_path):
-    dpi = outputs.PLOT_DPI
-    for fn, size in ((outputs.plot_positions, outputs.POSITIONS_SIZE),
-                     (outputs.plot_energy, outputs.ENERGY_SIZE),
-                     (outputs.plot_reactions, outputs.reactions_size(result)),
-                     (outputs.plot_joint_motion, outputs.POSITIONS_SIZE)):
+    dpi = output.PLOT_DPI
+    for fn, size in ((output.plot_positions, output.POSITIONS_SIZE),
+                     (output.plot_energy, output.ENERGY_SIZE),
+                     (output.plot_reactions, output.reactions_size(result)),
+                     (output.plot_joint_motion, output.POSITIONS_SIZE)):
         path = fn(result, str(tmp_path / (fn.__name__ + ".png")), title="t")
         with Image.open(path) as im:
             im.load()
@@ -147,24 +149,24 @@ def test_reactions_figure_grows_per_joint_up_to_eight():
         m.add_joint("revolute", prev, b, point=(k, 0, 0), axis=(0, 1, 0))
         prev = b
     r = m.simulate(t_end=0.01, dt=1e-3)
-    assert outputs.reactions_size(r)[1] == pytest.approx(0.9 + 2.2 * 8)
+    assert output.reactions_size(r)[1] == pytest.approx(0.9 + 2.2 * 8)
 
 
 def test_frame_indices_spread_evenly_and_keep_the_ends():
-    idx = outputs.frame_indices(301)
-    assert len(idx) == outputs.ANIMATION_FRAMES == 50 and idx[0] == 0 and idx[-1] == 300
-    idx = outputs.frame_indices(301, 100)
+    idx = output.frame_indices(301)
+    assert len(idx) == output.ANIMATION_FRAMES == 50 and idx[0] == 0 and idx[-1] == 300
+    idx = output.frame_indices(301, 100)
     assert len(idx) == 100 and idx[0] == 0 and idx[-1] == 300
     assert np.ptp(np.diff(idx)) <= 1
-    np.testing.assert_array_equal(outputs.frame_indices(40), np.arange(40))
-    np.testing.assert_array_equal(outputs.frame_indices(1), [0])
-    assert len(outputs.frame_indices(0)) == 0
+    np.testing.assert_array_equal(output.frame_indices(40), np.arange(40))
+    np.testing.assert_array_equal(output.frame_indices(1), [0])
+    assert len(output.frame_indices(0)) == 0
 
 
 def test_subdivide_splits_long_edges_and_keeps_area_and_winding():
     pts = np.array([[0, 0, 0], [10, 0, 0], [10, 1, 0], [0, 1, 0]], dtype=float)
     tris = np.array([[0, 1, 2], [0, 2, 3]])
-    p2, t2 = outputs.subdivide(pts, tris, max_edge=1.5)
+    p2, t2 = output.subdivide(pts, tris, max_edge=1.5)
     corners = p2[t2]
     edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)
     assert edges.max() <= 1.5 and len(t2) > 8
@@ -175,27 +177,27 @@ def test_subdivide_splits_long_edges_and_keeps_area_and_winding():
 
 def test_tessellation_is_closed_and_outward():
     box = Part.makeBox(10, 20, 30)
-    pts, tris, closed = outputs._tessellate(box)
+    pts, tris, closed = scene.tessellate(box)
     assert closed
-    assert outputs._signed_volume(pts, tris) == pytest.approx(6000.0, rel=1e-9)
+    assert mesh.signed_volume(pts, tris) == pytest.approx(6000.0, rel=1e-9)
     cyl = Part.makeCylinder(5, 10)
-    pts, tris, closed = outputs._tessellate(cyl)
-    assert closed and outputs._signed_volume(pts, tris) == pytest.approx(cyl.Volume, rel=0.02)
+    pts, tris, closed = scene.tessellate(cyl)
+    assert closed and mesh.signed_volume(pts, tris) == pytest.approx(cyl.Volume, rel=0.02)
     # a lone face bounds no solid: no culling
-    assert not outputs._tessellate(box.Faces[0])[2]
+    assert not scene.tessellate(box.Faces[0])[2]
 
 
 def test_whole_shape_tessellation_is_checked_before_it_is_used():
     """The one-call tessellation is kept only as a closed, consistently oriented surface:
     a flipped or a missing triangle sends the shape face by face."""
     part = Part.makeBox(10, 20, 30).cut(Part.makeCylinder(3, 40, FreeCAD.Vector(5, 10, -5)))
-    pts, tris, closed = outputs._tessellate(part)
-    assert closed and outputs._oriented_closed(tris)
-    assert outputs._signed_volume(pts, tris) == pytest.approx(part.Volume, rel=0.02)
+    pts, tris, closed = scene.tessellate(part)
+    assert closed and mesh.oriented_closed(tris)
+    assert mesh.signed_volume(pts, tris) == pytest.approx(part.Volume, rel=0.02)
     flipped = tris.copy()
     flipped[3] = flipped[3, ::-1]
-    assert not outputs._oriented_closed(flipped)
-    assert not outputs._oriented_closed(tris[1:])
+    assert not mesh.oriented_closed(flipped)
+    assert not mesh.oriented_closed(tris[1:])
     # a one-call mesh with one small triangle turned inward (volume still within 2 %)
     # is not used: face by face, every triangle faces outward
     cyl = Part.makeCylinder(5, 10)
@@ -208,30 +210,30 @@ def test_whole_shape_tessellation_is_checked_before_it_is_used():
             p, t = cyl.tessellate(tol)
             return p, [t[0][::-1]] + list(t[1:])
 
-    cp, ct, cclosed = outputs._tessellate(OneFlipped())
+    cp, ct, cclosed = scene.tessellate(OneFlipped())
     corners = cp[ct]
     normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     centre = np.array([0.0, 0.0, 5.0])                 # convex: outward = away from it
     assert cclosed and np.all(np.einsum("ij,ij->i", normals, corners.mean(axis=1) - centre) > 0)
     # the face-by-face way gives the same surface
     faces = Part.makeCompound(part.Faces)          # no solid: not taken the one-call way
-    fp, ft, fclosed = outputs._tessellate(faces)
+    fp, ft, fclosed = scene.tessellate(faces)
     assert not fclosed
-    assert outputs._signed_volume(fp, ft) == pytest.approx(outputs._signed_volume(pts, tris),
+    assert mesh.signed_volume(fp, ft) == pytest.approx(mesh.signed_volume(pts, tris),
                                                           rel=0.02)
 
 
 def test_animation_frames_timing_and_motion(result, tmp_path):
     cube = Part.makeBox(40, 40, 40, FreeCAD.Vector(-20, -20, -20))
-    pts, tris, closed = outputs._tessellate(cube)
-    meshes = [outputs.Mesh("arm", pts * 1e-3, tris, result.body_names[0], "#1f77b4", closed),
-              outputs.Mesh("base", pts * 1e-3 * 0.5, tris, None, "#9a9a9a", closed)]
+    pts, tris, closed = scene.tessellate(cube)
+    meshes = [output.Mesh("arm", pts * 1e-3, tris, result.body_names[0], "#1f77b4", closed),
+              output.Mesh("base", pts * 1e-3 * 0.5, tris, None, "#9a9a9a", closed)]
     path = str(tmp_path / "a.gif")
-    n = outputs.render_animation(result, meshes, path, frames=12, title="test")
+    n = output.render_animation(result, meshes, path, frames=12, title="test")
     assert n == 12
     with Image.open(path) as im:
         assert im.format == "GIF" and im.n_frames == 12
-        assert im.size[0] <= outputs.ANIMATION_SIZE and im.size[1] <= outputs.ANIMATION_SIZE
+        assert im.size[0] <= output.ANIMATION_SIZE and im.size[1] <= output.ANIMATION_SIZE
         # real time: 0.5 s over 11 intervals (GIF counts in units of 10 ms)
         assert abs(im.info["duration"] - 0.5 / 11 * 1000) <= 10
         frames = []
@@ -249,7 +251,7 @@ def test_body_meshes_sit_where_the_document_shows_the_bodies(docs):
     doc = docs()
     p = pendulum(doc)
     r = runner.run_study(p["study"], t_end=0.05)
-    meshes = outputs.body_meshes(p["study"], r)
+    meshes = scene.body_meshes(p["study"], r)
     by_label = {m.label: m for m in meshes}
     rod = by_label[p["link"].Label]
     assert rod.name == runner.result_key(p["study"], p["link"]) and rod.closed
@@ -268,7 +270,7 @@ def test_body_meshes_sit_where_the_document_shows_the_bodies(docs):
 
 def test_write_all_lists_what_it_wrote(result, tmp_path):
     seen = []
-    names = outputs.write_all(result, str(tmp_path), None, progress=seen.append)
+    names = output.write_all(result, str(tmp_path), None, progress=seen.append)
     assert names == seen == ["body_upper_arm_1.csv", "body_upper_arm_2.csv", "reactions.csv",
                              "joints.csv", "energy.csv", "positions.png", "energy.png",
                              "reactions.png", "joints.png"]
@@ -278,14 +280,14 @@ def test_write_all_lists_what_it_wrote(result, tmp_path):
 def test_many_bodies_get_a_legend_that_fits(tmp_path, monkeypatch):
     """Past LEGEND_MAX bodies the positions legend lists the first ones and how many more."""
     m = Model(gravity=(0, 0, -9.81))
-    n = outputs.LEGEND_MAX + 3
+    n = output.LEGEND_MAX + 3
     for i in range(n):
         m.add_body("B%d" % i, mass=1.0, inertia=(1, 1, 1), position=(i, 0, 0))
     r = m.simulate(t_end=0.01, dt=1e-3)
     figures = []
-    monkeypatch.setattr(outputs, "_save", lambda fig, path: figures.append(fig) or path)
-    outputs.plot_positions(r, str(tmp_path / "p.png"))
+    monkeypatch.setattr(output.plots, "_save", lambda fig, path: figures.append(fig) or path)
+    output.plot_positions(r, str(tmp_path / "p.png"))
     labels = [t.get_text() for t in figures[0].axes[0].get_legend().get_texts()]
-    assert len(labels) == outputs.LEGEND_MAX
-    assert labels[:-1] == ["B%d" % i for i in range(outputs.LEGEND_MAX - 1)]
-    assert labels[-1] == "+ %d more (body_*.csv)" % (n - outputs.LEGEND_MAX + 1)
+    assert len(labels) == output.LEGEND_MAX
+    assert labels[:-1] == ["B%d" % i for i in range(output.LEGEND_MAX - 1)]
+    assert labels[-1] == "+ %d more (body_*.csv)" % (n - output.LEGEND_MAX + 1)

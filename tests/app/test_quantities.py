@@ -5,7 +5,7 @@ import pytest
 
 import FreeCAD
 
-from SimPhantWorkbench import quantities as Q
+from SimPhantWorkbench.output import quantities as Q
 from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.viewer.scene import JointFrame
 

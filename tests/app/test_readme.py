@@ -11,7 +11,7 @@ import pytest
 
 import FreeCAD
 
-from SimPhantWorkbench import cli, outputs
+from SimPhantWorkbench import cli, output
 from SimPhantWorkbench.solver import METHODS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -77,9 +77,9 @@ def test_main_job_section_names_every_option_and_file():
                  "<model name>_result.FCStd",
                  "summary.txt", "run.json"):
         assert "`%s`" % name in text, name
-    # the files outputs writes are all in the table
+    # the files output.write_all writes are all in the table
     for name in ("reactions.csv", "joints.csv", "energy.csv", "positions.png", "energy.png",
                  "reactions.png", "joints.png", "animation.gif"):
-        assert name in outputs.__doc__
+        assert name in output.__doc__
     for method in METHODS:
         assert "`%s`" % method in text, method

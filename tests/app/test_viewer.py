@@ -14,12 +14,12 @@ import pytest
 from PIL import Image
 
 from helpers_doc import docs, pendulum  # noqa: F401
-from SimPhantWorkbench import cli, outputs, runner, viewer
-from SimPhantWorkbench.outputs import Mesh
+from SimPhantWorkbench import cli, output, runner, viewer
+from SimPhantWorkbench.output.mesh import Mesh
 from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.viewer import files, render, video
-from SimPhantWorkbench.viewer.scene import (JointFrame, Scene, colors_from_gui_xml,
-                                            scene_from_study)
+from SimPhantWorkbench.document.scene import scene_from_study
+from SimPhantWorkbench.viewer.scene import JointFrame, Scene, colors_from_gui_xml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -91,7 +91,7 @@ def test_joint_frames_follow_their_body_in_a_document_study(docs):
     scene = scene_from_study(p["study"], r, colors={p["rod"].Name: "#123456"})
     rod_mesh = next(m for m in scene.meshes if m.label == p["link"].Label)
     assert rod_mesh.color == "#123456"
-    assert next(m for m in scene.meshes if m.name is None).color == outputs._FIXED_COLOR
+    assert next(m for m in scene.meshes if m.name is None).color == output.plots.FIXED_COLOR
     (hinge,) = scene.joints
     key = runner.result_key(p["study"], p["joint"])
     assert hinge.name == key and hinge.body == runner.result_key(p["study"], p["link"])
@@ -349,7 +349,7 @@ def test_viewer_window_controls(swing, capsys):
 def test_viewer_package_is_optional_for_the_rest():
     """Nothing outside ``viewer`` imports PyVista or VTK at module level."""
     code = ("import sys; sys.modules['pyvista'] = None; sys.modules['vtkmodules'] = None\n"
-            "import SimPhantWorkbench.cli, SimPhantWorkbench.outputs, SimPhantWorkbench.viewer\n"
+            "import SimPhantWorkbench.cli, SimPhantWorkbench.output, SimPhantWorkbench.viewer\n"
             "import SimPhantWorkbench.viewer.scene, SimPhantWorkbench.viewer.files\n"
             "import SimPhantWorkbench.viewer.video\n"
             "from SimPhantWorkbench import viewer; assert not viewer.available()\n")

@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         mw = FreeCADGui.getMainWindow()
         mw.resize(1280, 800)
-        from SimPhantWorkbench import runner, outputs, viewer
+        from SimPhantWorkbench import runner, output, viewer
         from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.results_gui import plot_panel, export
         from SimPhantWorkbench.commands import results_commands as rc
@@ -68,8 +68,8 @@ SCRIPT = textwrap.dedent('''
         check("joint_frame", [float(np.abs(np.linalg.norm(Fj, axis=1)
                                            - np.linalg.norm(F, axis=1)).max()),
                               float(np.abs(Fj - F).max())])
-        from SimPhantWorkbench import quantities
-        jf = quantities.joint_frames(study, r)[jkey]
+        from SimPhantWorkbench.document import scene
+        jf = scene.joint_frames(study, r)[jkey]
         R = r.rotation_matrix(jf.body) @ jf.R
         check("joint_frame_exact", float(np.abs(Fj - np.einsum("nji,nj->ni", R, F)).max()))
         # units: SI, mm, preference
@@ -172,7 +172,7 @@ SCRIPT = textwrap.dedent('''
         os.makedirs(d)
         written = [os.path.basename(p) for p in export.export_csv(study, d)]
         ref = os.path.join(TMP, "ref.csv")
-        outputs.write_reactions_csv(r, ref)
+        output.write_reactions_csv(r, ref)
         check("export_csv", [sorted(written), open(ref).read() ==
                              open(os.path.join(d, "reactions.csv")).read()])
         check("export_plots", sorted(os.path.basename(p) for p in export.export_plots(study, d)))
@@ -206,7 +206,7 @@ SCRIPT = textwrap.dedent('''
         M = np.asarray(win.renderer.actors["Crank"].user_matrix)
         check("viewer_pose", float(np.abs(M[:3, 3] - r.position(ckey)[win.index]).max()))
         check("viewer_colours", {m.label: m.color for m in win.scene.meshes})
-        from SimPhantWorkbench.viewer.scene import document_colors
+        from SimPhantWorkbench.document.scene import document_colors
         check("shown_colour", [document_colors(study).get(crank.ShapeObject.Name),
                                int(FreeCAD.Version()[0])])
         if SHOTS:

@@ -18,7 +18,7 @@ SCRIPT = textwrap.dedent('''
         res[name] = value
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
-        from SimPhantWorkbench import factory, outputs, runner
+        from SimPhantWorkbench import factory, output, runner
         from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.results_gui import plot_panel, export
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "driven_slider_crank.FCStd"))
@@ -71,7 +71,7 @@ SCRIPT = textwrap.dedent('''
         os.makedirs(cli_dir)
         written = [os.path.basename(p) for p in export.export_csv(study, gui_dir)]
         written += [os.path.basename(p) for p in export.export_plots(study, gui_dir)]
-        cli = outputs.write_all(r, cli_dir)
+        cli = output.write_all(r, cli_dir)
         same = all(open(os.path.join(gui_dir, n), "rb").read() ==
                    open(os.path.join(cli_dir, n), "rb").read() for n in cli if n.endswith(".csv"))
         check("exports", [sorted(written), sorted(cli), same])

@@ -30,7 +30,7 @@ from collections import namedtuple
 import numpy as np
 
 __all__ = ["Quantity", "QUANTITIES", "UNIT_SYSTEMS", "DIMENSIONS", "Curve", "Target",
-           "curves", "unit_of", "dimension_of", "preferred_unit_system", "components_of", "joint_frames"]
+           "curves", "unit_of", "dimension_of", "preferred_unit_system", "components_of"]
 
 Quantity = namedtuple("Quantity", [
     "key",          # stable name, e.g. "reaction_force"
@@ -191,7 +191,7 @@ def _element_series(method):
 
 
 def _driver_effort_dimension(result, target):
-    from .solver.drivers import DRIVER_TYPES
+    from ..solver.drivers import DRIVER_TYPES
     return DRIVER_TYPES[result.driver_kinds[result.driver_names.index(target.key)]].effort
 
 
@@ -324,16 +324,4 @@ def curves(result, quantity, targets, components=None, frame=None, units="SI", c
                     continue
             label = ("%s %s" % (target.label, c)).strip()
             out.append(Curve(label, result.t, y * factor, unit, target, c))
-    return out
-
-
-def joint_frames(study, result):
-    """``{joint result name: JointFrame}`` of the joint frames on the first bodies (FreeCAD)."""
-    from .viewer.scene import study_joint_frame
-    from .document.base import study_joints
-    out = {}
-    for joint in study_joints(study):
-        jf = study_joint_frame(study, joint, result, sides=("body1",))
-        if jf is not None:
-            out[jf.name] = jf
     return out

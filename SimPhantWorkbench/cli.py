@@ -11,7 +11,7 @@
                  (a parameter study: ``sweep.cli``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
-with ``runner.run_study`` (a text progress bar on stderr), a summary is printed
+with the run pipeline (``SimPhantWorkbench.run``; a text progress bar on stderr), a summary is printed
 on stdout and these files are written to ``DIR`` (default
 ``./simphant-out/<model name>``):
 
@@ -715,8 +715,8 @@ def _run(args, progress, out, err, interrupt):
                  if getattr(args, k) is not None}
 
     FreeCAD = _import_freecad()
-    from . import output, runner
-    from .document.conversion import convert
+    from . import output
+    from .run import prepare
     from .document.file_check import DocumentError, check_document
     from .document.inventory import file_inventory
     from .output.outdir import OutputDir, OutputDirError
@@ -743,9 +743,10 @@ def _run(args, progress, out, err, interrupt):
         loaded = file_inventory(model_path)    # every object the file holds: kept by any save
         study = _find_study(doc, model_path, args.study)
         try:
-            conv = convert(study)          # model errors before the progress bar; DOF
+            run = prepare(study, **overrides)     # model errors before the progress bar
         except ModelError as exc:
-            raise CliError("study '%s': %s" % (study.Label, exc)) from None
+            raise CliError(str(exc)) from None
+        conv = run.conversion
         try:
             staging = target.prepare()     # before the run: an unwritable DIR fails now
         except OutputDirError as exc:
@@ -769,8 +770,9 @@ def _run(args, progress, out, err, interrupt):
 
         try:
             interrupt.simulating = True
-            bar.start(overrides.get("t_end", float(study.EndTime)))
-            result = runner.run_study(study, progress=report, **overrides)
+            bar.start(run.t_end)
+            result = run.execute(report)
+            run.commit(result)
         except _EarlyCancel:
             bar.close(ok=False)
             raise CliError("run cancelled at t = 0 s, before the integration started; nothing "

@@ -3,8 +3,9 @@
 Scripts, GUI commands and tests all create objects here (as FEM's
 ``ObjectsFem``). Every function validates its input first and raises
 ``ModelError`` naming the offending object, so a failed call adds nothing to
-the document. View providers are attached only when ``FreeCAD.GuiUp``
-(``_attach_view_provider`` is the hook; the GUI modules do not exist yet).
+the document. Objects are made from the type registry (``objects.OBJECT_TYPES``,
+``objects.add_object``), which also gives them their view providers when
+``FreeCAD.GuiUp``.
 
 Units follow the document: lengths in mm, angles in degrees, forces in N,
 torques in N m, density in kg/m^3, mass in kg; vector components may also be
@@ -23,46 +24,14 @@ Example::
 """
 import FreeCAD
 
-from .document.base import is_type, transaction
-from .document.base import find_study, study_bodies, study_result
+from .document.base import find_study, is_type, require_study, study_bodies, study_result, \
+    transaction
+from .objects import add_object, proxy_class
 from .solver import JOINT_TYPES, ModelError
 
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
            "make_parameter_study", "make_force_element", "make_spring", "make_damper",
            "make_contractile_force", "make_joint_spring", "make_joint_actuator", "make_driver"]
-
-
-def _attach_view_provider(obj, module_name, class_name):
-    """Attach ``SimPhantWorkbench.viewproviders.<module_name>.<class_name>`` in the GUI.
-
-    Hook for the GUI layer: does nothing headless or while the view provider
-    module does not exist.
-    """
-    if not FreeCAD.GuiUp or obj.ViewObject is None:
-        return
-    import importlib
-    try:
-        module = importlib.import_module("SimPhantWorkbench.viewproviders." + module_name)
-    except ImportError:
-        return
-    getattr(module, class_name)(obj.ViewObject)
-
-
-def _require_study(study):
-    if not is_type(study, "SimPhant::Study"):
-        label = getattr(study, "Label", repr(study))
-        raise ModelError("'%s' is not a SimPhant study" % label)
-    return study
-
-
-def _add(study, type_id, name, proxy_cls, vp_module, vp_class, label=None):
-    obj = study.Document.addObject(type_id, name)
-    proxy_cls(obj)
-    if label:
-        obj.Label = label
-    study.addObject(obj)
-    _attach_view_provider(obj, vp_module, vp_class)
-    return obj
 
 
 def _vector(value, unit, what):
@@ -101,22 +70,17 @@ def _optional_positive(value, what):
 
 def make_study(doc, name="Study"):
     """Add a Study (the container of a motion study) to ``doc``."""
-    from .objects.study import Study
     with transaction(doc, "Add SimPhant study"):
-        obj = doc.addObject("App::DocumentObjectGroupPython", name)
-        Study(obj)
-        _attach_view_provider(obj, "view_study", "VPStudy")
-    return obj
+        return add_object(doc, "SimPhant::Study", name)
 
 
 def make_result(study, name="Result"):
     """Add an (empty) Result object to ``study``; ``runner.run_study`` fills it."""
-    from .objects.result import Result
-    _require_study(study)
+    require_study(study)
     if study_result(study) is not None:
         raise ModelError("Study '%s' already has a result '%s'"
                          % (study.Label, study_result(study).Label))
-    return _create(study, "Add SimPhant result", name, Result, "view_result", "VPResult", None,
+    return _create(study, "Add SimPhant result", name, "SimPhant::Result", None,
                    lambda obj: None)
 
 
@@ -126,9 +90,8 @@ def make_parameter_study(study, spec, name="ParameterStudy", label=None):
     ``sweep.run_parameter_study`` runs it and stores the results table in it.
     """
     import json
-    from .objects.parameter_study import ParameterStudy
     from .sweep.spec import Spec, spec_from_dict
-    _require_study(study)
+    require_study(study)
     data = spec.to_dict() if isinstance(spec, Spec) else spec
     spec_from_dict(data, "Parameter study '%s'" % (label or name))     # validates
     text = json.dumps(data, indent=1)
@@ -136,8 +99,8 @@ def make_parameter_study(study, spec, name="ParameterStudy", label=None):
     def fill(obj):
         obj.Specification = text
 
-    return _create(study, "Add SimPhant parameter study", name, ParameterStudy,
-                   "view_parameter_study", "VPParameterStudy", label, fill)
+    return _create(study, "Add SimPhant parameter study", name, "SimPhant::ParameterStudy",
+                   label, fill)
 
 
 # ----------------------------------------------------------------------------- bodies
@@ -165,8 +128,7 @@ def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=N
         Object name (and label); default ``"Body"`` labelled after the shape.
     """
     from .document.bodies import body_data
-    from .objects.body import Body
-    _require_study(study)
+    require_study(study)
     if shape_obj is None or not hasattr(shape_obj, "Placement"):
         raise ModelError("'%s' cannot be a body: it has no placement (pick a Part feature, a "
                          "PartDesign Body, an App::Part or an App::Link)"
@@ -194,7 +156,7 @@ def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=N
         body_data(obj, warn=False)          # validates: solid, volume, density
         obj.Proxy.execute(obj)              # fills the read-only mass properties
 
-    return _create(study, "Add SimPhant body", name or "Body", Body, "view_body", "VPBody",
+    return _create(study, "Add SimPhant body", name or "Body", "SimPhant::Body",
                    name or (shape_obj.Label + "_body"), fill)
 
 
@@ -250,8 +212,7 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
     """
     from .document.joints import joint_data
     from .document.units import quantity_si
-    from .objects.joint import Joint
-    _require_study(study)
+    require_study(study)
     kind = _joint_kind(kind)
     what = "Joint %s" % (repr(label or name) if (label or name) else "(%s)" % kind)
     r1 = _reference(ref1, what + " Reference1")
@@ -283,7 +244,7 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
         joint_data(obj, bodies)          # validates references, bodies and axes
         obj.Proxy.execute(obj)           # fills Frame1/Frame2
 
-    return _create(study, "Add SimPhant joint", name or "Joint", Joint, "view_joint", "VPJoint",
+    return _create(study, "Add SimPhant joint", name or "Joint", "SimPhant::Joint",
                    label or name, fill)
 
 
@@ -316,7 +277,7 @@ def _load_value(value, unit, what):
 
 
 def _frame(frame, what):
-    from .objects.load import LOAD_FRAMES
+    from .document.elements import LOAD_FRAMES
     for f in LOAD_FRAMES:
         if isinstance(frame, str) and frame.lower() == f.lower():
             return f
@@ -324,8 +285,7 @@ def _frame(frame, what):
 
 
 def _make_load(study, body_or_obj, value, ref, frame, name, torque):
-    from .objects.load import Force, Torque
-    _require_study(study)
+    require_study(study)
     kind = "Torque" if torque else "Force"
     what = "%s %s" % (kind, repr(name) if name else "")
     what = what.strip()
@@ -357,7 +317,7 @@ def _make_load(study, body_or_obj, value, ref, frame, name, torque):
         obj.Frame = frame
 
     return _create(study, "Add SimPhant " + kind.lower(), name or kind,
-                   Torque if torque else Force, "view_load", "VPLoad", name, fill)
+                   "SimPhant::Torque" if torque else "SimPhant::Force", name, fill)
 
 
 def make_force(study, body_or_obj, force, ref=None, frame="world", name=None):
@@ -413,9 +373,8 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     ``t`` as text ("2*sin(t)").
     """
     from .document.elements import FORCE_UNITS, force_element_params
-    from .objects.force_element import ForceElement
     from .solver.forces import JOINT_DOFS, force_spec
-    _require_study(study)
+    require_study(study)
     spec = force_spec(kind)
     what = "%s %s" % (spec.label, repr(label or name) if (label or name) else "")
     what = what.strip()
@@ -467,7 +426,7 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
         force_element_params(obj)          # the one validation (solver.forces.check_element)
 
     return _create(study, "Add SimPhant " + spec.label.lower(), name or spec.label.replace(
-        " ", "").replace("-", ""), ForceElement, "view_force_element", "VPForceElement",
+        " ", "").replace("-", ""), "SimPhant::ForceElement",
         label or name, fill)
 
 
@@ -526,9 +485,8 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
     Example: a motor at 60 rpm: ``make_driver(study, hinge, function="ramp", Speed=60)``.
     """
     from .document.elements import driver_data
-    from .objects.driver import Driver
     from .solver.drivers import FUNCTION_TYPES, drivable_kinds, joint_driver_kinds
-    _require_study(study)
+    require_study(study)
     what = "Driver %s" % (repr(label or name) if (label or name) else "")
     what = what.strip()
     if not is_type(joint, "SimPhant::Joint") or find_study(joint) != study:
@@ -546,7 +504,8 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
     if function not in FUNCTION_TYPES:
         raise ModelError("%s: unknown function %r; valid functions: %s"
                          % (what, function, ", ".join(FUNCTION_TYPES)))
-    known = {s.name for s in Driver.PROPERTIES} - {"Joint", "DriverType", "Function"}
+    known = {s.name for s in proxy_class("SimPhant::Driver").PROPERTIES} - {"Joint", "DriverType",
+                                                                        "Function"}
     unknown = sorted(set(values) - known)
     if unknown:
         raise ModelError("%s: unknown propert%s %s; valid: %s"
@@ -564,13 +523,13 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
                 raise ModelError("%s: %s = %r: %s" % (what, key, value, exc)) from None
         driver_data(obj)                 # validates the joint, its DOF and the motion
 
-    return _create(study, "Add SimPhant driver", name or "Driver", Driver, "view_driver",
-                   "VPDriver", label or name, fill)
+    return _create(study, "Add SimPhant driver", name or "Driver", "SimPhant::Driver",
+                   label or name, fill)
 
 
 # ----------------------------------------------------------------------------- helpers
 
-def _create(study, title, name, proxy_cls, vp_module, vp_class, label, fill):
+def _create(study, title, name, type_name, label, fill):
     """Add a ``proxy_cls`` object to ``study`` and ``fill`` it, in one undo step.
 
     If anything fails the object is removed again (undo may be off headless).
@@ -585,7 +544,7 @@ def _create(study, title, name, proxy_cls, vp_module, vp_class, label, fill):
     obj = None
     try:
         with transaction(doc, title):
-            obj = _add(study, "App::FeaturePython", name, proxy_cls, vp_module, vp_class, label)
+            obj = add_object(study.Document, type_name, name, label, study)
             fill(obj)
             obj.purgeTouched()
     except Exception:

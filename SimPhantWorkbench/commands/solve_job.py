@@ -1,15 +1,16 @@
 """Solve a study without freezing FreeCAD.
 
-The run is split the way ``runner.run_study`` does it, with its public pieces:
+The run goes through the one run pipeline (``SimPhantWorkbench.run``), split
+over two threads:
 
-1. GUI thread: recompute pending changes, ``conversion.convert`` (reads the
-   document) and ``conversion.simulation_settings``;
-2. worker thread: ``Model.simulate`` -- pure solver, never touches the
+1. GUI thread: ``run.prepare`` (recomputes pending changes, reads the document,
+   the settings and the analysis mode, checks the result size);
+2. worker thread: ``Run.execute`` -- the pure solver, never touches the
    document. The fixed-step loop runs inside numba kernels compiled with
    ``nogil=True``, so the GUI thread keeps the interpreter while it runs; the
    adaptive SciPy methods return to Python at every step, where the
    interpreter switches threads every few milliseconds;
-3. GUI thread, after the run: ``runner.store_result`` (one undo transaction).
+3. GUI thread, after the run: ``Run.commit`` (one undo transaction).
 
 A ``QTimer`` on the GUI thread polls the worker for progress (simulated time,
 elapsed and estimated remaining wall time) and for the end of the run. Cancel
@@ -25,10 +26,7 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from ..document.conversion import convert
-from ..document.settings import simulation_settings
-from .. import runner
-from ..runner import store_result
+from ..run import prepare
 from ..solver import ModelError, SimulationCancelled, SimulationError
 from . import common, kernel_warmup
 
@@ -83,17 +81,14 @@ class SolveJob(QtCore.QObject):
         """Convert on the GUI thread, then simulate in a worker. False if the model is invalid."""
         study = self.study
         try:
-            runner._recompute_touched(study)     # the runner's own pre-run recompute
-            self.conv = convert(study)
-            settings = simulation_settings(study, **self.overrides)
+            self.run = prepare(study, **self.overrides)
         except ModelError as exc:
             self.state = "error"
-            self.error = exc.prefixed("Study '%s'" % study.Label)
+            self.error = exc
             common.message("error", "SimPhant: cannot solve", str(self.error))
             self.finished.emit(self.state)
             return False
-        self.t_end = float(settings["t_end"])
-        self.settings = settings
+        self.t_end = self.run.t_end
         self.state = "running"
         self.key = (study.Document.Name, study.Name)
         _jobs[self.key] = self
@@ -107,7 +102,7 @@ class SolveJob(QtCore.QObject):
 
     def _work(self):
         try:
-            self.result = self.conv.model.simulate(progress=self._progress, **self.settings)
+            self.result = self.run.execute(progress=self._progress)
         except BaseException as exc:  # noqa: BLE001 - handed to the GUI thread
             self.error = exc
         finally:
@@ -198,7 +193,7 @@ class SolveJob(QtCore.QObject):
         exc = self.error
         if exc is None:
             try:
-                store_result(study, self.conv, self.result)
+                self.run.commit(self.result)
                 self.state = "done"
                 FreeCAD.Console.PrintMessage(
                     "SimPhant: study '%s' solved: %d frames, %.2f s wall time%s\n"
@@ -214,7 +209,6 @@ class SolveJob(QtCore.QObject):
                                          "unchanged\n" % study.Label)
         elif isinstance(exc, SimulationError):
             self.state = "failed"
-            self.error = exc = exc.prefixed("Study '%s'" % study.Label)
             partial = getattr(exc, "result", None)
             text = str(exc)
             if partial is not None and len(partial.t) > 1:
@@ -222,14 +216,12 @@ class SolveJob(QtCore.QObject):
                                       text + "\n\nKeep the partial result (%d frames up to t = "
                                       "%.4g s) for playback?" % (len(partial.t), partial.t[-1]))
                 if keep:
-                    store_result(study, self.conv, partial)
+                    self.run.commit(partial)
                     self.result = partial
             else:
                 common.message("error", "SimPhant: the simulation failed", text)
         else:
             self.state = "error"
-            if isinstance(exc, ModelError):
-                exc = self.error = exc.prefixed("Study '%s'" % study.Label)
             common.message("error", "SimPhant: cannot solve", str(exc))
         self.finished.emit(self.state)
 

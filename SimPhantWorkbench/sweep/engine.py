@@ -29,11 +29,9 @@ from collections import namedtuple
 import numpy as np
 
 from ..document.bodies import body_of_object
-from ..document.conversion import convert
-from ..document.settings import analysis_mode, simulation_settings
 from ..document.massprops import solid_property_cache
-from ..document.base import is_type
-from ..document.base import study_bodies
+from ..document.base import is_type, require_study, study_bodies
+from ..run import prepare, recompute_touched, study_error
 from ..solver import ModelError
 from ..solver.batch import Task, fingerprint
 from .executors import make_executor
@@ -239,11 +237,10 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
     batch_size : int, optional
         Variants per task (default: the specification's, else automatic).
     """
-    from ..runner import _recompute_touched, _require_study
-    _require_study(study)
+    require_study(study)
     doc = study.Document
     t_start = time.perf_counter()
-    _recompute_touched(study)
+    recompute_touched(study)
     targets = [resolve_target(doc, v.target) for v in spec.variables]
     metric_objects = _resolve_metric_objects(study, spec.metrics)
     nominal = {v.name: t.get() for v, t in zip(spec.variables, targets)}
@@ -294,7 +291,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
         rows[i].update(status="failed", message=message, error=error)
         finish(rows[i])
 
-    def prepare(i):
+    def prepare_variant(i):
         """Set variant i in the document and convert it; a Task (or None when done)."""
         row = rows[i]
         t0 = time.perf_counter()
@@ -307,13 +304,12 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                 if bad:
                     labels = ", ".join("'%s'" % doc.getObject(b).Label for b in bad)
                     raise ModelError("recomputing the document failed at %s" % labels)
-            conv = convert(study)
-            settings = simulation_settings(study, **spec.settings)
-            if analysis_mode(study) != "dynamic":
-                settings["analysis"] = analysis_mode(study)
+            run = prepare(study, recompute=False, **spec.settings)
+            conv = run.conversion
+            settings = run.solver_settings()
             metrics = _solver_names(spec.metrics, metric_objects, conv, study)
         except ModelError as exc:
-            fail(i, "Study '%s': %s" % (study.Label, exc), type(exc).__name__)
+            fail(i, str(study_error(exc, study)), type(exc).__name__)
             return None
         except Exception as exc:  # noqa: BLE001 - FreeCAD's own errors: this variant only
             fail(i, "Study '%s': %s: %s" % (study.Label, type(exc).__name__, exc),
@@ -400,7 +396,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                 for i in range(n):
                     if cancel["requested"]:
                         break
-                    task = prepare(i)
+                    task = prepare_variant(i)
                     if task is not None:
                         buffer.append(task)
                     while len(buffer) >= bsize and ex.ready():     # else: convert on

@@ -12,8 +12,8 @@ import FreeCAD
 import FreeCADGui
 
 from ..commands.common import icon_path
-from ..document.base import proxy_type
-from ..document.base import find_study, study_bodies
+from ..document.base import find_study, proxy_type, study_bodies
+from ..objects import icon_of
 
 __all__ = ["VPBase", "refresh_markers", "attach_missing", "markers_module"]
 
@@ -32,8 +32,6 @@ def markers_module():
 
 class VPBase:
     """View provider of a SimPhant object: tree icon, double-click and context-menu edit."""
-
-    icon = "SimPhant.svg"
 
     def __init__(self, vobj):
         vobj.Proxy = self
@@ -126,7 +124,8 @@ class VPBase:
         return icon_path(self.icon_name(), fallback="SimPhant.svg")
 
     def icon_name(self):
-        return self.icon
+        """The tree icon: the object type's (``objects.OBJECT_TYPES``); kinds refine it."""
+        return icon_of(proxy_type(self.Object))
 
     def doubleClicked(self, vobj):
         if FreeCADGui.Control.activeDialog():
@@ -266,28 +265,17 @@ def refresh_markers(doc, moved=None):
             vp.refresh()
 
 
-_VP_CLASSES = {
-    "SimPhant::Study": ("view_study", "VPStudy"), "SimPhant::Body": ("view_body", "VPBody"),
-    "SimPhant::Joint": ("view_joint", "VPJoint"), "SimPhant::Force": ("view_load", "VPLoad"),
-    "SimPhant::Torque": ("view_load", "VPLoad"), "SimPhant::Result": ("view_result", "VPResult"),
-    "SimPhant::ForceElement": ("view_force_element", "VPForceElement"),
-    "SimPhant::Driver": ("view_driver", "VPDriver"),
-}
-
-
 def attach_missing(doc):
-    """Give SimPhant objects without a view provider one (documents saved by scripts)."""
-    import importlib
+    """Give SimPhant objects without a view provider one (documents made or saved by
+    scripts), from the type registry (``objects.attach_view_provider``)."""
+    from ..objects import attach_view_provider
     for obj in doc.Objects:
-        spec = _VP_CLASSES.get(proxy_type(obj))
-        vobj = getattr(obj, "ViewObject", None)
-        if spec is None or vobj is None or isinstance(getattr(vobj, "Proxy", None), VPBase):
+        vp = attach_view_provider(obj)
+        if vp is None:
             continue
-        module = importlib.import_module("SimPhantWorkbench.viewproviders." + spec[0])
-        vp = getattr(module, spec[1])(vobj)
         if getattr(vp, "root", None) is None:       # FreeCAD did not call attach
-            vp.attach(vobj, display_mode=False)
-            vobj.RootNode.addChild(vp.root)
+            vp.attach(obj.ViewObject, display_mode=False)
+            obj.ViewObject.RootNode.addChild(vp.root)
         vp.refresh()
 
 

@@ -9,10 +9,8 @@ __all__ = ["VPBody"]
 
 
 class VPBody(VPBase):
-    icon = "Body.svg"
-
     def icon_name(self):
-        return "FixedBody.svg" if getattr(self.Object, "Fixed", False) else "Body.svg"
+        return "FixedBody.svg" if getattr(self.Object, "Fixed", False) else super().icon_name()
 
     def updateData(self, obj, prop):
         if prop == "CoG" and obj.ShapeObject is not None:

@@ -8,11 +8,9 @@ __all__ = ["VPDriver"]
 
 
 class VPDriver(VPBase):
-    icon = "Driver_Rotation.svg"
-
     def icon_name(self):
         spec = DRIVER_TYPES.get(str(getattr(self.Object, "DriverType", "")))
-        return spec.icon if spec is not None else self.icon
+        return spec.icon if spec is not None else super().icon_name()
 
     def task_panel(self, obj):
         from ..taskpanels.task_driver import TaskDriver

@@ -66,15 +66,13 @@ def _line_marker():
 
 
 class VPForceElement(VPBase):
-    icon = "Spring.svg"
-
     def _spec(self):
         from ..solver.forces import FORCE_TYPES
         return FORCE_TYPES.get(str(getattr(self.Object, "Kind", "")))
 
     def icon_name(self):
         spec = self._spec()
-        return spec.icon if spec is not None else self.icon
+        return spec.icon if spec is not None else super().icon_name()
 
     def _refs(self):
         refs = []

@@ -39,15 +39,9 @@ def joint_world_frames(joint, shapes=None):
 
 
 class VPJoint(VPBase):
-    icon = "Joint.svg"
-
     def icon_name(self):
         spec = JOINT_TYPES.get(str(getattr(self.Object, "JointType", "")))
-        return spec.icon if spec is not None else "Joint.svg"
-
-    def getIcon(self):
-        from ..commands.common import icon_path
-        return icon_path(self.icon_name(), fallback="Joint.svg")
+        return spec.icon if spec is not None else super().icon_name()
 
     def updateData(self, obj, prop):
         if prop == "JointType":

@@ -49,11 +49,6 @@ def load_arrow(load, value=None):
 
 
 class VPLoad(VPBase):
-    icon = "Force.svg"
-
-    def icon_name(self):
-        return "Torque.svg" if is_type(self.Object, "SimPhant::Torque") else "Force.svg"
-
     def depends_on(self):
         body = self.Object.Body
         shape = body.ShapeObject if body is not None else None

@@ -6,8 +6,6 @@ __all__ = ["VPParameterStudy"]
 
 
 class VPParameterStudy(VPBase):
-    icon = "ParameterStudy.svg"
-
     def task_panel(self, obj):
         from ..taskpanels.task_parameter_study import TaskParameterStudy
         return TaskParameterStudy(obj)

@@ -7,8 +7,6 @@ __all__ = ["VPResult"]
 
 
 class VPResult(VPBase):
-    icon = "Result.svg"
-
     def task_panel(self, obj):
         from ..document.base import find_study
         from ..taskpanels.task_playback import TaskPlayback

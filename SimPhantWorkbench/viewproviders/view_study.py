@@ -5,8 +5,6 @@ __all__ = ["VPStudy"]
 
 
 class VPStudy(VPBase):
-    icon = "Study.svg"
-
     def claimChildren(self):
         return list(getattr(self.Object, "Group", []))
 

@@ -13,7 +13,8 @@ import pytest
 import FreeCAD
 
 from helpers_doc import pendulum
-from SimPhantWorkbench import cli, runner
+from SimPhantWorkbench.run import Run
+from SimPhantWorkbench import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCHER = os.path.join(ROOT, "bin", "simphant")
@@ -36,7 +37,7 @@ def test_internal_error_is_exit_code_1_with_the_traceback_only_under_debug(tmp_p
     def broken(*args, **kwargs):
         raise RuntimeError("kaboom in the runner")
 
-    monkeypatch.setattr(runner, "run_study", broken)
+    monkeypatch.setattr(Run, "execute", broken)
     out = tmp_path / "out"
     code, stdout, err = run_cli("run", PENDULUM, "--out", out, "--no-animation")
     assert code == cli.EXIT_INTERNAL == 1

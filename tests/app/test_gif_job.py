@@ -7,7 +7,8 @@ import sys
 import pytest
 from PIL import Image
 
-from SimPhantWorkbench import cli, runner
+from SimPhantWorkbench.run import Run
+from SimPhantWorkbench import cli
 from SimPhantWorkbench.viewer import files, gif_job
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -34,7 +35,7 @@ def test_the_animation_comes_from_the_second_process(tmp_path, monkeypatch):
     events = []
     real_spawn = gif_job.GifJob.spawn.__func__
     real_go = gif_job.GifJob.go
-    real_run = runner.run_study
+    real_run = Run.execute
 
     def spawn(cls):
         events.append("spawn")
@@ -44,7 +45,7 @@ def test_the_animation_comes_from_the_second_process(tmp_path, monkeypatch):
         events.append("go")
         return real_go(self, *a)
 
-    def run_study(*a, **kw):
+    def execute(*a, **kw):
         events.append("solve")
         return real_run(*a, **kw)
 
@@ -53,7 +54,7 @@ def test_the_animation_comes_from_the_second_process(tmp_path, monkeypatch):
 
     monkeypatch.setattr(gif_job.GifJob, "spawn", classmethod(spawn))
     monkeypatch.setattr(gif_job.GifJob, "go", go)
-    monkeypatch.setattr(runner, "run_study", run_study)
+    monkeypatch.setattr(Run, "execute", execute)
     monkeypatch.setattr(files, "write_animation", refuse)
     code, _, err = run_cli("run", MODEL, "--out", tmp_path / "out", "--t-end", "0.2",
                            "--frames", "4")

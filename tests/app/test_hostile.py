@@ -610,12 +610,13 @@ def test_ctrl_c_before_the_first_progress_report_stops_at_once(work, monkeypatch
     """Item 7: a cancel while compiling/assembling does not run the whole study first."""
     import signal
     root, model = work
-    real = runner.simulation_settings
+    from SimPhantWorkbench.run import pipeline
+    real = pipeline.run_analysis
 
     def interrupted(*args, **kw):
         os.kill(os.getpid(), signal.SIGINT)         # Ctrl-C before the integration starts
         return real(*args, **kw)
-    monkeypatch.setattr(runner, "simulation_settings", interrupted)
+    monkeypatch.setattr(pipeline, "run_analysis", interrupted)
     calls = []
     code, out, err = run_cli("run", model, "--out", root / "out", "--t-end", T_END,
                              progress=lambda t, te: calls.append(t))

@@ -1,0 +1,124 @@
+"""The run pipeline: prepare (reads the document) -> execute (solver) -> commit (stores).
+
+See ``SimPhantWorkbench.run``. Everything that can fail before the solver
+runs -- the study, the overrides, the model, the result size -- fails in
+``prepare``, with a ``ModelError`` that names the study and the object at fault,
+before anything is computed or written.
+"""
+import inspect
+
+from ..document.base import require_study
+from ..document.conversion import convert
+from ..document.settings import analysis_mode, simulation_settings
+from ..solver import Model, ModelError, SimulationError
+from ..solver.kinematics import run_analysis
+from .store import check_result_size, store_result
+
+__all__ = ["Run", "prepare", "simulate_settings_names", "recompute_touched", "study_error"]
+
+
+def simulate_settings_names():
+    """The settings a run can override: the keyword arguments of ``Model.simulate``
+    (``t_end``, ``dt``, ``method``, ``output_dt``, ``rtol``, ``atol``,
+    ``time_constant``, ``damping_ratio``, ``baumgarte`` ...)."""
+    return set(inspect.signature(Model.simulate).parameters) - {"self", "progress"}
+
+
+def study_error(exc, study):
+    """``exc`` (a ``SimPhantError``) with its message naming ``study`` first (once)."""
+    context = "Study '%s'" % study.Label
+    return exc if str(exc).startswith(context) else exc.prefixed(context)
+
+
+def recompute_touched(study):
+    """Recompute the document if the study or its shapes have pending changes.
+
+    Shapes of edited primitives are only rebuilt by a recompute; running on
+    stale geometry would simulate what the user no longer sees.
+    """
+    doc = study.Document
+    objs = [study] + list(study.Group)
+    for o in list(objs):
+        shape = getattr(o, "ShapeObject", None)
+        if shape is not None:
+            objs.append(shape)
+            objs.extend(shape.OutListRecursive)
+    if any("Touched" in o.State or "Invalid" in o.State for o in objs if o is not None):
+        doc.recompute()
+
+
+class Run:
+    """A study ready to run.
+
+    Attributes
+    ----------
+    study : the Study object
+    conversion : ``document.conversion.Conversion`` (the solver ``Model`` and the
+        mappings between document objects and solver entities)
+    settings : dict, the keyword arguments of ``Model.simulate`` (SI)
+    analysis : "dynamic" or "kinematic" (the study's ``AnalysisMode``)
+    overrides : dict, the settings given for this run only
+    """
+
+    def __init__(self, study, conversion, settings, analysis, overrides):
+        self.study = study
+        self.conversion = conversion
+        self.settings = settings
+        self.analysis = analysis
+        self.overrides = overrides
+
+    @property
+    def model(self):
+        return self.conversion.model
+
+    @property
+    def t_end(self):
+        return float(self.settings["t_end"])
+
+    def solver_settings(self):
+        """The settings a solver task runs with (``solver.batch.Task``): the simulate
+        keyword arguments, plus ``analysis`` when it is not the dynamic one."""
+        settings = dict(self.settings)
+        if self.analysis != "dynamic":
+            settings["analysis"] = self.analysis
+        return settings
+
+    def execute(self, progress=None):
+        """Run the analysis (the pure solver: any thread; the document is not read).
+
+        ``progress(t, t_end)`` is called during the run; returning False cancels it
+        (``SimulationCancelled``). Errors name the study.
+        """
+        try:
+            return run_analysis(self.model, self.settings, self.analysis, progress=progress)
+        except (ModelError, SimulationError) as exc:
+            raise study_error(exc, self.study) from None
+
+    def commit(self, result):
+        """Store ``result`` in the study's Result object (one undo step; the GUI thread)."""
+        store_result(self.study, self.conversion, result)
+
+
+def prepare(study, recompute=True, **overrides):
+    """A ``Run`` of ``study`` with the simulation settings ``overrides`` (SI units).
+
+    ``recompute``: recompute the document first when the study or its shapes have
+    pending changes (a parameter study recomputes itself). ``ModelError`` naming
+    the study (and the object at fault) when anything is wrong; the document is
+    not changed.
+    """
+    require_study(study)
+    unknown = sorted(set(overrides) - simulate_settings_names())
+    if unknown:
+        raise ModelError("Study '%s': unknown simulation setting(s) %s; valid: %s"
+                         % (study.Label, ", ".join(unknown),
+                            ", ".join(sorted(simulate_settings_names()))))
+    if recompute:
+        recompute_touched(study)
+    try:
+        conversion = convert(study)
+        settings = simulation_settings(study, **overrides)
+        check_result_size(study, conversion, settings, overrides)
+    except ModelError as exc:
+        raise study_error(exc, study) from None
+    return Run(study, conversion, settings, analysis_mode(study), dict(overrides))

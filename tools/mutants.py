@@ -417,7 +417,7 @@ MUTANTS = [
            "t0=t0, t_end=t_end, compile_time=compile_time)",
            "t0=t0, t_end=t_end, compile_time=0.0)",
            ["tests/solver/test_warmup.py"], "kernel preparation time dropped from settings"),
-    Mutant("warmup-status-inverted", "SimPhantWorkbench/commands/kernel_warmup.py",
+    Mutant("warmup-status-inverted", "SimPhantWorkbench/gui/kernel_warmup.py",
            "if b is None or b[1] < NOTICE_AFTER:",
            "if b is None or b[1] > NOTICE_AFTER:",
            ["tests/app/test_kernel_warmup.py"], "solve dialog hides a long compile"),
@@ -669,6 +669,25 @@ MUTANTS = [
            "    if False:",
            ["tests/app/test_outputs.py::test_many_bodies_get_a_legend_that_fits"],
            "fifty bodies' names cover the positions plot"),
+    # ---------------------------------------------------------------- the run pipeline
+    Mutant("pipeline-ignores-analysis-mode", "SimPhantWorkbench/run/pipeline.py",
+           "    return Run(study, conversion, settings, analysis_mode(study), dict(overrides))",
+           '    return Run(study, conversion, settings, "dynamic", dict(overrides))',
+           ["tests/gui/test_one_pipeline_gui.py::"
+            "test_gui_solve_of_a_kinematic_study_stores_a_kinematic_result"],
+           "every entry point integrates a Kinematic study"),
+    Mutant("conversion-blas-threads", "SimPhantWorkbench/document/conversion.py",
+           "    with single_threaded():\n        return _convert(study)",
+           "    if True:\n        return _convert(study)",
+           ["tests/app/test_determinism.py::"
+            "test_a_run_gives_the_same_bits_with_one_blas_thread_as_with_several"],
+           "the principal axes depend on the process's BLAS threads"),
+    Mutant("registry-torque-view-provider", "SimPhantWorkbench/objects/__init__.py",
+           'ObjectType("SimPhant::Torque", _FEATURE, "load", "Torque", "view_load", "VPLoad",',
+           'ObjectType("SimPhant::Torque", _FEATURE, "load", "Torque", "view_body", "VPBody",',
+           ["tests/gui/test_one_pipeline_gui.py::"
+            "test_objects_saved_headless_get_their_view_provider_and_icon_in_the_gui"],
+           "a torque gets a body's view provider"),
 ]
 
 

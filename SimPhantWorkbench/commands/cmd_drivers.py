@@ -12,8 +12,8 @@ import FreeCADGui
 from ..document.base import is_type
 from ..document.base import find_study
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
-from . import common
-from .common import Command, active_study, obj_expr, run_in_transaction
+from ..gui import common
+from ..gui.common import Command, active_study, obj_expr, run_in_transaction
 
 IMPORT = "from SimPhantWorkbench import factory"
 

@@ -15,8 +15,8 @@ import FreeCADGui
 
 from ..document.base import is_type
 from ..solver.forces import FORCE_TYPES
-from . import common
-from .common import Command, active_study, obj_expr, run_in_transaction
+from ..gui import common
+from ..gui.common import Command, active_study, obj_expr, run_in_transaction
 
 GROUP = "SimPhant_ForceElements"
 IMPORT = "from SimPhantWorkbench import factory"

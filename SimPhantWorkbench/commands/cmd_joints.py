@@ -14,8 +14,8 @@ import FreeCADGui
 from ..document import picking
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
-from . import common
-from .common import Command, active_study
+from ..gui import common
+from ..gui.common import Command, active_study
 
 GROUP = "SimPhant_Joints"
 

@@ -9,8 +9,8 @@ import FreeCADGui
 
 from ..document.base import is_type
 from ..document.base import find_study, study_bodies
-from . import common
-from .common import Command, active_study, obj_expr, run_in_transaction
+from ..gui import common
+from ..gui.common import Command, active_study, obj_expr, run_in_transaction
 
 IMPORT = "from SimPhantWorkbench import factory"
 
@@ -34,7 +34,7 @@ class NewStudy(Command):
                 IMPORT, "_study = factory.make_study(App.getDocument(%r))" % doc.Name]):
             new = [o for o in doc.Objects if o.Name not in before and is_type(o, "SimPhant::Study")]
             if new:
-                FreeCADGui.doCommand("from SimPhantWorkbench.commands import common")
+                FreeCADGui.doCommand("from SimPhantWorkbench.gui import common")
                 FreeCADGui.doCommand("common.set_active_study(%s)" % obj_expr(new[0]))
 
 
@@ -50,7 +50,7 @@ class SetActiveStudy(Command):
 
     def run(self):
         study = common.selected_objects()[0]
-        FreeCADGui.doCommand("from SimPhantWorkbench.commands import common")
+        FreeCADGui.doCommand("from SimPhantWorkbench.gui import common")
         FreeCADGui.doCommand("common.set_active_study(%s)" % obj_expr(study))
 
 

@@ -2,8 +2,8 @@
 import FreeCADGui
 
 from ..document.base import has_result, study_bodies, study_loads
-from . import common
-from .common import Command, obj_expr
+from ..gui import common
+from ..gui.common import Command, obj_expr
 
 
 def _study():
@@ -93,13 +93,13 @@ class Solve(Command):
                "progress window); the result is stored in the study")
 
     def active(self):
-        from .solve_job import current_job
+        from ..gui.solve_job import current_job
         study = _study()
         return study is not None and current_job(study) is None and not common.in_edit()
 
     def run(self):
         study = _study()
-        FreeCADGui.doCommand("from SimPhantWorkbench.commands import solve_job")
+        FreeCADGui.doCommand("from SimPhantWorkbench.gui import solve_job")
         FreeCADGui.doCommand("_job = solve_job.start(%s)" % obj_expr(study))
 
 

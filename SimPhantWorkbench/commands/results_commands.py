@@ -38,7 +38,7 @@ def current_study(doc=None):
                 s = find_study(cand)
                 if s is not None:
                     return s
-        from .common import active_study
+        from ..gui.common import active_study
         active = active_study(doc)
         if active is not None:
             return active

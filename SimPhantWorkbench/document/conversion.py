@@ -13,6 +13,7 @@ the mappings between document objects and solver bodies, joints and loads.
 import numpy as np
 
 from ..solver import Model, ModelError
+from ..solver.blas import single_threaded
 from .base import (enumeration_problems, object_label, study_bodies, study_drivers,
                    study_elements, study_joints, study_loads)
 from .bodies import body_data
@@ -114,7 +115,15 @@ def check_enumerations(study):
 
 
 def convert(study):
-    """Build the solver ``Model`` of a Study; ``ModelError`` naming the object at fault."""
+    """Build the solver ``Model`` of a Study; ``ModelError`` naming the object at fault.
+
+    With one BLAS thread (``solver.blas``): a body's principal axes come out the same
+    to the last bit in every process."""
+    with single_threaded():
+        return _convert(study)
+
+
+def _convert(study):
     check_enumerations(study)
     conv = Conversion(study)
     bodies = study_bodies(study)

@@ -3,7 +3,7 @@ import math
 
 from PySide import QtGui
 
-from ..commands.common import icon_path
+from ..gui.common import icon_path
 from .widgets import Form, PropertyPanel, quantity_box, quantity_value
 
 __all__ = ["TaskBody"]

@@ -13,7 +13,7 @@ written before OK (one undo step).
 
 from PySide import QtGui
 
-from ..commands.common import icon_path
+from ..gui.common import icon_path
 from ..document.elements import driver_data
 from ..objects.driver import PARAMETER_PROPERTIES
 from ..document.base import find_study, study_joints

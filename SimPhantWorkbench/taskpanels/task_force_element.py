@@ -11,7 +11,7 @@ OK is refused while it is not "OK". Nothing is written before OK (one undo step)
 
 from PySide import QtGui
 
-from ..commands.common import icon_path
+from ..gui.common import icon_path
 from ..document.elements import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies

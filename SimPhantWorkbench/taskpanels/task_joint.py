@@ -16,7 +16,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..commands.common import icon_path, message, obj_expr, run_in_transaction
+from ..gui.common import icon_path, message, obj_expr, run_in_transaction
 from ..document.joints import reference_of
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES

@@ -10,7 +10,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..commands.common import icon_path, obj_expr
+from ..gui.common import icon_path, obj_expr
 from ..document.elements import parse_time_function
 from ..document.joints import reference_of
 from ..document.base import is_type

@@ -30,7 +30,7 @@ import time
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from ..commands.common import icon_path, message, obj_expr
+from ..gui.common import icon_path, message, obj_expr
 from ..document.base import is_type, transaction
 from ..document.base import study_bodies
 from .. import sweep

@@ -19,7 +19,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from .. import playback, runner
-from ..commands.common import icon_path, message
+from ..gui.common import icon_path, message
 from ..results_gui import plot_panel
 from ..viewproviders.view_base import flush_markers
 

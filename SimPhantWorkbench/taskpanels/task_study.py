@@ -1,7 +1,7 @@
 """Study panel: time span, step, output interval, integrator, stabilisation, gravity."""
 from PySide import QtGui
 
-from ..commands.common import icon_path
+from ..gui.common import icon_path
 from ..solver import METHODS
 from .widgets import Form, PropertyPanel, quantity_box, quantity_value
 

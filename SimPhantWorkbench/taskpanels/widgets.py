@@ -4,7 +4,7 @@ import types
 import FreeCADGui
 from PySide import QtGui
 
-from ..commands.common import run_in_transaction
+from ..gui.common import run_in_transaction
 
 __all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel",
            "CheckedPanel"]
@@ -109,10 +109,10 @@ class PropertyPanel:
     def accept(self):
         problem = self.validate()
         if problem:
-            from ..commands.common import message
+            from ..gui.common import message
             message("warning", self.title, problem)
             return False
-        from ..commands.common import obj_expr
+        from ..gui.common import obj_expr
         lines = ["_obj = %s" % obj_expr(self.obj)]
         lines += ["_obj.%s = %s" % (p, e) for p, e in self.assignments()]
         lines.append("_obj.recompute()")

@@ -11,7 +11,7 @@ the SimPhant objects that depend on the moved object.
 import FreeCAD
 import FreeCADGui
 
-from ..commands.common import icon_path
+from ..gui.common import icon_path
 from ..document.base import find_study, proxy_type, study_bodies
 from ..objects import icon_of
 

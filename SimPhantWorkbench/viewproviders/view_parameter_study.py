@@ -17,7 +17,7 @@ class VPParameterStudy(VPBase):
             return
         from PySide import QtGui
         import FreeCADGui
-        from ..commands.common import icon_path, message, obj_expr
+        from ..gui.common import icon_path, message, obj_expr
 
         def apply_best():
             try:

@@ -16,7 +16,7 @@ class VPResult(VPBase):
     def setupContextMenu(self, vobj, menu):
         super().setupContextMenu(vobj, menu)
         from PySide import QtGui
-        from ..commands.common import icon_path
+        from ..gui.common import icon_path
         action = QtGui.QAction(QtGui.QIcon(icon_path("Playback.svg")), "Playback", menu)
         action.triggered.connect(lambda: vobj.Document.setEdit(vobj.Object.Name))
         menu.addAction(action)

@@ -3,7 +3,7 @@ import time
 
 import FreeCAD  # noqa: F401 - the app layer's environment
 
-from SimPhantWorkbench.commands import kernel_warmup
+from SimPhantWorkbench.gui import kernel_warmup
 from SimPhantWorkbench.solver import warmup
 
 

@@ -124,7 +124,7 @@ def _activate():
     FreeCADGui.activateWorkbench("SimPhantWorkbench")
     R["active_workbench"] = FreeCADGui.activeWorkbench().name()
     from SimPhantWorkbench import commands
-    from SimPhantWorkbench.commands import common
+    from SimPhantWorkbench.gui import common
     common.message_hook = hook
     names = sorted(commands.all_commands()) + ["SimPhant_Joints"]
     listed = set(FreeCADGui.listCommands())
@@ -184,7 +184,7 @@ def _new_study():
     doc = S["doc"]
     FreeCADGui.runCommand("SimPhant_NewStudy")
     pump()
-    from SimPhantWorkbench.commands import common
+    from SimPhantWorkbench.gui import common
     study = common.active_study(doc)
     S["study"] = study
     R["study_created"] = study is not None
@@ -409,7 +409,7 @@ def _check():
 
 @step("solve")
 def _solve():
-    from SimPhantWorkbench.commands import solve_job
+    from SimPhantWorkbench.gui import solve_job
     study = S["study"]
     arm = S["arm"]
     S["pl0"] = FreeCAD.Placement(arm.Placement)
@@ -571,7 +571,7 @@ def _new_kind():
 def _solve_cancel_fail():
     doc = S["doc"]
     from SimPhantWorkbench import runner
-    from SimPhantWorkbench.commands import solve_job
+    from SimPhantWorkbench.gui import solve_job
     study, arm = S["study"], S["arm"]
     res_obj = runner.result_object(study)
     frames0, file0 = res_obj.NumberOfFrames, open(res_obj.ResultFile, "rb").read()
@@ -626,7 +626,7 @@ def _example():
 
 @step("other_commands")
 def _other():
-    from SimPhantWorkbench.commands import common
+    from SimPhantWorkbench.gui import common
     R["import_active"] = bool(FreeCADGui.Command.get("SimPhant_ImportAssembly").isActive()) \
         if hasattr(FreeCADGui, "Command") else None
     select(S["study"])

@@ -14,7 +14,7 @@ SCRIPT = textwrap.dedent('''
     res = {}
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
-        from SimPhantWorkbench.commands import common
+        from SimPhantWorkbench.gui import common
         from SimPhantWorkbench.document.base import is_type
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
         FreeCADGui.updateGui()

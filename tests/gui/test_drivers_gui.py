@@ -53,7 +53,7 @@ SCRIPT = textwrap.dedent('''
         res["tree_icon"] = vp.icon_name()
         # its task panel opened on creation: checked as you type, written on OK only
         from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
-        from SimPhantWorkbench.commands import common
+        from SimPhantWorkbench.gui import common
         common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
             text)
         panel = PropertyPanel.current

@@ -14,7 +14,7 @@ SCRIPT = textwrap.dedent('''
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         from SimPhantWorkbench import factory, runner
-        from SimPhantWorkbench.commands import common
+        from SimPhantWorkbench.gui import common
         from SimPhantWorkbench.document.base import study_members
         from SimPhantWorkbench.solver.forces import FORCE_TYPES
         common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)

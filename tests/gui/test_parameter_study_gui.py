@@ -28,7 +28,8 @@ SCRIPT = textwrap.dedent('''
         mw.resize(1280, 800)
         from SimPhantWorkbench import sweep
         from SimPhantWorkbench.document.base import is_type
-        from SimPhantWorkbench.commands import common, cmd_sweep
+        from SimPhantWorkbench.commands import cmd_sweep
+        from SimPhantWorkbench.gui import common
         from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
         common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
             [kind, text])

@@ -39,7 +39,7 @@ SCRIPT = textwrap.dedent('''
         # activating the workbench started the kernel preparation in the background
         import time
         from PySide import QtGui
-        from SimPhantWorkbench.commands import kernel_warmup
+        from SimPhantWorkbench.gui import kernel_warmup
         from SimPhantWorkbench.solver import warmup
         t0 = time.time()
         while kernel_warmup._state["thread"].is_alive() and time.time() - t0 < 400:

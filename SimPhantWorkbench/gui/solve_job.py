@@ -1,0 +1,251 @@
+"""Solve a study without freezing FreeCAD.
+
+The run goes through the one run pipeline (``SimPhantWorkbench.run``), split
+over two threads:
+
+1. GUI thread: ``run.prepare`` (recomputes pending changes, reads the document,
+   the settings and the analysis mode, checks the result size);
+2. worker thread: ``Run.execute`` -- the pure solver, never touches the
+   document. The fixed-step loop runs inside numba kernels compiled with
+   ``nogil=True``, so the GUI thread keeps the interpreter while it runs; the
+   adaptive SciPy methods return to Python at every step, where the
+   interpreter switches threads every few milliseconds;
+3. GUI thread, after the run: ``Run.commit`` (one undo transaction).
+
+A ``QTimer`` on the GUI thread polls the worker for progress (simulated time,
+elapsed and estimated remaining wall time) and for the end of the run. Cancel
+makes the progress callback answer False (``SimulationCancelled``); the
+document is then unchanged. When the integration fails, the solver's message
+(naming the joint or body) is shown and the partial result offered for
+playback; only if the user accepts is it stored.
+"""
+import threading
+import time
+
+import FreeCAD
+import FreeCADGui
+from PySide import QtCore, QtGui
+
+from ..run import prepare
+from ..solver import ModelError, SimulationCancelled, SimulationError
+from . import common, kernel_warmup
+
+__all__ = ["SolveJob", "start", "current_job", "POLL_MS"]
+
+POLL_MS = 100
+_jobs = {}            # study (doc, name) -> running SolveJob
+_kernels_used = [False]
+
+
+def current_job(study=None):
+    """The running job (of ``study``, or any), or None."""
+    for key, job in list(_jobs.items()):
+        if study is None or key == (study.Document.Name, study.Name):
+            return job
+    return None
+
+
+def _compile_note(result):
+    """The share of a run's wall time spent compiling or loading the solver kernels."""
+    sec = result.settings.get("compile_time") or 0.0
+    return " (of which %.2f s compiling/loading the solver kernels)" % sec if sec >= 0.05 else ""
+
+
+class SolveJob(QtCore.QObject):
+    """One run of a study in a worker thread, with a progress dialog."""
+
+    finished = QtCore.Signal(str)       # "done", "cancelled", "failed", "error"
+
+    def __init__(self, study, show_dialog=True, **overrides):
+        super().__init__()
+        self.study = study
+        self.overrides = overrides
+        self.show_dialog = show_dialog
+        self.state = "new"
+        self.result = None
+        self.error = None
+        self.t = 0.0
+        self.t_end = None
+        self.cancel_requested = False
+        self.wall0 = None
+        self.wall_end = None
+        self.first_use = not _kernels_used[0]
+        self.thread = None
+        self.dialog = None
+        self.timer = QtCore.QTimer()
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._poll)
+
+    # ---------------------------------------------------------------- start
+    def start(self):
+        """Convert on the GUI thread, then simulate in a worker. False if the model is invalid."""
+        study = self.study
+        try:
+            self.run = prepare(study, **self.overrides)
+        except ModelError as exc:
+            self.state = "error"
+            self.error = exc
+            common.message("error", "SimPhant: cannot solve", str(self.error))
+            self.finished.emit(self.state)
+            return False
+        self.t_end = self.run.t_end
+        self.state = "running"
+        self.key = (study.Document.Name, study.Name)
+        _jobs[self.key] = self
+        self.wall0 = time.perf_counter()
+        self.thread = threading.Thread(target=self._work, name="SimPhant solve", daemon=True)
+        if self.show_dialog:
+            self._make_dialog()
+        self.thread.start()
+        self.timer.start()
+        return True
+
+    def _work(self):
+        try:
+            self.result = self.run.execute(progress=self._progress)
+        except BaseException as exc:  # noqa: BLE001 - handed to the GUI thread
+            self.error = exc
+        finally:
+            self.wall_end = time.perf_counter()
+
+    def _progress(self, t, t_end):
+        """Worker thread: record the progress; False cancels."""
+        self.t = t
+        self.t_end = t_end
+        return not self.cancel_requested
+
+    def cancel(self):
+        self.cancel_requested = True
+        if self.dialog is not None:
+            self.status.setText("Cancelling ...")
+
+    def is_running(self):
+        return self.state == "running"
+
+    # ---------------------------------------------------------------- GUI thread
+    def _make_dialog(self):
+        d = QtGui.QDialog(FreeCADGui.getMainWindow())
+        d.setWindowTitle("SimPhant: solving '%s'" % self.study.Label)
+        d.setWindowIcon(QtGui.QIcon(common.icon_path("Solve.svg")))
+        d.setModal(False)
+        lay = QtGui.QVBoxLayout(d)
+        self.note = QtGui.QLabel()
+        self.note.setWordWrap(True)
+        if self.first_use:
+            self.note.setText("First run in this session: the solver's numba kernels are being "
+                              "loaded (the very first run on this computer compiles them, which "
+                              "takes a minute; later runs start at once).")
+        lay.addWidget(self.note)
+        self.bar = QtGui.QProgressBar()
+        self.bar.setRange(0, 1000)
+        lay.addWidget(self.bar)
+        self.status = QtGui.QLabel()
+        lay.addWidget(self.status)
+        buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Cancel)
+        buttons.rejected.connect(self.cancel)
+        lay.addWidget(buttons)
+        d.rejected.connect(self.cancel)
+        d.setMinimumWidth(520)
+        self.dialog = d
+        self._update_dialog()
+        d.adjustSize()
+        d.show()
+
+    def progress_text(self):
+        elapsed = time.perf_counter() - self.wall0
+        compiling = kernel_warmup.status_text()
+        if compiling is not None and not self.t:
+            return 0.0, compiling
+        frac = min(1.0, max(0.0, self.t / self.t_end)) if self.t_end else 0.0
+        remaining = "remaining ~%.0f s" % (elapsed * (1.0 - frac) / frac) if frac > 0.02 \
+            else "remaining: estimating"
+        return frac, "t = %.4g s of %.4g s   elapsed %.1f s   %s" % (
+            self.t, self.t_end or 0.0, elapsed, remaining)
+
+    def _update_dialog(self):
+        if self.dialog is None:
+            return
+        frac, text = self.progress_text()
+        self.bar.setValue(int(1000 * frac))
+        if not self.cancel_requested:
+            self.status.setText(text)
+
+    def _poll(self):
+        if self.thread is not None and self.thread.is_alive():
+            self._update_dialog()
+            return
+        self.timer.stop()
+        self._finish()
+
+    def _finish(self):
+        _jobs.pop(self.key, None)
+        if self.dialog is not None:
+            self.dialog.hide()
+            self.dialog.deleteLater()
+            self.dialog = None
+        _kernels_used[0] = True
+        if FreeCAD.listDocuments().get(self.key[0]) is None \
+                or FreeCAD.getDocument(self.key[0]).getObject(self.key[1]) is None:
+            self.state = "cancelled"        # the document or study was closed meanwhile
+            self.finished.emit(self.state)
+            return
+        study = self.study
+        exc = self.error
+        if exc is None:
+            try:
+                self.run.commit(self.result)
+                self.state = "done"
+                FreeCAD.Console.PrintMessage(
+                    "SimPhant: study '%s' solved: %d frames, %.2f s wall time%s\n"
+                    % (study.Label, len(self.result.t), self.wall_end - self.wall0,
+                       _compile_note(self.result)))
+            except Exception as e:  # noqa: BLE001 - shown, document unchanged
+                self.state = "error"
+                self.error = e
+                common.message("error", "SimPhant: cannot store the result", str(e))
+        elif isinstance(exc, SimulationCancelled):
+            self.state = "cancelled"
+            FreeCAD.Console.PrintMessage("SimPhant: solving '%s' cancelled; the document is "
+                                         "unchanged\n" % study.Label)
+        elif isinstance(exc, SimulationError):
+            self.state = "failed"
+            partial = getattr(exc, "result", None)
+            text = str(exc)
+            if partial is not None and len(partial.t) > 1:
+                keep = common.message("question", "SimPhant: the simulation failed",
+                                      text + "\n\nKeep the partial result (%d frames up to t = "
+                                      "%.4g s) for playback?" % (len(partial.t), partial.t[-1]))
+                if keep:
+                    self.run.commit(partial)
+                    self.result = partial
+            else:
+                common.message("error", "SimPhant: the simulation failed", text)
+        else:
+            self.state = "error"
+            common.message("error", "SimPhant: cannot solve", str(exc))
+        self.finished.emit(self.state)
+
+    def wait(self, timeout=None):
+        """Process events until the job ends (scripts, tests); returns its state."""
+        t0 = time.perf_counter()
+        while self.state in ("new", "running"):
+            QtGui.QApplication.processEvents(QtCore.QEventLoop.AllEvents, 50)
+            time.sleep(0.005)
+            if timeout is not None and time.perf_counter() - t0 > timeout:
+                break
+        return self.state
+
+
+def start(study, show_dialog=True, **overrides):
+    """Start solving ``study`` in the background; returns the ``SolveJob``.
+
+    ``overrides`` as ``runner.run_study``. The call returns at once; the
+    result is stored when the run ends (``job.wait()`` blocks until then while
+    keeping the GUI alive).
+    """
+    running = current_job(study)
+    if running is not None:
+        return running
+    job = SolveJob(study, show_dialog=show_dialog, **overrides)
+    job.start()
+    return job

@@ -1,0 +1,55 @@
+"""A study gives the same bits in every process, whatever its BLAS threads: OpenBLAS
+computes e.g. the eigenvectors of a 3x3 inertia tensor with other kernels on one thread
+than on several (Dask workers run with one), and the mass properties, the conversion and
+the runs use one thread (``solver.blas.single_threaded``)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import FreeCAD
+
+from SimPhantWorkbench import runner
+from SimPhantWorkbench.document.base import studies
+from SimPhantWorkbench.solver import blas
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODEL = os.path.join(ROOT, "examples", "driven_slider_crank.FCStd")
+
+SCRIPT = """
+import sys
+import numpy as np
+import FreeCAD
+from SimPhantWorkbench import runner
+from SimPhantWorkbench.document.base import studies
+doc = FreeCAD.openDocument(sys.argv[1])
+r = runner.run_study(studies(doc)[0], t_end=0.5)
+np.save(sys.argv[2], r.to_arrays()["states"])
+"""
+
+
+def test_a_run_gives_the_same_bits_with_one_blas_thread_as_with_several(tmp_path):
+    doc = FreeCAD.openDocument(MODEL)
+    try:
+        here = runner.run_study(studies(doc)[0], t_end=0.5).to_arrays()["states"]
+    finally:
+        FreeCAD.closeDocument(doc.Name)
+    for threads in ("1", "2"):
+        out = tmp_path / ("states_%s.npy" % threads)
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads)
+        proc = subprocess.run([sys.executable, "-c", SCRIPT, MODEL, str(out)], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        np.testing.assert_array_equal(np.load(str(out)), here)
+
+
+def test_single_threaded_sets_one_thread_and_puts_the_count_back():
+    libs = blas.openblas_libraries()
+    assert libs, "NumPy's OpenBLAS was not found in the process"
+    before = [get() for _, get in libs]
+    with blas.single_threaded():
+        with blas.single_threaded():
+            assert [get() for _, get in libs] == [1] * len(libs)
+        assert [get() for _, get in libs] == [1] * len(libs)
+    assert [get() for _, get in libs] == before

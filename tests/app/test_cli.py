@@ -18,6 +18,8 @@ from PIL import Image
 import FreeCAD
 
 from SimPhantWorkbench import cli, output, runner
+from SimPhantWorkbench.cli.common import fmt
+from SimPhantWorkbench.cli.progress import Interrupt
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.document.base import study_bodies, study_result
 
@@ -109,7 +111,7 @@ def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(
                                                      ["SliderGuide", "slide"]]
     # the first solve in the process loads (or compiles) the kernels: reported apart
     assert info["compile_time"] > 0.0
-    assert "(+ %s compiling/loading the solver kernels" % cli._fmt(info["compile_time"], "s") \
+    assert "(+ %s compiling/loading the solver kernels" % fmt(info["compile_time"], "s") \
         in text
     assert info["violation_position_max"] < 1e-6
     assert "max |E - E0| = %.4g J" % info["energy_drift_max"] in text
@@ -437,7 +439,7 @@ def test_early_ctrl_c_still_cancels_when_its_exception_is_swallowed():
     """SIGINT before the first progress report raises at once; should FreeCAD catch that
     exception (it arrived inside a recompute callback), the request is kept, so the
     run stops at its first progress report instead of running to the end."""
-    intr = cli._Interrupt()
+    intr = Interrupt()
     intr.simulating = True
     with pytest.raises(KeyboardInterrupt):
         intr._handler(signal.SIGINT, None)

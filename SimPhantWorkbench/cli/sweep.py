@@ -22,14 +22,14 @@ error), 2 bad input, 130 cancelled, 1 internal error.
 """
 import json
 import os
-import sys
 import time
+
+from .common import EXIT_CANCELLED, EXIT_OK, CliError, import_freecad, open_model
 
 __all__ = ["add_parser", "run_sweep", "SweepBar"]
 
 
-def add_parser(sub):
-    from ..cli import _positive_int
+def add_parser(sub, positive_int):
     p = sub.add_parser(
         "sweep", help="run a parameter study: a study over design variables, locally or on Dask",
         description="Run the study of MODEL once per variant of the design in SPEC (TOML or "
@@ -44,10 +44,10 @@ def add_parser(sub):
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="address of an existing Dask scheduler (tcp://host:8786); default: a "
                         "local cluster started for this run")
-    p.add_argument("--workers", type=_positive_int, metavar="N",
+    p.add_argument("--workers", type=positive_int, metavar="N",
                    help="worker processes of the local cluster (default: all cores; 1 runs "
                         "in this process)")
-    p.add_argument("--batch-size", type=_positive_int, metavar="N",
+    p.add_argument("--batch-size", type=positive_int, metavar="N",
                    help="variants per task (default: automatic)")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the result cache DIR/cache")
@@ -108,11 +108,11 @@ def _duration(s):
 def run_sweep(args, out, err, interrupt):
     """The ``sweep`` command (``args`` from ``add_parser``); returns the exit code."""
     from .. import __version__
-    from ..cli import (EXIT_CANCELLED, EXIT_OK, CliError, _find_study, _gui_members,
-                       _import_freecad, _open_document, _restore_gui_members)
+    from ..document.opening import ModelFileError
+    from ..run import study_error
     from ..solver import ModelError
-    from . import apply_best, outputs, run_parameter_study
-    from .spec import load_spec
+    from ..sweep import apply_best, outputs, run_parameter_study
+    from ..sweep.spec import load_spec
 
     t_start = time.perf_counter()
     try:
@@ -123,13 +123,12 @@ def run_sweep(args, out, err, interrupt):
     out_dir = os.path.abspath(args.out or os.path.join("simphant-sweep", stem))
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise CliError("output '%s' exists and is not a directory" % out_dir)
-    FreeCAD = _import_freecad()
+    FreeCAD = import_freecad()
     from .. import factory
-    doc = _open_document(FreeCAD, args.model)
-    gui = _gui_members(args.model)
+    model = open_model(FreeCAD, args.model)
     try:
-        study = _find_study(doc, args.model, args.study or spec.study)
         try:
+            study = model.study(args.study or spec.study)
             pstudy = factory.make_parameter_study(study, spec, label="ParameterStudy")
         except ModelError as exc:
             raise CliError(str(exc)) from None
@@ -154,7 +153,7 @@ def run_sweep(args, out, err, interrupt):
                 cache_dir=None if args.no_cache else os.path.join(out_dir, "cache"),
                 progress=progress, batch_size=args.batch_size)
         except ModelError as exc:
-            raise CliError("study '%s': %s" % (study.Label, exc)) from None
+            raise CliError(str(study_error(exc, study))) from None
         except RuntimeError as exc:          # Dask missing, scheduler unreachable
             raise CliError(str(exc)) from None
         except OSError as exc:               # a scheduler that cannot be reached
@@ -171,8 +170,11 @@ def run_sweep(args, out, err, interrupt):
             apply_best(pstudy)
             applied = True
         doc_name = stem + "_sweep.FCStd"
-        doc.saveAs(os.path.join(out_dir, doc_name))
-        _restore_gui_members(os.path.join(out_dir, doc_name), gui, err)
+        try:
+            model.save_as(os.path.join(out_dir, doc_name),
+                          warn=lambda text: err.write("simphant: warning: %s\n" % text))
+        except ModelFileError as exc:
+            raise CliError(str(exc)) from None
         names.append(doc_name)
         names.append("sweep.json")
         info = dict(model=os.path.abspath(args.model), study=study.Label,
@@ -218,12 +220,4 @@ def run_sweep(args, out, err, interrupt):
             return EXIT_CANCELLED
         return EXIT_OK
     finally:
-        try:
-            FreeCAD.closeDocument(doc.Name)
-        except Exception:  # noqa: BLE001 - already closed
-            pass
-
-
-if __name__ == "__main__":
-    from ..cli import main
-    sys.exit(main(["sweep"] + sys.argv[1:]))
+        model.close()

@@ -1,0 +1,319 @@
+"""``simphant run``: run the study of a document through the run pipeline and write its
+outputs (see ``SimPhantWorkbench.cli``)."""
+import os
+import shutil
+import time
+
+from .. import __version__
+from ..solver import ModelError, SimulationCancelled, SimulationError
+from .common import (EXIT_CANCELLED, EXIT_INPUT, EXIT_OK, EXIT_SIMULATION, CliError, fmt,
+                     import_freecad, open_model, size_text)
+from .progress import EarlyCancel, ProgressBar
+from .summary import analyse, summary_lines
+
+__all__ = ["run", "default_model", "DEFAULT_EXAMPLE", "EXAMPLES_DIR"]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+EXAMPLES_DIR = os.path.join(ROOT, "examples")
+DEFAULT_EXAMPLE = "slider_crank"
+
+
+def default_model():
+    """Path of the bundled example ``simphant run`` uses without a model."""
+    return os.path.join(EXAMPLES_DIR, DEFAULT_EXAMPLE + ".FCStd")
+
+
+def _video_path(video, out_dir):
+    """Absolute path of ``--video`` (a bare name goes into ``out_dir``), or None."""
+    if not video:
+        return None
+    if os.path.splitext(video)[1].lower() not in (".mp4", ".gif"):
+        raise CliError("--video '%s': the name must end in .mp4 or .gif" % video)
+    if os.path.dirname(video) == "":
+        return os.path.join(out_dir, video)
+    path = os.path.abspath(video)
+    if not os.path.isdir(os.path.dirname(path)):
+        raise CliError("--video '%s': directory '%s' does not exist"
+                       % (video, os.path.dirname(path)))
+    return path
+
+
+def _spawn_animation(args):
+    """Before the solve: the second process that will render animation.gif
+    (``viewer.gif_job``; it imports what it needs while this one solves), or None (no
+    animation, or none can be started: rendered in this process)."""
+    from ..viewer import gif_job
+    if args.no_animation or not gif_job.can_spawn():
+        return None
+    try:
+        return gif_job.GifJob.spawn()
+    except OSError:
+        return None
+
+
+def _start_animation(job, args, result, scene, staging, title):
+    """Write result.npz and scene.npz, and have ``job`` (``_spawn_animation``) render
+    animation.gif from them while the other files are written: the job, or None (no job,
+    no scene, or it is gone: stopped, rendered in this process)."""
+    from ..viewer import files
+    if job is None or scene is None:
+        if job is not None:
+            job.kill()
+        return None
+    files.write_view_files(staging, result, scene)
+    try:
+        job.go(os.path.join(staging, files.RESULT_FILE), os.path.join(staging, files.SCENE_FILE),
+               os.path.join(staging, "animation.gif"),
+               args.frames or files.output.ANIMATION_FRAMES, title)
+    except OSError:
+        job.kill()
+        return None
+    return job
+
+
+def _render_animation(args, result, scene, staging, title, err):
+    from ..viewer import files
+    used, _, why = files.write_animation(
+        result, scene, os.path.join(staging, "animation.gif"),
+        args.frames or files.output.ANIMATION_FRAMES, title)
+    if why is not None:
+        err.write("simphant: animation drawn without VTK (%s)\n" % why)
+
+
+def _finish_animation(job, args, result, scene, staging, title, note, err):
+    """Wait for the animation's process; render it here if that failed."""
+    note("animation.gif")
+    if job.wait() is not None:
+        _render_animation(args, result, scene, staging, title, err)
+
+
+def _write_view_outputs(args, result, scene, staging, title, note, err, job=None):
+    """result.npz, scene.npz, animation.gif (VTK, else the Matplotlib fallback; awaited
+    from ``job`` when ``_start_animation`` started one) and --video into ``staging``;
+    returns the names to list in run.json (a --video outside DIR is moved there after the
+    commit, and not listed)."""
+    from ..viewer import files
+    note(files.RESULT_FILE if scene is None else "%s, %s" % (files.RESULT_FILE,
+                                                             files.SCENE_FILE))
+    if job is None:
+        names = files.write_view_files(staging, result, scene)
+    else:
+        names = [files.RESULT_FILE, files.SCENE_FILE]         # written before the job began
+    if not args.no_animation:
+        if job is None:
+            note("animation.gif")
+            _render_animation(args, result, scene, staging, title, err)
+        names.append("animation.gif")       # else finished by _finish_animation
+    if args.video:
+        name = os.path.basename(args.video)
+        note(name)
+        try:
+            written, _ = files.write_run_video(result, scene, os.path.join(staging, name),
+                                               fps=args.fps or files.VIDEO_FPS, title=title)
+        except RuntimeError as exc:
+            raise CliError("--video: %s" % exc, EXIT_INPUT) from None
+        if os.path.basename(written) != name:
+            err.write("simphant: no ffmpeg found: wrote %s instead\n"
+                      % os.path.basename(written))
+            args.video = os.path.join(os.path.dirname(args.video), os.path.basename(written))
+        if os.path.dirname(args.video) == "":
+            names.append(os.path.basename(written))
+    return names
+
+
+def run(args, progress, out, err, interrupt):
+    """The ``run`` command; returns the exit code (errors raise ``CliError``)."""
+    return _RunCommand(args, progress, out, err, interrupt).main()
+
+
+class _RunCommand:
+    """One ``simphant run``: open and check the model, solve it through the run pipeline,
+    write every output into a staging directory, commit them, print the summary."""
+
+    def __init__(self, args, progress, out, err, interrupt):
+        self.args, self.progress, self.out, self.err = args, progress, out, err
+        self.interrupt = interrupt
+        self.t_start = time.perf_counter()
+        self.model_path = args.model or default_model()
+        if args.model is None:
+            err.write("simphant: no model given, running the bundled example %s\n"
+                      % self.model_path)
+        self.stem = os.path.splitext(os.path.basename(self.model_path))[0]
+        self.out_dir = os.path.abspath(args.out or os.path.join("simphant-out", self.stem))
+        if os.path.exists(self.out_dir) and not os.path.isdir(self.out_dir):
+            raise CliError("output '%s' exists and is not a directory" % self.out_dir)
+        self.overrides = {k: getattr(args, k) for k in ("t_end", "dt", "method", "output_dt")
+                          if getattr(args, k) is not None}
+        self.video_path = _video_path(args.video, self.out_dir)
+        self.job = None
+
+    def note(self, fname):
+        self.err.write("writing %s\n" % fname)
+        self.err.flush()
+
+    def warn(self, text):
+        self.err.write("simphant: warning: %s\n" % text)
+
+    def main(self):
+        args = self.args
+        FreeCAD = import_freecad()
+        from ..output.outdir import OutputDir
+        if args.video:                      # say it before solving, not after
+            from .. import viewer
+            reason = viewer.missing_reason()
+            if reason is not None:
+                raise CliError("--video: the video needs PyVista/VTK: %s. %s"
+                               % (reason, viewer.INSTALL_HINT))
+        self.model = open_model(FreeCAD, self.model_path)
+        self.target = OutputDir(self.out_dir, protected=[self.model_path])
+        try:
+            self.job = _spawn_animation(args)   # prepares on the core the solve leaves free
+            self.study = self.model.study(args.study)
+            self._prepare()
+            result = self._solve()
+            names, lines, info = self._write(result)
+            info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
+            names, moved_video = self._commit(names, info)
+            self._report(lines, names, moved_video)
+            return EXIT_OK
+        finally:
+            if self.job is not None:
+                self.job.kill()             # a failed or interrupted run: stop its animation
+            self.target.discard()
+            self.model.close()
+
+    def _prepare(self):
+        """The run pipeline's checks, then the output directory: both fail before solving."""
+        from ..output.outdir import OutputDirError
+        from ..run import prepare
+        try:
+            self.run = prepare(self.study, **self.overrides)
+        except ModelError as exc:
+            raise CliError(str(exc)) from None
+        try:
+            self.staging = self.target.prepare()
+        except OutputDirError as exc:
+            raise CliError(str(exc)) from None
+        for name in self.target.removed_partials:
+            self.err.write("simphant: removed %s, left by an interrupted run\n"
+                           % os.path.join(self.out_dir, name))
+
+    def _solve(self):
+        """Execute and commit the run with the progress bar; Ctrl-C cancels."""
+        interrupt, progress = self.interrupt, self.progress
+        bar = ProgressBar(self.err)
+
+        def report(t, t_end):
+            interrupt.integrating = True
+            bar(t, t_end)
+            if interrupt.requested:
+                return False
+            if progress is not None:
+                answer = progress(t, t_end)
+                if answer is not None and not answer:
+                    return False
+            return True
+
+        try:
+            interrupt.simulating = True
+            bar.start(self.run.t_end)
+            result = self.run.execute(report)
+            self.run.commit(result)
+        except EarlyCancel:
+            bar.close(ok=False)
+            raise CliError("run cancelled at t = 0 s, before the integration started; nothing "
+                           "written", EXIT_CANCELLED) from None
+        except SimulationCancelled as exc:
+            bar.close(ok=False)
+            raise CliError("run cancelled at t = %.4g s; nothing written" % (exc.time or 0.0),
+                           EXIT_CANCELLED) from None
+        except SimulationError as exc:
+            bar.close(ok=False)
+            raise CliError("%s; nothing written" % exc, EXIT_SIMULATION) from None
+        except ModelError as exc:
+            bar.close(ok=False)
+            raise CliError(str(exc)) from None
+        finally:
+            interrupt.simulating = interrupt.integrating = False
+        bar.close(ok=True)
+        if interrupt.requested:        # Ctrl-C right after the last report
+            raise KeyboardInterrupt
+        return result
+
+    def _write(self, result):
+        """Every output into the staging directory; (names, summary lines, run.json data)."""
+        from .. import output
+        from ..document.opening import ModelFileError
+        from ..document.scene import scene_from_study
+        from ..viewer.scene import colors_from_gui_xml
+        args, staging, study = self.args, self.staging, self.study
+        title = "%s: %s" % (self.stem, study.Label)
+        scene = None
+        if not args.no_animation or args.video:
+            self.err.write("tessellating the bodies\n")
+            scene = scene_from_study(study, result, colors_from_gui_xml(
+                self.model.gui.get("GuiDocument.xml", b"")), title=title)
+        self.job = _start_animation(self.job, args, result, scene, staging, title)
+        names = output.write_all(result, staging, None, title=title, progress=self.note)
+        names += _write_view_outputs(args, result, scene, staging, title, self.note, self.err,
+                                     self.job)
+        doc_name = self.stem + "_result.FCStd"
+        try:
+            if not args.in_place:
+                self.note(doc_name)
+                self.model.save_as(os.path.join(staging, doc_name),
+                                   target=os.path.join(self.out_dir, doc_name), warn=self.warn)
+                names.append(doc_name)
+            if self.job is not None:
+                _finish_animation(self.job, args, result, scene, staging, title, self.note,
+                                  self.err)
+                self.job = None
+            info = analyse(study, self.run.conversion, result, self.model_path,
+                           time.perf_counter() - self.t_start)
+            lines = summary_lines(info)
+            with open(os.path.join(staging, "summary.txt"), "w") as fh:
+                fh.write("\n".join(lines) + "\n")
+            names.append("summary.txt")
+            if args.in_place:
+                self.note(os.path.basename(self.model_path) + " (in place)")
+                self.model.save(warn=self.warn)
+        except ModelFileError as exc:
+            raise CliError(str(exc)) from None
+        return names, lines, info
+
+    def _commit(self, names, info):
+        """Move the outputs into place (Ctrl-C held back meanwhile) and a --video outside
+        DIR to where it was asked for; (names, the moved video or None)."""
+        from ..output.outdir import OutputDirError
+        self.interrupt.committing = True
+        try:
+            names = self.target.commit(names, info)
+        except OutputDirError as exc:
+            raise CliError(str(exc)) from None
+        finally:
+            self.interrupt.committing = False
+        moved_video = None
+        video_path = self.video_path
+        if video_path is not None and os.path.dirname(video_path) != self.out_dir:
+            name = os.path.basename(self.args.video)       # .gif if there was no ffmpeg
+            video_path = os.path.join(os.path.dirname(video_path), name)
+            shutil.move(os.path.join(self.staging, name), video_path)
+            moved_video = video_path
+        self.target.discard()
+        return names, moved_video
+
+    def _report(self, lines, names, moved_video):
+        out = self.out
+        for line in lines:
+            out.write(line + "\n")
+        out.write("outputs    %s\n" % self.out_dir)
+        for name in names:
+            out.write("           %-28s %s\n"
+                      % (name, size_text(os.path.getsize(os.path.join(self.out_dir, name)))))
+        if self.args.in_place:
+            out.write("           %s saved in place\n" % os.path.abspath(self.model_path))
+        if moved_video is not None:
+            out.write("           %-28s %s\n"
+                      % (moved_video, size_text(os.path.getsize(moved_video))))
+        out.write("wall time  %s\n" % fmt(time.perf_counter() - self.t_start, "s"))
+        out.flush()

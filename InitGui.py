@@ -21,11 +21,11 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
             self.appendToolbar(name, list(names))
         self.appendMenu("SimPhant", commands.menu())
         # compile (first use) or load the solver kernels while the user models
-        from SimPhantWorkbench.commands import kernel_warmup
+        from SimPhantWorkbench.gui import kernel_warmup
         kernel_warmup.start_background()
 
     def Activated(self):
-        from SimPhantWorkbench.viewproviders.view_base import attach_missing
+        from SimPhantWorkbench.gui.following import attach_missing
         for doc in FreeCAD.listDocuments().values():
             attach_missing(doc)
 

@@ -553,7 +553,7 @@ MUTANTS = [
            ["tests/solver/test_driver_energy.py"],
            "energy balance adds the driver work instead of subtracting it"),
     Mutant("driver-work-left-out", RES,
-           "drive = _cumtrapz(self.t, self._driver_power.sum(axis=1))",
+           "drive = cumtrapz(self.t, self._driver_power.sum(axis=1))",
            "drive = np.zeros(len(self.t))",
            ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance"],
            "energy balance without the driver work"),
@@ -688,6 +688,17 @@ MUTANTS = [
            ["tests/gui/test_one_pipeline_gui.py::"
             "test_objects_saved_headless_get_their_view_provider_and_icon_in_the_gui"],
            "a torque gets a body's view provider"),
+    Mutant("layers-upward-import", "SimPhantWorkbench/document/results.py",
+           "from ..solver import ModelError\nfrom .base import require_study, study_result",
+           "from ..objects import add_object  # noqa: F401\nfrom ..solver import ModelError\n"
+           "from .base import require_study, study_result",
+           ["tests/app/test_layers.py::test_imports_between_rooms_go_down"],
+           "the document room imports the objects room above it"),
+    Mutant("layers-private-import", "SimPhantWorkbench/run/store.py",
+           "from ..document.base import study_result, transaction",
+           "from ..document.base import _KIND_WORDS, study_result, transaction  # noqa: F401",
+           ["tests/app/test_layers.py::test_no_private_names_imported_from_other_modules"],
+           "a module takes another module's private name"),
 ]
 
 

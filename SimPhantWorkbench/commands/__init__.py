@@ -50,8 +50,8 @@ def register():
         FreeCADGui.addCommand(cmd_joints.GROUP, cmd_joints.JointGroup())
         FreeCADGui.addCommand(cmd_forces.GROUP, cmd_forces.ForceGroup())
         _registered.append(True)
-        from ..viewproviders.view_base import _Observer
-        _Observer.install()
+        from ..gui.following import Observer
+        Observer.install()
     return [n for _, names in TOOLBARS for n in names]
 
 

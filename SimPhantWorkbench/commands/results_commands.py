@@ -4,7 +4,7 @@
 FreeCADGui and returns the names in toolbar order. Each command acts on the
 current study (``current_study``: the study of the selected object, else the
 only study of the active document that has a result) and calls one plain
-function (``results_gui.plot_panel.open_plot_panel``, ``viewer.window.open_viewer``,
+function (``results_gui.plot_panel.open_plot_panel``, ``results_gui.viewer.open_viewer``,
 ``results_gui.export.*``), which scripts can call as well.
 
 The viewer is optional: without PyVista its command is greyed out and its
@@ -110,7 +110,7 @@ class ResultsViewer(_ResultCommand):
 
     def run(self, study):
         import FreeCADGui
-        from ..viewer.window import open_viewer
+        from ..results_gui.viewer import open_viewer
         return open_viewer(study, parent=FreeCADGui.getMainWindow())
 
 

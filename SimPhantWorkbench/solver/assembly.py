@@ -63,7 +63,7 @@ class AssemblyReport:
         return self.summary()
 
 
-def _correction(system, b):
+def correction(system, b):
     """The mass-weighted least-norm correction ``-M^-1 Phi_q^T x`` with
     ``Phi_q M^-1 Phi_q^T x = b``, per body (nb, 6), so that ``Phi_q dq = -b``.
 
@@ -80,7 +80,7 @@ def _correction(system, b):
     return dq
 
 
-def _retract(Y, nb, dq, step):
+def retract(Y, nb, dq, step):
     """Y moved by ``step * dq``: r += dr, q <- q (x) exp(dtheta_b / 2)."""
     Y = Y.copy()
     for b in range(nb):
@@ -142,10 +142,10 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     it = 0
     while res.max() > tol and it < max_iter:
         it += 1
-        dq = _correction(system, system.W.phi.copy())
+        dq = correction(system, system.W.phi.copy())
         step = 1.0
         while True:
-            Yn = _retract(Y, nb, dq, step)
+            Yn = retract(Y, nb, dq, step)
             resn = system.residuals(Yn)[0]
             if resn.max() < res.max() or step < 1e-4:
                 break
@@ -179,7 +179,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
             report.velocity_residual_before = float(vres.max())
         if vres.max() <= tol:
             break
-        dv = _correction(system, system.W.phidot.copy())
+        dv = correction(system, system.W.phidot.copy())
         Y[off:] += dv.reshape(-1)
     report.velocity_residual_after = float(system.residuals(Y)[1].max())
     dvel = (Y[off:] - Y0[off:]).reshape(nb, 6)

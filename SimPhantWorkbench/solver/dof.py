@@ -314,13 +314,13 @@ def _report(system, Y, suggest, warnings, name):
         _, _, Vt = np.linalg.svd(Jj, full_matrices=True)
         N = Vt[rank:]
         rng = np.random.default_rng(0)
-        from .assembly import _retract
+        from .assembly import retract
         for _ in range(2):
             v = rng.normal(size=N.shape[0]) @ N
             v /= np.linalg.norm(v)
             dq = v.reshape(nb, 6).copy()
             dq[:, 3:] /= an.L
-            Yn = _retract(Y, nb, dq, SINGULAR_STEP * an.L)
+            Yn = retract(Y, nb, dq, SINGULAR_STEP * an.L)
             an2 = _Analysis(system, Yn)
             rank_nearby = max(rank_nearby, _rank(an.unit_rows(an2.J[is_joint]))[0])
     singular = rank_nearby > rank

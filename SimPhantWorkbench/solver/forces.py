@@ -534,7 +534,7 @@ def _law_value(coef, tab, v):
     return ys[lo] + (ys[lo + 1] - ys[lo]) * (v - xs[lo]) / (xs[lo + 1] - xs[lo])
 
 
-def _cumtrapz(t, p):
+def cumtrapz(t, p):
     """Cumulative integral of samples ``p`` over ``t``: on each interval the quadratic
     through it and a neighbouring sample (``h/12 (-p0 + 8 p1 + 5 p2)``, third order)
     where the neighbouring intervals are equal, else the trapezoid rule."""
@@ -559,7 +559,7 @@ def _cumtrapz(t, p):
 def element_series(system, t, out, tab):
     """Per-element energy series from ``kernels.force_outputs``' ``out`` (n, nf, 3):
     potential (n, nf), dissipated energy (n, nf) and actuator work (n, nf) since t[0]
-    (integrated over the output samples, ``_cumtrapz``)."""
+    (integrated over the output samples, ``cumtrapz``)."""
     elems = system.model.force_elements
     n, nf = len(t), len(elems)
     pot = np.zeros((n, nf))
@@ -570,10 +570,10 @@ def element_series(system, t, out, tab):
         par, ktab, ctab = e.coefficients()
         x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
         pot[:, i] = element_potential(par, ktab, S.frc_geom[i], x)
-        diss[:, i] = _cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
+        diss[:, i] = cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
         col = S.frc_tcol[i]
         u = tab[:n, col, 0] if col >= 0 else 0.0
-        work[:, i] = _cumtrapz(t, (par[PAR_FA] + u) * xdot)
+        work[:, i] = cumtrapz(t, (par[PAR_FA] + u) * xdot)
     return pot, diss, work
 
 

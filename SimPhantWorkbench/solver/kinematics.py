@@ -18,11 +18,11 @@ import time as _time
 import numpy as np
 
 from . import kernels
-from .assembly import _correction, _retract, assemble
+from .assembly import correction, retract, assemble
 from .blas import single_threaded
 from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationError
 from .result import Result
-from .simulation import _positive, _time_span, output_times
+from .simulation import check_positive, time_span, output_times
 
 __all__ = ["kinematic", "free_dof", "driver_warnings", "run_analysis", "ANALYSES"]
 
@@ -66,8 +66,8 @@ def _newton(system, Y):
     while res.max(initial=0.0) > NEWTON_TOL:
         if it >= NEWTON_MAX:
             return None
-        dq = _correction(system, system.W.phi.copy())
-        Yn = _retract(Y, nb, dq, 1.0)
+        dq = correction(system, system.W.phi.copy())
+        Yn = retract(Y, nb, dq, 1.0)
         resn = system.residuals(Yn)[0]
         if not resn.max() < res.max():
             return None
@@ -78,7 +78,7 @@ def _newton(system, Y):
         if vres.max(initial=0.0) <= NEWTON_TOL:
             break
         Y = Y.copy()
-        Y[off:] += _correction(system, system.W.phidot.copy()).reshape(-1)
+        Y[off:] += correction(system, system.W.phidot.copy()).reshape(-1)
     return Y, it
 
 
@@ -117,8 +117,8 @@ def kinematic(model, t_end, output_dt, t0=0.0, progress=None):
     left undriven, ``SimulationError`` (with the samples so far) when the
     position equations have no solution at some time (e.g. a driver pushes the
     mechanism past a dead point)."""
-    t0, t_end = _time_span(t0, t_end)
-    output_dt = _positive(output_dt, "output_dt")
+    t0, t_end = time_span(t0, t_end)
+    output_dt = check_positive(output_dt, "output_dt")
     if not model.bodies:
         raise ModelError("the model has no moving bodies")
     system = model.compile(alpha=0.0, beta=0.0)
@@ -148,7 +148,7 @@ def kinematic(model, t_end, output_dt, t0=0.0, progress=None):
         kernels.evaluate(float(times[m - 1]), Ys[m - 1], system.S, system.W)
         vel = Ys[m - 1][off:].reshape(nb, 6)
         dq = vel + 0.5 * h * system.W.acc
-        Yp = _retract(Ys[m - 1], nb, dq, h)
+        Yp = retract(Ys[m - 1], nb, dq, h)
         Yp[off:] += h * system.W.acc.reshape(-1)
         system.set_loads(times[m])
         fast = _newton(system, Yp)

@@ -532,11 +532,11 @@ class Result(JointOutputs):
         since the first sample (the summed ``driver_power`` integrated over the samples);
         balance = total + dissipated - actuator_work - driver_work (constant up to the
         integration and quadrature errors)."""
-        from .forces import _cumtrapz
+        from .forces import cumtrapz
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)
-        drive = _cumtrapz(self.t, self._driver_power.sum(axis=1))
+        drive = cumtrapz(self.t, self._driver_power.sum(axis=1))
         potential = self._potential + elastic
         total = self._kinetic + potential
         return {"kinetic": self._kinetic.copy(), "potential": potential,

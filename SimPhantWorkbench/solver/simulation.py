@@ -18,7 +18,7 @@ __all__ = ["simulate", "output_times", "baumgarte_constants"]
 CHUNK_SECONDS = 0.1
 
 
-def _positive(value, what):
+def check_positive(value, what):
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -28,12 +28,12 @@ def _positive(value, what):
     return v
 
 
-def _time_span(t0, t_end):
+def time_span(t0, t_end):
     """``(t0, t_end)`` as floats: ``t0`` finite, ``t_end`` positive and after it."""
     t0 = float(t0)
     if not math.isfinite(t0):
         raise ModelError("t0 must be finite, got %r" % (t0,))
-    t_end = _positive(t_end, "t_end")
+    t_end = check_positive(t_end, "t_end")
     if t_end <= t0:
         raise ModelError("t_end (%g) must be after t0 (%g)" % (t_end, t0))
     return t0, t_end
@@ -56,7 +56,7 @@ def baumgarte_constants(baumgarte=None, time_constant=None, damping_ratio=1.0, d
         return alpha, beta
     if time_constant is None:
         time_constant = max(0.02, 5.0 * dt) if dt else 0.02
-    tc = _positive(time_constant, "time_constant")
+    tc = check_positive(time_constant, "time_constant")
     zeta = float(damping_ratio)
     if not math.isfinite(zeta) or zeta < 0.0:
         raise ModelError("damping_ratio must be finite and >= 0, got %r" % (damping_ratio,))
@@ -78,21 +78,21 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
              t0=0.0, baumgarte=None, time_constant=None, damping_ratio=1.0, regularization=1e-12,
              assemble=True, progress=None, violation_limit=0.5):
     info = method_info(method)
-    t0, t_end = _time_span(t0, t_end)
+    t0, t_end = time_span(t0, t_end)
     if info.fixed_step:
         if dt is None:
             raise ModelError("method %r needs a step dt" % info.name)
-        dt = _positive(dt, "dt")
+        dt = check_positive(dt, "dt")
     elif dt is not None:
-        dt = _positive(dt, "dt")
+        dt = check_positive(dt, "dt")
     if output_dt is None:
         output_dt = max(dt or 0.0, (t_end - t0) / 1000.0)
-    output_dt = _positive(output_dt, "output_dt")
+    output_dt = check_positive(output_dt, "output_dt")
     if not info.fixed_step:
-        rtol = _positive(rtol, "rtol")
-        atol = _positive(atol, "atol")
-    regularization = _positive(regularization, "regularization")
-    violation_limit = _positive(violation_limit, "violation_limit")
+        rtol = check_positive(rtol, "rtol")
+        atol = check_positive(atol, "atol")
+    regularization = check_positive(regularization, "regularization")
+    violation_limit = check_positive(violation_limit, "violation_limit")
     if not model.bodies:
         raise ModelError("the model has no moving bodies")
     alpha, beta = baumgarte_constants(baumgarte, time_constant, damping_ratio, dt)

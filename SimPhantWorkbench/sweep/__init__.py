@@ -17,8 +17,8 @@ it runs (``executors``) and the files (``outputs``) each have a module;
 from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
 
 __all__ = ["run", "execute", "apply_variant", "run_parameter_study", "store_outcome",
-           "apply_best", "stored_spec", "stored_rows", "Spec", "Variable", "load_spec", "make_spec",
-           "spec_from_dict", "Progress", "SweepOutcome"]
+           "apply_best", "stored_spec", "stored_rows", "study_of", "Spec", "Variable",
+           "load_spec", "make_spec", "spec_from_dict", "Progress", "SweepOutcome"]
 
 
 def __getattr__(name):
@@ -117,7 +117,8 @@ def apply_variant(study, values):
     return targets
 
 
-def _study_of(pstudy):
+def study_of(pstudy):
+    """The study a ParameterStudy object belongs to; ``ModelError`` when it is in none."""
     from ..document.base import find_study
     from ..solver import ModelError
     study = None
@@ -159,7 +160,7 @@ def run_parameter_study(pstudy, **kwargs):
     ``kwargs`` as ``engine.execute`` (executor, scheduler, workers, client,
     cache_dir, progress, batch_size). Returns the ``SweepOutcome``.
     """
-    study = _study_of(pstudy)
+    study = study_of(pstudy)
     outcome = _execute(study, stored_spec(pstudy), **kwargs)
     store_outcome(pstudy, outcome)
     return outcome
@@ -180,5 +181,5 @@ def apply_best(pstudy):
                          "finished)" % pstudy.Label)
     rows = stored_rows(pstudy)
     row = next(r for r in rows if int(r["variant"]) == pstudy.BestVariant)
-    apply_variant(_study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
+    apply_variant(study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
     return row

@@ -20,7 +20,7 @@ from ..gui.common import icon_path, message, obj_expr, run_in_transaction
 from ..document.joints import reference_of
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
-from ..viewproviders.markers import Triad, marker_size
+from ..gui.markers import Triad, marker_size
 
 __all__ = ["TaskJoint"]
 

@@ -120,12 +120,12 @@ class TaskParameterStudy:
     current = None
 
     def __init__(self, pstudy):
-        from ..sweep import _study_of
+        from ..sweep import study_of
         from ..sweep.executors import dask_available
         TaskParameterStudy.current = self
         self.obj = pstudy
         self.doc = pstudy.Document
-        self.study = _study_of(pstudy)
+        self.study = study_of(pstudy)
         self.outcome = None            # a run of this panel (written on OK)
         self.running = False
         self.cancel_requested = False

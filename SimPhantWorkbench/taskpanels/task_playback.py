@@ -21,7 +21,7 @@ from PySide import QtCore, QtGui
 from .. import playback, runner
 from ..gui.common import icon_path, message
 from ..results_gui import plot_panel
-from ..viewproviders.view_base import flush_markers
+from ..gui.following import flush_markers
 
 __all__ = ["TaskPlayback", "show"]
 

@@ -8,8 +8,8 @@ Clicking a body in the 3-D view picks it too.
 
 Qt comes through qtpy (pyvistaqt's own binding layer), set to the binding
 already loaded: inside FreeCAD its PySide2 (or PySide6), standalone Debian's
-PySide2. ``run_viewer`` is ``simphant view``'s window; ``open_viewer(study)``
-the FreeCAD command's.
+PySide2. ``run_viewer`` is ``simphant view``'s window; the workbench opens it on a
+study with ``results_gui.viewer.open_viewer``.
 """
 import math
 import time
@@ -19,7 +19,7 @@ import numpy as np
 from . import prepare_qt_api
 from .render import SceneRenderer
 
-__all__ = ["ViewerWindow", "run_viewer", "open_viewer", "body_report", "SPEEDS"]
+__all__ = ["ViewerWindow", "run_viewer", "keep_open", "body_report", "SPEEDS"]
 
 #: playback speeds offered (times real time)
 SPEEDS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -293,6 +293,12 @@ def ViewerWindow(*args, **kw):  # noqa: N802 - a class made on first use (Qt imp
     return _CLASS[0](*args, **kw)
 
 
+def keep_open(win):
+    """Keep ``win`` (a ``ViewerWindow`` shown inside another application) alive until it
+    is closed."""
+    _open.append(win)
+
+
 def run_viewer(result, scene, index=0, size=(960, 720), triads=True, trails=False):
     """Show the viewer window and run Qt's event loop until it is closed (``simphant view``)."""
     import os
@@ -306,17 +312,3 @@ def run_viewer(result, scene, index=0, size=(960, 720), triads=True, trails=Fals
     win = ViewerWindow(result, scene, index=index, size=size, triads=triads, trails=trails)
     win.show()
     return app.exec_() if hasattr(app, "exec_") else app.exec()
-
-
-def open_viewer(study, parent=None):
-    """Open the viewer on ``study``'s stored result (FreeCAD GUI); returns the window."""
-    from .. import runner
-    from ..document.scene import scene_from_study
-    result = runner.get_result(study)
-    if result is None:
-        raise ValueError("Study '%s' has no result yet: run it first" % study.Label)
-    scene = scene_from_study(study, result, title=study.Label)
-    win = ViewerWindow(result, scene, parent=parent, title=study.Label)
-    win.show()
-    _open.append(win)
-    return win

@@ -42,7 +42,7 @@ def zigzag(p1, p2, amplitude, coils=8):
 
 def _line_marker():
     from pivy import coin
-    Marker = markers_module()._Marker
+    Marker = markers_module().Marker
 
     class SpringLine(Marker):
         def __init__(self):

@@ -288,7 +288,7 @@ def _joint_panel():
     R["triad_at_frame"] = pl_close(vp.markers[0].placement(), f1, 1e-6) \
         and pl_close(vp.markers[1].placement(), f2, 1e-6)
     R["triad_size"] = vp.markers[0].size
-    from SimPhantWorkbench.viewproviders.markers import model_size
+    from SimPhantWorkbench.gui.markers import model_size
     R["model_size"] = model_size([pin, arm, S["base"]])
 
 

@@ -198,7 +198,7 @@ SCRIPT = textwrap.dedent('''
 
         # ---- the viewer inside FreeCAD
         check("viewer_available", viewer.available(interactive=True))
-        from SimPhantWorkbench.viewer.window import open_viewer
+        from SimPhantWorkbench.results_gui.viewer import open_viewer
         win = open_viewer(study, parent=mw)
         win.resize(900, 640)
         FreeCADGui.updateGui()

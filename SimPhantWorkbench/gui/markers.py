@@ -18,7 +18,7 @@ from pivy import coin
 
 import FreeCAD
 
-__all__ = ["Triad", "Arrow", "CogMarker", "set_transform", "model_size", "marker_size"]
+__all__ = ["Marker", "Triad", "Arrow", "CogMarker", "set_transform", "model_size", "marker_size"]
 
 RED = (0.85, 0.15, 0.15)
 GREEN = (0.15, 0.65, 0.15)
@@ -119,7 +119,7 @@ def _rotation_y_to(axis):
     return r
 
 
-class _Marker:
+class Marker:
     """A marker: ``root`` (add it to a scene graph) with a transform and a switch."""
 
     def __init__(self):
@@ -159,7 +159,7 @@ class _Marker:
                                  FreeCAD.Rotation(q[0], q[1], q[2], q[3]))
 
 
-class Triad(_Marker):
+class Triad(Marker):
     """A joint frame: x red, y green, z blue (z longer: it is the joint axis)."""
 
     def __init__(self, size, axis_only=False, transparency=0.0):
@@ -195,7 +195,7 @@ class Triad(_Marker):
             body.addChild(sep)
 
 
-class Arrow(_Marker):
+class Arrow(Marker):
     """A force (single head, pointing at the point of application) or a torque
     (double head, from the point) arrow along a world direction."""
 
@@ -241,7 +241,7 @@ class Arrow(_Marker):
         self.body.addChild(sep)
 
 
-class CogMarker(_Marker):
+class CogMarker(Marker):
     """Centre of gravity: a ball with alternate black and white octants."""
 
     def __init__(self, size, color=(0.1, 0.1, 0.1)):

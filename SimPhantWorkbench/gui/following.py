@@ -1,0 +1,168 @@
+"""Markers follow the bodies: a document observer sees every ``Placement`` change
+(playback, reset, the user moving a part) and refreshes the markers of the SimPhant
+objects that depend on the moved object; it also gives view providers to SimPhant
+objects of documents restored or made without the GUI (``objects.attach_view_provider``).
+
+A SimPhant view provider (``viewproviders.view_base.VPBase``) is anything with
+``refresh()`` (redraw its markers) and ``depends_on()`` (the Names of the objects
+whose placement it follows).
+"""
+import FreeCAD
+
+from ..document.base import proxy_type
+
+__all__ = ["Observer", "flush_markers", "refresh_markers", "attach_missing",
+           "is_view_provider", "generation", "marker_sizes", "forget"]
+
+
+def is_view_provider(vp):
+    """True for a SimPhant view provider (it draws markers that follow bodies)."""
+    return callable(getattr(vp, "refresh", None)) and callable(getattr(vp, "depends_on", None))
+
+
+_dependents = {}     # document Name -> {moved object Name: [SimPhant object Names]}
+marker_sizes = {}    # (document Name, study Name) -> marker size [mm]
+generation = [0]    # bumped whenever SimPhant objects change: view providers' caches expire
+_pending = {}        # document Name -> set of moved object Names not yet refreshed
+
+
+def forget(doc_name):
+    _dependents.pop(doc_name, None)
+    for key in [k for k in marker_sizes if k[0] == doc_name]:
+        del marker_sizes[key]
+    generation[0] += 1
+
+
+def flush_markers():
+    """Refresh the markers of everything moved since the last call (each once)."""
+    pending = dict(_pending)
+    _pending.clear()
+    for doc_name, moved in pending.items():
+        doc = FreeCAD.listDocuments().get(doc_name)
+        if doc is None:
+            continue
+        deps = _dependents_of(doc)
+        names = set()
+        for m in moved:
+            names.update(deps.get(m, ()))
+        for name in names:
+            obj = doc.getObject(name)
+            vp = getattr(getattr(obj, "ViewObject", None), "Proxy", None) if obj else None
+            if is_view_provider(vp):
+                vp.refresh()
+
+
+def _simphant_vps(doc):
+    for obj in doc.Objects:
+        t = proxy_type(obj)
+        if t is None or not str(t).startswith("SimPhant::"):
+            continue
+        vobj = getattr(obj, "ViewObject", None)
+        vp = getattr(vobj, "Proxy", None) if vobj is not None else None
+        if is_view_provider(vp):
+            yield obj, vp
+
+
+def _dependents_of(doc):
+    deps = _dependents.get(doc.Name)
+    if deps is None:
+        deps = {}
+        for obj, vp in _simphant_vps(doc):
+            try:
+                names = vp.depends_on()
+            except Exception:  # noqa: BLE001 - half-made object
+                continue
+            for n in names:
+                deps.setdefault(n, []).append(obj.Name)
+        _dependents[doc.Name] = deps
+    return deps
+
+
+def refresh_markers(doc, moved=None):
+    """Refresh the markers of ``doc``'s SimPhant objects (those depending on ``moved`` only)."""
+    if moved is None:
+        for _, vp in _simphant_vps(doc):
+            vp.refresh()
+        return
+    for name in _dependents_of(doc).get(moved, ()):
+        obj = doc.getObject(name)
+        vp = getattr(getattr(obj, "ViewObject", None), "Proxy", None) if obj else None
+        if is_view_provider(vp):
+            vp.refresh()
+
+
+def attach_missing(doc):
+    """Give SimPhant objects without a view provider one (documents made or saved by
+    scripts), from the type registry (``objects.attach_view_provider``)."""
+    from ..objects import attach_view_provider
+    for obj in doc.Objects:
+        vp = attach_view_provider(obj)
+        if vp is None:
+            continue
+        if getattr(vp, "root", None) is None:       # FreeCAD did not call attach
+            vp.attach(obj.ViewObject, display_mode=False)
+            obj.ViewObject.RootNode.addChild(vp.root)
+        vp.refresh()
+
+
+def _flush_quietly():
+    try:
+        flush_markers()
+    except Exception:  # noqa: BLE001 - never disturb the document
+        pass
+
+
+class Observer:
+    """App document observer: markers follow placement changes; restored documents get VPs."""
+
+    _instance = None
+
+    @classmethod
+    def install(cls):
+        if cls._instance is None:
+            cls._instance = cls()
+            FreeCAD.addDocumentObserver(cls._instance)
+
+    def slotCreatedObject(self, obj):
+        forget(obj.Document.Name)
+
+    def slotDeletedObject(self, obj):
+        forget(obj.Document.Name)
+
+    def slotDeletedDocument(self, doc):
+        forget(doc.Name)
+
+    def slotChangedObject(self, obj, prop):
+        if str(proxy_type(obj)).startswith("SimPhant::"):
+            if prop not in ("Frame1", "Frame2", "Mass", "Volume", "CoG", "DensityUsed",
+                            "DensitySource", "PrincipalMoments", "PrincipalAxes"):
+                forget(obj.Document.Name)     # references or membership may have changed
+            return
+        if prop != "Placement":
+            return
+        # coalesced: a frame moving 50 bodies refreshes each marker once
+        doc_name = obj.Document.Name
+        first = not _pending
+        _pending.setdefault(doc_name, set()).add(obj.Name)
+        if first:
+            from PySide import QtCore
+            QtCore.QTimer.singleShot(0, _flush_quietly)
+
+    def slotFinishRestoreDocument(self, doc):
+        self._attach_later(doc)
+
+    def slotActivateDocument(self, doc):
+        self._attach_later(doc)
+
+    @staticmethod
+    def _attach_later(doc):
+        from PySide import QtCore
+
+        def later(name=doc.Name):
+            d = FreeCAD.listDocuments().get(name)
+            if d is not None:
+                try:
+                    attach_missing(d)
+                except Exception:  # noqa: BLE001 - never disturb opening a document
+                    pass
+        QtCore.QTimer.singleShot(0, later)

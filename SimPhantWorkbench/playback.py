@@ -24,23 +24,13 @@ import FreeCAD
 
 from .document.units import M_PER_MM
 from .document.massprops import ancestors
-from .document.base import is_type, transaction
-from .document.base import study_result
+from .document.base import require_study, study_result, transaction
+from .document.results import require_result
 from .document.result_check import ResultError, check_placements, moving_targets, result_label
 from .solver import ModelError
 from .solver.rotations import matrices_to_quats
 
 __all__ = ["Session", "frame_index", "frame_placements", "apply_frame", "reset"]
-
-
-def _result_parts(study):
-    if not is_type(study, "SimPhant::Study"):
-        raise ModelError("'%s' is not a SimPhant study" % getattr(study, "Label", study))
-    res_obj = study_result(study)
-    result = None if res_obj is None else res_obj.Proxy.load(res_obj)
-    if result is None:
-        raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
-    return res_obj, result
 
 
 def frame_index(result, index_or_time):
@@ -87,7 +77,7 @@ class Session:
     def __init__(self, study, index_or_time=None):
         self.study = study
         self.doc = study.Document
-        self.res_obj, self.result = _result_parts(study)
+        self.res_obj, self.result = require_result(study)
         self.what = result_label(self.res_obj)
         targets = moving_targets(self.study, self.res_obj)
         self._file = self.res_obj.ResultFile
@@ -208,8 +198,7 @@ def reset(study):
     Needs only the Result's ``InitialPlacements`` (not its result file, which
     may be missing or damaged); moves only moving bodies of the study.
     """
-    if not is_type(study, "SimPhant::Study"):
-        raise ModelError("'%s' is not a SimPhant study" % getattr(study, "Label", study))
+    require_study(study)
     res_obj = study_result(study)
     if res_obj is None:
         raise ModelError("Study '%s' has no result yet: run it first" % study.Label)

@@ -9,8 +9,7 @@ object itself), when the joint has that degree of freedom, and opens its task pa
 """
 import FreeCADGui
 
-from ..document.base import is_type
-from ..document.base import find_study
+from ..document.base import find_study, is_type
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction

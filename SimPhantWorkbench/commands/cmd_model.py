@@ -7,8 +7,7 @@ Python console and the macro recorder show a line calling the public API,
 import FreeCAD
 import FreeCADGui
 
-from ..document.base import is_type
-from ..document.base import find_study, study_bodies
+from ..document.base import STUDY, find_study, is_type, studies, study_bodies
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
 
@@ -32,7 +31,7 @@ class NewStudy(Command):
         before = set(o.Name for o in doc.Objects)
         if run_in_transaction(doc, "New SimPhant study", [
                 IMPORT, "_study = factory.make_study(App.getDocument(%r))" % doc.Name]):
-            new = [o for o in doc.Objects if o.Name not in before and is_type(o, "SimPhant::Study")]
+            new = [o for o in studies(doc) if o.Name not in before]
             if new:
                 FreeCADGui.doCommand("from SimPhantWorkbench.gui import common")
                 FreeCADGui.doCommand("common.set_active_study(%s)" % obj_expr(new[0]))
@@ -46,7 +45,7 @@ class SetActiveStudy(Command):
 
     def active(self):
         sel = common.selected_objects()
-        return len(sel) == 1 and is_type(sel[0], "SimPhant::Study")
+        return len(sel) == 1 and is_type(sel[0], STUDY)
 
     def run(self):
         study = common.selected_objects()[0]

@@ -6,8 +6,7 @@ body's peak speed as the metric.
 """
 import FreeCADGui
 
-from ..document.base import is_type
-from ..document.base import study_bodies
+from ..document.base import is_type, study_bodies
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
 

@@ -10,24 +10,18 @@ function (``results_gui.plot_panel.open_plot_panel``, ``results_gui.viewer.open_
 The viewer is optional: without PyVista its command is greyed out and its
 tooltip says how to install it (``viewer.INSTALL_HINT``).
 """
-import os
-
 import FreeCAD
 
-from ..document.base import has_result
+from ..document.base import find_study, has_result, studies, study_result
+from ..gui.common import Command, message
 
 __all__ = ["COMMANDS", "register", "current_study"]
-
-_ICON = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "icons",
-                     "SimPhant.svg")
 
 
 def current_study(doc=None):
     """The study to act on: that of the selected object, else the active study (as the
     model commands use it), else the only study (with a result if several) of the active
     document; ``None`` if there is none."""
-    from ..document.base import is_type
-    from ..document.base import find_study, study_result
     doc = doc or FreeCAD.ActiveDocument
     if doc is None:
         return None
@@ -42,58 +36,45 @@ def current_study(doc=None):
         active = active_study(doc)
         if active is not None:
             return active
-    studies = [o for o in doc.Objects if is_type(o, "SimPhant::Study")]
-    with_result = [s for s in studies if study_result(s) is not None]
+    found = studies(doc)
+    with_result = [s for s in found if study_result(s) is not None]
     if len(with_result) >= 1:
         return with_result[0]
-    return studies[0] if len(studies) == 1 else None
+    return found[0] if len(found) == 1 else None
 
 
-def _error(title, exc):
-    FreeCAD.Console.PrintError("SimPhant: %s: %s\n" % (title, exc))
-    try:
-        from PySide import QtGui
-        import FreeCADGui
-        QtGui.QMessageBox.warning(FreeCADGui.getMainWindow(), "SimPhant", "%s:\n%s"
-                                  % (title, exc))
-    except Exception:  # noqa: BLE001 - no GUI to show it in
-        pass
+class _ResultCommand(Command):
+    """A command on the current study's result: active when there is one; a failure is
+    shown to the user, naming the study."""
 
-
-class _ResultCommand:
-    """Base: active when there is a study with a result."""
-
-    MENU = ""
-    TIP = ""
-
-    def GetResources(self):
-        return {"Pixmap": _ICON, "MenuText": self.MENU, "ToolTip": self.TIP}
-
-    def IsActive(self):
+    def active(self):
         return has_result(current_study())
 
-    def Activated(self):
+    def run(self):
         study = current_study()
         try:
-            self.run(study)
+            self.run_on(study)
         except Exception as exc:  # noqa: BLE001 - shown to the user, named
-            _error("%s (study '%s')" % (self.MENU.replace("&", ""),
-                                        getattr(study, "Label", "?")), exc)
+            message("error", "SimPhant", "%s (study '%s'):\n%s"
+                    % (self.menu.replace("&", ""), getattr(study, "Label", "?"), exc))
+
+    def run_on(self, study):
+        raise NotImplementedError
 
 
 class PlotResults(_ResultCommand):
-    MENU = "Plot results"
-    TIP = ("Plot a quantity of the selected bodies / joints against time (position, velocity, "
+    menu = "Plot results"
+    tooltip = ("Plot a quantity of the selected bodies / joints against time (position, velocity, "
            "reactions, energy, ...), in the units of your preferences")
 
-    def run(self, study):
+    def run_on(self, study):
         from ..results_gui.plot_panel import open_plot_panel
         return open_plot_panel(study)
 
 
 class ResultsViewer(_ResultCommand):
-    MENU = "3-D results viewer"
-    TIP = ("Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at "
+    menu = "3-D results viewer"
+    tooltip = ("Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at "
            "any speed, joint frames, CoG trails, body picker")
 
     def GetResources(self):
@@ -104,11 +85,11 @@ class ResultsViewer(_ResultCommand):
             res["ToolTip"] = "Not available: %s. %s" % (reason, viewer.INSTALL_HINT)
         return res
 
-    def IsActive(self):
+    def active(self):
         from .. import viewer
-        return viewer.available(interactive=True) and super().IsActive()
+        return viewer.available(interactive=True) and super().active()
 
-    def run(self, study):
+    def run_on(self, study):
         import FreeCADGui
         from ..results_gui.viewer import open_viewer
         return open_viewer(study, parent=FreeCADGui.getMainWindow())
@@ -121,11 +102,11 @@ def _ask_directory(title):
 
 
 class ExportCSV(_ResultCommand):
-    MENU = "Export results as CSV"
-    TIP = ("Write the CSV tables of simphant run (bodies, reactions, energy, joints, force "
+    menu = "Export results as CSV"
+    tooltip = ("Write the CSV tables of simphant run (bodies, reactions, energy, joints, force "
            "elements, drivers) into a folder")
 
-    def run(self, study):
+    def run_on(self, study):
         from ..results_gui.export import export_csv
         d = _ask_directory("Export CSV of '%s' into" % study.Label)
         if d:
@@ -134,11 +115,11 @@ class ExportCSV(_ResultCommand):
 
 
 class ExportPlots(_ResultCommand):
-    MENU = "Export result plots (PNG)"
-    TIP = ("Write the plots of simphant run (positions, energy, reactions, joints, force "
+    menu = "Export result plots (PNG)"
+    tooltip = ("Write the plots of simphant run (positions, energy, reactions, joints, force "
            "elements, drivers) into a folder")
 
-    def run(self, study):
+    def run_on(self, study):
         from ..results_gui.export import export_plots
         d = _ask_directory("Export plots of '%s' into" % study.Label)
         if d:
@@ -147,10 +128,10 @@ class ExportPlots(_ResultCommand):
 
 
 class ExportAnimation(_ResultCommand):
-    MENU = "Export animation (GIF/MP4)"
-    TIP = "Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate"
+    menu = "Export animation (GIF/MP4)"
+    tooltip = "Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate"
 
-    def run(self, study):
+    def run_on(self, study):
         from PySide import QtGui
         import FreeCADGui
         from ..results_gui.export import export_view_animation
@@ -194,6 +175,8 @@ COMMANDS = {
     "SimPhant_ExportResultPlots": ExportPlots(),
     "SimPhant_ExportAnimation": ExportAnimation(),
 }
+for _name, _cmd in COMMANDS.items():
+    _cmd.name = _name
 
 
 def register():

@@ -7,7 +7,7 @@ the result's bodies and joints to document objects.
 from ..solver import ModelError
 from .base import require_study, study_result
 
-__all__ = ["result_object", "get_result", "result_key", "result_keys"]
+__all__ = ["result_object", "get_result", "require_result", "result_key", "result_keys"]
 
 
 def result_object(study):
@@ -22,6 +22,15 @@ def get_result(study):
     if res_obj is None:
         return None
     return res_obj.Proxy.load(res_obj)
+
+
+def require_result(study):
+    """``(Result object, solver Result)`` of ``study``; ``ModelError`` when it has none."""
+    res_obj = result_object(study)
+    result = None if res_obj is None else res_obj.Proxy.load(res_obj)
+    if result is None:
+        raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
+    return res_obj, result
 
 
 def result_key(study, obj):
@@ -40,10 +49,7 @@ def result_key(study, obj):
 def result_keys(study):
     """``{object Name: result name}`` of every Body, shape object and Joint in the result
     of ``study`` (``result_key`` of each, the stored result loaded and checked once)."""
-    res_obj = result_object(study)
-    result = get_result(study)
-    if res_obj is None or result is None:
-        raise ModelError("Study '%s' has no result yet: run it first" % study.Label)
+    res_obj, result = require_result(study)
     keys = {}
     for names, objects in ((result.joint_names, res_obj.JointObjects),
                            (result.body_names, res_obj.ShapeObjects),

@@ -11,10 +11,9 @@ import os
 import FreeCAD
 import FreeCADGui
 
-from ..document.base import is_type, transaction
-from ..document.base import find_study, study_bodies
+from ..document.base import STUDY, find_study, is_type, studies, study_bodies, transaction
 
-__all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study", "studies",
+__all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
            "selected_objects", "Command", "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -66,10 +65,6 @@ def obj_expr(obj):
 
 # ----------------------------------------------------------------------------- active study
 
-def studies(doc):
-    return [o for o in doc.Objects if is_type(o, "SimPhant::Study")] if doc else []
-
-
 def _view(doc):
     try:
         gdoc = FreeCADGui.getDocument(doc.Name)
@@ -102,7 +97,7 @@ def active_study(doc=None):
         return None
     name = _active.get(doc.Name)
     obj = doc.getObject(name) if name else None
-    if is_type(obj, "SimPhant::Study"):
+    if is_type(obj, STUDY):
         return obj
     found = studies(doc)
     if len(found) == 1:

@@ -31,8 +31,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..gui.common import icon_path, message, obj_expr
-from ..document.base import is_type, transaction
-from ..document.base import study_bodies
+from ..document.base import is_type, study_bodies, transaction
 from .. import sweep
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric

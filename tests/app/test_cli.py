@@ -20,8 +20,7 @@ import FreeCAD
 from SimPhantWorkbench import cli, output, runner
 from SimPhantWorkbench.cli.common import fmt
 from SimPhantWorkbench.cli.progress import Interrupt
-from SimPhantWorkbench.document.base import is_type
-from SimPhantWorkbench.document.base import study_bodies, study_result
+from SimPhantWorkbench.document.base import is_type, study_bodies, study_result
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")

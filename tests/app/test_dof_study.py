@@ -4,8 +4,7 @@ import os
 
 import FreeCAD
 
-from SimPhantWorkbench.document.base import is_type
-from SimPhantWorkbench.document.base import study_joints
+from SimPhantWorkbench.document.base import is_type, study_joints
 from SimPhantWorkbench.document.conversion import study_dof_report
 from SimPhantWorkbench.solver.joints import JOINT_TYPES
 

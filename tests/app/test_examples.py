@@ -14,8 +14,7 @@ import FreeCAD
 
 from SimPhantWorkbench import runner
 from SimPhantWorkbench.document import massprops
-from SimPhantWorkbench.document.base import is_type
-from SimPhantWorkbench.document.base import study_bodies, study_joints
+from SimPhantWorkbench.document.base import is_type, study_bodies, study_joints
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 G = 9.80665

@@ -21,8 +21,7 @@ from helpers_doc import all_placements, docs, pendulum  # noqa: F401
 from SimPhantWorkbench import cli, factory, playback, runner
 from SimPhantWorkbench.output import outdir
 from SimPhantWorkbench.document import result_check
-from SimPhantWorkbench.document.base import is_type
-from SimPhantWorkbench.document.base import study_result
+from SimPhantWorkbench.document.base import is_type, study_result
 from SimPhantWorkbench.solver import ModelError
 
 T_END = "0.05"

@@ -5,8 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from SimPhantWorkbench.solver import Model, ModelError
-from SimPhantWorkbench.solver import kernels
+from SimPhantWorkbench.solver import kernels, Model, ModelError
 from SimPhantWorkbench.solver.forces import (FORCE_TYPES, GEOM_JOINT_ROT, check_element,
                                              table_integral)
 from SimPhantWorkbench.solver.rotations import matrix_to_quat, quat_to_matrix

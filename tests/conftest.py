@@ -5,6 +5,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+# The suite tests this checkout: import the package from it before FreeCAD's start-up puts
+# its user Mod folder (where `make setup` links a checkout) on sys.path.
+import SimPhantWorkbench  # noqa: E402
+
+assert os.path.realpath(os.path.dirname(SimPhantWorkbench.__file__)) == os.path.realpath(
+    os.path.join(ROOT, "SimPhantWorkbench")), "SimPhantWorkbench imported from %s, not %s" % (
+    SimPhantWorkbench.__file__, ROOT)
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running physics check (still run in CI)")

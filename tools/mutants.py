@@ -699,6 +699,17 @@ MUTANTS = [
            "from ..document.base import _KIND_WORDS, study_result, transaction  # noqa: F401",
            ["tests/app/test_layers.py::test_no_private_names_imported_from_other_modules"],
            "a module takes another module's private name"),
+    Mutant("settings-fixed-step-without-step", "SimPhantWorkbench/document/settings.py",
+           '    if info is not None and info.fixed_step and not float(values["TimeStep"]) > 0.0:',
+           "    if False:",
+           ["tests/gui/test_study_panel_gui.py"],
+           "a fixed-step method with TimeStep 0 passes the panel and fails in the solver"),
+    Mutant("check-lines-mobility-from-gruebler", "SimPhantWorkbench/run/check.py",
+           '"t = 0)" % (facts["mobility"], facts["jacobian_rank"],',
+           '"t = 0)" % (facts["gruebler_dof"], facts["jacobian_rank"],',
+           ["tests/gui/test_check_gui.py", "tests/app/test_cli.py::"
+            "test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary"],
+           "the check and the summary report the Gruebler count as the mobility"),
 ]
 
 

@@ -268,7 +268,7 @@ class _RunCommand:
                 _finish_animation(self.job, args, result, scene, staging, title, self.note,
                                   self.err)
                 self.job = None
-            info = analyse(study, self.run.conversion, result, self.model_path,
+            info = analyse(self.run, result, self.model_path,
                            time.perf_counter() - self.t_start)
             lines = summary_lines(info)
             with open(os.path.join(staging, "summary.txt"), "w") as fh:

@@ -6,28 +6,13 @@ from .common import fmt
 __all__ = ["analyse", "summary_lines"]
 
 
-#: above this many moving bodies the Jacobian's rank (a dense SVD) is not computed
-_RANK_MAX_BODIES = 200
-
-
-def _dof_report(model):
-    """The model's ``DofReport`` at t0 (solver/dof.py), or None if it cannot be had."""
-    if len(model.bodies) > _RANK_MAX_BODIES:
-        return None
-    try:
-        return model.dof_report()
-    except Exception:  # noqa: BLE001 - informative only
-        return None
-
-
-def analyse(study, conv, result, path, wall_total):
-    """Everything the summary reports, as plain data (also written to run.json)."""
+def analyse(run, result, path, wall_total):
+    """Everything the summary reports, as plain data (also written to run.json): the
+    model's facts (``run.check.model_facts``) and those of the run."""
     import numpy as np
-    from ..document.base import study_bodies, study_joints, study_loads
-    bodies = study_bodies(study)
-    model = conv.model
-    drivers = list(getattr(model, "drivers", []))
-    rows = sum(len(j.spec.rows) for j in model.joints) + sum(d.nrows for d in drivers)
+    from ..document.base import study_joints
+    from ..run.check import model_facts
+    study = run.study
     e = result.energy()
     # with dampers, actuators and drivers: kinetic + potential + dissipated - actuator
     # work - driver work
@@ -36,18 +21,10 @@ def analyse(study, conv, result, path, wall_total):
     peak_ke = float(e["kinetic"].max()) if len(total) else 0.0
     viol = result.constraint_violation()
     s = result.settings
-    rep = _dof_report(model)
-    info = dict(
-        model=os.path.abspath(path), study=study.Label,
-        moving_bodies=list(result.body_names),
-        fixed_bodies=[b.Label for b in bodies if b.Fixed],
-        joints=[[j.name, j.kind] for j in model.joints],
-        loads=[o.Label for o in study_loads(study)],
-        gruebler_dof=model.degrees_of_freedom(), constraint_equations=rows,
+    info = dict(model=os.path.abspath(path))
+    info.update(model_facts(run, residual=False))
+    info.update(
         newton_iterations=s.get("newton_iterations"),
-        jacobian_rank=None if rep is None else rep.rank,
-        mobility=None if rep is None else rep.mobility,
-        dof=None if rep is None else rep.to_dict(),
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
         output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
         nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
@@ -62,8 +39,6 @@ def analyse(study, conv, result, path, wall_total):
         joint_labels=[j.Label for j in study_joints(study)],
         warnings=list(getattr(result, "warnings", [])),
         joint_motion=_joint_motion(result),
-        force_elements=[[n, k] for n, k in zip(getattr(result, "force_names", []),
-                                               getattr(result, "force_kinds", []))],
         drivers=_driver_info(result),
     )
     return info
@@ -102,29 +77,10 @@ def _driver_info(result):
 def summary_lines(info):
     """The human summary of ``_analyse``'s data, one string per line."""
     L = []
+    from ..run.check import fact_lines
     L.append("model      %s, study '%s'" % (info["model"], info["study"]))
-    mov, fix = info["moving_bodies"], info["fixed_bodies"]
-    L.append("bodies     %d moving (%s)%s" % (len(mov), ", ".join(mov),
-                                            ", %d fixed (%s)" % (len(fix), ", ".join(fix))
-                                            if fix else ""))
-    js = info["joints"]
-    L.append("joints     %d%s" % (len(js), (": " + ", ".join("%s (%s)" % (n, k) for n, k in js))
-                                  if js else ""))
-    if info["loads"]:
-        L.append("loads      %s" % ", ".join(info["loads"]))
-    if info.get("force_elements"):
-        L.append("elements   %s (forces in forces.csv, forces.png)" % ", ".join(
-            "%s (%s)" % (n, k) for n, k in info["force_elements"]))
-    dof = "DOF        %d (Gruebler: 6 x %d bodies - %d constraint equations)" % (
-        info["gruebler_dof"], len(mov), info["constraint_equations"])
-    if info["mobility"] is not None and info["mobility"] != info["gruebler_dof"]:
-        dof += "; mobility %d (%d redundant equations, closed loops)" % (
-            info["mobility"], info["constraint_equations"] - info["jacobian_rank"])
-    L.append(dof)
-    if info.get("dof"):
-        from ..solver.dof import report_lines
-        for key, text in report_lines(info["dof"]):
-            L.append("           %s: %s" % (key, text))
+    for key, text in fact_lines(info):
+        L.append("%-10s %s" % (key, text))
     dt = "adaptive" if info["dt"] is None else "dt %s" % fmt(info["dt"], "s")
     if info["method"] == "kinematic":
         dt = "positions by Newton-Raphson (%d iterations in all)" % (

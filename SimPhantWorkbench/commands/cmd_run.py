@@ -1,7 +1,7 @@
 """Commands that run and show a study: Check, Solve, Playback, Reset."""
 import FreeCADGui
 
-from ..document.base import has_result, study_bodies, study_loads
+from ..document.base import has_result
 from ..gui import common
 from ..gui.common import Command, obj_expr
 
@@ -11,55 +11,16 @@ def _study():
 
 
 def check_report(study):
-    """The model check as text lines (raises ``ModelError`` naming the object at fault).
-
-    Bodies, joints, loads, the Gruebler DOF count (``Model.degrees_of_freedom``),
-    the mechanism check (``System.dof_report``: mobility, redundant equations by
-    joint with the joint kinds that remove them, singular, locked or over-driven
-    mechanisms) and the assembly residual at t0 (``System.residuals``: |Phi| relative to
-    the model size) with the worst joint.
-    """
-    import numpy as np
-    from ..document.conversion import convert
-    conv = convert(study)
-    model = conv.model
-    bodies = study_bodies(study)
-    fixed = [b.Label for b in bodies if b.Fixed]
-    moving = [b.Label for b in bodies if not b.Fixed]
-    lines = ["Study '%s'" % study.Label,
-             "Bodies: %d moving (%s), %d fixed (%s)" % (len(moving), ", ".join(moving) or "-",
-                                                        len(fixed), ", ".join(fixed) or "-"),
-             "Joints: %d%s" % (len(model.joints), (": " + ", ".join(
-                 "%s (%s)" % (j.name, j.kind) for j in model.joints)) if model.joints else ""),
-             "Loads: %d; gravity %s m/s^2" % (len(study_loads(study)),
-                                             np.round(model.gravity, 4).tolist()
-                                             if hasattr(model, "gravity") else "-")]
-    elements = getattr(model, "force_elements", [])
-    if elements:
-        lines.append("Force elements: %d: %s" % (len(elements), ", ".join(
-            "%s (%s)" % (e.name, e.spec.label.lower()) for e in elements)))
-    rows = sum(len(j.spec.rows) for j in model.joints)
-    lines.append("DOF (Gruebler): %d = 6 x %d moving bodies - %d constraint equations"
-                 % (model.degrees_of_freedom(), len(model.bodies), rows))
-    system = model.compile() if model.bodies else None
-    if system is not None:
-        from ..solver.dof import report_lines
-        rep = system.dof_report(name=study.Label)
-        lines.append("Mobility: %d (rank of the constraint Jacobian %d of %d equations at t = 0)"
-                     % (rep.mobility, rep.rank, rep.equations))
-        for key, text in report_lines(rep.to_dict()):
-            lines.append("%s: %s" % (key.capitalize(), text))
-    if model.joints:
-        phi, _ = system.residuals(system.y0)
-        worst = int(np.argmax(phi)) if len(phi) else 0
-        lines.append("Assembly residual at t = 0: max |Phi| = %.3g (relative to the model size)%s"
-                     % (float(phi.max()) if len(phi) else 0.0,
-                        ", worst at joint '%s'" % system.joint_name_of_row(worst)
-                        if len(phi) and phi.max() > 1e-9 else ""))
-        if len(phi) and phi.max() > 1e-6:
-            lines.append("The joints are not assembled at t = 0: the solver moves the bodies "
-                         "onto them before the run (reported in the result).")
-    return lines
+    """The lines of the mechanism check of ``study`` (``run.check``: bodies, joints, loads,
+    force elements, the Gruebler count, the mobility with the redundant equations by joint
+    and the joint kinds that remove them, singular, locked or over-driven mechanisms, how
+    far the joints are from assembled at t0), for the Check model dialog. ``ModelError``
+    when the study cannot be run as it is (``run.prepare``)."""
+    from ..run import prepare
+    from ..run.check import fact_lines, model_facts
+    facts = model_facts(prepare(study))
+    return ["Study '%s'" % study.Label] + ["%s: %s" % (key[0].upper() + key[1:], text)
+                                           for key, text in fact_lines(facts)]
 
 
 class CheckModel(Command):

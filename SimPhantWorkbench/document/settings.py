@@ -7,7 +7,8 @@ from ..solver import METHODS, ModelError
 from .base import object_label
 from .units import quantity_si, vector_array
 
-__all__ = ["gravity_vector", "analysis_mode", "simulation_settings", "check_study_settings"]
+__all__ = ["gravity_vector", "analysis_mode", "simulation_settings", "check_study_settings",
+           "settings_problem", "study_settings_values"]
 
 
 def gravity_vector(study):
@@ -38,22 +39,50 @@ _STUDY_SETTINGS = (
 )
 
 
-def check_study_settings(study):
-    """Each setting in use finite and in range; a negative value is never taken as
-    "automatic" (``ModelError`` naming the study and the property)."""
-    info = METHODS.get(str(study.Integrator))
-    used = {"always", str(study.Stabilisation)}
+def settings_problem(values):
+    """What is wrong with a study's settings, or ``None``: ``values`` maps the Study
+    properties (``Integrator``, ``Stabilisation``, ``EndTime``, ``TimeStep`` ...,
+    ``GravityAcceleration`` [m/s^2], ``GravityDirection``) to their values. Each setting in
+    use finite and in range, a negative value never taken as "automatic"; a fixed-step
+    method needs a positive step; gravity needs a direction. The one check of the study
+    panel (as you type) and of every run."""
+    info = METHODS.get(str(values["Integrator"]))
+    used = {"always", str(values["Stabilisation"])}
     if info is not None and not info.fixed_step:
         used.add("adaptive")
     for name, low, inclusive, zero, when in _STUDY_SETTINGS:
         if when not in used:
             continue
-        v = float(getattr(study, name))
+        v = float(values[name])
         if math.isfinite(v) and (v >= low if inclusive else v > low):
             continue
         bound = ">= %g" % low if inclusive else "> %g" % low
-        raise ModelError("%s: %s must be finite and %s%s, got %r"
-                         % (object_label(study), name, bound, " (%s)" % zero if zero else "", v))
+        return "%s must be finite and %s%s, got %r" % (name, bound,
+                                                       " (%s)" % zero if zero else "", v)
+    if info is not None and info.fixed_step and not float(values["TimeStep"]) > 0.0:
+        return "TimeStep must be positive for the fixed-step method %s" % info.name
+    g = float(values.get("GravityAcceleration", 0.0))
+    d = vector_array(values.get("GravityDirection", (0.0, 0.0, -1.0)))
+    if g != 0.0 and not (np.all(np.isfinite(d)) and np.linalg.norm(d) > 0.0):
+        return "GravityDirection must be a non-zero vector when GravityAcceleration is not zero"
+    return None
+
+
+def study_settings_values(study):
+    """The values ``settings_problem`` checks, read from a Study object."""
+    values = {name: getattr(study, name) for name, *_ in _STUDY_SETTINGS}
+    values.update(Integrator=str(study.Integrator), Stabilisation=str(study.Stabilisation),
+                  GravityAcceleration=quantity_si(study.GravityAcceleration, "m/s^2"),
+                  GravityDirection=study.GravityDirection)
+    return values
+
+
+def check_study_settings(study):
+    """``ModelError`` naming the study and the property when ``settings_problem`` finds
+    something wrong with its settings."""
+    problem = settings_problem(study_settings_values(study))
+    if problem is not None:
+        raise ModelError("%s: %s" % (object_label(study), problem))
 
 
 def analysis_mode(study):

@@ -1,6 +1,7 @@
 """Study panel: time span, step, output interval, integrator, stabilisation, gravity."""
 from PySide import QtGui
 
+from ..document.settings import settings_problem
 from ..gui.common import icon_path
 from ..solver import METHODS
 from .widgets import Form, PropertyPanel, quantity_box, quantity_value
@@ -98,20 +99,21 @@ class TaskStudy(PropertyPanel):
         self.beta.setEnabled(not tc)
 
     def validate(self):
-        if quantity_value(self.end) <= 0.0:
-            return "The end time must be positive."
-        info = METHODS[self.method.currentData()]
-        if info.fixed_step and quantity_value(self.step) <= 0.0:
-            return "Method %s needs a positive step." % info.name
-        for name, box in (("relative", self.rtol), ("absolute", self.atol)):
+        values = {}
+        for name, box in (("RelativeTolerance", self.rtol), ("AbsoluteTolerance", self.atol)):
             try:
-                if float(box.text()) <= 0.0:
-                    raise ValueError
+                values[name] = float(box.text())
             except ValueError:
-                return "The %s tolerance must be a positive number." % name
-        if quantity_value(self.g) != 0.0 and not any(b.value() for b in self.gdir):
-            return "The gravity direction must not be zero."
-        return ""
+                return "%s: %r is not a number." % (name, box.text())
+        values.update(
+            Integrator=self.method.currentData(), Stabilisation=self.stab.currentData(),
+            EndTime=quantity_value(self.end), TimeStep=quantity_value(self.step),
+            OutputInterval=quantity_value(self.out), TimeConstant=quantity_value(self.tc),
+            DampingRatio=self.zeta.value(), BaumgarteAlpha=self.alpha.value(),
+            BaumgarteBeta=self.beta.value(), GravityAcceleration=quantity_value(self.g),
+            GravityDirection=[b.value() for b in self.gdir])
+        problem = settings_problem(values)     # the check every run makes
+        return problem + "." if problem else ""
 
     def assignments(self):
         return [("EndTime", repr(quantity_value(self.end))),

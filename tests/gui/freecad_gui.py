@@ -15,6 +15,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 _HELPERS = """
+def _this_checkout():
+    # the GUI loads the workbench from FreeCAD's user Mod folder, where `make setup` links
+    # a checkout: it must be the one under test
+    import os, json, SimPhantWorkbench
+    here = os.path.realpath(os.path.dirname(SimPhantWorkbench.__file__))
+    if here != os.path.realpath(os.path.join(ROOT, "SimPhantWorkbench")):
+        with open(OUT, "w") as fh:
+            json.dump({"error": "the GUI loaded SimPhantWorkbench from %s, not from the "
+                                "checkout under test %s (run make setup there)"
+                                % (here, ROOT)}, fh)
+        import FreeCADGui
+        FreeCADGui.getMainWindow().close()
+        raise SystemExit(1)
+
+
+_this_checkout()
+
+
 def close_gui():
     import FreeCAD, FreeCADGui
     for name in list(FreeCAD.listDocuments()):

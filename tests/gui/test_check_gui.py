@@ -53,7 +53,7 @@ def test_check_shows_the_dof_report_of_the_study(gui):
     kind, title, text = gui["messages"][0]
     assert kind == "info" and "check" in title
     lines = text.splitlines()
-    assert "DOF (Gruebler): -2 = 6 x 3 moving bodies - 20 constraint equations" in lines
+    assert "DOF: -2 (Gruebler: 6 x 3 moving bodies - 20 constraint equations)" in lines
     assert "Mobility: 1 (rank of the constraint Jacobian 17 of 20 equations at t = 0)" in lines
     redundant = [l for l in lines if l.startswith("Redundant: ")]
     assert len(redundant) == 1

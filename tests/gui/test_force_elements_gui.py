@@ -102,5 +102,6 @@ def test_force_element_commands_create_elements(tmp_path):
     assert R["after_refusal"] == 1
     assert any("'Ball' (spherical)" in m for m in R.get("messages", []))
     assert len(R["force_names"]) == 1
-    assert any(line.startswith("Force elements: 1: ") for line in R["check"]), R["check"]
+    assert any(line.startswith("Elements: ") and "(spring-damper)" in line
+               for line in R["check"]), R["check"]
     assert R["force0"] == pytest.approx(0.0, abs=1e-9)     # free length = initial distance

@@ -55,15 +55,24 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
     last the simulated time between them (real-time playback, at least 20 ms
     each). Returns the number of frames written.
     """
-    from PIL import Image
-    import matplotlib.colors as mcolors
-    from matplotlib.transforms import IdentityTransform
     import mpl_toolkits.mplot3d  # noqa: F401  (registers the "3d" projection)
 
     idx = frame_indices(len(result.t), frames)
     if len(idx) == 0 or not meshes:
         raise ValueError("nothing to animate (no samples or no drawable bodies)")
-    # the scene's size from the vertices; then no triangle longer than 1/12 of it
+    meshes, base, closed, polys = _triangles(result, meshes, idx)
+    fig, ax, elev, azim = _axes(result, meshes, polys, size)
+    drawn, extent = _project(ax, polys, closed, _light(elev, azim))
+    crop, label = _crop_and_header(fig, extent, title)
+    images = _draw(result, idx, fig, ax, polys, base, drawn, crop, label)
+    return _write_gif(result, idx, images, path)
+
+
+def _triangles(result, meshes, idx):
+    """(meshes with no triangle longer than 1/12 of the scene, the triangles' colours,
+    whether each belongs to a closed mesh, all triangle corners of all frames [mm]
+    (frames, triangles, 3, 3))."""
+    import matplotlib.colors as mcolors
     lo = np.full(3, np.inf)
     hi = np.full(3, -np.inf)
     for m in meshes:
@@ -76,16 +85,18 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
     base = np.concatenate([np.tile(mcolors.to_rgb(m.color), (len(m.triangles), 1))
                            for m in meshes])
     closed = np.concatenate([np.full(len(m.triangles), m.closed) for m in meshes])
-    ntri = len(base)
-    # all triangle corners of all frames [mm]: (frames, triangles, 3, 3)
-    polys = np.empty((len(idx), ntri, 3, 3))
+    polys = np.empty((len(idx), len(base), 3, 3))
     for f, i in enumerate(idx):
         polys[f] = np.concatenate([m.world(result, i)[m.triangles] for m in meshes]) * 1e3
+    return meshes, base, closed, polys
+
+
+def _axes(result, meshes, polys, size):
+    """The figure and its 3-D axes enclosing every frame, drawn once (fixes ``ax.M``)."""
     lo = polys.reshape(-1, 3).min(axis=0)
     hi = polys.reshape(-1, 3).max(axis=0)
     centre = 0.5 * (lo + hi)
     span = np.maximum(hi - lo, 0.15 * float(np.max(hi - lo)) + 1e-9)
-
     dpi = 100
     fig = figure((size / dpi, size / dpi), dpi=dpi)
     ax = fig.add_subplot(projection="3d")
@@ -99,17 +110,19 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         setter("%s [mm]" % axis, fontsize=8, labelpad=-2)
     ax.tick_params(labelsize=7, pad=0)
     fig.subplots_adjust(left=0, right=1, bottom=0, top=1)
-    canvas = fig.canvas
-    canvas.draw()                                   # the empty scene; fixes ax.M
-    M = ax.M
-    height = int(round(fig.bbox.height))
-    width = int(round(fig.bbox.width))
+    fig.canvas.draw()                                   # the empty scene; fixes ax.M
+    return fig, ax, elev, azim
 
-    # pass 1: project, cull and sort every frame; the extent of the drawing
-    light = _light(elev, azim)
+
+def _project(ax, polys, closed, light):
+    """Project, cull and sort every frame (``polys`` keeps the projection in its first two
+    coordinates): ``[(triangle order, shade)]`` per frame and the drawing's pixel extent
+    (x0, y0, x1, y1)."""
+    M = ax.M
+    ntri = polys.shape[1]
     drawn = []
     x0, y0, x1, y1 = np.inf, np.inf, -np.inf, -np.inf
-    for f in range(len(idx)):
+    for f in range(len(polys)):
         tri = polys[f]
         n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
         n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
@@ -129,8 +142,18 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         x0, y0 = min(x0, pix[:, 0].min()), min(y0, pix[:, 1].min())
         x1, y1 = max(x1, pix[:, 0].max()), max(y1, pix[:, 1].max())
         polys[f, :, :, :2] = xy                       # keep the projection, not the 3-D points
-    # crop box (pixels, rows from the top): the axes' drawing and the bodies, plus a header
-    bg = np.asarray(canvas.buffer_rgba())[..., :3].astype(int)
+    return drawn, (x0, y0, x1, y1)
+
+
+def _crop_and_header(fig, extent, title):
+    """The crop box (rows r0:r1, columns c0:c1 in pixels from the top left) around the
+    axes' drawing and the bodies, with a header: the title on the right and the time
+    label (returned) on the left."""
+    import matplotlib.colors as mcolors
+    x0, y0, x1, y1 = extent
+    height = int(round(fig.bbox.height))
+    width = int(round(fig.bbox.width))
+    bg = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
     face = np.array(mcolors.to_rgb(fig.get_facecolor())) * 255.0
     ink = np.nonzero(np.abs(bg - face).max(axis=2) > 8)
     rows = [height - y1, height - y0] + ([ink[0].min(), ink[0].max()] if len(ink[0]) else [])
@@ -145,9 +168,17 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         fig.text((c1 - 6.0) / width, text_y, title, ha="right", va="top", fontsize=10)
     label = fig.text((c0 + 6.0) / width, text_y, "", ha="left", va="top", fontsize=10,
                      family="monospace")
+    return (r0, r1, c0, c1), label
+
+
+def _draw(result, idx, fig, ax, polys, base, drawn, crop, label):
+    """The frames as PIL images: the background restored, the triangles drawn in one call."""
+    from PIL import Image
+    from matplotlib.transforms import IdentityTransform
+    r0, r1, c0, c1 = crop
+    canvas = fig.canvas
     canvas.draw()
     background = canvas.copy_from_bbox(fig.bbox)
-    # pass 2: draw
     images = []
     gc = None
     for f, i in enumerate(idx):
@@ -168,7 +199,12 @@ def render_animation(result, meshes, path, frames=ANIMATION_FRAMES, title="",
         images.append(Image.fromarray(rgba[r0:r1, c0:c1, :3].copy()))
     if gc is not None:
         gc.restore()
+    return images
 
+
+def _write_gif(result, idx, images, path):
+    """One palette for all frames, each lasting the simulated time between them."""
+    from PIL import Image
     median_cut = getattr(getattr(Image, "Quantize", Image), "MEDIANCUT")   # Pillow 9.1+ / older
     no_dither = getattr(getattr(Image, "Dither", Image), "NONE")
     palette = images[len(images) // 2].quantize(colors=128, method=median_cut)

@@ -18,6 +18,9 @@ shown. ``open_plot_panel(study)`` docks a panel in FreeCAD's main window.
 import csv
 
 import numpy as np
+from PySide import QtCore, QtGui      # FreeCAD's PySide (QtGui holds the widgets), before
+from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg  # Matplotlib picks its binding
+from matplotlib.figure import Figure
 
 from ..output import quantities as Q
 
@@ -31,11 +34,6 @@ _PREFERENCE = "preference"
 EXPORT_SIZE = (8.0, 5.0)
 EXPORT_DPI = 100
 _open = []
-
-
-def _qt():
-    from PySide import QtCore, QtGui      # FreeCAD's PySide (QtGui holds the widgets)
-    return QtCore, QtGui
 
 
 #: what the list calls each kind of target
@@ -88,452 +86,436 @@ def targets_of(study, result):
     return out
 
 
-def _panel_class():
-    QtCore, QtGui = _qt()
-    from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg
-    from matplotlib.figure import Figure
+class PlotPanel(QtGui.QWidget):
+    """See the module docstring."""
 
-    class PlotPanel(QtGui.QWidget):
-        """See the module docstring."""
+    timeClicked = QtCore.Signal(float)
 
-        timeClicked = QtCore.Signal(float)
-
-        def __init__(self, study=None, result=None, parent=None, targets=None,
-                     joint_frames=None):
-            super().__init__(parent)
-            self.study = study
-            if result is None:
-                from .. import runner
-                if study is None:
-                    raise ValueError("PlotPanel needs a study or a result")
-                result = runner.get_result(study)
-                if result is None:
-                    raise ValueError("Study '%s' has no result yet: run it first" % study.Label)
-            self.result = result
-            if targets is None:
-                targets = targets_of(study, result) if study is not None else \
-                    {**{n: Q.Target("body", n, n, None) for n in result.body_names},
-                     **{n: Q.Target("joint", n, n, None) for n in result.joint_names},
-                     **{"element:" + n: Q.Target("element", n, n, None)
-                        for n in getattr(result, "force_names", [])},
-                     **{"driver:" + n: Q.Target("driver", n, n, None)
-                        for n in getattr(result, "driver_names", [])}}
-            self.targets = dict(targets)
-            self.points = {}                    # label -> Target("point", ...)
-            self._joint_frames = joint_frames
-            self.time_clicked = []
-            self.curves = []
-            self.lines = []
-            self.time = float(result.t[0]) if len(result.t) else 0.0
-            self._build()
-            self.setWindowTitle("SimPhant plot" + (": " + study.Label if study else ""))
-            self._quantity_changed()
-
-        # ---------------------------------------------------------- layout
-        def _build(self):
-            outer = QtGui.QHBoxLayout(self)
-            side = QtGui.QVBoxLayout()
-            form = QtGui.QFormLayout()
-            self.quantity_box = QtGui.QComboBox()
-            for q in Q.QUANTITIES.values():
-                self.quantity_box.addItem(q.label, q.key)
-            self.quantity_box.currentIndexChanged.connect(self._quantity_changed)
-            form.addRow("Quantity", self.quantity_box)
-            self.frame_box = QtGui.QComboBox()
-            self.frame_box.currentIndexChanged.connect(self.redraw)
-            form.addRow("Frame", self.frame_box)
-            self.units_box = QtGui.QComboBox()
-            self.units_box.addItem("Preferences (%s)" % Q.preferred_unit_system(), _PREFERENCE)
-            for name in Q.UNIT_SYSTEMS:
-                self.units_box.addItem(name, name)
-            self.units_box.currentIndexChanged.connect(self.redraw)
-            form.addRow("Units", self.units_box)
-            side.addLayout(form)
-            self.component_row = QtGui.QHBoxLayout()
-            self.component_boxes = {}
-            side.addLayout(self.component_row)
-            side.addWidget(QtGui.QLabel("Objects"))
-            self.object_list = QtGui.QListWidget()
-            self.object_list.setSelectionMode(QtGui.QAbstractItemView.ExtendedSelection)
-            self.object_list.itemSelectionChanged.connect(self.redraw)
-            side.addWidget(self.object_list, 1)
-            row = QtGui.QHBoxLayout()
-            self.selection_button = QtGui.QPushButton("From selection")
-            self.selection_button.setToolTip("Plot the bodies / joints selected in the tree or "
-                                             "the 3-D view")
-            self.selection_button.clicked.connect(self.select_from_gui)
-            row.addWidget(self.selection_button)
-            self.vertex_button = QtGui.QPushButton("Add picked vertex")
-            self.vertex_button.setToolTip("Add the vertex selected in the 3-D view as a point "
-                                          "of its body (point position / velocity)")
-            self.vertex_button.clicked.connect(self.add_point_from_gui)
-            row.addWidget(self.vertex_button)
-            side.addLayout(row)
-            row = QtGui.QHBoxLayout()
-            for text, fn in (("PNG...", self._ask_png), ("SVG...", self._ask_svg),
-                             ("CSV...", self._ask_csv)):
-                b = QtGui.QPushButton(text)
-                b.setToolTip("Export the curves shown as %s" % text.rstrip("."))
-                b.clicked.connect(fn)
-                row.addWidget(b)
-            side.addLayout(row)
-            box = QtGui.QWidget()
-            box.setLayout(side)
-            box.setMaximumWidth(290)
-            outer.addWidget(box)
-            self.figure = Figure(figsize=(6.4, 4.2), dpi=100)
-            self.canvas = FigureCanvasQTAgg(self.figure)
-            self.canvas.setMinimumSize(320, 240)
-            self.axes = self.figure.add_subplot(111)
-            self.cursor = None
-            self.canvas.mpl_connect("button_press_event", self._clicked)
-            outer.addWidget(self.canvas, 1)
-
-        # ---------------------------------------------------------- state
-        @property
-        def quantity(self):
-            return self.quantity_box.currentData()
-
-        @property
-        def frame(self):
-            return self.frame_box.currentData()
-
-        @property
-        def units(self):
-            u = self.units_box.currentData()
-            return Q.preferred_unit_system() if u == _PREFERENCE else u
-
-        @property
-        def components(self):
-            return [c for c, b in self.component_boxes.items() if b.isChecked()]
-
-        def selected_targets(self):
-            return [it.data(QtCore.Qt.UserRole) for it in self.object_list.selectedItems()]
-
-        def _all_targets(self):
-            return list(self.targets.values()) + list(self.points.values())
-
-        def _quantity_changed(self, *_):
-            q = Q.QUANTITIES[self.quantity]
-            selected = {t.key if t.kind != "point" else t.label
-                        for t in self.selected_targets()}
-            self._hold = True
-            try:
-                self.frame_box.clear()
-                for f in q.frames:
-                    self.frame_box.addItem(Q.FRAME_LABELS[f], f)
-                while self.component_row.count():
-                    w = self.component_row.takeAt(0).widget()
-                    if w is not None:
-                        w.hide()
-                        w.setParent(None)
-                self.component_boxes = {}
-                for c in q.components:
-                    b = QtGui.QCheckBox(c if c != "magnitude" else "|mag|")
-                    b.setChecked(c != "magnitude")
-                    b.toggled.connect(self.redraw)
-                    self.component_row.addWidget(b)
-                    self.component_boxes[c] = b
-                self.object_list.clear()
-                for t in self._all_targets():
-                    if t.kind != q.owner:
-                        continue
-                    kind = _KIND_LABELS[t.kind]
-                    it = QtGui.QListWidgetItem("%s: %s" % (kind, t.label))
-                    it.setData(QtCore.Qt.UserRole, t)
-                    self.object_list.addItem(it)
-                    if (t.key if t.kind != "point" else t.label) in selected:
-                        it.setSelected(True)
-                self.object_list.setEnabled(q.owner != "system")
-                if q.owner != "system" and not self.object_list.selectedItems() and \
-                        self.object_list.count():
-                    self.object_list.item(0).setSelected(True)
-            finally:
-                self._hold = False
-            self.redraw()
-
-        def select(self, quantity, objects=(), components=None, frame=None, units=None):
-            """Show ``quantity`` for ``objects`` (result names, labels or document objects);
-            ``components``/``frame``/``units`` as in ``quantities.curves``. Returns the curves."""
-            k = self.quantity_box.findData(quantity)
-            if k < 0:
-                raise ValueError("unknown quantity %r" % (quantity,))
-            self._hold = True
-            try:
-                self.quantity_box.setCurrentIndex(k)
-                self._quantity_changed()
-                self._hold = True
-                if frame is not None:
-                    j = self.frame_box.findData(frame)
-                    if j < 0:
-                        raise ValueError("%s has no frame %r" % (quantity, frame))
-                    self.frame_box.setCurrentIndex(j)
-                if units is not None:
-                    j = self.units_box.findData(units)
-                    if j < 0:
-                        raise ValueError("unknown unit system %r" % (units,))
-                    self.units_box.setCurrentIndex(j)
-                if components is not None:
-                    for c, b in self.component_boxes.items():
-                        b.setChecked(c in components)
-                if objects:
-                    wanted = [self._key_of(o) for o in objects]
-                    self.object_list.clearSelection()
-                    for i in range(self.object_list.count()):
-                        it = self.object_list.item(i)
-                        t = it.data(QtCore.Qt.UserRole)
-                        if t.key in wanted or t.label in wanted:
-                            it.setSelected(True)
-            finally:
-                self._hold = False
-            self.redraw()
-            return self.curves
-
-        def _key_of(self, obj):
-            if isinstance(obj, str):
-                return obj
-            if self.study is not None:
-                from .. import runner
-                member = member_targets(self.study, self.result).get(obj.Name)
-                if member is not None:
-                    return member[1].key
-                return runner.result_key(self.study, obj)
-            return getattr(obj, "Label", str(obj))
-
-        def add_point(self, body, local_point, label=None):
-            """Add a point of body ``body`` (result name), ``local_point`` [m] in its own frame
-            about its CoG, to the targets of the point quantities."""
-            target = self.targets.get(body)
-            if target is None or target.kind != "body":
-                raise ValueError("'%s' is not a moving body of the result" % (body,))
-            label = label or "%s point %d" % (target.label, len(self.points) + 1)
-            self.points[label] = Q.Target("point", body, label,
-                                          np.asarray(local_point, dtype=float))
-            if Q.QUANTITIES[self.quantity].owner == "point":
-                self._quantity_changed()
-            return self.points[label]
-
-        # ---------------------------------------------------------- FreeCAD selection
-        def select_from_gui(self):
-            """Select the list entries of the bodies / joints selected in FreeCAD."""
-            import FreeCADGui
-            keys = set()
-            for sel in FreeCADGui.Selection.getSelectionEx():
-                keys |= self._keys_of_document_object(sel.Object)
-            if not keys:
-                return []
-            owner = Q.QUANTITIES[self.quantity].owner
-            kinds = {self.targets[k].kind for k in keys}
-            if owner not in kinds:
-                for kind in ("joint", "element", "driver", "body"):
-                    if kind in kinds:
-                        self.select(_DEFAULT_QUANTITY[kind])
-                        break
-            wanted = {(self.targets[k].kind, self.targets[k].key) for k in keys}
-            self.object_list.clearSelection()
-            for i in range(self.object_list.count()):
-                it = self.object_list.item(i)
-                t = it.data(QtCore.Qt.UserRole)
-                if (t.kind, t.key) in wanted:
-                    it.setSelected(True)
-            return sorted(keys)
-
-        def _keys_of_document_object(self, obj):
+    def __init__(self, study=None, result=None, parent=None, targets=None,
+                 joint_frames=None):
+        super().__init__(parent)
+        self.study = study
+        if result is None:
             from .. import runner
-            out = set()
-            if self.study is None:
-                return out
+            if study is None:
+                raise ValueError("PlotPanel needs a study or a result")
+            result = runner.get_result(study)
+            if result is None:
+                raise ValueError("Study '%s' has no result yet: run it first" % study.Label)
+        self.result = result
+        if targets is None:
+            targets = targets_of(study, result) if study is not None else \
+                {**{n: Q.Target("body", n, n, None) for n in result.body_names},
+                 **{n: Q.Target("joint", n, n, None) for n in result.joint_names},
+                 **{"element:" + n: Q.Target("element", n, n, None)
+                    for n in getattr(result, "force_names", [])},
+                 **{"driver:" + n: Q.Target("driver", n, n, None)
+                    for n in getattr(result, "driver_names", [])}}
+        self.targets = dict(targets)
+        self.points = {}                    # label -> Target("point", ...)
+        self._joint_frames = joint_frames
+        self.time_clicked = []
+        self.curves = []
+        self.lines = []
+        self.time = float(result.t[0]) if len(result.t) else 0.0
+        self._build()
+        self.setWindowTitle("SimPhant plot" + (": " + study.Label if study else ""))
+        self._quantity_changed()
+
+    # ---------------------------------------------------------- layout
+    def _build(self):
+        outer = QtGui.QHBoxLayout(self)
+        side = QtGui.QVBoxLayout()
+        form = QtGui.QFormLayout()
+        self.quantity_box = QtGui.QComboBox()
+        for q in Q.QUANTITIES.values():
+            self.quantity_box.addItem(q.label, q.key)
+        self.quantity_box.currentIndexChanged.connect(self._quantity_changed)
+        form.addRow("Quantity", self.quantity_box)
+        self.frame_box = QtGui.QComboBox()
+        self.frame_box.currentIndexChanged.connect(self.redraw)
+        form.addRow("Frame", self.frame_box)
+        self.units_box = QtGui.QComboBox()
+        self.units_box.addItem("Preferences (%s)" % Q.preferred_unit_system(), _PREFERENCE)
+        for name in Q.UNIT_SYSTEMS:
+            self.units_box.addItem(name, name)
+        self.units_box.currentIndexChanged.connect(self.redraw)
+        form.addRow("Units", self.units_box)
+        side.addLayout(form)
+        self.component_row = QtGui.QHBoxLayout()
+        self.component_boxes = {}
+        side.addLayout(self.component_row)
+        side.addWidget(QtGui.QLabel("Objects"))
+        self.object_list = QtGui.QListWidget()
+        self.object_list.setSelectionMode(QtGui.QAbstractItemView.ExtendedSelection)
+        self.object_list.itemSelectionChanged.connect(self.redraw)
+        side.addWidget(self.object_list, 1)
+        row = QtGui.QHBoxLayout()
+        self.selection_button = QtGui.QPushButton("From selection")
+        self.selection_button.setToolTip("Plot the bodies / joints selected in the tree or "
+                                         "the 3-D view")
+        self.selection_button.clicked.connect(self.select_from_gui)
+        row.addWidget(self.selection_button)
+        self.vertex_button = QtGui.QPushButton("Add picked vertex")
+        self.vertex_button.setToolTip("Add the vertex selected in the 3-D view as a point "
+                                      "of its body (point position / velocity)")
+        self.vertex_button.clicked.connect(self.add_point_from_gui)
+        row.addWidget(self.vertex_button)
+        side.addLayout(row)
+        row = QtGui.QHBoxLayout()
+        for text, fn in (("PNG...", self._ask_png), ("SVG...", self._ask_svg),
+                         ("CSV...", self._ask_csv)):
+            b = QtGui.QPushButton(text)
+            b.setToolTip("Export the curves shown as %s" % text.rstrip("."))
+            b.clicked.connect(fn)
+            row.addWidget(b)
+        side.addLayout(row)
+        box = QtGui.QWidget()
+        box.setLayout(side)
+        box.setMaximumWidth(290)
+        outer.addWidget(box)
+        self.figure = Figure(figsize=(6.4, 4.2), dpi=100)
+        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas.setMinimumSize(320, 240)
+        self.axes = self.figure.add_subplot(111)
+        self.cursor = None
+        self.canvas.mpl_connect("button_press_event", self._clicked)
+        outer.addWidget(self.canvas, 1)
+
+    # ---------------------------------------------------------- state
+    @property
+    def quantity(self):
+        return self.quantity_box.currentData()
+
+    @property
+    def frame(self):
+        return self.frame_box.currentData()
+
+    @property
+    def units(self):
+        u = self.units_box.currentData()
+        return Q.preferred_unit_system() if u == _PREFERENCE else u
+
+    @property
+    def components(self):
+        return [c for c, b in self.component_boxes.items() if b.isChecked()]
+
+    def selected_targets(self):
+        return [it.data(QtCore.Qt.UserRole) for it in self.object_list.selectedItems()]
+
+    def _all_targets(self):
+        return list(self.targets.values()) + list(self.points.values())
+
+    def _quantity_changed(self, *_):
+        q = Q.QUANTITIES[self.quantity]
+        selected = {t.key if t.kind != "point" else t.label
+                    for t in self.selected_targets()}
+        self._hold = True
+        try:
+            self.frame_box.clear()
+            for f in q.frames:
+                self.frame_box.addItem(Q.FRAME_LABELS[f], f)
+            while self.component_row.count():
+                w = self.component_row.takeAt(0).widget()
+                if w is not None:
+                    w.hide()
+                    w.setParent(None)
+            self.component_boxes = {}
+            for c in q.components:
+                b = QtGui.QCheckBox(c if c != "magnitude" else "|mag|")
+                b.setChecked(c != "magnitude")
+                b.toggled.connect(self.redraw)
+                self.component_row.addWidget(b)
+                self.component_boxes[c] = b
+            self.object_list.clear()
+            for t in self._all_targets():
+                if t.kind != q.owner:
+                    continue
+                kind = _KIND_LABELS[t.kind]
+                it = QtGui.QListWidgetItem("%s: %s" % (kind, t.label))
+                it.setData(QtCore.Qt.UserRole, t)
+                self.object_list.addItem(it)
+                if (t.key if t.kind != "point" else t.label) in selected:
+                    it.setSelected(True)
+            self.object_list.setEnabled(q.owner != "system")
+            if q.owner != "system" and not self.object_list.selectedItems() and \
+                    self.object_list.count():
+                self.object_list.item(0).setSelected(True)
+        finally:
+            self._hold = False
+        self.redraw()
+
+    def select(self, quantity, objects=(), components=None, frame=None, units=None):
+        """Show ``quantity`` for ``objects`` (result names, labels or document objects);
+        ``components``/``frame``/``units`` as in ``quantities.curves``. Returns the curves."""
+        k = self.quantity_box.findData(quantity)
+        if k < 0:
+            raise ValueError("unknown quantity %r" % (quantity,))
+        self._hold = True
+        try:
+            self.quantity_box.setCurrentIndex(k)
+            self._quantity_changed()
+            self._hold = True
+            if frame is not None:
+                j = self.frame_box.findData(frame)
+                if j < 0:
+                    raise ValueError("%s has no frame %r" % (quantity, frame))
+                self.frame_box.setCurrentIndex(j)
+            if units is not None:
+                j = self.units_box.findData(units)
+                if j < 0:
+                    raise ValueError("unknown unit system %r" % (units,))
+                self.units_box.setCurrentIndex(j)
+            if components is not None:
+                for c, b in self.component_boxes.items():
+                    b.setChecked(c in components)
+            if objects:
+                wanted = [self._key_of(o) for o in objects]
+                self.object_list.clearSelection()
+                for i in range(self.object_list.count()):
+                    it = self.object_list.item(i)
+                    t = it.data(QtCore.Qt.UserRole)
+                    if t.key in wanted or t.label in wanted:
+                        it.setSelected(True)
+        finally:
+            self._hold = False
+        self.redraw()
+        return self.curves
+
+    def _key_of(self, obj):
+        if isinstance(obj, str):
+            return obj
+        if self.study is not None:
+            from .. import runner
             member = member_targets(self.study, self.result).get(obj.Name)
             if member is not None:
-                return {member[0]} & set(self.targets)
-            try:
-                out.add(runner.result_key(self.study, obj))
-            except Exception:  # noqa: BLE001 - not a body/joint/shape of the result
-                for parent in getattr(obj, "InListRecursive", ()):
-                    try:
-                        out.add(runner.result_key(self.study, parent))
-                        break
-                    except Exception:  # noqa: BLE001
-                        continue
-            return {k for k in out if k in self.targets}
+                return member[1].key
+            return runner.result_key(self.study, obj)
+        return getattr(obj, "Label", str(obj))
 
-        def add_point_from_gui(self):
-            """Add the vertex selected in the 3-D view as a point of its (moving) body and
-            show its position; returns the new ``Target`` or None."""
-            import FreeCADGui
-            from ..document.bodies import body_data
-            from ..document.units import M_PER_MM
-            for sel in FreeCADGui.Selection.getSelectionEx():
-                keys = self._keys_of_document_object(sel.Object)
-                bodies = [k for k in keys if self.targets[k].kind == "body"]
-                if not bodies:
+    def add_point(self, body, local_point, label=None):
+        """Add a point of body ``body`` (result name), ``local_point`` [m] in its own frame
+        about its CoG, to the targets of the point quantities."""
+        target = self.targets.get(body)
+        if target is None or target.kind != "body":
+            raise ValueError("'%s' is not a moving body of the result" % (body,))
+        label = label or "%s point %d" % (target.label, len(self.points) + 1)
+        self.points[label] = Q.Target("point", body, label,
+                                      np.asarray(local_point, dtype=float))
+        if Q.QUANTITIES[self.quantity].owner == "point":
+            self._quantity_changed()
+        return self.points[label]
+
+    # ---------------------------------------------------------- FreeCAD selection
+    def select_from_gui(self):
+        """Select the list entries of the bodies / joints selected in FreeCAD."""
+        import FreeCADGui
+        keys = set()
+        for sel in FreeCADGui.Selection.getSelectionEx():
+            keys |= self._keys_of_document_object(sel.Object)
+        if not keys:
+            return []
+        owner = Q.QUANTITIES[self.quantity].owner
+        kinds = {self.targets[k].kind for k in keys}
+        if owner not in kinds:
+            for kind in ("joint", "element", "driver", "body"):
+                if kind in kinds:
+                    self.select(_DEFAULT_QUANTITY[kind])
+                    break
+        wanted = {(self.targets[k].kind, self.targets[k].key) for k in keys}
+        self.object_list.clearSelection()
+        for i in range(self.object_list.count()):
+            it = self.object_list.item(i)
+            t = it.data(QtCore.Qt.UserRole)
+            if (t.kind, t.key) in wanted:
+                it.setSelected(True)
+        return sorted(keys)
+
+    def _keys_of_document_object(self, obj):
+        from .. import runner
+        out = set()
+        if self.study is None:
+            return out
+        member = member_targets(self.study, self.result).get(obj.Name)
+        if member is not None:
+            return {member[0]} & set(self.targets)
+        try:
+            out.add(runner.result_key(self.study, obj))
+        except Exception:  # noqa: BLE001 - not a body/joint/shape of the result
+            for parent in getattr(obj, "InListRecursive", ()):
+                try:
+                    out.add(runner.result_key(self.study, parent))
+                    break
+                except Exception:  # noqa: BLE001
                     continue
-                for name, sub in zip(sel.SubElementNames, sel.SubObjects):
-                    if not name.startswith("Vertex"):
-                        continue
-                    key = bodies[0]
-                    body = self._body_object(key)
-                    bd = body_data(body, warn=False)
-                    p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * M_PER_MM
-                    local = bd.frame[1].T @ (p - np.asarray(bd.mass_props.cog, dtype=float))
-                    t = self.add_point(key, local, "%s %s" % (body.Label, name))
-                    self.select("point_position", [t.label])
-                    return t
-            return None
+        return {k for k in out if k in self.targets}
 
-        def _body_object(self, key):
-            from .. import runner
-            from ..document.base import study_bodies
-            for body in study_bodies(self.study):
-                if not body.Fixed and runner.result_key(self.study, body) == key:
-                    return body
-            raise KeyError(key)
+    def add_point_from_gui(self):
+        """Add the vertex selected in the 3-D view as a point of its (moving) body and
+        show its position; returns the new ``Target`` or None."""
+        import FreeCADGui
+        from ..document.bodies import body_data
+        from ..document.units import M_PER_MM
+        for sel in FreeCADGui.Selection.getSelectionEx():
+            keys = self._keys_of_document_object(sel.Object)
+            bodies = [k for k in keys if self.targets[k].kind == "body"]
+            if not bodies:
+                continue
+            for name, sub in zip(sel.SubElementNames, sel.SubObjects):
+                if not name.startswith("Vertex"):
+                    continue
+                key = bodies[0]
+                body = self._body_object(key)
+                bd = body_data(body, warn=False)
+                p = np.array([sub.Point.x, sub.Point.y, sub.Point.z]) * M_PER_MM
+                local = bd.frame[1].T @ (p - np.asarray(bd.mass_props.cog, dtype=float))
+                t = self.add_point(key, local, "%s %s" % (body.Label, name))
+                self.select("point_position", [t.label])
+                return t
+        return None
 
-        # ---------------------------------------------------------- drawing
-        def _context(self):
-            if self._joint_frames is None and self.study is not None:
-                from ..document.scene import joint_frames
-                self._joint_frames = joint_frames(self.study, self.result)
-            return {"joint_frames": self._joint_frames or {}}
+    def _body_object(self, key):
+        from .. import runner
+        from ..document.base import study_bodies
+        for body in study_bodies(self.study):
+            if not body.Fixed and runner.result_key(self.study, body) == key:
+                return body
+        raise KeyError(key)
 
-        def redraw(self, *_):
-            if getattr(self, "_hold", False):
-                return
-            q = Q.QUANTITIES[self.quantity]
-            targets = self.selected_targets()
-            ax = self.axes
-            ax.clear()
-            self.lines = []
-            self.curves = []
-            try:
-                if q.owner == "system" or targets:
-                    self.curves = Q.curves(self.result, q.key, targets, self.components,
-                                           self.frame, self.units, self._context())
-            except ValueError as exc:
-                ax.text(0.5, 0.5, str(exc), ha="center", va="center", wrap=True,
-                        transform=ax.transAxes)
-            comps = list(q.components)
-            order = []
-            for c in self.curves:
-                if c.target not in order:
-                    order.append(c.target)
-            several = len(order) > 1
-            for c in self.curves:
-                k = comps.index(c.component)
-                if several:         # a colour per object, a line style per component
-                    color = _COLORS[order.index(c.target) % len(_COLORS)]
-                    style = _STYLES[k % len(_STYLES)]
-                else:               # a colour per component, the magnitude in black
-                    color = "k" if c.component == "magnitude" else _COLORS[k % len(_COLORS)]
-                    style = ":" if c.component == "magnitude" else "-"
-                line, = ax.plot(c.t, c.y, linestyle=style, color=color, label=c.label,
-                                lw=1.8 if c.component == "magnitude" else 1.4)
-                self.lines.append(line)
-            units = []
-            for c in self.curves:
-                if c.unit not in units:
-                    units.append(c.unit)
-            if not units and not callable(q.dimension):
-                units = [Q.unit_of(q.dimension, self.units)[0]]
-            unit = ", ".join(units) or "-"
-            what = q.label
-            if "joint" in q.frames and q.owner == "joint":
-                what += " on body 2, " + Q.FRAME_LABELS[self.frame]
-            elif len(q.frames) > 1:
-                what += ", " + Q.FRAME_LABELS[self.frame]
-            ax.set_ylabel("%s [%s]" % (what, unit))
-            ax.set_xlabel("time [s]")
-            if q.key == "constraint_violation":
-                ax.set_yscale("log")
-            ax.grid(True, alpha=0.3)
-            if self.lines:
-                ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                          borderaxespad=0.0)
-            if len(self.result.t):
-                ax.set_xlim(self.result.t[0], self.result.t[-1])
-            self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
-            title = self.study.Label if self.study is not None else ""
-            ax.set_title(("%s: " % title if title else "") + q.label, fontsize="medium")
-            self.figure.tight_layout()
+    # ---------------------------------------------------------- drawing
+    def _context(self):
+        if self._joint_frames is None and self.study is not None:
+            from ..document.scene import joint_frames
+            self._joint_frames = joint_frames(self.study, self.result)
+        return {"joint_frames": self._joint_frames or {}}
+
+    def redraw(self, *_):
+        if getattr(self, "_hold", False):
+            return
+        q = Q.QUANTITIES[self.quantity]
+        targets = self.selected_targets()
+        ax = self.axes
+        ax.clear()
+        self.lines = []
+        self.curves = []
+        try:
+            if q.owner == "system" or targets:
+                self.curves = Q.curves(self.result, q.key, targets, self.components,
+                                       self.frame, self.units, self._context())
+        except ValueError as exc:
+            ax.text(0.5, 0.5, str(exc), ha="center", va="center", wrap=True,
+                    transform=ax.transAxes)
+        comps = list(q.components)
+        order = []
+        for c in self.curves:
+            if c.target not in order:
+                order.append(c.target)
+        several = len(order) > 1
+        for c in self.curves:
+            k = comps.index(c.component)
+            if several:         # a colour per object, a line style per component
+                color = _COLORS[order.index(c.target) % len(_COLORS)]
+                style = _STYLES[k % len(_STYLES)]
+            else:               # a colour per component, the magnitude in black
+                color = "k" if c.component == "magnitude" else _COLORS[k % len(_COLORS)]
+                style = ":" if c.component == "magnitude" else "-"
+            line, = ax.plot(c.t, c.y, linestyle=style, color=color, label=c.label,
+                            lw=1.8 if c.component == "magnitude" else 1.4)
+            self.lines.append(line)
+        units = []
+        for c in self.curves:
+            if c.unit not in units:
+                units.append(c.unit)
+        if not units and not callable(q.dimension):
+            units = [Q.unit_of(q.dimension, self.units)[0]]
+        unit = ", ".join(units) or "-"
+        what = q.label
+        if "joint" in q.frames and q.owner == "joint":
+            what += " on body 2, " + Q.FRAME_LABELS[self.frame]
+        elif len(q.frames) > 1:
+            what += ", " + Q.FRAME_LABELS[self.frame]
+        ax.set_ylabel("%s [%s]" % (what, unit))
+        ax.set_xlabel("time [s]")
+        if q.key == "constraint_violation":
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        if self.lines:
+            ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                      borderaxespad=0.0)
+        if len(self.result.t):
+            ax.set_xlim(self.result.t[0], self.result.t[-1])
+        self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
+        title = self.study.Label if self.study is not None else ""
+        ax.set_title(("%s: " % title if title else "") + q.label, fontsize="medium")
+        self.figure.tight_layout()
+        self.canvas.draw_idle()
+
+    # ---------------------------------------------------------- time
+    def set_time(self, t):
+        """Move the cursor line to time ``t`` [s] (the playback's time)."""
+        self.time = float(t)
+        if self.cursor is not None:
+            self.cursor.set_xdata([self.time, self.time])
             self.canvas.draw_idle()
 
-        # ---------------------------------------------------------- time
-        def set_time(self, t):
-            """Move the cursor line to time ``t`` [s] (the playback's time)."""
-            self.time = float(t)
-            if self.cursor is not None:
-                self.cursor.set_xdata([self.time, self.time])
-                self.canvas.draw_idle()
+    def _clicked(self, event):
+        if event.inaxes is not self.axes or event.xdata is None or event.button != 1:
+            return
+        t = float(np.clip(event.xdata, self.result.t[0], self.result.t[-1]))
+        self.set_time(t)
+        for f in list(self.time_clicked):
+            f(t)
+        self.timeClicked.emit(t)
 
-        def _clicked(self, event):
-            if event.inaxes is not self.axes or event.xdata is None or event.button != 1:
-                return
-            t = float(np.clip(event.xdata, self.result.t[0], self.result.t[-1]))
-            self.set_time(t)
-            for f in list(self.time_clicked):
-                f(t)
-            self.timeClicked.emit(t)
+    # ---------------------------------------------------------- export
+    def _save(self, path, fmt, size, dpi):
+        """Save the figure at ``size`` [inch] whatever the widget's shape, then restore."""
+        old = self.figure.get_size_inches().copy()
+        try:
+            self.figure.set_size_inches(size, forward=False)
+            self.figure.tight_layout()
+            self.figure.savefig(path, format=fmt, dpi=dpi)
+        finally:
+            self.figure.set_size_inches(old, forward=False)
+            self.figure.tight_layout()
+            self.canvas.draw_idle()
+        return path
 
-        # ---------------------------------------------------------- export
-        def _save(self, path, fmt, size, dpi):
-            """Save the figure at ``size`` [inch] whatever the widget's shape, then restore."""
-            old = self.figure.get_size_inches().copy()
-            try:
-                self.figure.set_size_inches(size, forward=False)
-                self.figure.tight_layout()
-                self.figure.savefig(path, format=fmt, dpi=dpi)
-            finally:
-                self.figure.set_size_inches(old, forward=False)
-                self.figure.tight_layout()
-                self.canvas.draw_idle()
-            return path
+    def export_png(self, path, size=EXPORT_SIZE, dpi=EXPORT_DPI):
+        """The plot as PNG, ``size`` [inch] at ``dpi`` (default 800 x 500 px)."""
+        return self._save(path, "png", size, dpi)
 
-        def export_png(self, path, size=EXPORT_SIZE, dpi=EXPORT_DPI):
-            """The plot as PNG, ``size`` [inch] at ``dpi`` (default 800 x 500 px)."""
-            return self._save(path, "png", size, dpi)
+    def export_svg(self, path, size=EXPORT_SIZE):
+        return self._save(path, "svg", size, EXPORT_DPI)
 
-        def export_svg(self, path, size=EXPORT_SIZE):
-            return self._save(path, "svg", size, EXPORT_DPI)
+    def export_csv(self, path):
+        """The curves shown: ``time [s]`` then one column per curve, ``"<label> [unit]"``."""
+        if not self.curves:
+            raise ValueError("no curves to export: pick an object and a component")
+        header = ["time [s]"] + ["%s [%s]" % (c.label, c.unit) for c in self.curves]
+        with open(path, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(header)
+            for k in range(len(self.result.t)):
+                w.writerow([repr(float(self.result.t[k]))]
+                           + [repr(float(c.y[k])) for c in self.curves])
+        return path
 
-        def export_csv(self, path):
-            """The curves shown: ``time [s]`` then one column per curve, ``"<label> [unit]"``."""
-            if not self.curves:
-                raise ValueError("no curves to export: pick an object and a component")
-            header = ["time [s]"] + ["%s [%s]" % (c.label, c.unit) for c in self.curves]
-            with open(path, "w", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow(header)
-                for k in range(len(self.result.t)):
-                    w.writerow([repr(float(self.result.t[k]))]
-                               + [repr(float(c.y[k])) for c in self.curves])
-            return path
+    def _ask(self, kind, fn):
+        path, _ = QtGui.QFileDialog.getSaveFileName(self, "Export plot as %s" % kind,
+                                                    "plot.%s" % kind.lower(),
+                                                    "%s (*.%s)" % (kind, kind.lower()))
+        if path:
+            fn(path)
 
-        def _ask(self, kind, fn):
-            path, _ = QtGui.QFileDialog.getSaveFileName(self, "Export plot as %s" % kind,
-                                                        "plot.%s" % kind.lower(),
-                                                        "%s (*.%s)" % (kind, kind.lower()))
-            if path:
-                fn(path)
+    def _ask_png(self):
+        self._ask("PNG", self.export_png)
 
-        def _ask_png(self):
-            self._ask("PNG", self.export_png)
+    def _ask_svg(self):
+        self._ask("SVG", self.export_svg)
 
-        def _ask_svg(self):
-            self._ask("SVG", self.export_svg)
-
-        def _ask_csv(self):
-            self._ask("CSV", self.export_csv)
-
-    return PlotPanel
-
-
-_CLASS = []
-
-
-def PlotPanel(*args, **kw):  # noqa: N802 - a class made on first use (Qt imported late)
-    if not _CLASS:
-        _CLASS.append(_panel_class())
-    return _CLASS[0](*args, **kw)
+    def _ask_csv(self):
+        self._ask("CSV", self.export_csv)
 
 
 #: the timeline playback panel open now (its ``study``, ``closed`` and ``seek(t)``), set
@@ -555,7 +537,6 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
     (``playback.apply_frame``; ``playback.reset`` puts the parts back).
     """
     import FreeCADGui
-    QtCore, QtGui = _qt()
     panel = PlotPanel(study)
     mw = FreeCADGui.getMainWindow()
     dock = QtGui.QDockWidget("SimPhant plot: %s" % study.Label, mw)

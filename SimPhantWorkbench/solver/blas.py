@@ -19,6 +19,8 @@ import contextlib
 import ctypes
 import threading
 
+import numpy.linalg  # noqa: F401  (loads NumPy's BLAS and LAPACK: NumPy 2 imports it lazily)
+
 __all__ = ["single_threaded", "openblas_libraries"]
 
 #: the thread-count functions of OpenBLAS builds: (set, get)

@@ -67,7 +67,8 @@ def test_mass_ratio_beyond_double_precision_is_reported():
 def test_summary_prints_the_warnings():
     from SimPhantWorkbench.cli import summary_lines
     info = dict(model="/m.FCStd", study="Study", moving_bodies=["a"], fixed_bodies=[],
-                joints=[], loads=[], gruebler_dof=6, constraint_equations=0,
+                joints=[], loads=[], gravity=[0.0, 0.0, -9.81], gruebler_dof=6,
+                constraint_equations=0,
                 jacobian_rank=None, mobility=None, method="rk4", dt=1e-3, t0=0.0, t_end=1.0,
                 output_dt=0.01, samples=101, steps=1000, nfev=4000, solver_wall_time=0.1,
                 energy_initial=None, assembly="", warnings=["body 'a' moved 98 m"])

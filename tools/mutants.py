@@ -676,9 +676,9 @@ MUTANTS = [
            ["tests/gui/test_one_pipeline_gui.py::"
             "test_gui_solve_of_a_kinematic_study_stores_a_kinematic_result"],
            "every entry point integrates a Kinematic study"),
-    Mutant("conversion-blas-threads", "SimPhantWorkbench/document/conversion.py",
-           "    with single_threaded():\n        return _convert(study)",
-           "    if True:\n        return _convert(study)",
+    Mutant("blas-threads-left-alone", "SimPhantWorkbench/solver/blas.py",
+           "            if getter() != 1:\n                setter(1)",
+           "            pass",
            ["tests/app/test_determinism.py::"
             "test_a_run_gives_the_same_bits_with_one_blas_thread_as_with_several"],
            "the principal axes depend on the process's BLAS threads"),

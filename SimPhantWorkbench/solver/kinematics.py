@@ -19,7 +19,7 @@ import numpy as np
 
 from . import kernels
 from .assembly import correction, retract, assemble
-from .blas import single_threaded
+from .blas import one_thread
 from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationError
 from .result import Result
 from .simulation import check_positive, time_span, output_times
@@ -37,13 +37,13 @@ def run_analysis(model, settings, analysis="dynamic", progress=None):
     runner and parameter studies call, so a study's mode means the same in both."""
     if analysis not in ANALYSES:
         raise ModelError("unknown analysis %r; valid: %s" % (analysis, ", ".join(ANALYSES)))
-    with single_threaded():           # the same bits in every process (solver/blas.py)
-        if analysis == "dynamic":
-            return model.simulate(progress=progress, **settings)
-        t0 = float(settings.get("t0", 0.0) or 0.0)
-        t_end = settings["t_end"]
-        out = settings.get("output_dt") or (float(t_end) - t0) / 1000.0
-        return model.kinematic(t_end=t_end, output_dt=out, t0=t0, progress=progress)
+    one_thread()                      # the same bits in every process (solver/blas.py)
+    if analysis == "dynamic":
+        return model.simulate(progress=progress, **settings)
+    t0 = float(settings.get("t0", 0.0) or 0.0)
+    t_end = settings["t_end"]
+    out = settings.get("output_dt") or (float(t_end) - t0) / 1000.0
+    return model.kinematic(t_end=t_end, output_dt=out, t0=t0, progress=progress)
 
 #: relative singular-value threshold of the rank of Phi_q (scaled rows)
 RANK_TOL = 1e-8

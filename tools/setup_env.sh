@@ -51,6 +51,21 @@ if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import numba" >/dev/n
         -r "$here/requirements-freecad.txt" >&2
 fi
 
+# --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
+# Failure here only disables Loads to FEM: the command says what is missing.
+FEM_APT="calculix-ccx gmsh"
+fmissing=""
+for p in $FEM_APT; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || fmissing="$fmissing $p"
+done
+if [ -n "$fmissing" ]; then
+    log "installing Debian packages for stress analysis:$fmissing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $fmissing >&2 \
+        || log "warning: could not install$fmissing (Loads to FEM stays disabled)"
+fi
+
 # --- optional 3-D results viewer (PyVista on Debian's VTK; MP4 through ffmpeg) -------------
 # Failure here only disables the viewer: the rest of SimPhant does not need it.
 VIEWER_APT="python3-vtk9 python3-qtpy ffmpeg"

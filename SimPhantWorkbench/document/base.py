@@ -10,7 +10,7 @@ from ..solver import ModelError
 __all__ = ["STUDY", "proxy_type", "is_type", "is_simphant", "transaction", "enum_values",
            "enumeration_problems", "require_study", "studies", "find_study", "study_members",
            "study_bodies", "study_joints", "study_drivers", "study_loads", "study_elements",
-           "study_result", "has_result", "object_label"]
+           "study_result", "has_result", "object_label", "find_object"]
 
 #: proxy ``Type`` of a study (the container of a motion study)
 STUDY = "SimPhant::Study"
@@ -113,6 +113,21 @@ def enumeration_problems(obj):
 
 
 # ----------------------------------------------------------------------------- studies
+
+def find_object(doc, name, what):
+    """The object of ``doc`` with Name ``name``, else the one with that Label (``what``
+    starts the message of the ``ModelError`` when there is none or several)."""
+    obj = doc.getObject(name)
+    if obj is not None:
+        return obj
+    found = doc.getObjectsByLabel(name)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise ModelError("%s: %d objects are labelled '%s'; use the object's Name (%s)"
+                         % (what, len(found), name, ", ".join(o.Name for o in found)))
+    raise ModelError("%s: the document has no object '%s'" % (what, name))
+
 
 def require_study(obj):
     """``obj`` when it is a SimPhant study, else ``ModelError`` naming it."""

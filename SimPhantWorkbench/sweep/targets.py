@@ -26,26 +26,12 @@ import numbers
 import re
 
 from ..objects import TYPES
-from ..document.base import proxy_type
+from ..document.base import find_object, proxy_type
 from ..solver import ModelError
 
 __all__ = ["Target", "resolve_target", "find_object"]
 
 _CELL = re.compile(r"^[A-Z]{1,3}[0-9]{1,5}$")
-
-
-def find_object(doc, name, what):
-    """The object of ``doc`` with Name ``name``, else the one with that Label."""
-    obj = doc.getObject(name)
-    if obj is not None:
-        return obj
-    found = doc.getObjectsByLabel(name)
-    if len(found) == 1:
-        return found[0]
-    if len(found) > 1:
-        raise ModelError("%s: %d objects are labelled '%s'; use the object's Name (%s)"
-                         % (what, len(found), name, ", ".join(o.Name for o in found)))
-    raise ModelError("%s: the document has no object '%s'" % (what, name))
 
 
 #: a quantity written as text ("20 N/mm", as force elements store stiffness and damping):

@@ -19,6 +19,7 @@ short for ``reaction_force``): the sample where its value (the norm of a vector)
 is largest.
 """
 import math
+import re
 from collections import namedtuple
 
 import numpy as np
@@ -39,6 +40,9 @@ BALANCE_TOL = 1e-6
 
 #: short names of signals accepted after "peak:"
 _ALIASES = {"reaction": "reaction_force", "reaction_moment": "reaction_torque"}
+
+_TIME = re.compile(r"^\s*(?:(?:t|time)\s*[=:]\s*)?([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+                   r"\s*(?:s)?\s*$", re.I)
 
 Instant = namedtuple("Instant", ["index", "time", "text"])
 
@@ -128,16 +132,11 @@ def choose_instant(study, result, instant):
         return Instant(k, float(t[k]), "frame %d, t = %.6g s" % (k, t[k]))
     if kind == "peak":
         return _peak_instant(study, result, rest.strip(), text)
-    if kind in ("t", "time"):
-        text = rest
-    try:
-        value = float(text.replace("s", "").strip()) if kind != "" or text else None
-    except ValueError:
-        value = None
-    if value is None or not math.isfinite(value):
-        raise ModelError("instant %r: give a time in s (0.25), frame:N or peak:SIGNAL "
+    m = _TIME.match(text)
+    if m is None or not math.isfinite(float(m.group(1))):
+        raise ModelError("instant %r: give a time in s (0.25, t=0.25), frame:N or peak:SIGNAL "
                          "(e.g. peak:reaction_force(WristPin))" % str(instant))
-    return _time_instant(study, t, value)
+    return _time_instant(study, t, float(m.group(1)))
 
 
 def _time_instant(study, t, time):

@@ -9,6 +9,8 @@
                       [--no-triads]
     simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
                  (a parameter study: ``cli.sweep``)
+    simphant fem MODEL.FCStd --body NAME --at INSTANT [--study NAME] [--mesh-size MM] ...
+                 (a stress analysis of one body at one instant: ``cli.fem``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with the run pipeline (``SimPhantWorkbench.run``; a text progress bar on stderr),
@@ -36,7 +38,7 @@ manifest proves were written by that run and are unchanged since, never the
 model (see ``output.outdir``). The model file is opened and saved by
 ``document.opening`` (its checks are those of every entry point).
 
-Modules: ``run``, ``view`` and ``sweep`` (the commands), ``summary``, ``progress``
+Modules: ``run``, ``view``, ``sweep`` and ``fem`` (the commands), ``summary``, ``progress``
 (the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
@@ -139,8 +141,10 @@ def build_parser():
     view.add_argument("--no-triads", action="store_true", help="hide the joint frames")
     view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
     from .sweep import add_parser as add_sweep_parser
+    from .fem import add_parser as add_fem_parser
     ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
-                   "sweep": add_sweep_parser(sub, _positive_int)}
+                   "sweep": add_sweep_parser(sub, _positive_int),
+                   "fem": add_fem_parser(sub, _positive)}
     return ap
 
 
@@ -169,6 +173,9 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
             if args.command == "sweep":
                 from .sweep import run_sweep
                 return run_sweep(args, out, err, interrupt)
+            if args.command == "fem":
+                from .fem import run_fem
+                return run_fem(args, out, err)
             from .run import run
             return run(args, progress, out, err, interrupt)
         except CliError as exc:

@@ -132,7 +132,7 @@ def build_analysis(case, mesh_size=None, youngs_modulus=210000.0, poisson_ratio=
         raise ModelError("mesh size must be > 0 mm, got %r" % mesh_size)
     label = case.body.Label
     analysis = ObjectsFem.makeAnalysis(doc, "StressAnalysis")
-    analysis.Label = "Stress %s %s" % (label, case.instant.text.split(" (")[0])
+    analysis.Label = "Stress %s at t = %.6g s" % (label, case.instant.time)
     solid = doc.addObject("Part::Feature", "StressSolid")
     solid.Label = "%s solid (body frame)" % label
     solid.Shape = case.solid

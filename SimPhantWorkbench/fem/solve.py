@@ -18,6 +18,8 @@ force an edge or face along the force):
 Then CalculiX runs (``ccx_run``) and FEM reads its results into its own result
 objects (von Mises, displacements). Units: FEM's (mm, N, t, s, MPa).
 """
+import contextlib
+import io
 import os
 import re
 
@@ -195,7 +197,8 @@ def write_and_run(objects, ls, workdir, title):
     fea = ccxtools.FemToolsCcx(objects["analysis"], objects["solver"])
     fea.update_objects()
     fea.setup_working_dir(workdir)
-    fea.write_inp_file()
+    with contextlib.redirect_stdout(io.StringIO()):      # FEM's writer prints its sets
+        fea.write_inp_file()
     if not fea.inp_file_name:
         raise ModelError("FEM could not write the CalculiX input")
     model, step = _cards(ls, title)

@@ -407,3 +407,43 @@ def test_fem_objects_are_the_analysis_members(doc):
     bb = solid.Shape.BoundBox
     assert (bb.XMin, bb.XMax, bb.ZMax) == pytest.approx((0.0, L, W))   # the body frame
     assert report.result is None and len(types) == len(members)
+
+
+# ----------------------------------------------------------------------------- command line
+
+def test_cli_fem_writes_the_analysis_and_the_report(tmp_path):
+    """``simphant fem``: the study runs first (no stored result), the document with the
+    Analysis and FEM's result is written (MODEL is not), stress.json has the peak."""
+    import io
+    import json
+    from SimPhantWorkbench.cli import main
+    model = os.path.join(ROOT, "examples", "pendulum.FCStd")
+    before = open(model, "rb").read()
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["fem", model, "--body", "Pendulum", "--at", "frame:3", "--out", str(tmp_path),
+                 "--mesh-size", "4"], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert "peak von Mises" in out.getvalue() and "[{" not in out.getvalue()
+    data = json.load(open(tmp_path / "stress.json"))
+    assert data["frame"] == 3 and data["peak_von_mises_pa"] > 0
+    assert data["support_reaction_ratio"] < 1e-3
+    assert open(model, "rb").read() == before
+    saved = FreeCAD.openDocument(str(tmp_path / "pendulum_fem.FCStd"))
+    try:
+        analysis = saved.getObject(data["analysis"])
+        results = [o for o in analysis.Group if o.isDerivedFrom("Fem::FemResultObject")]
+        assert results and max(results[0].vonMises) * 1e6 == pytest.approx(
+            data["peak_von_mises_pa"])
+    finally:
+        FreeCAD.closeDocument(saved.Name)
+
+
+def test_cli_fem_explains_missing_calculix(tmp_path, monkeypatch):
+    import io
+    from SimPhantWorkbench.cli import main
+    monkeypatch.setenv("PATH", "/nonexistent")
+    err = io.StringIO()
+    code = main(["fem", os.path.join(ROOT, "examples", "pendulum.FCStd"), "--body", "Pendulum",
+                 "--at", "0.1", "--out", str(tmp_path)], stdout=io.StringIO(), stderr=err)
+    assert code == 2 and "CalculiX" in err.getvalue() and "make setup" in err.getvalue()
+    assert not os.listdir(tmp_path)

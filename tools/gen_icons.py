@@ -303,6 +303,17 @@ def joint_actuator():
                arrow_head(52, 13, 0.0, -1, RED, 14), rect(24, 14, 16, 16, GREEN, rx=2))
 
 
+def loads_to_fem():
+    """A part in stress colours (blue to red) pulled by two arrows: Loads to FEM."""
+    grad = ('<defs><linearGradient id="s" x1="0" x2="1" y1="0" y2="0">'
+            '<stop offset="0" stop-color="#3465a4"/><stop offset="0.5" stop-color="#8ae234"/>'
+            '<stop offset="1" stop-color="#ef2929"/></linearGradient></defs>')
+    mesh = "".join("M%d,22 L%d,42 " % (x, x + 8) for x in range(14, 46, 8))
+    return svg(grad, rect(12, 22, 40, 20, "url(#s)"), path(mesh, stroke=INK, width=1.2),
+               path("M4,32 H12", stroke=RED_D, width=4), arrow_head(4, 32, -1, 0, RED, 9),
+               path("M52,32 H60", stroke=RED_D, width=4), arrow_head(60, 32, 1, 0, RED, 9))
+
+
 FORCE_DRAWINGS = {
     "spring_damper": spring, "damper": damper, "contractile": contractile,
     "joint_spring": joint_spring, "joint_actuator": joint_actuator,
@@ -313,7 +324,7 @@ OTHER = {
     "Study.svg": study, "Body.svg": body, "FixedBody.svg": fixed_body, "Force.svg": force,
     "Torque.svg": torque, "Result.svg": result, "Solve.svg": solve, "Playback.svg": playback,
     "Reset.svg": reset, "Check.svg": check, "ImportAssembly.svg": import_assembly,
-    "Joint.svg": joint_generic,
+    "Joint.svg": joint_generic, "LoadsToFEM.svg": loads_to_fem,
 }
 
 

@@ -5,7 +5,7 @@ One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
 generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
-exports). ``register`` adds them all to FreeCADGui.
+exports), ``cmd_fem`` (Loads to FEM). ``register`` adds them all to FreeCADGui.
 """
 
 def _driver_kinds():
@@ -23,7 +23,7 @@ TOOLBARS = (
                       "SimPhant_Reset", "SimPhant_NewParameterStudy")),
     ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
                           "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
-                          "SimPhant_ExportAnimation")),
+                          "SimPhant_ExportAnimation", "SimPhant_LoadsToFEM")),
 )
 
 _registered = []
@@ -31,10 +31,11 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import (cmd_drivers, cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep,
+    from . import (cmd_drivers, cmd_fem, cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep,
                    results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
-        + cmd_drivers.commands() + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS)
+        + cmd_drivers.commands() + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS) \
+        + list(cmd_fem.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

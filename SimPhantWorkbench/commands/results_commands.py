@@ -15,7 +15,7 @@ import FreeCAD
 from ..document.base import find_study, has_result, studies, study_result
 from ..gui.common import Command, message
 
-__all__ = ["COMMANDS", "register", "current_study"]
+__all__ = ["COMMANDS", "register", "current_study", "ResultCommand"]
 
 
 def current_study(doc=None):
@@ -43,7 +43,7 @@ def current_study(doc=None):
     return found[0] if len(found) == 1 else None
 
 
-class _ResultCommand(Command):
+class ResultCommand(Command):
     """A command on the current study's result: active when there is one; a failure is
     shown to the user, naming the study."""
 
@@ -62,7 +62,7 @@ class _ResultCommand(Command):
         raise NotImplementedError
 
 
-class PlotResults(_ResultCommand):
+class PlotResults(ResultCommand):
     menu = "Plot results"
     tooltip = ("Plot a quantity of the selected bodies / joints against time (position, velocity, "
            "reactions, energy, ...), in the units of your preferences")
@@ -72,7 +72,7 @@ class PlotResults(_ResultCommand):
         return open_plot_panel(study)
 
 
-class ResultsViewer(_ResultCommand):
+class ResultsViewer(ResultCommand):
     menu = "3-D results viewer"
     tooltip = ("Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at "
            "any speed, joint frames, CoG trails, body picker")
@@ -101,7 +101,7 @@ def _ask_directory(title):
     return QtGui.QFileDialog.getExistingDirectory(FreeCADGui.getMainWindow(), title)
 
 
-class ExportCSV(_ResultCommand):
+class ExportCSV(ResultCommand):
     menu = "Export results as CSV"
     tooltip = ("Write the CSV tables of simphant run (bodies, reactions, energy, joints, force "
            "elements, drivers) into a folder")
@@ -114,7 +114,7 @@ class ExportCSV(_ResultCommand):
                 FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
 
 
-class ExportPlots(_ResultCommand):
+class ExportPlots(ResultCommand):
     menu = "Export result plots (PNG)"
     tooltip = ("Write the plots of simphant run (positions, energy, reactions, joints, force "
            "elements, drivers) into a folder")
@@ -127,7 +127,7 @@ class ExportPlots(_ResultCommand):
                 FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
 
 
-class ExportAnimation(_ResultCommand):
+class ExportAnimation(ResultCommand):
     menu = "Export animation (GIF/MP4)"
     tooltip = "Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate"
 

@@ -71,7 +71,7 @@ def _run(case, objects, run, title):
 
 
 def loads_to_fem(study, body, instant, mesh_size=None, youngs_modulus=210000.0,
-                 poisson_ratio=0.3, run=True):
+                 poisson_ratio=0.3, run=True, result=None, keys=None, keep=True):
     """Create (and with ``run`` solve) the stress analysis of ``body`` at ``instant``.
 
     Parameters
@@ -83,12 +83,15 @@ def loads_to_fem(study, body, instant, mesh_size=None, youngs_modulus=210000.0,
     youngs_modulus : [MPa]; poisson_ratio : the solid's elastic constants (the
         stresses of a load set in equilibrium hardly depend on them)
     run : False builds and meshes the analysis and writes no solver input
+    result, keys : a result not stored in the study and its names (``body_loads``)
+    keep : False removes the analysis again once its numbers are read (a sweep's
+        metric); the report's document objects are then gone
 
     Returns
     -------
     StressReport
     """
-    case = body_loads(study, body, instant)
+    case = body_loads(study, body, instant, result=result, keys=keys)
     doc = case.body.Document
     problem = tools_problem(doc)
     if problem:
@@ -100,15 +103,25 @@ def loads_to_fem(study, body, instant, mesh_size=None, youngs_modulus=210000.0,
         objects = build_analysis(case, mesh_size, youngs_modulus, poisson_ratio)
         report = _run(case, objects, run, title)
     except BaseException:
-        doc.abortTransaction()
-        for name in [o.Name for o in doc.Objects if o.Name not in before]:
-            if doc.getObject(name) is not None:
-                doc.removeObject(name)
+        _discard(doc, before)
         raise
-    doc.commitTransaction()
     created = [o for o in doc.Objects if o.Name not in before]
+    if not keep:
+        _discard(doc, before)
+        created = []
+    else:
+        doc.commitTransaction()
     return StressReport(case=case, analysis=objects["analysis"], objects=created,
                         balance=case.imbalance()[:2], **report)
+
+
+def _discard(doc, before):
+    """Abort the open transaction and remove every object not in ``before`` (documents
+    without undo keep them after an abort)."""
+    doc.abortTransaction()
+    for name in [o.Name for o in doc.Objects if o.Name not in before]:
+        if doc.getObject(name) is not None:
+            doc.removeObject(name)
 
 
 def report_lines(report):

@@ -111,8 +111,9 @@ def _nearest(t, time):
     return int(np.argmin(np.abs(np.asarray(t) - float(time))))
 
 
-def choose_instant(study, result, instant):
-    """The ``Instant`` of ``result`` that ``instant`` names (see the module docstring)."""
+def choose_instant(study, result, instant, keys=None):
+    """The ``Instant`` of ``result`` that ``instant`` names (see the module docstring);
+    ``keys`` as ``body_loads``'s (default: those of the study's stored result)."""
     t = np.asarray(result.t, dtype=float)
     if len(t) == 0:
         raise ModelError("Study '%s': its result has no samples" % study.Label)
@@ -131,7 +132,7 @@ def choose_instant(study, result, instant):
         k %= len(t)
         return Instant(k, float(t[k]), "frame %d, t = %.6g s" % (k, t[k]))
     if kind == "peak":
-        return _peak_instant(study, result, rest.strip(), text)
+        return _peak_instant(study, result, rest.strip(), text, keys)
     m = _TIME.match(text)
     if m is None or not math.isfinite(float(m.group(1))):
         raise ModelError("instant %r: give a time in s (0.25, t=0.25), frame:N or peak:SIGNAL "
@@ -147,13 +148,13 @@ def _time_instant(study, t, time):
     return Instant(k, float(t[k]), "t = %.6g s (frame %d)" % (t[k], k))
 
 
-def _peak_instant(study, result, signal, text):
+def _peak_instant(study, result, signal, text, keys):
     head, paren, tail = signal.partition("(")
     signal = _ALIASES.get(head.strip(), head.strip()) + paren + tail
     metric = parse_metric("max(%s)" % signal, name=text)
     if metric.kind != "system":
         obj = find_object(study.Document, metric.target, "instant %r" % text)
-        keys = result_keys(study)
+        keys = result_keys(study) if keys is None else keys
         if obj.Name not in keys:
             raise ModelError("instant %r: '%s' is not a moving body or a joint of the result "
                              "of study '%s'" % (text, obj.Label, study.Label))
@@ -189,19 +190,25 @@ def _single_solid(bd):
     return solid
 
 
-def body_loads(study, body, instant):
+def body_loads(study, body, instant, result=None, keys=None):
     """The ``LoadCase`` of ``body`` (a Body, its shape object, a Name or a Label) in
     ``study`` at ``instant`` (see the module docstring); ``ModelError`` when the study
-    has no result, the body changed since it was run, or its loads do not balance."""
+    has no result, the body changed since it was run, or its loads do not balance.
+
+    ``result`` and ``keys`` ({object Name: solver name} of its bodies and joints):
+    a result not stored in the study (a parameter study's variant); by default the
+    stored one (``results.require_result``, ``results.result_keys``)."""
     if find_study(study) is not study:
         study = find_study(study)
-    _res_obj, result = require_result(study)
+    if result is None:
+        _res_obj, result = require_result(study)
+        keys = result_keys(study)
     body = _resolve_body(study, body)
-    key = result_keys(study).get(body.Name)
+    key = keys.get(body.Name)
     if key is None:
         raise ModelError("%s is not in the result of study '%s': run it again"
                          % (object_label(body), study.Label))
-    inst = choose_instant(study, result, instant)
+    inst = choose_instant(study, result, instant, keys)
     bd = body_data(body, warn=False)
     mp = bd.mass_props
     b = result.body_names.index(key)
@@ -223,7 +230,6 @@ def body_loads(study, body, instant):
         alpha=R.T @ result.angular_acceleration(key)[k],
         placement=bd.placement, solid=_single_solid(bd), joints=[])
     names = result.joint_names
-    keys = result_keys(study)
     for joint in study_joints(study):
         jd = joint_data(joint)
         if body not in (jd.body1, jd.body2) or keys.get(joint.Name) not in names:

@@ -84,7 +84,9 @@ def run(study, variables, metrics=None, **kwargs):
     variables : dict ``{"OBJECT.PROPERTY": [values]}``, a list of ``Variable``\\ s or
         dicts, or a complete ``Spec`` (then no ``metrics``)
     metrics : dict ``{name: expression}`` or a list of expressions
-        (``solver.metrics``: ``"max(reaction_force(Hinge))"`` ...)
+        (``solver.metrics``: ``"max(reaction_force(Hinge))"`` ...; ``fem.metric``:
+        ``"max_stress(Rod, peak:reaction(Hinge))"``, a CalculiX run per variant on this
+        process, which has the document)
     design, count, seed : the design: "grid" (full factorial, default), "lhs",
         "uniform" or "normal" with ``count`` samples and a ``seed``
     settings : dict of simulation settings for every variant (``t_end``, ``dt`` ...)

@@ -166,7 +166,7 @@ def _resolve_metric_objects(study, metrics):
         if m.kind == "driver" and not is_type(obj, "SimPhant::Driver"):
             raise ModelError("metric '%s': '%s' is not a SimPhant driver (%s needs a driver)"
                              % (m.name, obj.Label, m.quantity))
-        if m.kind == "body":
+        if m.kind in ("body", "document"):
             body = obj if is_type(obj, "SimPhant::Body") \
                 else body_of_object(study_bodies(study), obj)
             if body is None or body not in study_bodies(study):
@@ -183,6 +183,8 @@ def _solver_names(metrics, objects, conv, study):
     """The metrics resolved to this conversion's solver body/joint names."""
     resolved = []
     for m in metrics:
+        if m.kind == "document":          # evaluated here, not by the workers
+            continue
         if m.kind == "system":
             resolved.append(m)
             continue
@@ -205,6 +207,33 @@ def _solver_names(metrics, objects, conv, study):
                              % (m.name, body.Label))
         resolved.append(m.resolved(sb.name))
     return resolved
+
+
+def _document_metrics(study, metrics, run, row):
+    """Metrics that need the document (``fem.metric``: a CalculiX run per variant) are
+    evaluated here, on the client, while the variant's design is set: on a run of the
+    variant of its own. A failure leaves the metric NaN with its message."""
+    wanted = [m for m in metrics if m.kind == "document"]
+    if not wanted:
+        return
+    conv = run.conversion
+    keys = {name: b.name for name, b in conv.body_map.items()}
+    keys.update({b.ShapeObject.Name: keys[b.Name] for b in study_bodies(study)
+                 if b.Name in keys and b.ShapeObject is not None})
+    keys.update({name: j.name for name, j in conv.joint_map.items()})
+    errors = []
+    try:
+        result = run.execute()
+    except ModelError as exc:
+        errors = ["%s: %s" % (m.name, exc) for m in wanted]
+        wanted = []
+    for m in wanted:
+        try:
+            row[m.name] = float(m.evaluate(study, result, keys))
+        except ModelError as exc:
+            errors.append("%s: %s" % (m.name, exc))
+    if errors:
+        row["message"] = "; ".join(errors)
 
 
 def _invalid_objects(doc):
@@ -330,6 +359,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                     row[m.name] = math.nan if value is None else float(value)
                 finish(row, cached=True)
                 return None
+        _document_metrics(study, spec.metrics, run, row)
         return Task(i, key, conv.model, settings, metrics)
 
     def collect(fut, indices):
@@ -343,6 +373,7 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
             return
         for res in results:
             row = rows[res["index"]]
+            prior = row["message"]        # of the metrics evaluated here (_document_metrics)
             message = res["message"]
             if res["status"] == "failed":
                 message = "Study '%s': %s" % (study.Label, message)
@@ -355,6 +386,8 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
                 if res["metric_errors"]:
                     row["message"] = "; ".join("%s: %s" % kv
                                                for kv in sorted(res["metric_errors"].items()))
+                if prior:
+                    row["message"] = "; ".join(x for x in (row["message"], prior) if x)
             stats["sim_time"] += res["sim_time"]
             stats["sim_cpu_time"] += res.get("cpu_time", 0.0)
             if cache is not None and row["key"]:

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..solver import ModelError
 from ..solver.metrics import parse_metric
+from ..fem.metric import parse_stress_metric
 
 __all__ = ["Variable", "Spec", "load_spec", "make_spec", "DESIGNS", "SETTINGS"]
 
@@ -276,17 +277,23 @@ class Spec:
         return d
 
 
+def _parse(text, name=None):
+    """A solver metric (``solver.metrics``) or one that needs the document
+    (``fem.metric``: ``max_stress(Body, INSTANT)``)."""
+    return parse_stress_metric(text, name) or parse_metric(text, name)
+
+
 def _metrics(value):
     if isinstance(value, dict):
-        return [parse_metric(text, name) for name, text in value.items()]
+        return [_parse(text, name) for name, text in value.items()]
     if isinstance(value, str):
         value = [value]
     out = []
     for m in value or ():
         if isinstance(m, dict):
-            out.append(parse_metric(m.get("expression") or m.get("metric"), m.get("name")))
+            out.append(_parse(m.get("expression") or m.get("metric"), m.get("name")))
         else:
-            out.append(parse_metric(m))
+            out.append(_parse(m))
     return out
 
 

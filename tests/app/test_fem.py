@@ -447,3 +447,32 @@ def test_cli_fem_explains_missing_calculix(tmp_path, monkeypatch):
                  "--at", "0.1", "--out", str(tmp_path)], stdout=io.StringIO(), stderr=err)
     assert code == 2 and "CalculiX" in err.getvalue() and "make setup" in err.getvalue()
     assert not os.listdir(tmp_path)
+
+
+# ----------------------------------------------------------------------------- sweep metric
+
+def test_sweep_metric_max_stress_per_variant(doc):
+    """``max_stress(Rod, INSTANT, SIZE)`` in a parameter study: evaluated on the client for
+    each variant (its own run and CalculiX analysis, removed again). Doubling the density
+    doubles every load and so the stress; the document keeps no analysis."""
+    from SimPhantWorkbench import sweep
+    from SimPhantWorkbench.fem.metric import parse_stress_metric
+    st, body = _bar_study(doc, omega=(0.0, 0.0, 50.0))
+    names = sorted(o.Name for o in doc.Objects)
+    table = sweep.execute(st, {"%s.Density" % body.Name: [STEEL, 2 * STEEL]},
+                          {"stress": "max_stress(Rod, frame:1, 6)",
+                           "hinge": "max(reaction_force(Hinge))"},
+                          executor="in-process").rows
+    assert [r["status"] for r in table] == ["ok", "ok"], [r["message"] for r in table]
+    assert table[1]["hinge"] == pytest.approx(2 * table[0]["hinge"], rel=1e-9)
+    assert table[1]["stress"] == pytest.approx(2 * table[0]["stress"], rel=0.02)
+    single = loads_to_fem(st, body, "frame:1", mesh_size=6.0)     # the nominal design
+    assert single.peak_stress == pytest.approx(table[0]["stress"], rel=0.02)
+    assert sorted(o.Name for o in doc.Objects if o.Name not in
+                  {x.Name for x in single.objects}) == names
+    assert parse_stress_metric("max(speed(Rod))") is None
+    with pytest.raises(ModelError, match="max_stress"):
+        parse_stress_metric("max_stress(Rod)")
+    bad = sweep.execute(st, {"%s.Density" % body.Name: [STEEL]},
+                        {"stress": "max_stress(Rod, t=99)"}, executor="in-process").rows
+    assert math.isnan(bad[0]["stress"]) and "outside its result" in bad[0]["message"]

@@ -198,7 +198,10 @@ def test_connecting_rod_at_peak_wrist_pin_force(doc):
         rel_f, rel_m, _F, _M = case.imbalance()
         assert rel_f < 1e-6 and rel_m < 1e-6
         ls = report.load_set
+        size = case.solid.BoundBox.DiagonalLength
         assert np.linalg.norm(ls.force) < 1e-6 * ls.scale
+        assert np.linalg.norm(ls.moment) < 1e-6 * ls.scale * size        # N mm
+        assert max(np.linalg.norm(r) for r in report.reactions.values()) < 1e-3 * ls.scale
         by_name = {jl.joint.Name: jl for jl in case.joints}
         pin, wrist_load = by_name["CrankPin"], by_name["WristPin"]
         axis = wrist_load.point - pin.point

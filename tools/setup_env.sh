@@ -8,6 +8,9 @@
 #     Debian 13 (FreeCAD 1.x).
 #  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
 #     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
+#     Optional Debian packages: calculix-ccx and gmsh (Loads to FEM), python3-vtk9,
+#     python3-qtpy, ffmpeg and PyVista (the results viewer); without them only that
+#     feature is off.
 #  3. The workbench linked into FreeCAD's user Mod directory.
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver.warmup), so no solve waits for them.
@@ -51,35 +54,30 @@ if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import numba" >/dev/n
         -r "$here/requirements-freecad.txt" >&2
 fi
 
-# --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
-# Failure here only disables Loads to FEM: the command says what is missing.
-FEM_APT="calculix-ccx gmsh"
-fmissing=""
-for p in $FEM_APT; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || fmissing="$fmissing $p"
-done
-if [ -n "$fmissing" ]; then
-    log "installing Debian packages for stress analysis:$fmissing"
-    SUDO=""
+# Optional Debian packages: install_optional "WHAT" "WHAT STAYS DISABLED" PACKAGE... installs
+# the missing ones (refreshing the package lists once if they are not found); a failure only
+# disables that feature.
+install_optional() {
+    local what=$1 disabled=$2 missing="" p
+    shift 2
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    [ -n "$missing" ] || return 0
+    log "installing Debian packages for $what:$missing"
+    local SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $fmissing >&2 \
-        || log "warning: could not install$fmissing (Loads to FEM stays disabled)"
-fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get install -y -q --no-install-recommends $missing >&2 \
+        || { $SUDO apt-get update -q >&2 && $SUDO apt-get install -y -q --no-install-recommends $missing >&2; } \
+        || log "warning: could not install$missing ($disabled)"
+}
+
+# --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
+install_optional "stress analysis" "Loads to FEM stays disabled and says so" calculix-ccx gmsh
 
 # --- optional 3-D results viewer (PyVista on Debian's VTK; MP4 through ffmpeg) -------------
-# Failure here only disables the viewer: the rest of SimPhant does not need it.
-VIEWER_APT="python3-vtk9 python3-qtpy ffmpeg"
-vmissing=""
-for p in $VIEWER_APT; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || vmissing="$vmissing $p"
-done
-if [ -n "$vmissing" ]; then
-    log "installing Debian packages for the results viewer:$vmissing"
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $vmissing >&2 \
-        || log "warning: could not install$vmissing (the results viewer stays disabled)"
-fi
+install_optional "the results viewer" "the results viewer stays disabled" python3-vtk9 python3-qtpy ffmpeg
 if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import pyvista, pyvistaqt" >/dev/null 2>&1; then
     log "installing PyVista (results viewer) into $SIMPHANT_PYPKG_DIR"
     PIP="/usr/bin/python3 -m pip"

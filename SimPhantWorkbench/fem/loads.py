@@ -26,10 +26,11 @@ import numpy as np
 
 from ..solver import ModelError
 from ..solver.metrics import parse_metric
-from ..document.base import find_object, find_study, is_type, object_label, study_joints
+from ..document.base import (find_object, find_study, is_type, object_label, study_bodies,
+                             study_joints)
 from ..document.bodies import body_data, body_of_object
-from ..document.base import study_bodies
 from ..document.joints import joint_data, reference_of
+from ..document.massprops import global_shape
 from ..document.results import require_result, result_keys
 from ..document.units import M_PER_MM
 
@@ -179,7 +180,6 @@ def _resolve_body(study, body):
 
 
 def _single_solid(bd):
-    from ..document.massprops import global_shape
     shape = global_shape(bd.shape)
     if len(shape.Solids) != 1:
         raise ModelError("%s: its shape '%s' has %d solids; Loads to FEM analyses one solid "
@@ -237,6 +237,9 @@ def body_loads(study, body, instant, result=None, keys=None):
         jk = keys[joint.Name]
         sign = 1.0 if jd.body2 == body else -1.0      # the reaction on body 1 is opposite
         ref = reference_of(joint.Reference2 if jd.body2 == body else joint.Reference1)
+        if ref is None or not ref[1]:
+            raise ModelError("%s: its reference on %s names no face, edge or vertex to put its "
+                             "load on (pick one)" % (object_label(joint), object_label(body)))
         p = result.joint_point(jk, "body2")[k]
         case.joints.append(JointLoad(
             joint, ref, sign * (R.T @ result.reaction_force(jk)[k]),

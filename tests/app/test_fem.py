@@ -12,7 +12,6 @@ stress analysis, checked against closed forms of elementary mechanics.
 """
 import math
 import os
-import shutil
 
 import numpy as np
 import pytest

@@ -3,8 +3,8 @@
 The analysis is made of FEM's own objects (``ObjectsFem``): an Analysis holding a
 copy of the body's solid in the body's own frame (so mesh coordinates are body
 coordinates, in mm), a solid material whose density gives the mesh the mass the
-motion study gave the body, a second-order tetrahedral mesh (Gmsh, or Netgen when
-FreeCAD has it and Gmsh is missing) and a CalculiX solver (FEM's ``ccxtools``
+motion study gave the body, a second-order tetrahedral mesh (FEM's Gmsh mesher) and
+a CalculiX solver (FEM's ``ccxtools``
 solver object). ``tools_problem`` says what is missing on this machine.
 """
 import os
@@ -39,10 +39,6 @@ def _has_gmsh(doc=None):
     return _fem_binary("Gmsh", "UseStandardGmshLocation", "gmshBinaryPath", "gmsh") is not None
 
 
-def _has_netgen(doc):
-    return "Fem::FemMeshShapeNetgenObject" in doc.supportedTypes()
-
-
 def _make_gmsh(doc, solid_obj, size):
     import ObjectsFem
     mesh = ObjectsFem.makeMeshGmsh(doc, "Mesh")
@@ -59,24 +55,10 @@ def _run_gmsh(mesh):
     return GmshTools(mesh).create_mesh()
 
 
-def _make_netgen(doc, solid_obj, size):
-    mesh = doc.addObject("Fem::FemMeshShapeNetgenObject", "Mesh")
-    mesh.Shape = solid_obj
-    mesh.MaxSize = size
-    mesh.SecondOrder = True
-    mesh.Optimize = True
-    return mesh
-
-
-def _run_netgen(mesh):
-    mesh.recompute()
-    return "" if mesh.FemMesh.VolumeCount else "Netgen made no volume elements"
-
-
-#: the meshers FEM offers, in the order they are tried: (name, available(doc),
-#: make(doc, solid object, size mm) -> mesh object, run(mesh) -> error text or "")
-MESHERS = (("Gmsh", _has_gmsh, _make_gmsh, _run_gmsh),
-           ("Netgen", _has_netgen, _make_netgen, _run_netgen))
+#: the meshers, in the order they are tried: (name, available(doc), make(doc, solid
+#: object, size mm) -> mesh object, run(mesh) -> error text or ""). FEM's Netgen mesher
+#: is not among them: Debian's FreeCAD 0.20 registers its type but meshes nothing with it.
+MESHERS = (("Gmsh", _has_gmsh, _make_gmsh, _run_gmsh),)
 
 
 def _ccx_path():
@@ -95,7 +77,7 @@ def tools_problem(doc):
     if _ccx_path() is None:
         missing.append("the CalculiX solver (ccx)")
     if not any(available(doc) for _n, available, _m, _r in MESHERS):
-        missing.append("a mesher (gmsh, or FreeCAD built with Netgen)")
+        missing.append("the Gmsh mesher (gmsh)")
     if not missing:
         return ""
     return "Loads to FEM needs %s, not found on this machine: %s" % (

@@ -3,8 +3,8 @@ analysis (``stress.loads_to_fem``), shown with FEM's own result objects.
 
 The command asks for the body (the selected one by default), the instant (a time,
 ``frame:N`` or ``peak:SIGNAL``) and the mesh size, then runs one replayable line
-in the Python console, ``stress.loads_to_fem(...)``, in one undo step. The result
-mesh is coloured by von Mises stress and the report (peak stress and where, the
+in the Python console, ``stress.loads_to_fem(...)``, in one undo step. FEM's post-processing
+pipeline shows von Mises stress and the report (peak stress and where, the
 support's reactions) is shown. Without CalculiX or a mesher it says what to install.
 """
 import FreeCAD
@@ -62,14 +62,20 @@ def ask(study, body):
 
 
 def show_stress(report):
-    """Colour FEM's result mesh by von Mises stress and hide the solid it was made from."""
+    """Show FEM's von Mises pipeline of the result (the result mesh coloured by von Mises
+    when FEM made no pipeline)."""
+    pipes = [o for o in report.analysis.Group if o.isDerivedFrom("Fem::FemPostPipeline")]
     result = report.result
-    mesh = getattr(result, "Mesh", None)
     try:
-        mesh.ViewObject.setNodeColorByScalars(list(result.NodeNumbers), list(result.vonMises))
-        mesh.ViewObject.Visibility = True
-    except Exception as exc:  # noqa: BLE001 - the colouring is a convenience
-        FreeCAD.Console.PrintWarning("SimPhant: could not colour the result mesh: %s\n" % exc)
+        if pipes:
+            pipes[0].ViewObject.Visibility = True
+            result.Mesh.ViewObject.Visibility = False
+        else:
+            result.Mesh.ViewObject.setNodeColorByScalars(list(result.NodeNumbers),
+                                                         list(result.vonMises))
+            result.Mesh.ViewObject.Visibility = True
+    except Exception as exc:  # noqa: BLE001 - the display is a convenience
+        FreeCAD.Console.PrintWarning("SimPhant: could not show the stresses: %s\n" % exc)
 
 
 class LoadsToFEM(ResultCommand):

@@ -208,7 +208,31 @@ def write_and_run(objects, ls, workdir, title):
         tail = (getattr(fea, "ccx_stdout", "") or "").strip().splitlines()[-8:]
         raise ModelError("CalculiX failed (exit code %s): %s" % (code, " / ".join(tail)))
     fea.load_results()
+    _pipeline(objects["analysis"])
     return os.path.splitext(fea.inp_file_name)[0] + ".dat"
+
+
+def _pipeline(analysis):
+    """FEM's post-processing pipeline of the result, shown as von Mises stress (FreeCAD
+    1.x's result import makes it; on 0.20 it is made here as 1.x makes it)."""
+    import FreeCAD
+    import ObjectsFem
+    members = analysis.Group
+    results = [o for o in members if o.isDerivedFrom("Fem::FemResultObject")]
+    pipes = [o for o in members if o.isDerivedFrom("Fem::FemPostPipeline")]
+    if not results:
+        return
+    if not pipes:
+        pipes = [ObjectsFem.makePostVtkResult(analysis.Document, results[-1], "StressResult")]
+        analysis.addObject(pipes[0])
+        pipes[0].recompute()
+    if FreeCAD.GuiUp:
+        view = pipes[0].ViewObject
+        try:
+            view.DisplayMode = "Surface"
+            view.Field = "von Mises Stress"
+        except Exception as exc:  # noqa: BLE001 - a field FEM names otherwise: shown as is
+            FreeCAD.Console.PrintLog("SimPhant: FEM pipeline display: %s\n" % exc)
 
 
 _NUMBER = r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?"

@@ -129,6 +129,7 @@ def test_spinning_bar_radial_stress_and_no_support_load(doc):
     assert report.result.isDerivedFrom("Fem::FemResultObject")
     assert len(report.result.vonMises) == len(X) and max(report.result.vonMises) > 0
     assert len(report.result.DisplacementLengths) == len(X)
+    assert any(o.isDerivedFrom("Fem::FemPostPipeline") for o in report.analysis.Group)
     assert report.peak_stress == pytest.approx(max(report.result.vonMises) * 1e6)
     assert report.objects and all(o.Document == doc for o in report.objects)
     assert any("peak von Mises %.6g MPa" % report.peak_stress_mpa in line

@@ -1,7 +1,7 @@
 """The Loads to FEM command in the real FreeCAD GUI (under Xvfb): on the bundled
 slider-crank, with the connecting rod selected and the instant of peak wrist-pin
 force, it creates a FEM Analysis, runs CalculiX and leaves FEM's result object with
-von Mises stresses (the result mesh coloured by them); one undo removes everything it
+von Mises stresses and FEM's post-processing pipeline showing them; one undo removes everything it
 created; the line it ran is in the Python console's history. Without CalculiX it
 explains what to install and creates nothing."""
 import textwrap
@@ -55,6 +55,8 @@ SCRIPT = textwrap.dedent('''
         results = [o for o in new if o.isDerivedFrom("Fem::FemResultObject")]
         res["von_mises"] = [max(r.vonMises) for r in results]
         res["analysis"] = [o.Name for o in new if o.isDerivedFrom("Fem::FemAnalysis")]
+        res["pipelines"] = [[o.Name, o.ViewObject.Visibility] for o in new
+                            if o.isDerivedFrom("Fem::FemPostPipeline")]
         res["in_analysis"] = sorted(o.Name for a in res["analysis"]
                                     for o in doc.getObject(a).Group)
         res["undo_names"] = list(doc.UndoNames)
@@ -97,6 +99,7 @@ def test_command_creates_the_analysis_runs_calculix_and_shows_von_mises(gui):
     assert gui["asked"] == ["ConnectingRod"]              # the selected shape's body
     assert len(gui["analysis"]) == 1
     assert gui["von_mises"] and gui["von_mises"][0] > 0
+    assert len(gui["pipelines"]) == 1 and gui["pipelines"][0][1]     # FEM's pipeline, shown
     assert [k for k, _t, _x in gui["messages"]] == ["info"]
     assert "peak von Mises" in gui["messages"][0][2]
     created = {name for name, _type in gui["created"]}

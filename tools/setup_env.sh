@@ -74,7 +74,42 @@ install_optional() {
 }
 
 # --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
-install_optional "stress analysis" "Loads to FEM stays disabled and says so" calculix-ccx gmsh
+# Debian 13 has no calculix-ccx (nor the SPOOLES library it links): there it comes from
+# Debian 12's archive, the same mirror as the system's, with its dependencies from Debian 13
+# (arpack, LAPACK, gfortran), fetched with a private package list that leaves the system's
+# sources alone.
+install_calculix_from_debian12() {
+    local SUDO="" tmp mirror
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    mirror=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -v -- -security | head -n 1)
+    [ -n "$mirror" ] || return 1
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/lists/partial" "$tmp/archives/partial"
+    echo "deb $mirror bookworm main" > "$tmp/sources.list"
+    local opts=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
+                -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache::Archives=$tmp/archives"
+                -o "APT::Sandbox::User=root")
+    log "calculix-ccx is not in this Debian release: installing Debian 12's build"
+    if $SUDO apt-get "${opts[@]}" update -q >&2 \
+        && (cd "$tmp" && $SUDO apt-get "${opts[@]}" download calculix-ccx libspooles2.2 >&2) \
+        && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
+            "$tmp"/calculix-ccx_*.deb "$tmp"/libspooles2.2_*.deb >&2; then
+        rm -rf "$tmp"
+        return 0
+    fi
+    rm -rf "$tmp"
+    return 1
+}
+install_optional "stress analysis" "Loads to FEM stays disabled and says so" gmsh
+if ! dpkg-query -W -f='${Status}' calculix-ccx 2>/dev/null | grep -q "install ok installed"; then
+    if apt-cache policy calculix-ccx 2>/dev/null | grep -q "Candidate: (none)" \
+        || [ -z "$(apt-cache policy calculix-ccx 2>/dev/null)" ]; then
+        install_calculix_from_debian12 \
+            || log "warning: could not install calculix-ccx (Loads to FEM stays disabled and says so)"
+    else
+        install_optional "stress analysis" "Loads to FEM stays disabled and says so" calculix-ccx
+    fi
+fi
 
 # --- optional 3-D results viewer (PyVista on Debian's VTK; MP4 through ffmpeg) -------------
 install_optional "the results viewer" "the results viewer stays disabled" python3-vtk9 python3-qtpy ffmpeg

@@ -710,6 +710,29 @@ MUTANTS = [
            ["tests/gui/test_check_gui.py", "tests/app/test_cli.py::"
             "test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary"],
            "the check and the summary report the Gruebler count as the mobility"),
+    # ---------------------------------------------------------------- translations
+    Mutant("untranslated-label", "SimPhantWorkbench/taskpanels/task_joint.py",
+           'grid.addWidget(QtGui.QLabel(translate("SimPhant", "Joint kind")), 0, 0)',
+           'grid.addWidget(QtGui.QLabel("Joint kind"), 0, 0)',
+           ["tests/app/test_translations.py::test_every_gui_string_goes_through_translate",
+            "tests/gui/test_translations_gui.py::"
+            "test_every_text_of_the_panels_dialogs_and_plots_is_translated"],
+           "a label of the joint panel stays English in every language"),
+    Mutant("translated-filled-in-string", "SimPhantWorkbench/taskpanels/task_playback.py",
+           'form.setWindowTitle(translate("SimPhant", "Playback: %s") % self.study.Label)',
+           'form.setWindowTitle(translate("SimPhant", "Playback: %s" % self.study.Label))',
+           ["tests/app/test_translations.py::test_every_gui_string_goes_through_translate"],
+           "a title is looked up after the study's name is filled in: never translated"),
+    Mutant("template-not-extracted", "SimPhantWorkbench/taskpanels/task_joint.py",
+           'QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))',
+           'QtGui.QCheckBox(translate("SimPhant", "Reverse the axis"))',
+           ["tests/app/test_translations.py::test_the_template_holds_exactly_the_marked_strings"],
+           "a new string without make translations: translators never see it"),
+    Mutant("translations-not-registered", "InitGui.py",
+           "        translation.install()",
+           "        pass",
+           ["tests/gui/test_translations_gui.py::test_the_workbench_loads_its_translations"],
+           "the workbench's translations are never loaded"),
 ]
 
 

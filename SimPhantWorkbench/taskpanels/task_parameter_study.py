@@ -31,6 +31,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..gui.common import icon_path, message, obj_expr
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..document.base import is_type, study_bodies, transaction
 from .. import sweep
 from ..solver import ModelError
@@ -38,10 +39,23 @@ from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 
 __all__ = ["TaskParameterStudy", "numeric_targets", "metric_text"]
 
-VAR_COLUMNS = ("Target", "Name", "Values", "Start", "Stop", "Count", "Low", "High", "Rel")
+VAR_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Target"), QT_TRANSLATE_NOOP("SimPhant", "Name"),
+               QT_TRANSLATE_NOOP("SimPhant", "Values"), QT_TRANSLATE_NOOP("SimPhant", "Start"),
+               QT_TRANSLATE_NOOP("SimPhant", "Stop"), QT_TRANSLATE_NOOP("SimPhant", "Count"),
+               QT_TRANSLATE_NOOP("SimPhant", "Low"), QT_TRANSLATE_NOOP("SimPhant", "High"),
+               QT_TRANSLATE_NOOP("SimPhant", "Rel"))
 _VAR_KEYS = ("target", "name", "values", "start", "stop", "count", "low", "high", "rel")
-MET_COLUMNS = ("Name", "Quantity", "Object", "Component", "Reducer", "Arguments")
-PLOT_KINDS = ("line", "scatter", "heat map")
+MET_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Name"), QT_TRANSLATE_NOOP("SimPhant", "Quantity"),
+               QT_TRANSLATE_NOOP("SimPhant", "Object"), QT_TRANSLATE_NOOP("SimPhant", "Component"),
+               QT_TRANSLATE_NOOP("SimPhant", "Reducer"), QT_TRANSLATE_NOOP("SimPhant", "Arguments"))
+#: plot kinds of the results page: key -> what the list shows
+PLOT_KINDS = {"line": QT_TRANSLATE_NOOP("SimPhant", "line"),
+              "scatter": QT_TRANSLATE_NOOP("SimPhant", "scatter"),
+              "heat map": QT_TRANSLATE_NOOP("SimPhant", "heat map")}
+#: the results table's own columns (the others are the variables' and metrics' names)
+_RESULT_COLUMNS = {"variant": QT_TRANSLATE_NOOP("SimPhant", "variant"),
+                   "status": QT_TRANSLATE_NOOP("SimPhant", "status"),
+                   "message": QT_TRANSLATE_NOOP("SimPhant", "message")}
 _NUMERIC = ("App::PropertyFloat", "App::PropertyInteger", "App::PropertyLength",
             "App::PropertyDistance", "App::PropertyQuantity", "App::PropertyAngle",
             "App::PropertySpeed", "App::PropertyAcceleration", "App::PropertyForce",
@@ -104,6 +118,25 @@ def _num(text):
     return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
 
 
+def _refill(box, items):
+    """Fill the combo box ``box`` with ``(text, key)`` items, keeping the current key."""
+    box.blockSignals(True)
+    keep = box.currentData()
+    box.clear()
+    for text, key in items:
+        box.addItem(text, key)
+    _choose(box, keep)
+    box.blockSignals(False)
+
+
+def _choose(box, key):
+    """Make the item of ``key`` current (the first item when there is none)."""
+    same = (lambda k: tuple(k) if isinstance(k, list) else k)    # Qt gives tuples back as lists
+    keys = [same(box.itemData(i)) for i in range(box.count())]
+    key = same(key)
+    box.setCurrentIndex(keys.index(key) if key in keys else 0)
+
+
 def _fmt(v):
     if v is None:
         return ""
@@ -143,7 +176,7 @@ class TaskParameterStudy:
     # ------------------------------------------------------------------ specification form
     def _spec_form(self, spec, dask):
         w = QtGui.QWidget()
-        w.setWindowTitle("Parameter study '%s'" % self.obj.Label)
+        w.setWindowTitle(translate("SimPhant", "Parameter study '%s'") % self.obj.Label)
         w.setWindowIcon(QtGui.QIcon(icon_path("ParameterStudy.svg")))
         lay = QtGui.QVBoxLayout(w)
         top = QtGui.QFormLayout()
@@ -154,62 +187,67 @@ class TaskParameterStudy:
         self.count.setRange(1, 100000)
         self.count.setValue(10)
         self.seed = QtGui.QLineEdit()
-        self.seed.setPlaceholderText("none")
+        self.seed.setPlaceholderText(translate("SimPhant", "none"))
         h = QtGui.QHBoxLayout()
         h.addWidget(self.design)
-        h.addWidget(QtGui.QLabel("samples"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "samples")))
         h.addWidget(self.count)
-        h.addWidget(QtGui.QLabel("seed"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "seed")))
         h.addWidget(self.seed)
-        top.addRow("Design", h)
+        top.addRow(translate("SimPhant", "Design"), h)
         lay.addLayout(top)
-        lay.addWidget(QtGui.QLabel("Design variables (values in the property's unit, as the "
-                                   "property editor shows them)"))
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Design variables (values in the "
+                                             "property's unit, as the property editor shows "
+                                             "them)")))
         self.var_table = QtGui.QTableWidget(0, len(VAR_COLUMNS))
-        self.var_table.setHorizontalHeaderLabels(list(VAR_COLUMNS))
-        self.var_table.setToolTip("Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: "
-                                  "Values '1, 2, 3' or Start/Stop/Count. Sampled designs: "
-                                  "Low/High or Rel (+- fraction of the document's value)")
+        self.var_table.setHorizontalHeaderLabels([translate("SimPhant", c) for c in VAR_COLUMNS])
+        self.var_table.setToolTip(translate("SimPhant", "Target: OBJECT.PROPERTY[.COMPONENT] "
+                                            "(pick or type). Grid: Values '1, 2, 3' or "
+                                            "Start/Stop/Count. Sampled designs: Low/High or Rel "
+                                            "(+- fraction of the document's value)"))
         self.var_table.setMinimumHeight(110)
         self.var_table.setColumnWidth(0, 220)
         lay.addWidget(self.var_table)
         lay.addLayout(self._add_remove(self.add_variable, self.var_table))
-        lay.addWidget(QtGui.QLabel("Metrics (SI units)"))
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Metrics (SI units)")))
         self.met_table = QtGui.QTableWidget(0, len(MET_COLUMNS))
-        self.met_table.setHorizontalHeaderLabels(list(MET_COLUMNS))
-        self.met_table.setToolTip("A reducer of a result signal: 'at' takes a time [s], "
-                                  "'first_crossing' a level and a direction, 'period' a level")
+        self.met_table.setHorizontalHeaderLabels([translate("SimPhant", c) for c in MET_COLUMNS])
+        self.met_table.setToolTip(translate("SimPhant", "A reducer of a result signal: 'at' "
+                                            "takes a time [s], 'first_crossing' a level and a "
+                                            "direction, 'period' a level"))
         self.met_table.setMinimumHeight(110)
         self.met_table.setColumnWidth(1, 130)
         lay.addWidget(self.met_table)
         lay.addLayout(self._add_remove(self.add_metric, self.met_table))
         form = QtGui.QFormLayout()
         self.objective = QtGui.QComboBox()
-        form.addRow("Best variant", self.objective)
+        form.addRow(translate("SimPhant", "Best variant"), self.objective)
         self.t_end = QtGui.QLineEdit()
-        self.t_end.setPlaceholderText("the study's (%g s)" % self.study.EndTime)
-        form.addRow("End time [s]", self.t_end)
+        self.t_end.setPlaceholderText(translate("SimPhant", "the study's (%g s)")
+                                      % self.study.EndTime)
+        form.addRow(translate("SimPhant", "End time [s]"), self.t_end)
         self.executor = QtGui.QComboBox()
-        self.executor.addItem("In this process", "in-process")
+        self.executor.addItem(translate("SimPhant", "In this process"), "in-process")
         if dask:
-            self.executor.addItem("Local cores (Dask)", "dask")
+            self.executor.addItem(translate("SimPhant", "Local cores (Dask)"), "dask")
         self.workers = QtGui.QSpinBox()
         self.workers.setRange(1, 256)
         from ..sweep.executors import default_workers
         self.workers.setValue(default_workers())
         h = QtGui.QHBoxLayout()
         h.addWidget(self.executor)
-        h.addWidget(QtGui.QLabel("workers"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "workers")))
         h.addWidget(self.workers)
-        form.addRow("Run", h)
+        form.addRow(translate("SimPhant", "Run"), h)
         lay.addLayout(form)
         self.error = QtGui.QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #a40000")
         lay.addWidget(self.error)
         h = QtGui.QHBoxLayout()
-        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")), "Run")
-        self.cancel_button = QtGui.QPushButton("Cancel run")
+        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")),
+                                            translate("SimPhant", "Run"))
+        self.cancel_button = QtGui.QPushButton(translate("SimPhant", "Cancel run"))
         self.cancel_button.setEnabled(False)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel_run)
@@ -250,8 +288,8 @@ class TaskParameterStudy:
 
     def _add_remove(self, add, table):
         h = QtGui.QHBoxLayout()
-        a = QtGui.QPushButton("Add")
-        r = QtGui.QPushButton("Remove")
+        a = QtGui.QPushButton(translate("SimPhant", "Add"))
+        r = QtGui.QPushButton(translate("SimPhant", "Remove"))
         a.clicked.connect(lambda: (add(), self.validate()))
         r.clicked.connect(lambda: (table.removeRow(max(0, table.currentRow()))
                                    if table.rowCount() else None, self._metrics_changed()))
@@ -314,25 +352,24 @@ class TaskParameterStudy:
     def _metrics_changed(self, *args):
         if not hasattr(self, "objective"):
             return
-        current = self.objective.currentText()
-        self._objectives(None, current)
+        self._objectives(self.objective.currentData())
         self.validate()
 
-    def _objectives(self, objective, current_text=None):
-        self.objective.blockSignals(True)
-        self.objective.clear()
-        self.objective.addItem("(none)", None)
+    def _objectives(self, objective):
+        """List "(none)" and minimize / maximize of every metric; choose ``objective``
+        (``(sense, metric)``) when it is there."""
+        items = [(translate("SimPhant", "(none)"), None)]
         for r in range(self.met_table.rowCount()):
             item = self.met_table.item(r, 0)
             name = item.text().strip() if item else ""
             if name:
-                self.objective.addItem("minimize %s" % name, ("minimize", name))
-                self.objective.addItem("maximize %s" % name, ("maximize", name))
-        want = current_text
-        if objective:
-            want = "%s %s" % objective
-        i = self.objective.findText(want) if want else 0
-        self.objective.setCurrentIndex(max(0, i))
+                items += [(translate("SimPhant", "minimize %s") % name, ("minimize", name)),
+                          (translate("SimPhant", "maximize %s") % name, ("maximize", name))]
+        self.objective.blockSignals(True)
+        self.objective.clear()
+        for text, key in items:
+            self.objective.addItem(text, key)
+        _choose(self.objective, objective)
         self.objective.blockSignals(False)
 
     # ------------------------------------------------------------------ the specification
@@ -382,7 +419,8 @@ class TaskParameterStudy:
         from ..sweep.spec import spec_from_dict
         self.count.setEnabled(self.design.currentText() != "grid")
         try:
-            spec_from_dict(self.spec_dict(), "Parameter study '%s'" % self.obj.Label)
+            spec_from_dict(self.spec_dict(), translate("SimPhant", "Parameter study '%s'")
+                           % self.obj.Label)
             text = ""
         except ModelError as exc:
             text = str(exc)
@@ -413,12 +451,12 @@ class TaskParameterStudy:
         self.progress_log = []
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText("Starting %d variants ..." % spec.size())
+        self.status.setText(translate("SimPhant", "Starting %d variants ...") % spec.size())
         self.t0 = time.perf_counter()
         try:
             outcome = execute(self.study, spec, **kwargs)
         except Exception as exc:  # noqa: BLE001 - shown; the sweep restored the document
-            message("error", "SimPhant: parameter study", str(exc))
+            message("error", translate("SimPhant", "SimPhant: parameter study"), str(exc))
             outcome = None
         finally:
             self.running = False
@@ -430,11 +468,11 @@ class TaskParameterStudy:
         self.spec = spec
         self.rows = outcome.rows
         s = outcome.stats
-        self.status.setText("%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps "
-                            "the results." % (len(outcome.rows), outcome.count("ok"),
-                                              outcome.count("failed"),
-                                              outcome.count("cancelled"), s["wall_time"],
-                                              s.get("executor") or executor))
+        self.status.setText(translate("SimPhant", "%d variants: %d ok, %d failed, %d not run; "
+                                      "%.1f s (%s). OK keeps the results.")
+                            % (len(outcome.rows), outcome.count("ok"), outcome.count("failed"),
+                               outcome.count("cancelled"), s["wall_time"],
+                               s.get("executor") or executor))
         self.bar.setValue(1000 if not s.get("cancelled") else self.bar.value())
         self._show_results()
         return outcome
@@ -442,22 +480,24 @@ class TaskParameterStudy:
     def _progress(self, p):
         self.progress_log.append(p)
         self.bar.setValue(int(1000 * p.done / max(1, p.total)))
-        eta = "remaining ~%.0f s" % p.eta if p.eta is not None else "remaining: estimating"
-        self.status.setText("%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s"
-                            "   %s" % (p.done, p.total, p.failed, p.cached, p.elapsed, eta))
+        eta = translate("SimPhant", "remaining ~%.0f s") % p.eta if p.eta is not None \
+            else translate("SimPhant", "remaining: estimating")
+        self.status.setText(translate("SimPhant", "%d of %d variants (%d failed, %d from the "
+                                      "cache)   elapsed %.1f s   %s")
+                            % (p.done, p.total, p.failed, p.cached, p.elapsed, eta))
         QtGui.QApplication.processEvents(QtCore.QEventLoop.AllEvents, 20)
         return not self.cancel_requested
 
     def cancel_run(self):
         self.cancel_requested = True
-        self.status.setText("Cancelling ...")
+        self.status.setText(translate("SimPhant", "Cancelling ..."))
 
     # ------------------------------------------------------------------ results form
     def _results_form(self):
         from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
         w = QtGui.QWidget()
-        w.setWindowTitle("Results")
+        w.setWindowTitle(translate("SimPhant", "Results"))
         w.setWindowIcon(QtGui.QIcon(icon_path("Result.svg")))
         lay = QtGui.QVBoxLayout(w)
         self.table = QtGui.QTableWidget(0, 0)
@@ -469,10 +509,13 @@ class TaskParameterStudy:
         self.plot_x = QtGui.QComboBox()
         self.plot_y = QtGui.QComboBox()
         self.plot_kind = QtGui.QComboBox()
-        self.plot_kind.addItems(list(PLOT_KINDS))
-        for label, box in (("Metric", self.plot_metric), ("vs", self.plot_x),
-                           ("and", self.plot_y), ("as", self.plot_kind)):
-            h.addWidget(QtGui.QLabel(label))
+        _refill(self.plot_kind, [(translate("SimPhant", text), key)
+                                 for key, text in PLOT_KINDS.items()])
+        for label, box in ((QT_TRANSLATE_NOOP("SimPhant", "Metric"), self.plot_metric),
+                           (QT_TRANSLATE_NOOP("SimPhant", "vs"), self.plot_x),
+                           (QT_TRANSLATE_NOOP("SimPhant", "and"), self.plot_y),
+                           (QT_TRANSLATE_NOOP("SimPhant", "as"), self.plot_kind)):
+            h.addWidget(QtGui.QLabel(translate("SimPhant", label)))
             h.addWidget(box)
             box.currentIndexChanged.connect(self._replot)
         lay.addLayout(h)
@@ -484,11 +527,12 @@ class TaskParameterStudy:
         self.canvas.setMinimumHeight(260)
         lay.addWidget(self.canvas)
         h = QtGui.QHBoxLayout()
-        self.png_button = QtGui.QPushButton("Export PNG ...")
-        self.csv_button = QtGui.QPushButton("Export CSV ...")
-        self.best_button = QtGui.QPushButton("Apply best")
-        self.best_button.setToolTip("Keep the results (OK), then give the document the best "
-                                    "variant's values (one undo step)")
+        self.png_button = QtGui.QPushButton(translate("SimPhant", "Export PNG ..."))
+        self.csv_button = QtGui.QPushButton(translate("SimPhant", "Export CSV ..."))
+        self.best_button = QtGui.QPushButton(translate("SimPhant", "Apply best"))
+        self.best_button.setToolTip(translate("SimPhant", "Keep the results (OK), then give the "
+                                              "document the best variant's values (one undo "
+                                              "step)"))
         self.png_button.clicked.connect(lambda: self._export_dialog("png"))
         self.csv_button.clicked.connect(lambda: self._export_dialog("csv"))
         self.best_button.clicked.connect(self.apply_best)
@@ -507,7 +551,8 @@ class TaskParameterStudy:
         cols = self.columns() if has else []
         self.table.clear()
         self.table.setColumnCount(len(cols))
-        self.table.setHorizontalHeaderLabels(cols)
+        self.table.setHorizontalHeaderLabels([translate("SimPhant", _RESULT_COLUMNS[c])
+                                              if c in _RESULT_COLUMNS else c for c in cols])
         self.table.setRowCount(len(self.rows) if has else 0)
         for r, row in enumerate(self.rows if has else ()):
             for c, col in enumerate(cols):
@@ -520,17 +565,12 @@ class TaskParameterStudy:
                     item.setToolTip(str(v))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
-        for box, items in ((self.plot_metric, spec.metric_names if has else []),
-                           (self.plot_x, spec.variable_names if has else []),
-                           (self.plot_y, ["(none)"] + (spec.variable_names[1:] + spec.
-                                                      variable_names[:1] if has else []))):
-            box.blockSignals(True)
-            keep = box.currentText()
-            box.clear()
-            box.addItems(items)
-            if keep in items:
-                box.setCurrentIndex(items.index(keep))
-            box.blockSignals(False)
+        metrics = spec.metric_names if has else []
+        variables = spec.variable_names if has else []
+        _refill(self.plot_metric, [(m, m) for m in metrics])
+        _refill(self.plot_x, [(v, v) for v in variables])
+        _refill(self.plot_y, [(translate("SimPhant", "(none)"), "")]
+                + [(v, v) for v in variables[1:] + variables[:1]])
         for b in (self.png_button, self.csv_button):
             b.setEnabled(has)
         self.best_button.setEnabled(self.best() is not None)
@@ -550,22 +590,22 @@ class TaskParameterStudy:
 
     def select_plot(self, metric, x, y=None, kind="line"):
         """Plot ``metric`` against variable ``x`` (and ``y`` for a heat map)."""
-        for box, text in ((self.plot_metric, metric), (self.plot_x, x),
-                          (self.plot_y, y or "(none)"), (self.plot_kind, kind)):
+        for box, key in ((self.plot_metric, metric), (self.plot_x, x),
+                         (self.plot_y, y or ""), (self.plot_kind, kind)):
             box.blockSignals(True)
-            box.setCurrentIndex(box.findText(text))
+            _choose(box, key)
             box.blockSignals(False)
         return self._replot()
 
     def plot_data(self):
         """What the plot shows: dict(kind, x, y[, z]) or None."""
-        metric, x = self.plot_metric.currentText(), self.plot_x.currentText()
-        y = self.plot_y.currentText()
-        kind = self.plot_kind.currentText()
+        metric, x = self.plot_metric.currentData(), self.plot_x.currentData()
+        y = self.plot_y.currentData() or ""
+        kind = self.plot_kind.currentData()
         if not metric or not x:
             return None
         ok = [r for r in self.rows if r.get("status") == "ok"]
-        if kind == "heat map" and y not in ("(none)", "", x):
+        if kind == "heat map" and y not in ("", x):
             xs = sorted({r[x] for r in self.rows})
             ys = sorted({r[y] for r in self.rows})
             z = [[math.nan] * len(xs) for _ in ys]
@@ -585,8 +625,8 @@ class TaskParameterStudy:
         self.colorbar = None
         d = self.plot_data()
         if d is None:
-            ax.text(0.5, 0.5, "Run the study to see its results", ha="center", va="center",
-                    transform=ax.transAxes, color="#555")
+            ax.text(0.5, 0.5, translate("SimPhant", "Run the study to see its results"),
+                    ha="center", va="center", transform=ax.transAxes, color="#555")
         elif d["kind"] == "heat map":
             z = np.array(d["z"], dtype=float)
             xs, ys = np.array(d["x"]), np.array(d["y"])
@@ -616,11 +656,11 @@ class TaskParameterStudy:
             if d["failed"]:
                 lo = min(d["y"]) if d["y"] else 0.0
                 ax.plot(d["failed"], [lo] * len(d["failed"]), "x", color="#a40000",
-                        ms=9, label="failed")
+                        ms=9, label=translate("SimPhant", "failed"))
             b = self.best()
             if b is not None:
                 ax.plot([b[d["xname"]]], [b[d["metric"]]], "o", ms=12, mfc="none",
-                        mec="#4e9a06", mew=2, label="best")
+                        mec="#4e9a06", mew=2, label=translate("SimPhant", "best"))
             ax.set_xlabel(d["xname"])
             ax.set_ylabel(d["metric"])
             ax.grid(True, alpha=0.3)
@@ -643,10 +683,11 @@ class TaskParameterStudy:
         return path
 
     def _export_dialog(self, kind):
-        flt = "PNG image (*.png)" if kind == "png" else "CSV table (*.csv)"
+        flt = translate("SimPhant", "PNG image (*.png)") if kind == "png" \
+            else translate("SimPhant", "CSV table (*.csv)")
         path, _ = QtGui.QFileDialog.getSaveFileName(FreeCADGui.getMainWindow(),
-                                                    "Export", "%s.%s" % (self.obj.Name, kind),
-                                                    flt)
+                                                    translate("SimPhant", "Export"),
+                                                    "%s.%s" % (self.obj.Name, kind), flt)
         if path:
             (self.export_png if kind == "png" else self.export_csv)(path)
 
@@ -657,8 +698,9 @@ class TaskParameterStudy:
         Returns the best row, or None (nothing written)."""
         row = self.best()
         if row is None:
-            message("warning", "SimPhant: apply best", "No best variant: choose a best "
-                    "variant (objective) and run the study.")
+            message("warning", translate("SimPhant", "SimPhant: apply best"),
+                    translate("SimPhant", "No best variant: choose a best variant (objective) "
+                              "and run the study."))
             return None
         if not self.accept():
             return None
@@ -666,7 +708,7 @@ class TaskParameterStudy:
             FreeCADGui.doCommand("from SimPhantWorkbench import sweep")
             FreeCADGui.doCommand("sweep.apply_best(%s)" % obj_expr(self.obj))
         except Exception as exc:  # noqa: BLE001 - apply_variant aborted its transaction
-            message("error", "SimPhant: apply best", str(exc))
+            message("error", translate("SimPhant", "SimPhant: apply best"), str(exc))
             return None
         return row
 
@@ -679,10 +721,10 @@ class TaskParameterStudy:
             return False
         problem = self.validate()
         if problem:
-            message("warning", "SimPhant parameter study", problem)
+            message("warning", translate("SimPhant", "SimPhant parameter study"), problem)
             return False
         from ..sweep import store_outcome
-        title = "Edit %s" % self.obj.Label
+        title = translate("SimPhant", "Edit %s") % self.obj.Label
         try:
             with transaction(self.doc, title):
                 FreeCADGui.doCommand("_obj = %s" % obj_expr(self.obj))

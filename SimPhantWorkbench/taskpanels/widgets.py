@@ -5,6 +5,7 @@ import FreeCADGui
 from PySide import QtGui
 
 from ..gui.common import run_in_transaction
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel",
            "CheckedPanel"]
@@ -84,9 +85,10 @@ class Form:
 
 
 class PropertyPanel:
-    """Task panel that writes properties only on OK, in one transaction (Cancel: no change)."""
+    """Task panel that writes properties only on OK, in one transaction (Cancel: no change).
+    ``title`` (marked ``QT_TRANSLATE_NOOP("SimPhant", ...)``) heads its messages."""
 
-    title = "SimPhant"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant")
     #: the property panel open now (scripts and tests reach it here)
     current = None
 
@@ -110,13 +112,14 @@ class PropertyPanel:
         problem = self.validate()
         if problem:
             from ..gui.common import message
-            message("warning", self.title, problem)
+            message("warning", translate("SimPhant", self.title), problem)
             return False
         from ..gui.common import obj_expr
         lines = ["_obj = %s" % obj_expr(self.obj)]
         lines += ["_obj.%s = %s" % (p, e) for p, e in self.assignments()]
         lines.append("_obj.recompute()")
-        ok = run_in_transaction(self.doc, "Edit %s" % self.obj.Label, lines)
+        ok = run_in_transaction(self.doc, translate("SimPhant", "Edit %s") % self.obj.Label,
+                                lines)
         if ok:
             self._close()
         return ok
@@ -154,7 +157,7 @@ class CheckedPanel(PropertyPanel):
         the panel's widget and check the values it opens with."""
         self.status = QtGui.QLabel()
         self.status.setWordWrap(True)
-        form.row("Check", self.status)
+        form.row(translate("SimPhant", "Check"), self.status)
         form.finish()
         self.form = form.widget
         self.check()
@@ -176,7 +179,7 @@ class CheckedPanel(PropertyPanel):
             self.status.setText(str(exc))
             return str(exc)
         self.status.setStyleSheet("color: #4e9a06")
-        self.status.setText("OK")
+        self.status.setText(translate("SimPhant", "OK"))
         return ""
 
     def validate(self):

@@ -50,7 +50,8 @@ _DEFAULT_QUANTITY = {"body": "position", "joint": "reaction_force", "element": "
 
 def member_targets(study, result):
     """``{document object Name: (panel key, Target)}`` of the study's force elements and
-    drivers that ``result`` has (by their solver names, ``conversion.solver_names``)."""
+    drivers that ``result`` has (by their solver names,
+    ``document.conversion.solver_names``)."""
     from ..document.conversion import solver_names
     from ..document.base import study_drivers, study_members
     out = {}
@@ -254,7 +255,8 @@ class PlotPanel(QtGui.QWidget):
 
     def select(self, quantity, objects=(), components=None, frame=None, units=None):
         """Show ``quantity`` for ``objects`` (result names, labels or document objects);
-        ``components``/``frame``/``units`` as in ``quantities.curves``. Returns the curves."""
+        ``components``/``frame``/``units`` as in ``output.quantities.curves``. Returns the
+        curves."""
         k = self.quantity_box.findData(quantity)
         if k < 0:
             raise ValueError(translate("SimPhant", "unknown quantity %r") % (quantity,))

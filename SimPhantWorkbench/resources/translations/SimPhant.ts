@@ -8,27 +8,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="33"/>
+        <location filename="cmd_drivers.py" line="32"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="36"/>
+        <location filename="cmd_drivers.py" line="35"/>
         <source>Select one joint of study &apos;%s&apos; in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="40"/>
+        <location filename="cmd_drivers.py" line="39"/>
         <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="43"/>
+        <location filename="cmd_drivers.py" line="42"/>
         <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="58"/>
+        <location filename="cmd_drivers.py" line="57"/>
         <source>Select a joint of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -58,143 +58,99 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="35"/>
+        <location filename="cmd_model.py" line="34"/>
         <source>New SimPhant study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="73"/>
+        <location filename="cmd_model.py" line="72"/>
         <source>Select one or more solids that are not yet bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="109"/>
+        <location filename="cmd_model.py" line="108"/>
         <source>&apos;%s&apos; is not in the active study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="122"/>
+        <location filename="cmd_model.py" line="121"/>
         <source>Select a moving body of study &apos;%s&apos; (or a vertex, edge or face of it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="186"/>
+        <location filename="cmd_model.py" line="185"/>
         <source>Make a study from a FreeCAD Assembly&apos;s parts and joints. Needs FreeCAD 1.0 or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command is disabled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="17"/>
+        <location filename="task_study.py" line="18"/>
         <source>Study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="33"/>
-        <source>Bodies: %d moving (%s), %d fixed (%s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="35"/>
-        <source>Joints: %d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="37"/>
-        <source>Loads: %d; gravity %s m/s^2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="41"/>
-        <source>Force elements: %d: %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="46"/>
-        <source>DOF (Gruebler): %d = 6 x %d moving bodies - %d constraint equations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="52"/>
-        <source>Mobility: %d (rank of the constraint Jacobian %d of %d equations at t = 0)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="60"/>
-        <source>Assembly residual at t = 0: max |Phi| = %.3g (relative to the model size)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="62"/>
-        <source>, worst at joint &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="66"/>
-        <source>The joints are not assembled at t = 0: the solver moves the bodies onto them before the run (reported in the result).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_run.py" line="88"/>
+        <location filename="cmd_run.py" line="45"/>
         <source>The study cannot be solved as it is:
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="91"/>
+        <location filename="cmd_run.py" line="48"/>
         <source>SimPhant: check &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="47"/>
+        <location filename="cmd_sweep.py" line="46"/>
         <source>Study &apos;%s&apos; has no moving body to vary.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="84"/>
-        <source>%s (study &apos;%s&apos;)</source>
+        <location filename="results_commands.py" line="60"/>
+        <source>%s (study &apos;%s&apos;):
+%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="112"/>
+        <location filename="results_commands.py" line="90"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="128"/>
+        <location filename="results_commands.py" line="106"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="146"/>
+        <location filename="results_commands.py" line="124"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="160"/>
+        <location filename="results_commands.py" line="138"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="177"/>
+        <location filename="results_commands.py" line="155"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="187"/>
+        <location filename="results_commands.py" line="165"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="188"/>
+        <location filename="results_commands.py" line="166"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="189"/>
+        <location filename="results_commands.py" line="167"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="190"/>
+        <location filename="results_commands.py" line="168"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
@@ -204,17 +160,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="200"/>
+        <location filename="results_commands.py" line="178"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="201"/>
+        <location filename="results_commands.py" line="179"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="207"/>
+        <location filename="results_commands.py" line="185"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -249,7 +205,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="494"/>
+        <location filename="task_parameter_study.py" line="493"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -264,12 +220,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="484"/>
+        <location filename="task_parameter_study.py" line="483"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="486"/>
+        <location filename="task_parameter_study.py" line="485"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
@@ -324,7 +280,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="43"/>
+        <location filename="plot_panel.py" line="41"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -339,127 +295,122 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="46"/>
+        <location filename="plot_panel.py" line="44"/>
         <source>Force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="49"/>
+        <location filename="plot_panel.py" line="47"/>
         <source>Driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="112"/>
+        <location filename="plot_panel.py" line="106"/>
         <source>PlotPanel needs a study or a result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="577"/>
+        <location filename="plot_panel.py" line="556"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="135"/>
+        <location filename="plot_panel.py" line="129"/>
         <source>SimPhant plot</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="49"/>
+        <location filename="task_parameter_study.py" line="48"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="150"/>
+        <location filename="plot_panel.py" line="144"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="153"/>
+        <location filename="plot_panel.py" line="147"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="157"/>
+        <location filename="plot_panel.py" line="151"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="162"/>
+        <location filename="plot_panel.py" line="156"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="168"/>
+        <location filename="plot_panel.py" line="162"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="170"/>
+        <location filename="plot_panel.py" line="164"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="173"/>
+        <location filename="plot_panel.py" line="167"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="176"/>
+        <location filename="plot_panel.py" line="170"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="184"/>
+        <location filename="plot_panel.py" line="177"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="241"/>
+        <location filename="plot_panel.py" line="233"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="270"/>
+        <location filename="plot_panel.py" line="262"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="280"/>
+        <location filename="plot_panel.py" line="272"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="285"/>
+        <location filename="plot_panel.py" line="277"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="320"/>
+        <location filename="plot_panel.py" line="312"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="321"/>
-        <source>%s point %d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="plot_panel.py" line="455"/>
+        <location filename="plot_panel.py" line="446"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="459"/>
+        <location filename="plot_panel.py" line="450"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="517"/>
+        <location filename="plot_panel.py" line="508"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="529"/>
+        <location filename="plot_panel.py" line="520"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -624,7 +575,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="229"/>
+        <location filename="task_parameter_study.py" line="228"/>
         <source>End time [s]</source>
         <translation type="unfinished"></translation>
     </message>
@@ -959,297 +910,297 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="43"/>
+        <location filename="task_parameter_study.py" line="42"/>
         <source>Target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="49"/>
+        <location filename="task_parameter_study.py" line="48"/>
         <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
+        <location filename="task_parameter_study.py" line="43"/>
         <source>Values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
+        <location filename="task_parameter_study.py" line="43"/>
         <source>Start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="45"/>
+        <location filename="task_parameter_study.py" line="44"/>
         <source>Stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="45"/>
+        <location filename="task_parameter_study.py" line="44"/>
         <source>Count</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="46"/>
+        <location filename="task_parameter_study.py" line="45"/>
         <source>Low</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="46"/>
+        <location filename="task_parameter_study.py" line="45"/>
         <source>High</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="47"/>
+        <location filename="task_parameter_study.py" line="46"/>
         <source>Rel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="task_parameter_study.py" line="49"/>
         <source>Object</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="task_parameter_study.py" line="49"/>
         <source>Component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="51"/>
+        <location filename="task_parameter_study.py" line="50"/>
         <source>Reducer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="51"/>
+        <location filename="task_parameter_study.py" line="50"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="53"/>
+        <location filename="task_parameter_study.py" line="52"/>
         <source>line</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="54"/>
+        <location filename="task_parameter_study.py" line="53"/>
         <source>scatter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="57"/>
+        <location filename="task_parameter_study.py" line="56"/>
         <source>heat map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="57"/>
+        <location filename="task_parameter_study.py" line="56"/>
         <source>variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="58"/>
+        <location filename="task_parameter_study.py" line="57"/>
         <source>status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="60"/>
+        <location filename="task_parameter_study.py" line="59"/>
         <source>message</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="424"/>
+        <location filename="task_parameter_study.py" line="423"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="191"/>
+        <location filename="task_parameter_study.py" line="190"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="194"/>
+        <location filename="task_parameter_study.py" line="193"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="196"/>
+        <location filename="task_parameter_study.py" line="195"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="198"/>
+        <location filename="task_parameter_study.py" line="197"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="202"/>
+        <location filename="task_parameter_study.py" line="201"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="208"/>
+        <location filename="task_parameter_study.py" line="207"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="213"/>
+        <location filename="task_parameter_study.py" line="212"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="218"/>
+        <location filename="task_parameter_study.py" line="217"/>
         <source>A reducer of a result signal: &apos;at&apos; takes a time [s], &apos;first_crossing&apos; a level and a direction, &apos;period&apos; a level</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="225"/>
+        <location filename="task_parameter_study.py" line="224"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="228"/>
+        <location filename="task_parameter_study.py" line="227"/>
         <source>the study&apos;s (%g s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="231"/>
+        <location filename="task_parameter_study.py" line="230"/>
         <source>In this process</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="233"/>
+        <location filename="task_parameter_study.py" line="232"/>
         <source>Local cores (Dask)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="240"/>
+        <location filename="task_parameter_study.py" line="239"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="250"/>
+        <location filename="task_parameter_study.py" line="249"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="251"/>
+        <location filename="task_parameter_study.py" line="250"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="292"/>
+        <location filename="task_parameter_study.py" line="291"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="293"/>
+        <location filename="task_parameter_study.py" line="292"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="573"/>
+        <location filename="task_parameter_study.py" line="572"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="367"/>
+        <location filename="task_parameter_study.py" line="366"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="368"/>
+        <location filename="task_parameter_study.py" line="367"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="455"/>
+        <location filename="task_parameter_study.py" line="454"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="460"/>
+        <location filename="task_parameter_study.py" line="459"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="474"/>
+        <location filename="task_parameter_study.py" line="473"/>
         <source>%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="488"/>
+        <location filename="task_parameter_study.py" line="487"/>
         <source>%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s   %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="501"/>
+        <location filename="task_parameter_study.py" line="500"/>
         <source>Results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="515"/>
+        <location filename="task_parameter_study.py" line="514"/>
         <source>Metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="516"/>
+        <location filename="task_parameter_study.py" line="515"/>
         <source>vs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="517"/>
+        <location filename="task_parameter_study.py" line="516"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="518"/>
+        <location filename="task_parameter_study.py" line="517"/>
         <source>as</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="531"/>
+        <location filename="task_parameter_study.py" line="530"/>
         <source>Export PNG ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="532"/>
+        <location filename="task_parameter_study.py" line="531"/>
         <source>Export CSV ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="533"/>
+        <location filename="task_parameter_study.py" line="532"/>
         <source>Apply best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="536"/>
+        <location filename="task_parameter_study.py" line="535"/>
         <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="629"/>
+        <location filename="task_parameter_study.py" line="628"/>
         <source>Run the study to see its results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="660"/>
+        <location filename="task_parameter_study.py" line="659"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="664"/>
+        <location filename="task_parameter_study.py" line="663"/>
         <source>best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="687"/>
+        <location filename="task_parameter_study.py" line="686"/>
         <source>PNG image (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="689"/>
+        <location filename="task_parameter_study.py" line="688"/>
         <source>CSV table (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="690"/>
+        <location filename="task_parameter_study.py" line="689"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1259,12 +1210,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="704"/>
+        <location filename="task_parameter_study.py" line="703"/>
         <source>No best variant: choose a best variant (objective) and run the study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="725"/>
+        <location filename="task_parameter_study.py" line="724"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1350,148 +1301,128 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="15"/>
+        <location filename="task_study.py" line="16"/>
         <source>SimPhant study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="18"/>
+        <location filename="task_study.py" line="19"/>
         <source>Time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="20"/>
+        <location filename="task_study.py" line="21"/>
         <source>Simulated time span</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="21"/>
+        <location filename="task_study.py" line="22"/>
         <source>End time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="25"/>
+        <location filename="task_study.py" line="26"/>
         <source>Step of the fixed-step integrators; largest step of the adaptive ones (0 = unlimited)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="26"/>
+        <location filename="task_study.py" line="27"/>
         <source>Step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="29"/>
+        <location filename="task_study.py" line="30"/>
         <source>Time between stored frames (0 = at most 1000 frames)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="30"/>
+        <location filename="task_study.py" line="31"/>
         <source>Output interval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="31"/>
+        <location filename="task_study.py" line="32"/>
         <source>Integrator</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="38"/>
+        <location filename="task_study.py" line="39"/>
         <source>Method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="42"/>
+        <location filename="task_study.py" line="43"/>
         <source>Relative tolerance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="43"/>
+        <location filename="task_study.py" line="44"/>
         <source>Absolute tolerance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="44"/>
+        <location filename="task_study.py" line="45"/>
         <source>Stabilisation of the constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="46"/>
+        <location filename="task_study.py" line="47"/>
         <source>Time constant and damping ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="48"/>
+        <location filename="task_study.py" line="49"/>
         <source>Baumgarte alpha, beta</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="50"/>
+        <location filename="task_study.py" line="51"/>
         <source>Set by</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="53"/>
+        <location filename="task_study.py" line="54"/>
         <source>Decay time of constraint errors (0 = automatic: max(0.02 s, 5 steps))</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="54"/>
+        <location filename="task_study.py" line="55"/>
         <source>Time constant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="59"/>
+        <location filename="task_study.py" line="60"/>
         <source>Damping ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="66"/>
+        <location filename="task_study.py" line="67"/>
         <source>Alpha</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="67"/>
+        <location filename="task_study.py" line="68"/>
         <source>Beta</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="69"/>
+        <location filename="task_study.py" line="70"/>
         <source>Gravity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="73"/>
+        <location filename="task_study.py" line="74"/>
         <source>Acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="86"/>
+        <location filename="task_study.py" line="87"/>
         <source>Direction (x, y, z)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="110"/>
-        <source>The end time must be positive.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_study.py" line="112"/>
-        <source>Method %s needs a positive step.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_study.py" line="114"/>
-        <source>The relative tolerance must be a positive number.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_study.py" line="116"/>
-        <source>The absolute tolerance must be a positive number.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_study.py" line="124"/>
-        <source>The gravity direction must not be zero.</source>
+        <source>%s: %r is not a number.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1933,12 +1864,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddBody</name>
     <message>
-        <location filename="cmd_model.py" line="87"/>
+        <location filename="cmd_model.py" line="86"/>
         <source>Add body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="92"/>
+        <location filename="cmd_model.py" line="91"/>
         <source>Make the selected solids moving bodies of the active study (several at once); mass, CoG and inertia come from the solids and their density</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1946,12 +1877,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddFixedBody</name>
     <message>
-        <location filename="cmd_model.py" line="96"/>
+        <location filename="cmd_model.py" line="95"/>
         <source>Add fixed body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="98"/>
+        <location filename="cmd_model.py" line="97"/>
         <source>Make the selected solids fixed bodies (the ground) of the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1959,12 +1890,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddForce</name>
     <message>
-        <location filename="cmd_model.py" line="161"/>
+        <location filename="cmd_model.py" line="160"/>
         <source>Add force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="166"/>
+        <location filename="cmd_model.py" line="165"/>
         <source>Add a force on the selected moving body, at the selected vertex, edge or face (else at its CoG); constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1972,12 +1903,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddTorque</name>
     <message>
-        <location filename="cmd_model.py" line="170"/>
+        <location filename="cmd_model.py" line="169"/>
         <source>Add torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="172"/>
+        <location filename="cmd_model.py" line="171"/>
         <source>Add a pure torque on the selected moving body; constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1985,12 +1916,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Check</name>
     <message>
-        <location filename="cmd_run.py" line="74"/>
+        <location filename="cmd_run.py" line="31"/>
         <source>Check model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="79"/>
+        <location filename="cmd_run.py" line="36"/>
         <source>Check the study before solving: bodies, joints, loads, degrees of freedom (mobility, redundant joints, singular or locked mechanisms) and how far the joints are from assembled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1998,12 +1929,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="146"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="171"/>
+        <location filename="results_commands.py" line="149"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2011,12 +1942,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="154"/>
+        <location filename="results_commands.py" line="132"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="158"/>
+        <location filename="results_commands.py" line="136"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2024,12 +1955,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="140"/>
+        <location filename="results_commands.py" line="118"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="144"/>
+        <location filename="results_commands.py" line="122"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2050,12 +1981,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ImportAssembly</name>
     <message>
-        <location filename="cmd_model.py" line="180"/>
+        <location filename="cmd_model.py" line="179"/>
         <source>Import FreeCAD Assembly</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="191"/>
+        <location filename="cmd_model.py" line="190"/>
         <source>Make a study from the selected FreeCAD Assembly: one body per part (grounded parts fixed), one joint per supported Assembly joint, frames kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2076,12 +2007,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_NewParameterStudy</name>
     <message>
-        <location filename="cmd_sweep.py" line="35"/>
+        <location filename="cmd_sweep.py" line="34"/>
         <source>New parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="39"/>
+        <location filename="cmd_sweep.py" line="38"/>
         <source>Add a parameter study to the active study: sweep properties (design variables), compute metrics of each run, plot a metric against the variables</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2089,12 +2020,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_NewStudy</name>
     <message>
-        <location filename="cmd_model.py" line="28"/>
+        <location filename="cmd_model.py" line="27"/>
         <source>New study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="32"/>
+        <location filename="cmd_model.py" line="31"/>
         <source>Add a motion study (the container of bodies, joints, loads and the result) and make it the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2102,12 +2033,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Playback</name>
     <message>
-        <location filename="cmd_run.py" line="117"/>
+        <location filename="cmd_run.py" line="74"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="120"/>
+        <location filename="cmd_run.py" line="77"/>
         <source>Play the study&apos;s result back on the document: time slider, play/pause, speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2115,12 +2046,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="91"/>
+        <location filename="results_commands.py" line="69"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="95"/>
+        <location filename="results_commands.py" line="73"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2128,12 +2059,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Reset</name>
     <message>
-        <location filename="cmd_run.py" line="133"/>
+        <location filename="cmd_run.py" line="90"/>
         <source>Reset placements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="136"/>
+        <location filename="cmd_run.py" line="93"/>
         <source>Put the bodies back exactly where they were when the last run started</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2141,12 +2072,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="103"/>
+        <location filename="results_commands.py" line="81"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="107"/>
+        <location filename="results_commands.py" line="85"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2154,12 +2085,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_SetActiveStudy</name>
     <message>
-        <location filename="cmd_model.py" line="47"/>
+        <location filename="cmd_model.py" line="46"/>
         <source>Set active study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="50"/>
+        <location filename="cmd_model.py" line="49"/>
         <source>New bodies, joints and loads go into the selected study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2167,12 +2098,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Solve</name>
     <message>
-        <location filename="cmd_run.py" line="98"/>
+        <location filename="cmd_run.py" line="55"/>
         <source>Solve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="102"/>
+        <location filename="cmd_run.py" line="59"/>
         <source>Run the motion study in the background (FreeCAD stays usable; Cancel in the progress window); the result is stored in the study</source>
         <translation type="unfinished"></translation>
     </message>

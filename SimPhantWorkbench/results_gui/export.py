@@ -2,7 +2,7 @@
 of FreeCAD's own 3-D view moving through the result.
 
 ``export_csv`` and ``export_plots`` write the very files ``simphant run`` writes
-(``outputs``), from the study's stored Result. ``export_view_animation`` poses
+(``output.write_all``), from the study's stored Result. ``export_view_animation`` poses
 the bodies frame by frame (``playback.frame_placements``), grabs the active 3-D
 view with ``View3DInventor.saveImage`` at the size asked for, and writes the
 frames at ``fps`` frames per second of playback (``speed`` times real time) as

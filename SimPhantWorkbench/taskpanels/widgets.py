@@ -7,8 +7,8 @@ from PySide import QtGui
 from ..gui.common import run_in_transaction
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel",
-           "CheckedPanel"]
+__all__ = ["quantity_box", "quantity_value", "set_quantity", "refill_combo", "choose_item",
+           "format_value", "Form", "PropertyPanel", "CheckedPanel"]
 
 
 def quantity_box(unit, value=0.0, minimum=-1e12, maximum=1e12, tooltip="", read_only=False):
@@ -34,6 +34,35 @@ def quantity_value(box):
 
 def set_quantity(box, value):
     box.setProperty("rawValue", float(value))
+
+
+def refill_combo(box, items):
+    """Fill the combo box ``box`` with ``(text, key)`` items, keeping the current key."""
+    box.blockSignals(True)
+    keep = box.currentData()
+    box.clear()
+    for text, key in items:
+        box.addItem(text, key)
+    choose_item(box, keep)
+    box.blockSignals(False)
+
+
+def choose_item(box, key):
+    """Make the item of ``key`` current in the combo box ``box`` (the first item when there
+    is none): items are told apart by their keys, never by the text shown."""
+    same = (lambda k: tuple(k) if isinstance(k, list) else k)    # Qt gives tuples back as lists
+    keys = [same(box.itemData(i)) for i in range(box.count())]
+    key = same(key)
+    box.setCurrentIndex(keys.index(key) if key in keys else 0)
+
+
+def format_value(v):
+    """A table cell's text: "" for None, 6 significant digits for a float."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "%.6g" % v
+    return str(v)
 
 
 class Form:

@@ -205,7 +205,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="493"/>
+        <location filename="task_parameter_study.py" line="461"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -220,12 +220,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="483"/>
+        <location filename="task_parameter_study.py" line="451"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="485"/>
+        <location filename="task_parameter_study.py" line="453"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
@@ -320,7 +320,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="48"/>
+        <location filename="task_parameter_study.py" line="50"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -412,6 +412,126 @@
     <message>
         <location filename="plot_panel.py" line="520"/>
         <source>Export plot as %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="23"/>
+        <source>line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="24"/>
+        <source>scatter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="27"/>
+        <source>heat map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="27"/>
+        <source>variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="28"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="32"/>
+        <source>message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="39"/>
+        <source>Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="53"/>
+        <source>Metric</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="54"/>
+        <source>vs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="55"/>
+        <source>and</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="56"/>
+        <source>as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="69"/>
+        <source>Export PNG ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="70"/>
+        <source>Export CSV ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="71"/>
+        <source>Apply best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="74"/>
+        <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="329"/>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="167"/>
+        <source>Run the study to see its results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="198"/>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="202"/>
+        <source>best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="225"/>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="227"/>
+        <source>CSV table (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="228"/>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_parameter_study.py" line="28"/>
+        <source>SimPhant: apply best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="242"/>
+        <source>No best variant: choose a best variant (objective) and run the study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -575,7 +695,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="228"/>
+        <location filename="task_parameter_study.py" line="195"/>
         <source>End time [s]</source>
         <translation type="unfinished"></translation>
     </message>
@@ -895,7 +1015,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="182"/>
+        <location filename="widgets.py" line="211"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -910,312 +1030,192 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="42"/>
+        <location filename="task_parameter_study.py" line="44"/>
         <source>Target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="48"/>
+        <location filename="task_parameter_study.py" line="50"/>
         <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="43"/>
+        <location filename="task_parameter_study.py" line="45"/>
         <source>Values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="43"/>
+        <location filename="task_parameter_study.py" line="45"/>
         <source>Start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
+        <location filename="task_parameter_study.py" line="46"/>
         <source>Stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
+        <location filename="task_parameter_study.py" line="46"/>
         <source>Count</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="45"/>
+        <location filename="task_parameter_study.py" line="47"/>
         <source>Low</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="45"/>
+        <location filename="task_parameter_study.py" line="47"/>
         <source>High</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="46"/>
+        <location filename="task_parameter_study.py" line="48"/>
         <source>Rel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="49"/>
+        <location filename="task_parameter_study.py" line="51"/>
         <source>Object</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="49"/>
+        <location filename="task_parameter_study.py" line="51"/>
         <source>Component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="task_parameter_study.py" line="52"/>
         <source>Reducer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="task_parameter_study.py" line="52"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="52"/>
-        <source>line</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="53"/>
-        <source>scatter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="56"/>
-        <source>heat map</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="56"/>
-        <source>variant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="57"/>
-        <source>status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="59"/>
-        <source>message</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="423"/>
+        <location filename="task_parameter_study.py" line="391"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="190"/>
+        <location filename="task_parameter_study.py" line="157"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="193"/>
+        <location filename="task_parameter_study.py" line="160"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="195"/>
+        <location filename="task_parameter_study.py" line="162"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="197"/>
+        <location filename="task_parameter_study.py" line="164"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="201"/>
+        <location filename="task_parameter_study.py" line="168"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="207"/>
+        <location filename="task_parameter_study.py" line="174"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="212"/>
+        <location filename="task_parameter_study.py" line="179"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="217"/>
+        <location filename="task_parameter_study.py" line="184"/>
         <source>A reducer of a result signal: &apos;at&apos; takes a time [s], &apos;first_crossing&apos; a level and a direction, &apos;period&apos; a level</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="224"/>
+        <location filename="task_parameter_study.py" line="191"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="227"/>
+        <location filename="task_parameter_study.py" line="194"/>
         <source>the study&apos;s (%g s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="230"/>
+        <location filename="task_parameter_study.py" line="197"/>
         <source>In this process</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="232"/>
+        <location filename="task_parameter_study.py" line="199"/>
         <source>Local cores (Dask)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="239"/>
+        <location filename="task_parameter_study.py" line="206"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="249"/>
+        <location filename="task_parameter_study.py" line="216"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="250"/>
+        <location filename="task_parameter_study.py" line="217"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="291"/>
+        <location filename="task_parameter_study.py" line="258"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="292"/>
+        <location filename="task_parameter_study.py" line="259"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="572"/>
-        <source>(none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="366"/>
+        <location filename="task_parameter_study.py" line="334"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="367"/>
+        <location filename="task_parameter_study.py" line="335"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="454"/>
+        <location filename="task_parameter_study.py" line="422"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="459"/>
+        <location filename="task_parameter_study.py" line="427"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="473"/>
+        <location filename="task_parameter_study.py" line="441"/>
         <source>%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="487"/>
+        <location filename="task_parameter_study.py" line="455"/>
         <source>%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s   %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="500"/>
-        <source>Results</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="514"/>
-        <source>Metric</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="515"/>
-        <source>vs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="516"/>
-        <source>and</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="517"/>
-        <source>as</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="530"/>
-        <source>Export PNG ...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="531"/>
-        <source>Export CSV ...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="532"/>
-        <source>Apply best</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="535"/>
-        <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="628"/>
-        <source>Run the study to see its results</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="659"/>
-        <source>failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="663"/>
-        <source>best</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="686"/>
-        <source>PNG image (*.png)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="688"/>
-        <source>CSV table (*.csv)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="689"/>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="view_parameter_study.py" line="28"/>
-        <source>SimPhant: apply best</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="703"/>
-        <source>No best variant: choose a best variant (objective) and run the study.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="724"/>
+        <location filename="task_parameter_study.py" line="472"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1426,12 +1426,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="93"/>
+        <location filename="widgets.py" line="122"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="160"/>
+        <location filename="widgets.py" line="189"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

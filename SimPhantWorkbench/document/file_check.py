@@ -26,7 +26,8 @@ from ..solver import ModelError
 __all__ = ["DocumentError", "check_document", "document_problems", "read_document_xml"]
 
 _MODULE_PREFIX = "SimPhantWorkbench."
-_LINK_TAGS = ("Link", "XLink")
+#: elements of stored link properties, and the attribute naming the linked object
+_LINK_TAGS = {"Link": "value", "LinkSub": "value", "XLink": "name"}
 
 
 class DocumentError(ModelError):
@@ -75,11 +76,11 @@ def _stored_objects(root):
 
 
 def _links(prop):
-    """Object names a stored link property refers to (Link, XLink, LinkList...)."""
+    """Object names a stored link property refers to (Link, LinkSub, XLink, LinkList...)."""
     names = []
     for el in prop.iter():
         if el.tag in _LINK_TAGS:
-            value = el.get("value") if el.tag == "Link" else el.get("name")
+            value = el.get(_LINK_TAGS[el.tag])
             if value:
                 names.append(value)
     return names

@@ -121,6 +121,24 @@ def _write_view_outputs(args, result, scene, staging, title, note, err, job=None
     return names
 
 
+def _import_text(report):
+    """``"3 bodies, 2 joints; skipped: Parallel joint 'P' ..."``: what an Assembly import
+    made."""
+    text = "%d bodies, %d joints" % (len(report.bodies), len(report.joints))
+    if report.skipped:
+        text += "; skipped: %s" % "; ".join("'%s' (%s)" % (label, reason)
+                                            for label, reason in report.skipped)
+    return text
+
+
+def _import_info(report, doc_name):
+    """run.json's record of a study imported from an Assembly for the run."""
+    return dict(assembly=report.plan.assembly.Label, study=report.study.Label,
+                bodies=len(report.bodies), joints=len(report.joints),
+                skipped=[list(s) for s in report.skipped], warnings=list(report.warnings),
+                saved_in=doc_name, text=_import_text(report))
+
+
 def run(args, progress, out, err, interrupt):
     """The ``run`` command; returns the exit code (errors raise ``CliError``)."""
     return _RunCommand(args, progress, out, err, interrupt).main()
@@ -146,6 +164,7 @@ class _RunCommand:
                           if getattr(args, k) is not None}
         self.video_path = _video_path(args.video, self.out_dir)
         self.job = None
+        self.imported = None        # the ImportReport of a study made from an Assembly
 
     def note(self, fname):
         self.err.write("writing %s\n" % fname)
@@ -168,7 +187,7 @@ class _RunCommand:
         self.target = OutputDir(self.out_dir, protected=[self.model_path])
         try:
             self.job = _spawn_animation(args)   # prepares on the core the solve leaves free
-            self.study = self.model.study(args.study)
+            self.study = self._study()
             self._prepare()
             result = self._solve()
             names, lines, info = self._write(result)
@@ -181,6 +200,38 @@ class _RunCommand:
                 self.job.kill()             # a failed or interrupted run: stop its animation
             self.target.discard()
             self.model.close()
+
+    def _study(self):
+        """The study to run: the document's (``--study``), or, in a document without one, a
+        study imported from its FreeCAD Assembly (``--assembly``) for this run only: it
+        is saved into the result document, never into the model."""
+        from ..document.base import studies
+        from ..document.opening import ModelFileError
+        args = self.args
+        try:
+            if studies(self.model.doc) or args.study is not None:
+                if args.assembly is not None:
+                    raise CliError("--assembly: '%s' has a SimPhant study; --assembly imports "
+                                   "an Assembly of a document without one (choose a study "
+                                   "with --study)" % self.model_path)
+                return self.model.study(args.study)
+            assembly = self.model.assembly(args.assembly)
+        except ModelFileError as exc:
+            raise CliError(str(exc)) from None
+        if args.in_place:
+            raise CliError("--in-place: '%s' has no SimPhant study; the study imported from "
+                           "Assembly '%s' for this run is saved only into the result "
+                           "document (to keep it in the model, import the Assembly there: "
+                           "SimPhant > Import FreeCAD Assembly)"
+                           % (self.model_path, assembly.Label))
+        from ..assembly_import import import_assembly
+        try:
+            self.imported = import_assembly(assembly)
+        except ModelError as exc:
+            raise CliError(str(exc)) from None
+        self.err.write("simphant: no SimPhant study: imported Assembly '%s' into a study for "
+                       "this run (%s)\n" % (assembly.Label, _import_text(self.imported)))
+        return self.imported.study
 
     def _prepare(self):
         """The run pipeline's checks, then the output directory: both fail before solving."""
@@ -270,6 +321,8 @@ class _RunCommand:
                 self.job = None
             info = analyse(self.run, result, self.model_path,
                            time.perf_counter() - self.t_start)
+            if self.imported is not None:
+                info["imported_assembly"] = _import_info(self.imported, doc_name)
             lines = summary_lines(info)
             with open(os.path.join(staging, "summary.txt"), "w") as fh:
                 fh.write("\n".join(lines) + "\n")

@@ -7,78 +7,38 @@ whole (``file_check``: no object of an uninstalled add-on lost, no damaged
 member), what its file holds (``inventory``, kept by any later save) and its
 view data (``GuiDocument.xml`` and the files it refers to, which FreeCAD
 without its GUI does not write). ``save_as`` and ``save`` refuse to write a
-document that lost an object of its file, and put the view data back into the
-saved file. Errors are ``ModelFileError`` (a ``ModelError``: bad input) naming
-the file.
+document that lost an object of its file or has an object that became invalid;
+they put the view data back into the saved file, make the links to other files
+of a copy saved into another folder lead to the files the model's led to
+(``fcstd.repoint_links``: FreeCAD's ``saveAs`` keeps them relative to the old
+folder, so a result document's linked parts would be Invalid), and check the
+written file (``inventory.saved_losses``: every object, every link resolvable,
+the view data). Errors are ``ModelFileError`` (a ``ModelError``: bad input)
+naming the file.
+
+Why re-point, not copy the linked files or refuse: the linked files are the
+user's parts, shared with the model; a result document linking the very same
+files shows what was simulated and stays one source of truth (a copy would fork
+the parts silently), and refusing would leave assemblies of linked parts without
+a result document. The links are written relative, as FreeCAD writes them, so
+moving the model's folder with the output folder inside it keeps them valid.
 """
 import os
-import re
 import zipfile
 
 from ..solver import ModelError
 from .base import studies
+from .fcstd import gui_members, repoint_links, restore_gui_members, unresolved_links
 from .file_check import DocumentError, check_document
-from .inventory import DocumentLossError, check_nothing_lost, file_inventory
+from .inventory import (DocumentLossError, check_nothing_lost, file_inventory,
+                        invalid_objects, saved_losses)
 
-__all__ = ["ModelFileError", "ModelFile", "gui_members", "restore_gui_members", "choose_study"]
+__all__ = ["ModelFileError", "ModelFile", "gui_members", "restore_gui_members", "choose_study",
+           "choose_assembly"]
 
 
 class ModelFileError(ModelError):
     """A document file that cannot be opened or saved as it is."""
-
-
-def gui_members(path):
-    """The GUI part of a .FCStd: ``GuiDocument.xml`` (visibility, colours, display
-    modes...), the files it refers to (colour lists) and the thumbnail, as
-    ``{name: bytes}``; empty when the document has none.
-
-    FreeCAD without its GUI does not write them: a document saved headless
-    opens in the GUI with every object hidden and default colours. The saves
-    here put them back.
-    """
-    try:
-        with zipfile.ZipFile(path) as z:
-            names = set(z.namelist())
-            if "GuiDocument.xml" not in names:
-                return {}
-            xml = z.read("GuiDocument.xml")
-            wanted = {"GuiDocument.xml"}
-            wanted |= {m.decode("utf-8", "replace") for m in re.findall(rb'file="([^"]+)"', xml)}
-            wanted |= {n for n in names if n.startswith("thumbnails/")}
-            return {n: z.read(n) for n in sorted(wanted & names)}
-    except (OSError, zipfile.BadZipFile, KeyError):
-        return {}
-
-
-def restore_gui_members(path, members, warn=None):
-    """Add ``members`` (``gui_members`` of the input) to the saved .FCStd ``path`` if it has
-    no GUI part of its own; written beside and moved over. ``warn(text)`` is told when
-    the names clash and nothing is added."""
-    if not members:
-        return
-    with zipfile.ZipFile(path) as z:
-        names = set(z.namelist())
-        if "GuiDocument.xml" in names:
-            return
-        if names & set(members):
-            if warn is not None:
-                warn("not restoring the view data of the document (its file names clash "
-                     "with %s)" % ", ".join(sorted(names & set(members))))
-            return
-        entries = [(info, z.read(info.filename)) for info in z.infolist()]
-        comment = z.comment
-    tmp = path + ".gui.tmp"
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
-            z.comment = comment
-            for info, data in entries:
-                z.writestr(info, data)
-            for name, data in members.items():
-                z.writestr(name, data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def choose_study(doc, path, wanted=None):
@@ -100,6 +60,28 @@ def choose_study(doc, path, wanted=None):
                          % (path, wanted, ", ".join(s.Label for s in found)))
 
 
+def choose_assembly(doc, path, wanted=None):
+    """The FreeCAD Assembly of ``doc`` named ``wanted`` (its Name or Label), or its only
+    one; ``ModelFileError`` saying what the document holds otherwise."""
+    from .assembly import is_assembly
+    found = [o for o in doc.Objects if is_assembly(o)]
+    if not found:
+        raise ModelFileError("'%s' has no SimPhant study and no FreeCAD Assembly to make one "
+                             "from (add a study with the SimPhant workbench or "
+                             "factory.make_study)" % path)
+    if wanted is None:
+        if len(found) > 1:
+            raise ModelFileError("'%s' has no SimPhant study and %d Assemblies (%s); choose "
+                                 "the one to run with --assembly"
+                                 % (path, len(found), ", ".join(a.Label for a in found)))
+        return found[0]
+    for a in found:
+        if wanted in (a.Name, a.Label):
+            return a
+    raise ModelFileError("'%s' has no Assembly '%s'; its Assemblies: %s"
+                         % (path, wanted, ", ".join(a.Label for a in found)))
+
+
 class ModelFile:
     """A document opened from ``path`` and checked (see the module docstring).
 
@@ -110,6 +92,7 @@ class ModelFile:
     def __init__(self, FreeCAD, path):
         self.FreeCAD = FreeCAD
         self.path = path
+        self.folder = os.path.dirname(os.path.abspath(path))
         if not os.path.exists(path):
             raise ModelFileError("model file '%s' not found" % path)
         if not os.path.isfile(path):
@@ -130,6 +113,8 @@ class ModelFile:
             except DocumentError as exc:
                 raise ModelFileError(str(exc)) from None
             self.inventory = file_inventory(path)  # every object the file holds
+            self.invalid = invalid_objects(self.doc)
+            self.missing_links = [where for _, where in unresolved_links(path, self.folder)]
         except BaseException:
             self.close()
             raise
@@ -151,22 +136,38 @@ class ModelFile:
         """``choose_study`` of this document."""
         return choose_study(self.doc, self.path, wanted)
 
+    def assembly(self, wanted=None):
+        """``choose_assembly`` of this document."""
+        return choose_assembly(self.doc, self.path, wanted)
+
     def check_nothing_lost(self, target):
-        """``ModelFileError`` when saving to ``target`` would lose an object of the file."""
+        """``ModelFileError`` when saving to ``target`` would lose an object of the file,
+        or one became invalid since it was opened."""
         try:
-            check_nothing_lost(self.inventory, self.doc, target)
+            check_nothing_lost(self.inventory, self.doc, target, self.invalid)
         except DocumentLossError as exc:
             raise ModelFileError(str(exc)) from None
 
+    def _check_saved(self, path, target):
+        lost = saved_losses(self.doc, path, os.path.dirname(os.path.abspath(target)),
+                            view_data=bool(self.gui), missing_before=self.missing_links)
+        if lost:
+            raise ModelFileError("'%s' was not saved whole: %s" % (target, "; ".join(lost)))
+
     def save_as(self, path, target=None, warn=None):
-        """Save the document to ``path`` (checked as ``target``, the name the user will see:
-        default ``path``) with the file's view data."""
-        self.check_nothing_lost(target or path)
+        """Save the document to ``path`` for the place ``target`` (the name the user will
+        see, where it will live: default ``path``), with the file's view data and its
+        links to other files leading from there to the model's linked files."""
+        target = target or path
+        self.check_nothing_lost(target)
         self.doc.saveAs(path)
+        repoint_links(path, self.folder, os.path.dirname(os.path.abspath(target)))
         restore_gui_members(path, self.gui, warn)
+        self._check_saved(path, target)
 
     def save(self, warn=None):
         """Save the document into its own file, with the file's view data."""
         self.check_nothing_lost(self.path)
         self.doc.save()
         restore_gui_members(self.path, self.gui, warn)
+        self._check_saved(self.path, self.path)

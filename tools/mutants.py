@@ -733,6 +733,83 @@ MUTANTS = [
            "        pass",
            ["tests/gui/test_translations_gui.py::test_the_workbench_loads_its_translations"],
            "the workbench's translations are never loaded"),
+    # ---------------------------------------------------------------- undo, links, saved files
+    Mutant("reference-xlink-type", "SimPhantWorkbench/document/links.py",
+           'REFERENCE_TYPE = "App::PropertyLinkSubGlobal"',
+           'REFERENCE_TYPE = "App::PropertyXLinkSub"',
+           ["tests/app/test_undo.py::"
+            "test_no_simphant_object_stores_a_link_that_freecad_1_cannot_undo"],
+           "references in the link type whose undo corrupts FreeCAD 1.0 documents"),
+    Mutant("factory-create-outside-transaction", "SimPhantWorkbench/factory.py",
+           "        with transaction(doc, title):\n            obj = add_object(",
+           "        if True:\n            obj = add_object(",
+           ["tests/app/test_undo.py::test_undo_restores_redo_repeats_and_both_save_whole"],
+           "objects made by the factory cannot be undone"),
+    Mutant("legacy-references-not-migrated", "SimPhantWorkbench/objects/base.py",
+           "        elif spec.type == REFERENCE_TYPE \\\n",
+           "        elif False and spec.type == REFERENCE_TYPE \\\n",
+           ["tests/app/test_links.py::"
+            "test_the_references_of_a_document_of_simphant_0_1_are_migrated_on_opening"],
+           "older documents keep their references in XLinkSub properties"),
+    Mutant("cross-document-reference-ambiguous-link", "SimPhantWorkbench/document/links.py",
+           "    if len(found) == 1:", "    if len(found) >= 1:",
+           ["tests/app/test_links.py::"
+            "test_a_legacy_cross_document_reference_without_one_link_is_kept_and_refused"],
+           "a reference shown by two links is re-expressed through the first"),
+    Mutant("factory-accepts-foreign-reference", "SimPhantWorkbench/factory.py",
+           "    if obj.Document is not doc:", "    if False:",
+           ["tests/app/test_links.py::"
+            "test_a_reference_into_another_document_is_refused_naming_it"],
+           "a reference into another document is not named as such"),
+    Mutant("document-check-blind-to-linksub", "SimPhantWorkbench/document/file_check.py",
+           '_LINK_TAGS = {"Link": "value", "LinkSub": "value", "XLink": "name"}',
+           '_LINK_TAGS = {"Link": "value", "XLink": "name"}',
+           ["tests/app/test_links.py::"
+            "test_a_reference_to_an_object_the_file_lacks_is_named_by_the_document_check"],
+           "a reference to an object the file lacks goes unnoticed"),
+    Mutant("result-links-not-repointed", "SimPhantWorkbench/document/fcstd.py",
+           "    if os.path.normpath(os.path.abspath(source_folder)) == \\\n",
+           "    if True or os.path.normpath(os.path.abspath(source_folder)) == \\\n",
+           ["tests/app/test_saved_files.py::"
+            "test_links_are_repointed_for_where_the_copy_will_live"],
+           "a result document saved elsewhere keeps the model-relative link paths"),
+    Mutant("nothing-lost-blind-to-links", "SimPhantWorkbench/document/inventory.py",
+           "    lost += [text for text, where in unresolved_links(path, folder)\n",
+           "    lost += [text for text, where in unresolved_links(path, folder) if False\n",
+           ["tests/app/test_saved_files.py::"
+            "test_freecads_own_save_as_elsewhere_loses_the_linked_part_and_the_check_says_so"],
+           "the nothing-lost check does not see a link that leads nowhere"),
+    Mutant("nothing-lost-blind-to-view-data", "SimPhantWorkbench/document/inventory.py",
+           "    if view_data:\n        import zipfile",
+           "    if False:\n        import zipfile",
+           ["tests/app/test_saved_files.py::test_the_check_names_missing_view_data"],
+           "the nothing-lost check does not see a missing GuiDocument.xml"),
+    Mutant("nothing-lost-blind-to-invalid", "SimPhantWorkbench/document/inventory.py",
+           "    if invalid_before is not None:", "    if False:",
+           ["tests/app/test_saved_files.py::"
+            "test_save_as_refuses_a_document_with_an_object_that_became_invalid"],
+           "an object that became invalid is saved without a word"),
+    Mutant("headless-save-drops-view-data", "SimPhantWorkbench/document/fcstd.py",
+           "        if members and not self.FreeCAD.GuiUp and self.wanted(doc):",
+           "        if False:",
+           ["tests/app/test_saved_files.py::"
+            "test_headless_saves_keep_the_view_data_of_documents_with_simphant_objects"],
+           "a script's doc.saveAs drops GuiDocument.xml"),
+    Mutant("store-touches-the-study", "SimPhantWorkbench/run/store.py",
+           "                if not study_touched:", "                if False:",
+           ["tests/app/test_massprops.py::"
+            "test_a_solve_leaves_every_object_of_the_document_untouched"],
+           "a Solve leaves the study Touched"),
+    Mutant("cli-import-not-reported", "SimPhantWorkbench/cli/summary.py",
+           "    if imported:", "    if False:",
+           ["tests/app/test_cli_assembly.py::"
+            "test_an_assembly_without_a_study_is_imported_for_the_run_only"],
+           "the summary does not say the study was imported for the run"),
+    Mutant("cli-import-saved-in-place", "SimPhantWorkbench/cli/run.py",
+           "        if args.in_place:\n            raise CliError(\"--in-place: '%s' has no",
+           "        if False:\n            raise CliError(\"--in-place: '%s' has no",
+           ["tests/app/test_cli_assembly.py::test_in_place_is_refused_for_an_imported_study"],
+           "--in-place writes the study imported for the run into the model"),
 ]
 
 

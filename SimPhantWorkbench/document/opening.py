@@ -41,6 +41,22 @@ class ModelFileError(ModelError):
     """A document file that cannot be opened or saved as it is."""
 
 
+def _choose(found, wanted, path, singular, plural, option, lacking=""):
+    """The one of ``found`` named ``wanted`` (its Name or Label), or the only one;
+    ``ModelFileError`` listing them otherwise."""
+    labels = ", ".join(o.Label for o in found)
+    if wanted is None:
+        if len(found) > 1:
+            raise ModelFileError("'%s' has %s%d %s (%s); choose one with %s"
+                                 % (path, lacking, len(found), plural, labels, option))
+        return found[0]
+    for o in found:
+        if wanted in (o.Name, o.Label):
+            return o
+    raise ModelFileError("'%s' has no %s '%s'; its %s: %s" % (path, singular, wanted, plural,
+                                                             labels))
+
+
 def choose_study(doc, path, wanted=None):
     """The study of ``doc`` named ``wanted`` (its Name or Label), or its only study;
     ``ModelFileError`` listing the studies otherwise."""
@@ -48,16 +64,7 @@ def choose_study(doc, path, wanted=None):
     if not found:
         raise ModelFileError("'%s' has no SimPhant study (add one with the SimPhant workbench "
                              "or factory.make_study)" % path)
-    if wanted is None:
-        if len(found) > 1:
-            raise ModelFileError("'%s' has %d studies (%s); choose one with --study"
-                                 % (path, len(found), ", ".join(s.Label for s in found)))
-        return found[0]
-    for s in found:
-        if wanted in (s.Name, s.Label):
-            return s
-    raise ModelFileError("'%s' has no study '%s'; its studies: %s"
-                         % (path, wanted, ", ".join(s.Label for s in found)))
+    return _choose(found, wanted, path, "study", "studies", "--study")
 
 
 def choose_assembly(doc, path, wanted=None):
@@ -69,17 +76,8 @@ def choose_assembly(doc, path, wanted=None):
         raise ModelFileError("'%s' has no SimPhant study and no FreeCAD Assembly to make one "
                              "from (add a study with the SimPhant workbench or "
                              "factory.make_study)" % path)
-    if wanted is None:
-        if len(found) > 1:
-            raise ModelFileError("'%s' has no SimPhant study and %d Assemblies (%s); choose "
-                                 "the one to run with --assembly"
-                                 % (path, len(found), ", ".join(a.Label for a in found)))
-        return found[0]
-    for a in found:
-        if wanted in (a.Name, a.Label):
-            return a
-    raise ModelFileError("'%s' has no Assembly '%s'; its Assemblies: %s"
-                         % (path, wanted, ", ".join(a.Label for a in found)))
+    return _choose(found, wanted, path, "Assembly", "Assemblies", "--assembly",
+                   lacking="no SimPhant study and ")
 
 
 class ModelFile:

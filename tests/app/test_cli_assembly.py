@@ -103,8 +103,8 @@ def test_several_assemblies_need_assembly_naming_one(two_assemblies, tmp_path):
     assert len(names) == 2
     done = simphant(path, "--out", tmp_path / "out")
     assert done.returncode == 2
-    assert "has no SimPhant study and 2 Assemblies (%s); choose the one to run with " \
-        "--assembly" % ", ".join(names) in done.stderr
+    assert "has no SimPhant study and 2 Assemblies (%s); choose one with --assembly" \
+        % ", ".join(names) in done.stderr
     done = simphant(path, "--assembly", "Nothing", "--out", tmp_path / "out")
     assert done.returncode == 2 and "has no Assembly 'Nothing'" in done.stderr
     done = simphant(path, "--assembly", names[1], "--out", tmp_path / "out")

@@ -187,12 +187,13 @@ def invalid_objects(doc):
 
 # ----------------------------------------------------------------------------- models
 
-def _model(doc):
+def pendulum_model(doc):
     """The pendulum of ``helpers_doc`` plus a box in a rotated ``App::Part`` (a body in a
     container) and a free box."""
     import FreeCAD
     from helpers_doc import pendulum
     m = pendulum(doc)
+    m["study"].EndTime, m["study"].OutputInterval = 0.2, 0.02
     holder = doc.addObject("App::Part", "Holder")
     holder.Placement = FreeCAD.Placement(FreeCAD.Vector(60, 0, 0),
                                          FreeCAD.Rotation(FreeCAD.Vector(0, 0, 1), 30))
@@ -207,9 +208,9 @@ def _model(doc):
     return m
 
 
-def _with_block_body(doc):
+def with_block_body(doc):
     from SimPhantWorkbench import factory
-    m = _model(doc)
+    m = pendulum_model(doc)
     m["block_body"] = factory.make_body(m["study"], m["block"])
     return m
 
@@ -230,17 +231,17 @@ def _parts_only(doc):
                 vertex=element_name(rod, "Vertex", (2, 0, 0)))
 
 
-def _ran(doc):
+def ran_model(doc):
     from SimPhantWorkbench import runner
-    m = _model(doc)
+    m = pendulum_model(doc)
     runner.run_study(m["study"], t_end=0.2, dt=1e-3, output_dt=0.02)
     return m
 
 
-def _moved(doc):
+def moved_model(doc):
     """A run, then its last frame shown (the bodies moved)."""
     from SimPhantWorkbench import playback
-    m = _ran(doc)
+    m = ran_model(doc)
     playback.apply_frame(m["study"], 0.2)
     return m
 
@@ -285,41 +286,41 @@ def _factory_cases():
     from SimPhantWorkbench import factory as f
     rod_bottom = (2.0, 0.0, -200.0)
     return {
-        "make_study": (_model, lambda m: f.make_study(m["doc"], "Study2")),
-        "make_body": (_model, lambda m: f.make_body(m["study"], m["free"], density=2700)),
-        "make_body in an App::Part": (_model, lambda m: f.make_body(m["study"], m["block"])),
-        "make_joint": (_with_block_body, lambda m: f.make_joint(
+        "make_study": (pendulum_model, lambda m: f.make_study(m["doc"], "Study2")),
+        "make_body": (pendulum_model, lambda m: f.make_body(m["study"], m["free"], density=2700)),
+        "make_body in an App::Part": (pendulum_model, lambda m: f.make_body(m["study"], m["block"])),
+        "make_joint": (with_block_body, lambda m: f.make_joint(
             m["study"], "spherical", _vertex(m["rod"], rod_bottom), (m["block"], "Vertex1"))),
-        "make_joint with placements": (_with_block_body, lambda m: f.make_joint(
+        "make_joint with placements": (with_block_body, lambda m: f.make_joint(
             m["study"], "fixed", (m["rod"], ""), (m["block"], ""),
             placements=(m["rod"].Placement, m["block"].Placement))),
-        "make_joint refused": (_model, _refused_joint),
+        "make_joint refused": (pendulum_model, _refused_joint),
         "study, bodies and joint in one transaction": (_parts_only, _one_transaction_study),
-        "make_force": (_model, lambda m: f.make_force(m["study"], m["rod"], (0, 0, 1),
+        "make_force": (pendulum_model, lambda m: f.make_force(m["study"], m["rod"], (0, 0, 1),
                                                       ref=_vertex(m["rod"], rod_bottom))),
-        "make_torque": (_model, lambda m: f.make_torque(m["study"], m["rod"], "0, 0, sin(t)")),
-        "make_result": (_model, lambda m: f.make_result(m["study"])),
-        "make_parameter_study": (_model, lambda m: f.make_parameter_study(m["study"],
+        "make_torque": (pendulum_model, lambda m: f.make_torque(m["study"], m["rod"], "0, 0, sin(t)")),
+        "make_result": (pendulum_model, lambda m: f.make_result(m["study"])),
+        "make_parameter_study": (pendulum_model, lambda m: f.make_parameter_study(m["study"],
                                                                           _spec())),
-        "make_force_element": (_with_block_body, lambda m: f.make_force_element(
+        "make_force_element": (with_block_body, lambda m: f.make_force_element(
             m["study"], "spring_damper", _vertex(m["rod"], rod_bottom),
             (m["block"], "Vertex1"), stiffness=1.0)),
-        "make_spring": (_with_block_body, lambda m: f.make_spring(
+        "make_spring": (with_block_body, lambda m: f.make_spring(
             m["study"], _vertex(m["rod"], rod_bottom), (m["block"], "Vertex1"), 1.0,
             damping=0.1)),
-        "make_damper": (_with_block_body, lambda m: f.make_damper(
+        "make_damper": (with_block_body, lambda m: f.make_damper(
             m["study"], _vertex(m["rod"], rod_bottom), (m["block"], "Vertex1"), 0.1)),
-        "make_contractile_force": (_with_block_body, lambda m: f.make_contractile_force(
+        "make_contractile_force": (with_block_body, lambda m: f.make_contractile_force(
             m["study"], _vertex(m["rod"], rod_bottom), (m["block"], "Vertex1"), 2.0)),
-        "make_joint_spring": (_model, lambda m: f.make_joint_spring(m["study"], m["joint"],
+        "make_joint_spring": (pendulum_model, lambda m: f.make_joint_spring(m["study"], m["joint"],
                                                                     1.0, damping=0.1)),
-        "make_joint_actuator": (_model, lambda m: f.make_joint_actuator(m["study"], m["joint"],
+        "make_joint_actuator": (pendulum_model, lambda m: f.make_joint_actuator(m["study"], m["joint"],
                                                                         "0.1*sin(t)")),
-        "make_driver": (_model, lambda m: f.make_driver(m["study"], m["joint"], Speed=60)),
+        "make_driver": (pendulum_model, lambda m: f.make_driver(m["study"], m["joint"], Speed=60)),
     }
 
 
-def _open_copy(name):
+def open_copy(name):
     def build(doc_unused, tmp):
         import shutil
         import FreeCAD
@@ -340,21 +341,21 @@ def _run_cases():
     from SimPhantWorkbench import playback, runner, sweep
     import FreeCAD
     cases = {
-        "run_study (store a result)": (_model, lambda m: runner.run_study(
+        "run_study (store a result)": (pendulum_model, lambda m: runner.run_study(
             m["study"], t_end=0.1, dt=1e-3, output_dt=0.02)),
-        "run_study again (replace the result)": (_ran, lambda m: runner.run_study(
+        "run_study again (replace the result)": (ran_model, lambda m: runner.run_study(
             m["study"], t_end=0.1, dt=1e-3, output_dt=0.01)),
-        "playback.apply_frame": (_ran, lambda m: playback.apply_frame(m["study"], 0.2)),
-        "playback.reset": (_moved, lambda m: playback.reset(m["study"])),
-        "sweep.apply_variant": (_model, lambda m: sweep.apply_variant(
+        "playback.apply_frame": (ran_model, lambda m: playback.apply_frame(m["study"], 0.2)),
+        "playback.reset": (moved_model, lambda m: playback.reset(m["study"])),
+        "sweep.apply_variant": (pendulum_model, lambda m: sweep.apply_variant(
             m["study"], {"Rod_body.Density": 1500.0})),
     }
     major = int(FreeCAD.Version()[0])
     fixture = "fc1_containers.FCStd" if major >= 1 else "assembly_pendulum.FCStd"
-    cases["import_assembly (%s)" % fixture] = (_open_copy(fixture), _import_assembly)
+    cases["import_assembly (%s)" % fixture] = (open_copy(fixture), _import_assembly)
     if major >= 1:
         cases["import_assembly (fc1_slider_crank.FCStd)"] = (
-            _open_copy("fc1_slider_crank.FCStd"), _import_assembly)
+            open_copy("fc1_slider_crank.FCStd"), _import_assembly)
     return cases
 
 
@@ -381,7 +382,7 @@ def _fresh(name, build, tmp):
     return model
 
 
-def _reopened(path, want):
+def reopened(path, want):
     """Differences of the document saved at ``path`` from the snapshot ``want``, its
     invalid objects and what the document check finds."""
     import FreeCAD
@@ -421,7 +422,7 @@ def run_case(name, build, change, tmp):
     saved = os.path.join(tmp, safe + "_after.FCStd")
     doc.saveAs(saved)
     FreeCAD.closeDocument(doc.Name)
-    out["reopen_after"] = _reopened(saved, after_s)
+    out["reopen_after"] = reopened(saved, after_s)
     if out["undo_steps"]:
         model = _fresh(safe, build, tmp)
         doc = model["doc"]
@@ -431,7 +432,7 @@ def run_case(name, build, change, tmp):
         saved = os.path.join(tmp, safe + "_undone.FCStd")
         doc.saveAs(saved)
         FreeCAD.closeDocument(doc.Name)
-        out["reopen_undone"] = _reopened(saved, before_s)
+        out["reopen_undone"] = reopened(saved, before_s)
     out["closed"] = True
     return out
 

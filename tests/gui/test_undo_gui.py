@@ -23,17 +23,11 @@ SCRIPT = textwrap.dedent('''
     import FreeCAD, FreeCADGui
     from PySide import QtCore, QtGui
     sys.path.insert(0, os.path.join(ROOT, "tests", "app"))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "gui"))
     import undo_cases as U
+    from gui_events import pump
     res = {"commands": {}, "names": []}
     messages = []
-
-    def pump(seconds=0.0):
-        t0 = time.perf_counter()
-        while True:
-            QtGui.QApplication.processEvents()
-            if time.perf_counter() - t0 >= seconds:
-                break
-            time.sleep(0.01)
 
     def select(*items):
         FreeCADGui.Selection.clearSelection()
@@ -82,16 +76,8 @@ SCRIPT = textwrap.dedent('''
         pump(0.05)
 
     # ---------------------------------------------------------------- models
-    def base(doc):
-        m = U._model(doc)
-        m["study"].EndTime, m["study"].OutputInterval = 0.2, 0.02
-        return m
-
-    def with_block(doc):
-        from SimPhantWorkbench import factory
-        m = base(doc)
-        m["block_body"] = factory.make_body(m["study"], m["block"])
-        return m
+    base, with_block = U.pendulum_model, U.with_block_body
+    ran, moved = U.ran_model, U.moved_model
 
     def with_slide(doc):
         from SimPhantWorkbench import factory
@@ -101,25 +87,6 @@ SCRIPT = textwrap.dedent('''
             m["rod"], "Edge", (0, 0, -200), curve="Circle")), (m["block"], "Vertex1"),
             name="Slide")
         return m
-
-    def ran(doc):
-        from SimPhantWorkbench import runner
-        m = base(doc)
-        runner.run_study(m["study"])
-        return m
-
-    def moved(doc):
-        from SimPhantWorkbench import playback
-        m = ran(doc)
-        playback.apply_frame(m["study"], 0.2)
-        return m
-
-    def assembly(doc_name):
-        def build(doc):
-            path = os.path.join(ROOT, "tests", "app", "fixtures", doc_name)
-            return dict(doc=FreeCAD.openDocument(path))
-        build.opens = True
-        return build
 
     # ---------------------------------------------------------------- drivers
     def rod_bottom(m):
@@ -215,7 +182,7 @@ SCRIPT = textwrap.dedent('''
         CASES["SimPhant_Force_" + kind] = (with_block, force(kind, spec.attach == "points"))
     fc1 = int(FreeCAD.Version()[0]) >= 1
     CASES["SimPhant_ImportAssembly"] = (
-        assembly("fc1_slider_crank.FCStd" if fc1 else "assembly_pendulum.FCStd"),
+        U.open_copy("fc1_slider_crank.FCStd" if fc1 else "assembly_pendulum.FCStd"),
         lambda m: (select(m["doc"].getObject("Assembly")), run("SimPhant_ImportAssembly")))
 
     # ---------------------------------------------------------------- one command
@@ -233,7 +200,7 @@ SCRIPT = textwrap.dedent('''
         safe = name.replace("SimPhant_", "")
         path = os.path.join(TMP, safe + ".FCStd")
         if getattr(build, "opens", False):
-            m = build(None)
+            m = build(None, TMP)
         else:
             m = build(FreeCAD.newDocument(safe))
         doc = m["doc"]
@@ -278,9 +245,9 @@ SCRIPT = textwrap.dedent('''
         FreeCAD.closeDocument(doc.Name)
         pump()
         out["closed"] = True
-        out["reopen_after"] = U._reopened(path + ".after.FCStd", after_s)
+        out["reopen_after"] = U.reopened(path + ".after.FCStd", after_s)
         if out["steps"]:
-            out["reopen_undone"] = U._reopened(path + ".undone.FCStd", before_s)
+            out["reopen_undone"] = U.reopened(path + ".undone.FCStd", before_s)
         return out
 
     try:

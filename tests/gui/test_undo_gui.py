@@ -79,6 +79,25 @@ SCRIPT = textwrap.dedent('''
     base, with_block = U.pendulum_model, U.with_block_body
     ran, moved = U.ran_model, U.moved_model
 
+    def with_material(doc):
+        """Materials on the moving part (FreeCAD 1.x: its ShapeMaterial card, whose
+        getPhysicalValue marks the part Touched; 0.20: an Arch material link)."""
+        m = base(doc)
+        if int(FreeCAD.Version()[0]) >= 1:
+            import Materials
+            m["rod"].ShapeMaterial = next(
+                c for c in Materials.MaterialManager().Materials.values()
+                if c.Name.startswith("Steel"))
+        else:
+            card = doc.addObject("App::MaterialObjectPython", "Card")
+            card.Material = {"Name": "Alu", "Density": "2700 kg/m^3"}
+            m["rod"].addProperty("App::PropertyLink", "Material")
+            m["rod"].Material = card
+        doc.recompute()
+        m["link"].Density = 0.0            # from the material
+        doc.recompute()
+        return m
+
     def with_slide(doc):
         from SimPhantWorkbench import factory
         from helpers_doc import element_name
@@ -162,7 +181,7 @@ SCRIPT = textwrap.dedent('''
         "SimPhant_Driver_translation": (with_slide, lambda m: (
             select(m["slide"]), run("SimPhant_Driver_translation"))),
         "SimPhant_Check": (base, lambda m: (select(m["study"]), run("SimPhant_Check"))),
-        "SimPhant_Solve": (base, solve),
+        "SimPhant_Solve": (with_material, solve),
         "SimPhant_Playback": (ran, playback),
         "SimPhant_Reset": (moved, lambda m: (select(m["study"]), run("SimPhant_Reset"))),
         "SimPhant_NewParameterStudy": (base, lambda m: run("SimPhant_NewParameterStudy")),
@@ -219,6 +238,7 @@ SCRIPT = textwrap.dedent('''
         pump(0.1)
         out["active"] = active.get(name)
         out["wrote"] = len(outputs() - files0)
+        out["touched"] = [o.Name for o in doc.Objects if "Touched" in o.State]
         close_extras()
         activate(doc)
         out["steps"] = doc.UndoCount - undo0
@@ -325,6 +345,13 @@ def test_undo_of_every_changing_command_gives_back_the_document_and_redo_repeats
     for r in gui["commands"].values():
         r["version"] = gui["version"]
     assert _failures(gui, _changing) == {}
+
+
+def test_a_solve_leaves_every_object_untouched(gui):
+    """No part is left Touched by reading its material (FreeCAD 1.0 marks a part whose
+    ShapeMaterial is asked for a value), nor the study by its new Result."""
+    r = gui["commands"]["SimPhant_Solve"]
+    assert r["steps"] == 1 and r["touched"] == []
 
 
 def _reading(name, r):

@@ -810,6 +810,11 @@ MUTANTS = [
            "        if False:\n            raise CliError(\"--in-place: '%s' has no",
            ["tests/app/test_cli_assembly.py::test_in_place_is_refused_for_an_imported_study"],
            "--in-place writes the study imported for the run into the model"),
+    Mutant("assembly-limits-unmentioned", "SimPhantWorkbench/document/assembly.py",
+           "for switch, value, what, unit, op in _LIMITS if getattr(joint, switch, False)]",
+           "for switch, value, what, unit, op in _LIMITS if False]",
+           ["tests/app/test_assembly_import.py::test_joint_limits_are_named_as_not_imported"],
+           "an Assembly joint's limits are dropped without a word"),
 ]
 
 

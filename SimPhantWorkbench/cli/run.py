@@ -231,6 +231,8 @@ class _RunCommand:
             raise CliError(str(exc)) from None
         self.err.write("simphant: no SimPhant study: imported Assembly '%s' into a study for "
                        "this run (%s)\n" % (assembly.Label, _import_text(self.imported)))
+        for text in self.imported.warnings:
+            self.warn(text)
         return self.imported.study
 
     def _prepare(self):

@@ -75,6 +75,19 @@ def test_an_assembly_without_a_study_is_imported_for_the_run_only(tmp_path):
     assert all(saved.get(n) == e for n, e in before.items())
 
 
+def test_the_imports_warnings_are_printed(docs, tmp_path):
+    from test_assembly_import import LIMITS_WARNING, add_angle_limits, build_pendulum
+    doc = docs()
+    add_angle_limits(build_pendulum(doc)["joint"])
+    path = str(tmp_path / "limits.FCStd")
+    doc.saveAs(path)
+    done = simphant(path, "--out", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "simphant: warning: " + LIMITS_WARNING in done.stderr
+    info = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert LIMITS_WARNING in info["imported_assembly"]["warnings"]
+
+
 def test_in_place_is_refused_for_an_imported_study(tmp_path):
     model = copy_fixture("assembly_pendulum.FCStd", tmp_path)
     digest = sha(model)

@@ -815,6 +815,18 @@ MUTANTS = [
            "for switch, value, what, unit, op in _LIMITS if False]",
            ["tests/app/test_assembly_import.py::test_joint_limits_are_named_as_not_imported"],
            "an Assembly joint's limits are dropped without a word"),
+    Mutant("transient-folder-not-linked", "SimPhantWorkbench/document/fcstd.py",
+           '        if prop == "TransientDir" and doc.UndoCount:',
+           "        if False:",
+           ["tests/app/test_saved_files.py::"
+            "test_undo_after_save_as_gives_back_the_replaced_result"],
+           "undoing a re-run after Save As empties the Result's file"),
+    Mutant("transaction-on-undo-off-document", "SimPhantWorkbench/document/base.py",
+           '            self.undo = bool(getattr(self.doc, "UndoMode", 1))',
+           "            self.undo = True",
+           ["tests/app/test_undo.py::"
+            "test_a_document_without_undo_leaves_no_transaction_open_for_the_next"],
+           "a headless document leaves FreeCAD's transaction open for the next document"),
 ]
 
 

@@ -10,6 +10,13 @@ start-up can install ``keep_view_data`` cheaply.
   into a saved one, and ``keep_view_data`` (an App document observer, installed when
   FreeCAD runs without its GUI) does so for every save of a document holding SimPhant
   objects (``FreeCAD.ActiveDocument.saveAs`` in a script included).
+* Undo across a Save As: FreeCAD keeps the files of ``App::PropertyFileIncluded``
+  properties (a Result's arrays, a parameter study's table) and the copies its undo steps
+  hold of them in the document's transient folder, which it renames when the document's
+  file name changes; undo steps taken before still name the old folder, and undoing one
+  then empties the property (the stored result lost). ``keep_transient_files`` (an App
+  document observer, with or without the GUI) leaves a symbolic link from each old name
+  to the folder, removed when the document is closed.
 * Links to other files: an ``App::Link`` (or any ``App::PropertyXLink``) to an object of
   another document stores that document's path relative to the document's own folder
   (``<XLink file="parts.FCStd" .../>``) and FreeCAD's ``saveAs`` keeps it as it is, so a
@@ -23,7 +30,8 @@ import re
 import zipfile
 
 __all__ = ["gui_members", "restore_gui_members", "rewrite_members", "linked_files",
-           "repoint_links", "unresolved_links", "holds_simphant_objects", "keep_view_data"]
+           "repoint_links", "unresolved_links", "holds_simphant_objects", "keep_view_data",
+           "keep_transient_files"]
 
 DOCUMENT = "Document.xml"
 GUI_DOCUMENT = "GuiDocument.xml"
@@ -240,3 +248,66 @@ def keep_view_data(FreeCAD, wanted=holds_simphant_objects):
         _KEEPER.append(_ViewDataKeeper(FreeCAD, wanted))
         FreeCAD.addDocumentObserver(_KEEPER[0])
     return _KEEPER[0]
+
+
+# ----------------------------------------------------------------------------- undo across Save As
+
+class _TransientFolderLinks:
+    """App document observer: the old names of a document's transient folder lead to it
+    (see ``keep_transient_files``)."""
+
+    def __init__(self):
+        self.before = {}            # document Name -> its transient folder before the change
+        self.links = {}             # document Name -> the old names linked to its folder
+        import atexit
+        atexit.register(self.remove_all)        # documents left open at exit
+
+    def slotBeforeChangeDocument(self, doc, prop):
+        if prop == "TransientDir" and doc.UndoCount:    # undo steps that may name it
+            self.before[doc.Name] = doc.TransientDir
+
+    def slotChangedDocument(self, doc, prop):
+        old = self.before.pop(doc.Name, None) if prop == "TransientDir" else None
+        new = doc.TransientDir
+        if not old or old == new or not os.path.isdir(new):
+            return
+        names = self.links.setdefault(doc.Name, [])
+        for name in names + [old]:          # earlier names follow the folder too
+            try:
+                if os.path.islink(name):
+                    os.remove(name)
+                if not os.path.exists(name):
+                    os.symlink(new, name)
+                    if name not in names:
+                        names.append(name)
+            except OSError:                 # no symbolic links here: undo as FreeCAD does
+                pass
+
+    def slotDeletedDocument(self, doc):
+        self._remove(self.links.pop(doc.Name, []))
+
+    def remove_all(self):
+        for doc_name in list(self.links):
+            self._remove(self.links.pop(doc_name))
+
+    @staticmethod
+    def _remove(names):
+        for name in names:
+            try:
+                if os.path.islink(name):
+                    os.remove(name)
+            except OSError:
+                pass
+
+
+_FOLDER_LINKS = []
+
+
+def keep_transient_files(FreeCAD):
+    """Keep the files undo steps hold reachable when a document's file name changes (see
+    the module docstring). Installed once, by the workbench's ``Init.py``; returns the
+    observer."""
+    if not _FOLDER_LINKS:
+        _FOLDER_LINKS.append(_TransientFolderLinks())
+        FreeCAD.addDocumentObserver(_FOLDER_LINKS[0])
+    return _FOLDER_LINKS[0]

@@ -251,3 +251,26 @@ def test_the_result_of_an_assembly_of_linked_parts_reopens_whole_and_solves(tmp_
         assert len(runner.get_result(doc.getObject("Study")).t) == 21
     finally:
         close_all()
+
+
+def test_undo_after_save_as_gives_back_the_replaced_result(tmp_path):
+    """Save As renames the document's transient folder, where the Result's arrays and the
+    copies undo keeps of them live; the undo steps taken before still find them (a link
+    from the old name, removed with the document)."""
+    import numpy as np
+    from helpers_doc import pendulum
+    from SimPhantWorkbench import runner
+    doc = FreeCAD.newDocument("UndoSaveAs")
+    doc.UndoMode = 1
+    study = pendulum(doc)["study"]
+    first = runner.run_study(study, t_end=0.1, output_dt=0.02)
+    second = runner.run_study(study, t_end=0.1, output_dt=0.01)
+    old = doc.TransientDir
+    doc.saveAs(str(tmp_path / "saved.FCStd"))
+    assert doc.TransientDir != old and os.path.islink(old)
+    doc.undo()
+    assert np.array_equal(runner.get_result(study).t, first.t)
+    doc.redo()
+    assert np.array_equal(runner.get_result(study).t, second.t)
+    FreeCAD.closeDocument(doc.Name)
+    assert not os.path.lexists(old)

@@ -16,7 +16,8 @@ import sys
 import pytest
 
 import undo_cases
-from SimPhantWorkbench import factory
+from helpers_doc import docs, pendulum  # noqa: F401 (fixture)
+from SimPhantWorkbench import factory, runner
 from SimPhantWorkbench.objects import OBJECT_TYPES, proxy_class
 
 CASES = list(undo_cases.all_cases())
@@ -48,7 +49,7 @@ def test_undo_restores_redo_repeats_and_both_save_whole(undo_run, name):
     case = _case(undo_run, name)
     assert case["changed"] and case["undo_steps"] == 1
     assert case["undo"] == [] and case["invalid_after_undo"] == []
-    assert case["redo"] == []
+    assert case["redo"] == [] and case["undo_after_save"] == []
     assert case["reopen_after"] == []
     assert case["reopen_undone"] == []
     assert case["closed"]
@@ -92,3 +93,18 @@ def test_the_snapshot_sees_a_changed_property_and_a_removed_object(doc):
     assert undo_cases.content_differences(c, undo_cases.content(doc))
     doc.removeObject("Box")
     assert undo_cases.differences(a, undo_cases.snapshot(doc))[0].startswith("objects")
+
+
+def test_a_document_without_undo_leaves_no_transaction_open_for_the_next(docs):
+    """Headless documents have undo off; SimPhant's changes to one must not leave FreeCAD's
+    application-wide transaction open, which would gather every later change of a document
+    with undo on into one step that is never committed."""
+    pendulum(docs())                                          # UndoMode 0
+    doc = docs()
+    doc.UndoMode = 1
+    study = pendulum(doc)["study"]
+    runner.run_study(study, t_end=0.02)
+    runner.run_study(study, t_end=0.02)
+    assert doc.UndoNames[:3] == ["SimPhant: store result of 'Study'"] * 2 \
+        + ["Add SimPhant joint"]
+    assert not doc.HasPendingTransaction

@@ -3,9 +3,10 @@
 ``python3 undo_cases.py OUT.json TMPDIR`` runs each case of ``CASES`` on a fresh document
 with undo on: the document before the change (``content``: every file of its serialised
 ``.FCStd``, byte by byte; ``snapshot``: every object and property) must come back after
-undo, and the changed document after redo; the document saved after redo and the one
-saved after undo again must reopen with exactly those objects and properties, and every
-document must close. The results are written to ``OUT.json`` after each case, so a crash
+undo, and the changed document after redo, also across saves under new names (FreeCAD
+renames the document's transient folder); the document saved after undo and the one saved
+after redo must reopen with exactly those objects and properties, and every document must
+close. The results are written to ``OUT.json`` after each case, so a crash
 (FreeCAD 1.0 dies on some undos) leaves the cases done so far and names the one it died
 in; ``test_undo.py`` reads them. ``snapshot`` and ``differences`` are also used by the GUI
 test of the commands (``tests/gui/test_undo_gui.py``).
@@ -397,9 +398,9 @@ def reopened(path, want):
 
 def run_case(name, build, change, tmp):
     """Undo, redo, save and reopen one change (see the module docstring); a dict of what
-    was seen. Two passes on fresh documents: change, undo, redo, save; and change, undo,
-    save (a save moves the document's transient files, which undo steps taken before it
-    cannot follow: FreeCAD)."""
+    was seen. The document is saved under a new name after undo and again after redo:
+    FreeCAD renames its transient folder then, which undo steps taken before must
+    survive (``document.fcstd.keep_transient_files``)."""
     import FreeCAD
     safe = "".join(c if c.isalnum() else "_" for c in name)
     model = _fresh(safe, build, tmp)
@@ -411,29 +412,26 @@ def run_case(name, build, change, tmp):
     after_c, after_s = content(doc), snapshot(doc)
     out["undo_steps"] = doc.UndoCount - undo0
     out["changed"] = after_s != before_s
+    undone = os.path.join(tmp, safe + "_undone.FCStd")
     if out["undo_steps"]:
         doc.undo()
         out["undo"] = content_differences(before_c, content(doc)) \
             + differences(before_s, snapshot(doc))
         out["invalid_after_undo"] = invalid_objects(doc)
+        doc.saveAs(undone)
         doc.redo()
         out["redo"] = content_differences(after_c, content(doc)) \
             + differences(after_s, snapshot(doc))
-    saved = os.path.join(tmp, safe + "_after.FCStd")
-    doc.saveAs(saved)
-    FreeCAD.closeDocument(doc.Name)
-    out["reopen_after"] = reopened(saved, after_s)
+    after = os.path.join(tmp, safe + "_after.FCStd")
+    doc.saveAs(after)
     if out["undo_steps"]:
-        model = _fresh(safe, build, tmp)
-        doc = model["doc"]
-        before_s = snapshot(doc)        # the build's own UUIDs and run times
-        change(model)
-        doc.undo()
-        saved = os.path.join(tmp, safe + "_undone.FCStd")
-        doc.saveAs(saved)
-        FreeCAD.closeDocument(doc.Name)
-        out["reopen_undone"] = reopened(saved, before_s)
+        doc.undo()                      # after the second rename too
+        out["undo_after_save"] = differences(before_s, snapshot(doc))
+    FreeCAD.closeDocument(doc.Name)
     out["closed"] = True
+    out["reopen_after"] = reopened(after, after_s)
+    if out["undo_steps"]:
+        out["reopen_undone"] = reopened(undone, before_s)
     return out
 
 

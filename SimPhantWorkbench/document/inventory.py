@@ -19,7 +19,7 @@ from collections import namedtuple
 from .file_check import read_document_xml
 
 __all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
-           "check_nothing_lost"]
+           "unsaved_objects", "check_nothing_lost"]
 
 #: one document object: its type id and its proxy's ``(module, class)`` (or ``None``)
 Entry = namedtuple("Entry", ["type", "proxy"])
@@ -33,9 +33,10 @@ class DocumentLossError(Exception):
         self.lost = lost
 
 
-def file_inventory(path):
-    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path``."""
-    root = read_document_xml(path)
+def file_inventory(path, root=None):
+    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path`` (``root``: its
+    parsed ``Document.xml`` if at hand)."""
+    root = read_document_xml(path) if root is None else root
     entries = {}
     objects = root.find("Objects")
     for el in (objects if objects is not None else []):
@@ -76,22 +77,34 @@ def inventory(doc):
     return out
 
 
-def lost_objects(expected, doc):
-    """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
-    ``"<name> (<type>): <what>"`` lines, empty when nothing is lost."""
-    have = inventory(doc)
-    lost = []
+def _compare(expected, have, missing, became, classless):
+    """Lines for the entries of ``expected`` that ``have`` lacks or holds otherwise."""
+    out = []
     for name, want in expected.items():
         got = have.get(name)
         what = "%s (%s)" % (name, want.type)
         if got is None:
-            lost.append("%s: not loaded" % what)
+            out.append("%s: %s" % (what, missing))
         elif got.type != want.type:
-            lost.append("%s: loaded as %s" % (what, got.type))
+            out.append("%s: %s %s" % (what, became, got.type))
         elif want.proxy is not None and got.proxy != want.proxy:
-            lost.append("%s: its Python class %s.%s could not be loaded"
-                        % (what, want.proxy[0], want.proxy[1]))
-    return lost
+            out.append("%s: its Python class %s.%s %s"
+                       % (what, want.proxy[0], want.proxy[1], classless))
+    return out
+
+
+def lost_objects(expected, doc):
+    """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
+    ``"<name> (<type>): <what>"`` lines, empty when nothing is lost."""
+    return _compare(expected, inventory(doc), "not loaded", "loaded as",
+                    "could not be loaded")
+
+
+def unsaved_objects(doc, saved):
+    """What the saved file's inventory ``saved`` lacks of the loaded ``doc``: lines as
+    ``lost_objects``, empty when the file holds every object."""
+    return _compare(inventory(doc), saved, "not in the file", "stored as",
+                    "is not stored")
 
 
 def check_nothing_lost(expected, doc, target):

@@ -4,6 +4,7 @@ import hashlib
 import io
 import json
 import os
+import tracemalloc
 import zipfile
 
 import pytest
@@ -93,3 +94,17 @@ def work(tmp_path, model):
     with open(model, "rb") as src, open(path, "wb") as dst:
         dst.write(src.read())
     return tmp_path, path
+
+
+def refused_within(memory, error, match, fn, *args):
+    """``fn(*args)`` raises ``error`` matching ``match`` and allocates at most ``memory``
+    bytes (Python's allocations, traced) on the way."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(error, match=match):
+            fn(*args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < memory, peak
+

@@ -19,7 +19,7 @@ import pytest
 
 import FreeCAD
 
-from helpers_doc import docs, pendulum  # noqa: F401
+from helpers_doc import PROBE_MODULE, docs, pendulum  # noqa: F401
 from helpers_hostile import (T_END, edit_fcstd, model, object_data_start,  # noqa: F401
                              run_cli, tree_hashes, work)
 from SimPhantWorkbench import cli, factory
@@ -97,20 +97,6 @@ def test_sweep_refuses_a_truncated_document_as_run_does(work):
     assert out == "" and tree_hashes(root) == before and not (root / "out").exists()
 
 
-PROBE_MODULE = '''
-class Probe:
-    """A Python feature of an add-on that is not installed where the model is opened."""
-    def __init__(self, obj):
-        obj.addProperty("App::PropertyLength", "Size", "Probe", "a value")
-        obj.Proxy = self
-    def execute(self, obj):
-        pass
-    def dumps(self):
-        return None
-    def loads(self, state):
-        return None
-    __getstate__, __setstate__ = dumps, loads
-'''
 
 
 def probe_model(folder, docs):

@@ -4,7 +4,6 @@ before VTK sees them, exits 2 naming the file, and draws long titles shortened; 
 result read back from a document keeps every series it holds."""
 import json
 import os
-import tracemalloc
 import zipfile
 
 import numpy as np
@@ -13,7 +12,7 @@ import pytest
 import FreeCAD
 
 from helpers_doc import docs, pendulum  # noqa: F401
-from helpers_hostile import run_cli
+from helpers_hostile import refused_within, run_cli
 from SimPhantWorkbench import cli, factory, output, runner, viewer
 from SimPhantWorkbench.output.mesh import Mesh
 from SimPhantWorkbench.solver import Model, result_file
@@ -145,15 +144,8 @@ def test_view_refuses_a_zip_bomb_result_before_decompressing(view_dir, tmp_path,
     del big
     assert os.path.getsize(os.path.join(folder, "result.npz")) < 2e6
     monkeypatch.setattr(result_file, "MAX_RESULT_BYTES", 16 * 1024 ** 2)
-    tracemalloc.start()
-    try:
-        with pytest.raises(ValueError, match="result.npz': its result file holds .* more than "
-                                             "the limit"):
-            files.load_view_files(folder)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 4e6, peak
+    refused_within(4e6, ValueError, "result.npz': its result file holds .* more than the limit",
+                   files.load_view_files, folder)
 
 
 def test_view_refuses_a_zip_bomb_scene_before_decompressing(view_dir, tmp_path, monkeypatch):
@@ -167,15 +159,8 @@ def test_view_refuses_a_zip_bomb_scene_before_decompressing(view_dir, tmp_path, 
     a["points_1"] = np.zeros((40 * 1024 ** 2 // 24, 3))
     rewrite(path, a)
     monkeypatch.setattr(scene_module, "MAX_SCENE_BYTES", 1024 ** 2)
-    tracemalloc.start()
-    try:
-        with pytest.raises(ValueError, match="scene.npz' holds 4.19e\\+07 bytes of meshes, "
-                                             "more than the limit"):
-            files.load_view_files(folder)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 4e6, peak
+    refused_within(4e6, ValueError, "scene.npz' holds 4.19e\\+07 bytes of meshes, more than the "
+                   "limit", files.load_view_files, folder)
     with zipfile.ZipFile(path) as z:          # a member lying about its size: refused
         data = {i.filename: z.read(i.filename) for i in z.infolist()}
     data["points_0.npy"] += b"\0" * 4096

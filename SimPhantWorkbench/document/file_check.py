@@ -32,16 +32,16 @@ and the object.
 """
 import os
 import zipfile
+import zlib
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
-import zlib
 
 from .base import proxy_type
 from ..solver import ModelError
 
 __all__ = ["DocumentError", "FileRefused", "MAX_XML_BYTES", "MAX_MEMBER_BYTES",
-           "MAX_FILE_BYTES", "check_document", "document_problems", "read_document_xml", "check_file",
-           "check_archive", "read_member", "parse_xml"]
+           "MAX_FILE_BYTES", "check_document", "document_problems", "read_document_xml",
+           "check_file", "check_archive", "read_member", "parse_xml"]
 
 _MODULE_PREFIX = "SimPhantWorkbench."
 _LINK_TAGS = ("Link", "XLink")

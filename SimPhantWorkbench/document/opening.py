@@ -25,8 +25,8 @@ import zipfile
 from ..output import atomic
 from ..solver import ModelError
 from .base import studies
-from .file_check import (DocumentError, FileRefused, check_archive, check_document, check_file, parse_xml,
-                         read_document_xml, read_member)
+from .file_check import (DocumentError, FileRefused, check_archive, check_document,
+                         check_file, parse_xml, read_document_xml, read_member)
 from .inventory import (DocumentLossError, check_nothing_lost, file_inventory, lost_objects,
                         unsaved_objects)
 

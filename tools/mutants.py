@@ -792,11 +792,17 @@ MUTANTS = [
            ["tests/app/test_cli_contract.py::test_in_place_keeps_freecads_backup_of_the_model"],
            "--in-place keeps no backup of the model it replaces"),
     Mutant("save-leaves-stale-temps", "SimPhantWorkbench/document/opening.py",
-           "        atomic.remove_stale_temps(directory)",
+           "        atomic.remove_stale_temps(os.path.dirname(os.path.realpath(path)))",
            "        pass",
            [THF + "::test_kill_9_during_an_in_place_save_leaves_no_temporary_file_after_the_"
             "next_run"],
            "the temporary file of a killed save stays forever"),
+    Mutant("save-leaves-stale-temps-in-its-folder", "SimPhantWorkbench/document/opening.py",
+           "        atomic.remove_stale_temps(directory)",
+           "        pass",
+           [THF + "::test_kill_9_during_an_in_place_save_leaves_no_temporary_file_after_the_"
+            "next_run"],
+           "the temporary file of a killed save into an output folder stays there"),
     Mutant("stale-temps-of-live-saves", "SimPhantWorkbench/output/atomic.py",
            "            if m.group(2) != host or pid_alive(int(m.group(1))):",
            "            if False:",

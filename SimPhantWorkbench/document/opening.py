@@ -157,6 +157,7 @@ class ModelFile:
             raise ModelFileError("model '%s' is not a file" % path)
         if not zipfile.is_zipfile(path):
             raise ModelFileError("'%s' is not a FreeCAD document (.FCStd)" % path)
+        atomic.remove_stale_temps(os.path.dirname(os.path.realpath(path)))  # of killed saves
         try:
             root = check_file(path)          # before FreeCAD reads a byte of it
             self.gui = gui_members(path)

@@ -407,8 +407,7 @@ sys.exit(main(sys.argv[1:]))
 
 def test_kill_9_during_an_in_place_save_leaves_no_temporary_file_after_the_next_run(work):
     """Weaker spot: kill -9 during an --in-place save left a 13-71 MB temporary file. The
-    model stays whole, and the next save into its folder removes what the killed one
-    left."""
+    model stays whole, and the next run on it removes what the killed save left."""
     root, model = work
     digest = outdir.file_sha256(model)
     done = subprocess.run([RUN_PYTHON, "-c", KILLED_SAVE, "run", model, "--in-place",
@@ -417,14 +416,26 @@ def test_kill_9_during_an_in_place_save_leaves_no_temporary_file_after_the_next_
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert outdir.file_sha256(model) == digest
     assert len(temps(root)) == 1                       # what the killed save left
-    code, out, err = run_cli("run", model, "--in-place", "--no-animation", "--t-end", T_END,
-                             "--out", root / "out")
+    code, out, err = run_cli("run", model, "--no-animation", "--t-end", T_END, "--out",
+                             root / "out")
     assert code == 0, err
-    assert temps(root) == [] and outdir.file_sha256(model) != digest
+    assert temps(root) == [] and outdir.file_sha256(model) == digest
     # a temporary file of a save still running (this process) is left alone
     mine = atomic.temp_path(str(root))
     open(mine, "w").close()
     assert atomic.remove_stale_temps(str(root)) == [] and os.path.exists(mine)
+    os.remove(mine)
+    # a save into another folder (the sweep's document) removes what a killed one left there
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    folder = root / "sweep"
+    folder.mkdir()
+    stale = atomic.temp_path(str(folder)).replace("-%d-" % os.getpid(), "-%d-" % dead.pid, 1)
+    open(stale + ".3f2a", "w").close()                 # as FreeCAD names its own temporaries
+    from SimPhantWorkbench.document.opening import ModelFile
+    with ModelFile(FreeCAD, model) as m:
+        m.save_as(str(folder / "swing_sweep.FCStd"))
+    assert sorted(os.listdir(str(folder))) == ["swing_sweep.FCStd"]
 
 
 # ============================================================================ the CLI's files

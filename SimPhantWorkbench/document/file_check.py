@@ -14,7 +14,8 @@ Before FreeCAD parses anything (``check_file``):
   gigabytes) and is well-formed XML (a file cut off by a full disk, an
   interrupted copy or a bad hand edit is not);
 * every stored enumeration index is an item of its list: FreeCAD reads a
-  negative index as the last item (a joint's type silently another one).
+  negative index of a list with items as another item (a joint's type silently
+  another kind).
 
 FreeCAD reads a damaged ``Document.xml`` as far as it can and reports nothing:
 the objects after the cut come back without properties or not at all. A study
@@ -188,15 +189,16 @@ def _enumeration_problem(obj):
         if index is None:
             continue
         text = index.get("value", "")
+        items = p.find("CustomEnumList")
         try:
             value = int(text)
         except ValueError:
             value = None
-        if value is None or value < 0:      # out of range above: enumeration_problems
+        # FreeCAD writes -1 for an enumeration without items; one with items and a negative
+        # index is damaged (out of range above: enumeration_problems)
+        if value is None or (value < 0 and items is not None and len(items.findall("Enum"))):
             return ("its enumeration %s stores the item index %r, which is no item of its "
-                    "list (FreeCAD would read %s)"
-                    % (p.get("name"), text, "another item" if value is None else
-                       "the last item"))
+                    "list (FreeCAD would silently read another item)" % (p.get("name"), text))
     return None
 
 

@@ -151,8 +151,9 @@ def test_sweep_refuses_a_document_that_would_lose_add_on_data_before_sweeping(tm
 
 @pytest.mark.parametrize("prop,owner", [("JointType", "Hinge"), ("Integrator", "Study")])
 def test_a_negative_enumeration_index_is_refused_naming_object_and_property(work, prop, owner):
-    """Item 3: value="-1" loads as the last item in FreeCAD (CrankPivot became 'fixed');
-    refused from the file before FreeCAD reads it."""
+    """Item 3: value="-1" loaded as another item (CrankPivot became 'fixed', mobility 0,
+    exit 0); refused from the file before FreeCAD reads it. FreeCAD's own -1 for a list
+    without items stays allowed."""
     root, model = work
 
     def negative(x):
@@ -169,6 +170,14 @@ def test_a_negative_enumeration_index_is_refused_naming_object_and_property(work
     assert out == "" and tree_hashes(root) == before
     with pytest.raises(file_check.DocumentError, match="object '%s'" % owner):
         file_check.check_file(bad)
+
+    def empty_list(x):
+        i = x.index('name="%s"' % prop, x.index("<ObjectData"))
+        j = x.index("<Integer value=", i)
+        k = x.index("</CustomEnumList>", j) + len("</CustomEnumList>")
+        return x[:j] + '<Integer value="-1" CustomEnum="true"/><CustomEnumList count="0">' \
+            '</CustomEnumList>' + x[k:]
+    file_check.check_file(edit_fcstd(model, root / "empty.FCStd", xml=empty_list))
 
 
 def billion_laughs(x):

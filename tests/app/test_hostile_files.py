@@ -236,11 +236,11 @@ def test_a_gui_member_inflating_beyond_the_limit_is_refused_before_reading(work,
     assert peak < 8e6, peak
     # any member FreeCAD would read is sized too: a shape inflating past MAX_MEMBER_BYTES
     monkeypatch.setattr(file_check, "MAX_MEMBER_BYTES", 1024 ** 2)
-    brep = edit_fcstd(model, root / "brep.FCStd",
-                      replace={"PartShape.brp": b"\0" * (40 * 1024 ** 2)})
+    shape = shape_member(model)
+    brep = edit_fcstd(model, root / "brep.FCStd", replace={shape: b"\0" * (40 * 1024 ** 2)})
     code, out, err = run_cli("run", brep, "--out", root / "out", "--t-end", T_END)
     assert code == cli.EXIT_INPUT, err
-    assert "brep.FCStd' is refused: its member 'PartShape.brp' holds 41.9 MB" in err
+    assert "brep.FCStd' is refused: its member '%s' holds 41.9 MB" % shape in err
     # a member whose directory entry understates it is read only as far as it declares,
     # then refused as damaged
     set_declared_size(bad, "DiffuseColor", 100)
@@ -249,6 +249,13 @@ def test_a_gui_member_inflating_beyond_the_limit_is_refused_before_reading(work,
                                                            "'DiffuseColor': Bad CRC"):
             file_check.read_member(z, "DiffuseColor", bad, limit=1000)
     assert not (root / "out").exists()
+
+
+def shape_member(path):
+    """The name of a shape (BRep) member of the .FCStd at ``path`` (FreeCAD 0.20 and 1.x
+    name them differently)."""
+    with zipfile.ZipFile(path) as z:
+        return next(n for n in z.namelist() if n.endswith(".brp"))
 
 
 def set_declared_size(path, member, size):
@@ -270,14 +277,15 @@ def test_a_file_declaring_far_more_than_it_holds_is_refused(work):
     expands at most about 1032 times, so such a directory is a lie."""
     root, model = work
     bad = edit_fcstd(model, root / "liar.FCStd")
-    set_declared_size(bad, "PartShape.brp", 1900 * 1000 ** 2)
+    shape = shape_member(bad)
+    set_declared_size(bad, shape, 1900 * 1000 ** 2)
     with zipfile.ZipFile(bad) as z:
-        assert z.getinfo("PartShape.brp").file_size == 1900 * 1000 ** 2
+        assert z.getinfo(shape).file_size == 1900 * 1000 ** 2
     before = tree_hashes(root)
     code, out, err = run_cli("run", bad, "--out", root / "out", "--t-end", T_END)
     assert code == cli.EXIT_INPUT, err
-    assert "liar.FCStd' is damaged: its member 'PartShape.brp' declares 1.9e+03 MB but " \
-        "holds only" in err
+    assert "liar.FCStd' is damaged: its member '%s' declares 1.9e+03 MB but holds only" \
+        % shape in err
     assert tree_hashes(root) == before
 
 
@@ -322,6 +330,10 @@ def on_tmpfs(tmp_path, setup, command, free):
         """) % (mnt, setup, free, command)
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
                           text=True, timeout=600)
+    if "propagation" in done.stderr and "rc=" not in done.stdout:
+        # in a chroot (make test-fc1) / is no mount point; its mounts are private already
+        done = subprocess.run(["unshare", "-m", "--propagation", "unchanged", "sh", "-c",
+                               script], capture_output=True, text=True, timeout=600)
     assert "rc=" in done.stdout, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     rc = int(lines[0][3:])

@@ -23,19 +23,57 @@ def default_model():
     return os.path.join(EXAMPLES_DIR, DEFAULT_EXAMPLE + ".FCStd")
 
 
+#: the run's own files a --video could be named as (the others are not .mp4/.gif)
+_RUN_VIDEO_NAMES = ("animation.gif",)
+
+
 def _video_path(video, out_dir):
-    """Absolute path of ``--video`` (a bare name goes into ``out_dir``), or None."""
+    """Absolute path of ``--video`` (a bare name, or a name in ``out_dir``, goes into
+    ``out_dir``), or None; refused before the run when it is a file the run writes itself
+    (also as the GIF written without ffmpeg) or an existing file outside ``out_dir``."""
     if not video:
         return None
     if os.path.splitext(video)[1].lower() not in (".mp4", ".gif"):
         raise CliError("--video '%s': the name must end in .mp4 or .gif" % video)
-    if os.path.dirname(video) == "":
-        return os.path.join(out_dir, video)
-    path = os.path.abspath(video)
+    path = os.path.abspath(os.path.join(out_dir, video) if os.path.dirname(video) == ""
+                           else video)
+    names = _video_names(path)
+    if os.path.dirname(path) == out_dir:
+        clash = sorted(n for n in names if n in _RUN_VIDEO_NAMES or n.startswith("."))
+        if clash:
+            raise CliError("--video '%s': the run writes '%s' itself into '%s'; choose "
+                           "another name" % (video, clash[0], out_dir))
+        return path
     if not os.path.isdir(os.path.dirname(path)):
         raise CliError("--video '%s': directory '%s' does not exist"
                        % (video, os.path.dirname(path)))
+    for n in sorted(names):
+        if os.path.lexists(os.path.join(os.path.dirname(path), n)):
+            raise CliError("--video '%s': '%s' exists; not overwriting it (remove it or "
+                           "choose another name)" % (video, os.path.join(os.path.dirname(path),
+                                                                      n)))
     return path
+
+
+def _video_names(path):
+    """The file names --video ``path`` may be written as (an MP4 without ffmpeg: a GIF)."""
+    stem, ext = os.path.splitext(os.path.basename(path))
+    names = {stem + ext}
+    if ext.lower() == ".mp4":
+        from ..viewer.video import ffmpeg_exe
+        if ffmpeg_exe() is None:
+            names.add(stem + ".gif")
+    return names
+
+
+def _output_error(exc, out_dir, staging, writing):
+    """The ``CliError`` (exit 2) of an ``OSError`` while writing the outputs (a full
+    disk...), naming the file: the one the error names, else the one being written."""
+    name = getattr(exc, "filename", None) or writing
+    if name and staging and os.path.dirname(os.path.abspath(name)) == staging:
+        name = os.path.basename(name)
+    path = os.path.join(out_dir, name) if name else out_dir
+    return CliError("cannot write '%s': %s; nothing written" % (path, exc.strerror or exc))
 
 
 def _spawn_animation(args):
@@ -163,10 +201,14 @@ class _RunCommand:
         self.overrides = {k: getattr(args, k) for k in ("t_end", "dt", "method", "output_dt")
                           if getattr(args, k) is not None}
         self.video_path = _video_path(args.video, self.out_dir)
+        if self.video_path is not None and os.path.dirname(self.video_path) == self.out_dir:
+            args.video = os.path.basename(self.video_path)      # listed with the outputs
         self.job = None
         self.imported = None        # the ImportReport of a study made from an Assembly
+        self.writing = None
 
     def note(self, fname):
+        self.writing = fname.split(",")[0]
         self.err.write("writing %s\n" % fname)
         self.err.flush()
 
@@ -186,13 +228,18 @@ class _RunCommand:
         self.model = open_model(FreeCAD, self.model_path)
         self.target = OutputDir(self.out_dir, protected=[self.model_path])
         try:
+            self._check_video_target()
             self.job = _spawn_animation(args)   # prepares on the core the solve leaves free
             self.study = self._study()
             self._prepare()
             result = self._solve()
-            names, lines, info = self._write(result)
-            info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
-            names, moved_video = self._commit(names, info)
+            try:
+                names, lines, info = self._write(result)
+                info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
+                names, moved_video = self._commit(names, info)
+            except OSError as exc:               # a full disk...
+                raise _output_error(exc, self.out_dir, getattr(self, "staging", None),
+                                    self.writing) from None
             self._report(lines, names, moved_video)
             return EXIT_OK
         finally:
@@ -234,6 +281,16 @@ class _RunCommand:
         for text in self.imported.warnings:
             self.warn(text)
         return self.imported.study
+    def _check_video_target(self):
+        """A --video into DIR onto a file that is not the previous run's own: refused."""
+        if self.video_path is None or os.path.dirname(self.video_path) != self.out_dir:
+            return
+        for name in sorted(_video_names(self.video_path)):
+            path = os.path.join(self.out_dir, name)
+            if os.path.lexists(path) and not self.target.is_previous_output(name):
+                raise CliError("--video '%s': '%s' exists and is not a file of the previous "
+                               "run; not overwriting it (remove it or choose another name)"
+                               % (self.args.video, path))
 
     def _prepare(self):
         """The run pipeline's checks, then the output directory: both fail before solving."""

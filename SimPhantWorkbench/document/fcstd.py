@@ -43,18 +43,33 @@ _ENTITIES = ((b"&", b"&amp;"), (b"<", b"&lt;"), (b">", b"&gt;"), (b'"', b"&quot;
 
 def gui_members(path):
     """The view data of a .FCStd (``GuiDocument.xml``, the files it refers to, the
-    thumbnail) as ``{name: bytes}``; empty when the document has none."""
+    thumbnail) as ``{name: bytes}``; empty when the document has none.
+
+    Each member is read within ``file_check``'s limits; a ``GuiDocument.xml`` declaring
+    entities is refused (``DocumentError``), one that does not parse is kept without the
+    files it would refer to."""
+    from .file_check import DocumentError, FileRefused, check_archive, parse_xml, read_member
     try:
         with zipfile.ZipFile(path) as z:
+            check_archive(z, path)
             names = set(z.namelist())
             if GUI_DOCUMENT not in names:
                 return {}
-            xml = z.read(GUI_DOCUMENT)
+            xml = read_member(z, GUI_DOCUMENT, path)
             wanted = {GUI_DOCUMENT}
-            wanted |= {m.decode("utf-8", "replace") for m in re.findall(rb'file="([^"]+)"', xml)}
+            try:
+                root = parse_xml(xml, path, GUI_DOCUMENT)
+                wanted |= {el.get("file") for el in root.iter() if el.get("file")}
+            except FileRefused:
+                raise
+            except DocumentError:
+                pass                # not parsed: kept, without the files it refers to
             wanted |= {n for n in names if n.startswith("thumbnails/")}
-            return {n: z.read(n) for n in sorted(wanted & names)}
-    except (OSError, zipfile.BadZipFile, KeyError):
+            out = {GUI_DOCUMENT: xml}
+            for n in sorted((wanted & names) - {GUI_DOCUMENT}):
+                out[n] = read_member(z, n, path)
+            return out
+    except (OSError, zipfile.BadZipFile):
         return {}
 
 

@@ -25,7 +25,7 @@ from .fcstd import GUI_DOCUMENT, unresolved_links
 from .file_check import read_document_xml
 
 __all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
-           "invalid_objects", "check_nothing_lost", "saved_losses"]
+           "unsaved_objects", "invalid_objects", "check_nothing_lost", "saved_losses"]
 
 #: one document object: its type id and its proxy's ``(module, class)`` (or ``None``)
 Entry = namedtuple("Entry", ["type", "proxy"])
@@ -39,9 +39,10 @@ class DocumentLossError(Exception):
         self.lost = lost
 
 
-def file_inventory(path):
-    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path``."""
-    root = read_document_xml(path)
+def file_inventory(path, root=None):
+    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path`` (``root``: its
+    parsed ``Document.xml`` if at hand)."""
+    root = read_document_xml(path) if root is None else root
     entries = {}
     objects = root.find("Objects")
     for el in (objects if objects is not None else []):
@@ -88,29 +89,42 @@ def invalid_objects(doc):
     return {o.Name: ", ".join(o.State) for o in doc.Objects if "Invalid" in o.State}
 
 
+def _compare(expected, have, missing, became, classless):
+    """Lines for the entries of ``expected`` that ``have`` lacks or holds otherwise."""
+    out = []
+    for name, want in expected.items():
+        got = have.get(name)
+        what = "%s (%s)" % (name, want.type)
+        if got is None:
+            out.append("%s: %s" % (what, missing))
+        elif got.type != want.type:
+            out.append("%s: %s %s" % (what, became, got.type))
+        elif want.proxy is not None and got.proxy != want.proxy:
+            out.append("%s: its Python class %s.%s %s"
+                       % (what, want.proxy[0], want.proxy[1], classless))
+    return out
+
+
 def lost_objects(expected, doc, invalid_before=None):
     """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
     ``"<name> (<type>): <what>"`` lines, empty when nothing is lost. With
     ``invalid_before`` (``invalid_objects`` when the file was opened), also the objects
     that became invalid since."""
     have = inventory(doc)
-    lost = []
-    for name, want in expected.items():
-        got = have.get(name)
-        what = "%s (%s)" % (name, want.type)
-        if got is None:
-            lost.append("%s: not loaded" % what)
-        elif got.type != want.type:
-            lost.append("%s: loaded as %s" % (what, got.type))
-        elif want.proxy is not None and got.proxy != want.proxy:
-            lost.append("%s: its Python class %s.%s could not be loaded"
-                        % (what, want.proxy[0], want.proxy[1]))
+    lost = _compare(expected, have, "not loaded", "loaded as", "could not be loaded")
     if invalid_before is not None:
         for name, state in sorted(invalid_objects(doc).items()):
             if name not in invalid_before:
                 lost.append("%s (%s): became invalid (%s)"
                             % (name, have[name].type, state))
     return lost
+
+
+def unsaved_objects(doc, saved):
+    """What the saved file's inventory ``saved`` lacks of the loaded ``doc``: lines as
+    ``lost_objects``, empty when the file holds every object."""
+    return _compare(inventory(doc), saved, "not in the file", "stored as",
+                    "is not stored")
 
 
 def check_nothing_lost(expected, doc, target, invalid_before=None):
@@ -136,11 +150,7 @@ def saved_losses(doc, path, folder, view_data=False, missing_before=()):
         saved = file_inventory(path)
     except Exception as exc:  # noqa: BLE001 - a damaged write: DocumentError and others
         return ["the file cannot be read back: %s" % exc]
-    for name, entry in sorted(inventory(doc).items()):
-        if name not in saved:
-            lost.append("%s (%s): not in the file" % (name, entry.type))
-        elif saved[name].type != entry.type:
-            lost.append("%s (%s): written as %s" % (name, entry.type, saved[name].type))
+    lost += unsaved_objects(doc, saved)
     missing_before = {os.path.normpath(p) for p in missing_before}
     lost += [text for text, where in unresolved_links(path, folder)
              if os.path.normpath(where) not in missing_before]

@@ -7,7 +7,7 @@ import tempfile
 import FreeCAD
 
 from ..document.base import study_result, transaction
-from ..document.result_check import MAX_RESULT_BYTES
+from ..solver.result_file import MAX_RESULT_BYTES
 from ..objects import add_object
 from ..solver import ModelError
 

@@ -67,7 +67,7 @@ def output_times(t0, t_end, output_dt):
     """Output sample times t0, t0 + output_dt, ..., always ending exactly at t_end."""
     n = int(math.floor((t_end - t0) / output_dt + 1e-9))
     ts = t0 + output_dt * np.arange(n + 1)
-    if t_end - ts[-1] > 1e-9 * max(1.0, abs(t_end)):
+    if n == 0 or t_end - ts[-1] > 1e-9 * max(1.0, abs(t_end)):
         ts = np.append(ts, t_end)
     else:
         ts[-1] = t_end

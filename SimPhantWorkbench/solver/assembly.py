@@ -76,7 +76,7 @@ def correction(system, b):
     kernels.factor_schur(S, W)
     x = np.array(b, dtype=float)
     dq = np.zeros((S.nb, 6))
-    kernels.solve_multipliers(S, W, dq, -x, x)
+    kernels.solve_multipliers(S, W, dq, -x, x, np.empty_like(x))
     return dq
 
 

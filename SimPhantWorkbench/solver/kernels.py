@@ -78,7 +78,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "refine_max", "bsize",
+    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "bsize",
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
@@ -87,7 +87,7 @@ SystemArrays = namedtuple("SystemArrays", [
 Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
-    "phi", "phidot", "gamma", "J", "blk", "rhs", "lam", "res",
+    "phi", "phidot", "gamma", "J", "blk", "chol_dinv", "rhs", "lam", "res",
     "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
     "frc_u", "frc_out",
 ])
@@ -107,6 +107,13 @@ REFINE_TOL = 1e-15
 REFINE_FAST = 1e-6
 
 TWO_PI = 2.0 * math.pi
+
+#: ``load_kind``: a force at a body point or a pure torque (``LOAD_KINDS``), and
+#: ``load_frame``: components in world axes or in the body's (``LOAD_FRAMES``)
+LOAD_FORCE, LOAD_TORQUE = range(2)
+LOAD_WORLD, LOAD_BODY = range(2)
+LOAD_KINDS = {"force": LOAD_FORCE, "torque": LOAD_TORQUE}
+LOAD_FRAMES = {"world": LOAD_WORLD, "body": LOAD_BODY}
 
 #: ``method`` of ``integrate_fixed`` (``integrators.METHODS[...].kernel_id``)
 METHOD_EULER, METHOD_SYMPLECTIC_EULER, METHOD_RK4 = range(3)
@@ -139,7 +146,7 @@ def _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, 
 def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                 ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2):
     """Store row ``r``'s rotational Jacobian columns, Phi, Phi_dot, gamma* and its
-    Schur right-hand side ``Phi_q M^-1 Q - gamma*`` (in ``W.lam``). The
+    Schur right-hand side ``Phi_q M^-1 Q - gamma*`` (in ``W.rhs``). The
     translational columns ``t`` are used, not stored (their owner stores them)."""
     J = W.J
     J[r, 0, 3] = ri0
@@ -159,7 +166,7 @@ def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
     if bj < nb:
         rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
                 + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
-    W.lam[r] = rhs
+    W.rhs[r] = rhs
 
 
 # --------------------------------------------------------------------------- bodies and forces
@@ -222,13 +229,13 @@ def build_forces(S, W):
         f0 = W.load_val[i, 0]
         f1 = W.load_val[i, 1]
         f2 = W.load_val[i, 2]
-        if S.load_frame[i] == 0:   # world -> body components
+        if S.load_frame[i] == LOAD_WORLD:   # world -> body components
             fb0, fb1, fb2 = _rot_t(A, b, f0, f1, f2)
         else:
             fb0 = f0
             fb1 = f1
             fb2 = f2
-        if S.load_kind[i] == 0:   # force at a body point
+        if S.load_kind[i] == LOAD_FORCE:   # force at a body point
             fw0, fw1, fw2 = _rot(A, b, fb0, fb1, fb2)
             W.Q[b, 0] += fw0
             W.Q[b, 1] += fw1
@@ -255,7 +262,7 @@ def build_forces(S, W):
 @njit(**_INL)
 def constraint_rows(S, W):
     """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot,
-    gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.lam``).
+    gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.rhs``).
 
     Row primitives (see ``joints``), with P = r + s, s = A u, d = P_j - P_i,
     omega world-frame, d_dot = v_j + w_j x s_j - v_i - w_i x s_i and
@@ -499,7 +506,7 @@ def constraint_rows(S, W):
             _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                         ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2)
         for r in range(S.jnt_row0[k] + S.jnt_nrow[k], S.jnt_row0[k + 1]):
-            W.lam[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
+            W.rhs[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
 
 
 # --------------------------------------------------------------------------- Schur complement
@@ -575,13 +582,13 @@ def assemble_schur(S, W):
 @njit(**_INL)
 def factor_schur(S, W):
     """In-place left-looking block Cholesky of ``blk`` (lower triangles of the
-    diagonal blocks); the reciprocals of the diagonal of L go to ``W.rhs``.
+    diagonal blocks); the reciprocals of the diagonal of L go to ``W.chol_dinv``.
     Returns the number of pivots that had to be lifted (0 for a positive
     definite matrix). The dense block operations are the unrolled ones of
     ``blocks``."""
     B = len(S.bsize)
     blk = W.blk
-    dinv = W.rhs
+    dinv = W.chol_dinv
     bad = 0
     for k in range(S.nj):
         ok = B * k
@@ -598,10 +605,11 @@ def factor_schur(S, W):
 
 @njit(**_INL)
 def solve_schur(S, W, x):
-    """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in ``W.rhs``)."""
+    """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in
+    ``W.chol_dinv``)."""
     B = len(S.bsize)
     blk = W.blk
-    dinv = W.rhs
+    dinv = W.chol_dinv
     for k in range(S.nj):
         o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
@@ -619,12 +627,18 @@ def solve_schur(S, W, x):
 # --------------------------------------------------------------------------- constraint forces
 @njit(**_INL)
 def apply_multipliers(S, W, x, acc):
-    """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)])."""
+    """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)]).
+
+    Translational columns are read from the joint's first ``jnt_ntrans`` rows only (the
+    others have none); a joint whose only translating rows are its POINT rows has the
+    columns +-e_c there, so its force is +-x itself (``jnt_point == 2``)."""
     nb = S.nb
     J = W.J
     for k in range(S.nj):
         r0 = S.jnt_row0[k]
         r1 = r0 + S.jnt_nrow[k]
+        rt = r0 + S.jnt_ntrans[k]
+        point = S.jnt_point[k] == 2
         for side in range(2):
             b = S.jnt_slot[k, side]
             if b < nb:
@@ -634,11 +648,19 @@ def apply_multipliers(S, W, x, acc):
                 f3 = 0.0
                 f4 = 0.0
                 f5 = 0.0
+                if point:
+                    sg = 1.0 if side == 0 else -1.0
+                    f0 = sg * x[r0]
+                    f1 = sg * x[r0 + 1]
+                    f2 = sg * x[r0 + 2]
+                else:
+                    for r in range(r0, rt):
+                        xr = x[r]
+                        f0 += J[r, side, 0] * xr
+                        f1 += J[r, side, 1] * xr
+                        f2 += J[r, side, 2] * xr
                 for r in range(r0, r1):
                     xr = x[r]
-                    f0 += J[r, side, 0] * xr
-                    f1 += J[r, side, 1] * xr
-                    f2 += J[r, side, 2] * xr
                     f3 += J[r, side, 3] * xr
                     f4 += J[r, side, 4] * xr
                     f5 += J[r, side, 5] * xr
@@ -674,23 +696,23 @@ def constraint_residual(S, W, acc, g, res):
                       + J[r, 1, 3] * acc[bj, 3] + J[r, 1, 4] * acc[bj, 4]
                       + J[r, 1, 5] * acc[bj, 5])
             res[r] = v
-            rho += v * v / S.row_eps[r]
+            rho += v * v * S.row_eps_inv[r]
         for r in range(r1, S.jnt_row0[k + 1]):
             res[r] = 0.0
     return rho
 
 
 @njit(**_INL)
-def solve_multipliers(S, W, acc, g, lam):
+def solve_multipliers(S, W, acc, g, b, lam):
     """Constraint forces without regularisation bias (docs/theory.md, "Solving for
     the multipliers").
 
     On entry ``blk`` holds the Cholesky factor of ``C + E`` (``C = Phi_q M^-1
     Phi_q^T``, ``E = diag(row_eps)``), ``acc`` the accelerations without constraint
-    forces and ``lam`` the right-hand side ``b = Phi_q acc - g``. On exit ``lam``
-    solves ``C lam = b`` (the E-weighted least-norm solution when rows are
-    redundant and ``b`` is consistent) and ``acc <- acc - M^-1 Phi_q^T lam``, so
-    that ``Phi_q acc = g``.
+    forces and ``b`` the right-hand side ``b = Phi_q acc - g`` (left as it is). On
+    exit ``lam`` solves ``C lam = b`` (the E-weighted least-norm solution when rows
+    are redundant and ``b`` is consistent) and ``acc <- acc - M^-1 Phi_q^T lam``,
+    so that ``Phi_q acc = g``.
 
     Iterative refinement on the factorised regularised matrix,
     ``lam <- lam + (C + E)^-1 (b - C lam)``: every step multiplies the error
@@ -701,40 +723,44 @@ def solve_multipliers(S, W, acc, g, lam):
     or to the constraint violation) stay filtered as before. The residual
     ``b - C lam`` is ``Phi_q acc - g`` and costs one pass over the rows; the
     first step uses ``b - C lam_0 = E lam_0`` (exact for the regularised
-    solve), and after it the next residual is ``E delta_1``: if that is below
-    ``REFINE_FAST`` of the first (a well-conditioned ``C``: the common case,
-    one extra forward/backward solve in all) the solve ends there. Otherwise
-    steps go on with the true residual while it falls by at least 4x (what is
-    left then is round-off or the inconsistent part of ``b`` of a redundant
-    set of rows) and is above ``REFINE_TOL``, at most ``S.refine_max`` steps;
-    ``refine_max = 0`` gives the plain regularised solve. Returns the number of
-    steps.
+    solve): when that is already below ``REFINE_TOL`` of ``b`` (E^-1 norms) the
+    plain solve is the answer and no step is taken. After the first step the
+    next residual is ``E delta_1``: if that is below ``REFINE_FAST`` of the first
+    (a well-conditioned ``C``: the common case, one extra forward/backward solve
+    in all) the solve ends there. Otherwise steps go on with the true residual
+    while it falls by at least 4x (what is left then is round-off or the
+    inconsistent part of ``b`` of a redundant set of rows) and is above
+    ``REFINE_TOL``, at most ``S.refine_max`` steps; ``refine_max = 0`` gives the
+    plain regularised solve. Returns the number of steps.
     """
     res = W.res
     eps = S.row_eps
+    ieps = S.row_eps_inv
     n = S.nrows
     rho_b = 0.0
     for r in range(n):
-        rho_b += lam[r] * lam[r] / eps[r]
+        x = b[r]
+        lam[r] = x
+        rho_b += x * x * ieps[r]
     solve_schur(S, W, lam)
-    if S.refine_max < 1:
-        apply_multipliers(S, W, lam, acc)
-        return 0
-    # step 1 from b - C lam_0 = E lam_0
+    steps = 0
     rho = 0.0
-    for r in range(n):
-        e = eps[r] * lam[r]
-        res[r] = e
-        rho += e * lam[r]
-    solve_schur(S, W, res)
     rho_next = 0.0
-    for r in range(n):
-        d = res[r]
-        lam[r] += d
-        rho_next += eps[r] * d * d     # = |E delta|^2_E^-1, the next residual
+    if S.refine_max > 0:
+        # the residual of the regularised solve, b - C lam_0 = E lam_0
+        for r in range(n):
+            e = eps[r] * lam[r]
+            res[r] = e
+            rho += e * lam[r]
+        if rho > REFINE_TOL * REFINE_TOL * rho_b:
+            solve_schur(S, W, res)
+            for r in range(n):
+                d = res[r]
+                lam[r] += d
+                rho_next += eps[r] * d * d     # = |E delta|^2_E^-1, the next residual
+            steps = 1
     apply_multipliers(S, W, lam, acc)
-    steps = 1
-    if rho_next <= REFINE_FAST * REFINE_FAST * rho:
+    if steps == 0 or rho_next <= REFINE_FAST * REFINE_FAST * rho:
         # the biased directions converge at a rate below REFINE_FAST: what is left
         # (below REFINE_FAST^2 of the first correction) is not worth another solve
         return steps
@@ -767,11 +793,11 @@ def evaluate(t, Y, S, W):
         for c in range(6):
             acc[b, c] = W.afree[b, c]
     if S.nrows > 0:
-        constraint_rows(S, W)      # also the right-hand side (in W.lam)
+        constraint_rows(S, W)      # also the right-hand side (in W.rhs)
         assemble_schur(S, W)
         bad = factor_schur(S, W)
         # lambda and q_ddot = M^-1 (Q - Phi_q^T lambda), with Phi_q q_ddot = gamma*
-        steps = solve_multipliers(S, W, acc, W.gamma, W.lam)
+        steps = solve_multipliers(S, W, acc, W.gamma, W.rhs, W.lam)
         st = W.stats
         st[STAT_SOLVES] += 1.0
         st[STAT_REFINE_SUM] += steps

@@ -3,7 +3,7 @@
 Three parts (each can be left out):
 
 * ``cold``   time to a ready solver in fresh processes with an empty, private
-             ``NUMBA_CACHE_DIR``: ``python -m SimPhantWorkbench.solver.warmup``
+             ``NUMBA_CACHE_DIR``: ``python -m SimPhantWorkbench.solver``
              (every joint block size compiled, what ``make setup`` and the
              workbench's first activation do), then a second process that loads
              them (warm), then the first solve of a revolute chain in a third
@@ -94,7 +94,7 @@ def cold_start(N=8):
                                        process_wall_s=wall)
         log("[small] cold first solve (one block size compiled): %.1f s" % wall)
         for label in ("warmup_cold", "warmup_warm"):
-            p, wall = _run([sys.executable, "-m", "SimPhantWorkbench.solver.warmup"],
+            p, wall = _run([sys.executable, "-m", "SimPhantWorkbench.solver"],
                            dict(env, PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", "")))
             if p.returncode != 0:
                 return dict(out, error=p.stderr[-2000:])

@@ -17,7 +17,7 @@ from . import kernels
 from .errors import AssemblyError
 from .rotations import quat_from_axis_angle, quat_multiply
 
-__all__ = ["assemble", "AssemblyReport"]
+__all__ = ["assemble", "AssemblyReport", "correction", "retract"]
 
 
 class AssemblyReport:

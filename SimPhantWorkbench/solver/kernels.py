@@ -35,7 +35,9 @@ from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_
 from .vec3 import cross as _cross, frame_axis as _frame_axis, rot as _rot, rot_t as _rot_t
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
-           "post_process", "constraint_rows"]
+           "post_process", "constraint_rows", "set_loads", "LOAD_KINDS", "LOAD_FRAMES",
+           "ReactionWork", "NREACT", "factor_geometric", "min_norm_multipliers",
+           "reaction_flags", "reaction_flags_at", "joint_reaction"]
 
 #: No NRT reference counting (``_nrt=False``): the kernels never allocate, they
 #: only index arrays the caller owns, and the reference counting of the ~60
@@ -842,7 +844,7 @@ def _normalize_quats(Y, nb):
 
 
 @njit(**_JIT)
-def _set_loads(S, W, tab, row):
+def set_loads(S, W, tab, row):
     for i in range(S.load_tab.shape[0]):
         col = S.load_tab[i]
         if col >= 0:
@@ -897,13 +899,13 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                 if stage == 0:
                     for i in range(n):
                         Yt[i] = Y[i]
-                    _set_loads(S, W, tab, row)
+                    set_loads(S, W, tab, row)
                     ts = t
                 elif stage == 1:
                     for i in range(n):
                         k1[i] = W.dY[i]
                         Yt[i] = Y[i] + 0.5 * h * k1[i]
-                    _set_loads(S, W, tab, row + 1)
+                    set_loads(S, W, tab, row + 1)
                     ts = t + 0.5 * h
                 elif stage == 2:
                     for i in range(n):
@@ -913,7 +915,7 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                     for i in range(n):
                         k3[i] = W.dY[i]
                         Yt[i] = Y[i] + h * k3[i]
-                    _set_loads(S, W, tab, row + 2)
+                    set_loads(S, W, tab, row + 2)
                     ts = t + h
                 evaluate(ts, Yt, S, W)
                 if stage == 0:
@@ -957,6 +959,207 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     return 0, nsub.shape[0], t, 0.0
 
 
+# --------------------------------------------------------------------------- reactions
+#: ``ReactionWork``: what the reaction rule needs per output sample
+#: (``reactions.reaction_work``, which holds its constants): ``G`` the system's arrays
+#: with geometric weights in place of the masses and ``delta`` x the row weights as
+#: ``row_eps`` (see ``min_norm_multipliers``), ``steps`` of refinement, ``zs`` random
+#: vectors over the rows (none: the rule is off, the multipliers are unique), ``scale``
+#: the length [m] that turns a torque into a force, ``tol`` what a self-stress of norm 1
+#: must change for a component to count as indeterminate, scratch (``zero``, ``work``,
+#: ``s``, ``zbuf`` over the rows, ``vf`` per body, ``hit`` per joint and component) and
+#: ``flags`` the counts of samples per joint and component.
+ReactionWork = namedtuple("ReactionWork", ["G", "steps", "zs", "scale", "tol", "zero", "work",
+                                           "s", "zbuf", "vf", "hit", "flags"])
+#: reaction components of ``ReactionWork.flags``: force x, y, z and torque x, y, z in world
+#: axes (torque about body 2's joint point), then the same in joint frame 1's axes (torque
+#: about its origin, body 1's joint point)
+NREACT = 12
+
+
+@njit(**_INL)
+def factor_geometric(G, W):
+    """Assemble and factorise ``C_V + E = Phi_q V Phi_q^T + delta diag(w)`` of ``G`` at
+    the Jacobian in ``W.J``."""
+    assemble_schur(G, W)
+    factor_schur(G, W)
+
+
+@njit(**_INL)
+def _times_c(G, W, x, zero, vf, out):
+    """out <- C_V x = Phi_q V Phi_q^T x (``out`` may be ``x``)."""
+    for b in range(G.nb):
+        for c in range(6):
+            vf[b, c] = 0.0
+    apply_multipliers(G, W, x, vf)              # vf = -V Phi_q^T x
+    constraint_residual(G, W, vf, zero, out)    # out = -C_V x
+    for r in range(G.nrows):
+        out[r] = -out[r]
+
+
+@njit(**_INL)
+def min_norm_multipliers(S, W, R, lam):
+    """lam <- the multipliers of least weighted norm ``sum_r w_r lam_r^2`` whose
+    generalised force ``Phi_q^T lam`` is the constraint force of the evaluation just
+    made, ``f = Q - M acc`` (docs/theory.md, "Reactions of redundant joints"; ``R.G``
+    factorised by ``factor_geometric``).
+
+    ``(C_V + E) lam = Phi_q V f`` is the Tikhonov-regularised least-squares problem
+    ``min |Phi_q^T lam - f|_V^2 + delta |lam|_w^2``; ``R.steps`` steps of
+    iterated Tikhonov leave ``(delta / (sigma^2 + delta))^(1 + steps)`` of the
+    value along each direction the force determines (singular value ``sigma`` of the
+    weighted Jacobian): nothing of it at regular configurations, a continuous share
+    near a singular one; the directions no force sees (self-stresses,
+    ``Phi_q^T s = 0``) get nothing."""
+    G = R.G
+    vf = R.vf
+    work = R.work
+    for b in range(S.nb):
+        m = 1.0 / S.body_minv[b]
+        for c in range(3):
+            vf[b, c] = (W.Q[b, c] - m * W.acc[b, c]) * G.body_minv[b]
+            vf[b, 3 + c] = ((W.Q[b, 3 + c] - S.body_inertia[b, c] * W.acc[b, 3 + c])
+                            * G.body_inertia_inv[b, c])
+    for r in range(S.nrows):
+        lam[r] = 0.0
+    for _ in range(1 + R.steps):
+        constraint_residual(G, W, vf, R.zero, work)   # Phi_q V (f - Phi_q^T lam)
+        solve_schur(G, W, work)
+        for r in range(S.nrows):
+            lam[r] += work[r]
+        apply_multipliers(G, W, work, vf)
+
+
+@njit(**_INL)
+def self_stress(R, W, z, s):
+    """s <- the part of ``z`` (a vector over the rows) that no generalised force sees:
+    ``z`` less its projection on the range of ``Phi_q`` (weights ``w``), by iterated
+    Tikhonov on the factor of ``factor_geometric``, so that ``Phi_q^T s = 0`` up to
+    ``(delta / (sigma^2 + delta))^(1 + steps)`` of ``z`` along each direction
+    (the same filter as ``min_norm_multipliers``)."""
+    G = R.G
+    work = R.work
+    for r in range(G.nrows):
+        s[r] = z[r]
+    for _ in range(1 + R.steps):
+        _times_c(G, W, s, R.zero, R.vf, work)
+        solve_schur(G, W, work)
+        for r in range(G.nrows):
+            s[r] -= work[r]
+
+
+@njit(**_INL)
+def joint_reaction(S, W, k, x):
+    """Force and torque (world axes, the torque about body 2's joint point) that the rows
+    of joint ``k`` with multipliers ``x`` exert on its body 2. Driver rows are left out:
+    a driver's effort is reported on its own."""
+    A = W.A
+    bj = S.jnt_slot[k, 1]
+    f0 = 0.0
+    f1 = 0.0
+    f2 = 0.0
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+        if S.row_drv[r] >= 0:
+            continue    # a driver's effort is reported on its own, not as reaction
+        lr = x[r]
+        f0 -= W.J[r, 1, 0] * lr
+        f1 -= W.J[r, 1, 1] * lr
+        f2 -= W.J[r, 1, 2] * lr
+        t0 -= W.J[r, 1, 3] * lr
+        t1 -= W.J[r, 1, 4] * lr
+        t2 -= W.J[r, 1, 5] * lr
+    # body-frame torque about the CoG -> world, then about the anchor P_j
+    tw0, tw1, tw2 = _rot(A, bj, t0, t1, t2)
+    s0, s1, s2 = _rot(A, bj, S.jnt_anchor[k, 1, 0], S.jnt_anchor[k, 1, 1],
+                      S.jnt_anchor[k, 1, 2])
+    x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
+    return f0, f1, f2, tw0 - x0, tw1 - x1, tw2 - x2
+
+
+@njit(**_INL)
+def _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2):
+    """A joint reaction (world axes, torque about body 2's point) in joint frame 1's
+    axes, the torque about its origin (body 1's point): ``R_1^T F`` and
+    ``R_1^T (T + (P_2 - P_1) x F)``."""
+    A = W.A
+    F = S.jnt_frame
+    U = S.jnt_anchor
+    bi = S.jnt_slot[k, 0]
+    bj = S.jnt_slot[k, 1]
+    p0, p1, p2 = _rot(A, bi, U[k, 0, 0], U[k, 0, 1], U[k, 0, 2])
+    q0, q1, q2 = _rot(A, bj, U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
+    x0, x1, x2 = _cross(W.r[bj, 0] + q0 - W.r[bi, 0] - p0, W.r[bj, 1] + q1 - W.r[bi, 1] - p1,
+                        W.r[bj, 2] + q2 - W.r[bi, 2] - p2, f0, f1, f2)
+    t0 += x0
+    t1 += x1
+    t2 += x2
+    a0, a1, a2 = _frame_axis(A, bi, F, k, 0, 0)
+    b0, b1, b2 = _frame_axis(A, bi, F, k, 0, 1)
+    c0, c1, c2 = _frame_axis(A, bi, F, k, 0, 2)
+    return (a0 * f0 + a1 * f1 + a2 * f2, b0 * f0 + b1 * f1 + b2 * f2,
+            c0 * f0 + c1 * f1 + c2 * f2, a0 * t0 + a1 * t1 + a2 * t2,
+            b0 * t0 + b1 * t1 + b2 * t2, c0 * t0 + c1 * t1 + c2 * t2)
+
+
+@njit(**_INL)
+def reaction_flags(S, W, R):
+    """Add 1 to ``R.flags[k, c]`` for each reaction component (``NREACT``) that some
+    self-stress of the rows changes at the current state (``R.G`` factorised by
+    ``factor_geometric``): for each random vector ``z`` of ``R.zs``, its self-stress part
+    ``s`` (``self_stress``) and the reaction ``s`` exerts through each joint; a component
+    counts when that exceeds ``R.tol`` of ``|z|_w`` (a torque: of
+    ``R.scale |z|_w``). A random ``z`` has a part along every self-stress (with
+    probability 1), so every component some self-stress changes is found."""
+    nj = S.nj
+    hit = R.hit
+    s = R.s
+    z = R.zbuf
+    G = R.G
+    for k in range(nj):
+        for c in range(NREACT):
+            hit[k, c] = 0.0
+    for i in range(R.zs.shape[0]):
+        zn = 0.0
+        for r in range(S.nrows):
+            z[r] = R.zs[i, r]
+            zn += (z[r] * G.row_scale[r]) ** 2
+        zn = math.sqrt(zn)
+        self_stress(R, W, z, s)
+        for k in range(nj):
+            f0, f1, f2, t0, t1, t2 = joint_reaction(S, W, k, s)
+            g0, g1, g2, u0, u1, u2 = _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2)
+            tsc = R.scale * zn
+            hit[k, 0] = max(hit[k, 0], abs(f0) / zn)
+            hit[k, 1] = max(hit[k, 1], abs(f1) / zn)
+            hit[k, 2] = max(hit[k, 2], abs(f2) / zn)
+            hit[k, 3] = max(hit[k, 3], abs(t0) / tsc)
+            hit[k, 4] = max(hit[k, 4], abs(t1) / tsc)
+            hit[k, 5] = max(hit[k, 5], abs(t2) / tsc)
+            hit[k, 6] = max(hit[k, 6], abs(g0) / zn)
+            hit[k, 7] = max(hit[k, 7], abs(g1) / zn)
+            hit[k, 8] = max(hit[k, 8], abs(g2) / zn)
+            hit[k, 9] = max(hit[k, 9], abs(u0) / tsc)
+            hit[k, 10] = max(hit[k, 10], abs(u1) / tsc)
+            hit[k, 11] = max(hit[k, 11], abs(u2) / tsc)
+    for k in range(nj):
+        for c in range(NREACT):
+            if hit[k, c] > R.tol:
+                R.flags[k, c] += 1.0
+
+
+@njit(**_JIT)
+def reaction_flags_at(Y, S, W, R):
+    """``reaction_flags`` at the state ``Y`` (positions only matter): what the mechanism
+    check reports before a run."""
+    update_bodies(Y, S, W)
+    constraint_rows(S, W)
+    factor_geometric(R.G, W)
+    reaction_flags(S, W, R)
+
+
 # --------------------------------------------------------------------------- results
 @njit(**_JIT)
 def _row_joint(S, r):
@@ -965,16 +1168,24 @@ def _row_joint(S, r):
 
 
 @njit(**_JIT)
-def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors, jres):
+def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, jres, R):
     """Evaluate each output sample once more for accelerations, multipliers,
-    constraint residuals, joint anchors (world, both sides) and joint reactions
-    (force and torque on the joint's second body about its anchor, world axes).
+    constraint residuals and joint reactions (force and torque on the joint's second
+    body about its anchor, world axes).
     ``jres[k]`` gets joint ``k``'s largest |Phi| over the samples: [length rows (m),
-    angle rows (rad)]."""
+    angle rows (rad)]. With random vectors in ``R.zs`` (a model whose multipliers can
+    be non-unique, ``reactions.reaction_work``) the multipliers are those of least norm
+    (``min_norm_multipliers``) and ``R.flags`` counts the samples at which each
+    reaction component is indeterminate (``reaction_flags``)."""
     nb = S.nb
+    rule = R.zs.shape[0] > 0
     for m in range(times.shape[0]):
-        _set_loads(S, W, tab, m)
+        set_loads(S, W, tab, m)
         evaluate(times[m], Ys[m], S, W)
+        if rule:
+            factor_geometric(R.G, W)
+            min_norm_multipliers(S, W, R, W.lam)
+            reaction_flags(S, W, R)
         for b in range(nb):
             for c in range(6):
                 acc[m, b, c] = W.acc[b, c]
@@ -994,43 +1205,14 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
                 k = _row_joint(S, r)
                 if not v <= jres[k, a]:
                     jres[k, a] = v
-        A = W.A
         for k in range(S.nj):
-            bj = S.jnt_slot[k, 1]
-            f0 = 0.0
-            f1 = 0.0
-            f2 = 0.0
-            t0 = 0.0
-            t1 = 0.0
-            t2 = 0.0
-            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
-                if S.row_drv[r] >= 0:
-                    continue    # a driver's effort is reported on its own, not as reaction
-                lr = W.lam[r]
-                f0 -= W.J[r, 1, 0] * lr
-                f1 -= W.J[r, 1, 1] * lr
-                f2 -= W.J[r, 1, 2] * lr
-                t0 -= W.J[r, 1, 3] * lr
-                t1 -= W.J[r, 1, 4] * lr
-                t2 -= W.J[r, 1, 5] * lr
-            # body-frame torque about the CoG -> world, then about the anchor P_j
-            tw0, tw1, tw2 = _rot(A, bj, t0, t1, t2)
-            s0, s1, s2 = _rot(A, bj, S.jnt_anchor[k, 1, 0], S.jnt_anchor[k, 1, 1],
-                              S.jnt_anchor[k, 1, 2])
-            x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
+            f0, f1, f2, t0, t1, t2 = joint_reaction(S, W, k, W.lam)
             react[m, k, 0] = f0
             react[m, k, 1] = f1
             react[m, k, 2] = f2
-            react[m, k, 3] = tw0 - x0
-            react[m, k, 4] = tw1 - x1
-            react[m, k, 5] = tw2 - x2
-            for side in range(2):
-                b = S.jnt_slot[k, side]
-                p0, p1, p2 = _rot(A, b, S.jnt_anchor[k, side, 0], S.jnt_anchor[k, side, 1],
-                                  S.jnt_anchor[k, side, 2])
-                anchors[m, k, side, 0] = W.r[b, 0] + p0
-                anchors[m, k, side, 1] = W.r[b, 1] + p1
-                anchors[m, k, side, 2] = W.r[b, 2] + p2
+            react[m, k, 3] = t0
+            react[m, k, 4] = t1
+            react[m, k, 5] = t2
 
 
 @njit(**_JIT)
@@ -1038,7 +1220,7 @@ def force_outputs(times, Ys, S, W, tab, out):
     """Coordinate, rate and force of every force element at each output sample:
     ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``)."""
     for m in range(times.shape[0]):
-        _set_loads(S, W, tab, m)
+        set_loads(S, W, tab, m)
         update_bodies(Ys[m], S, W)
         build_forces(S, W)
         for i in range(S.frc_geom.shape[0]):

@@ -369,7 +369,7 @@ class System:
 
     def set_loads(self, t):
         if self.has_timed_inputs:
-            kernels._set_loads(self.S, self.W, self.load_table([t]), 0)
+            kernels.set_loads(self.S, self.W, self.load_table([t]), 0)
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, Y):

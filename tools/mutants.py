@@ -761,6 +761,12 @@ MUTANTS = [
            "        header += [\"%s %s%s\" % (j, c, \"\")",
            ["tests/app/test_outputs.py::test_indeterminate_reaction_components_are_marked"],
            "reactions.csv does not say which components are indeterminate"),
+    Mutant("solver-import-circle", WARM,
+           "    kind = warmup_kind(block_size)\n    m = model_class(",
+           "    from .model import Model  # noqa: F401\n    kind = warmup_kind(block_size)\n"
+           "    m = model_class(",
+           ["tests/solver/test_import.py::test_solver_modules_import_each_other_without_circles"],
+           "the warm-up imports the model again: model -> simulation -> warmup -> model"),
     # ---------------------------------------------------------------- per-feature skips
     Mutant("refinement-never-skipped", K,
            "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",

@@ -110,12 +110,13 @@ def study_once(path, out_dir):
     """Stage times [s] of one ``runner.run_study`` on the document at ``path``."""
     import FreeCAD
     from SimPhantWorkbench import runner
+    from SimPhantWorkbench.run import pipeline
     from SimPhantWorkbench.solver import result as result_mod
     doc = FreeCAD.openDocument(path)
     times = {}
     orig_from_run = result_mod.Result.from_run.__func__
-    orig_store = runner.store_result
-    orig_convert = runner.convert
+    orig_store = pipeline.store_result
+    orig_convert = pipeline.convert
 
     def from_run(cls, *a, **kw):
         t0 = time.perf_counter()
@@ -136,8 +137,8 @@ def study_once(path, out_dir):
         return r
 
     result_mod.Result.from_run = classmethod(from_run)
-    runner.store_result = store
-    runner.convert = convert
+    pipeline.store_result = store          # the names the run pipeline calls
+    pipeline.convert = convert
     try:
         study = [o for o in doc.Objects if getattr(o, "Proxy", None) is not None
                  and type(o.Proxy).__name__ == "Study"][0]
@@ -153,8 +154,8 @@ def study_once(path, out_dir):
         times["fcstd_bytes"] = os.path.getsize(os.path.join(out_dir, "saved.FCStd"))
     finally:
         result_mod.Result.from_run = classmethod(orig_from_run)
-        runner.store_result = orig_store
-        runner.convert = orig_convert
+        pipeline.store_result = orig_store
+        pipeline.convert = orig_convert
         FreeCAD.closeDocument(doc.Name)
     for k in ("result_build", "store_result", "save"):
         times[k + "_over_solve"] = times[k] / times["solve"]

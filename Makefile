@@ -43,10 +43,17 @@ translations:
 	@$(ROOT)/tools/run_python.sh $(ROOT)/tools/translations.py
 
 # Speed benchmark (bench/README.md); installs MuJoCo into bench/.deps only.
-# make bench BENCH_ARGS=--quick for a ~1 minute run.
+# make bench BENCH_ARGS=--quick for a ~1 minute run. make bench BENCH_BASE=<commit>: A/B
+# mode, this checkout against that commit (a git worktree under bench/.ab with its own
+# numba cache) and MuJoCo, paired per-step samples of the revolute chain (bench_ab.py).
+BENCH_BASE ?=
 bench: setup
 	@$(ROOT)/bench/install_deps.sh
-	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS)
+	@if [ -n "$(BENCH_BASE)" ]; then \
+		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_ab.py --base "$(BENCH_BASE)" --mujoco --forces $(BENCH_ARGS); \
+	else \
+		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS); \
+	fi
 
 # Parameter-study benchmark (bench/README.md): 200-variant sweep vs a serial loop, Dask overhead.
 bench-sweep: setup

@@ -85,6 +85,9 @@ T_DRV_HOLD = T_DRV + "::test_held_pendulum_torque"
 T_DIR = "tests/solver/test_direction_driver.py"
 T_DIR_FD = T_DIR + "::test_direction_rows_match_finite_differences"
 DRV = "SimPhantWorkbench/solver/drivers.py"
+REACT = "SimPhantWorkbench/solver/reactions.py"
+T_REACT = "tests/solver/test_reactions.py"
+T_REACT_QUICK = T_REACT + "::test_four_bar_out_of_plane_load_least_norm_and_flags"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -161,16 +164,14 @@ MUTANTS = [
            "ci0, ci1, ci2 = 0.0 * wi0, 0.0 * wi1, 0.0 * wi2",
            [T_FD, T_RHS], "POINT/DOT2/DIST gamma without body 1's centripetal term"),
     Mutant("reaction-torque-about-cog", K,
-           "react[m, k, 3] = tw0 - x0\n            react[m, k, 4] = tw1 - x1\n"
-           "            react[m, k, 5] = tw2 - x2",
-           "react[m, k, 3] = tw0\n            react[m, k, 4] = tw1\n"
-           "            react[m, k, 5] = tw2",
+           "return f0, f1, f2, tw0 - x0, tw1 - x1, tw2 - x2",
+           "return f0, f1, f2, tw0, tw1, tw2",
            [T_MOTIONS, T_API], "reaction torque about body 2's CoG, not its joint point"),
     Mutant("reaction-force-sign", K,
-           "f0 -= W.J[r, 1, 0] * lr\n                f1 -= W.J[r, 1, 1] * lr\n"
-           "                f2 -= W.J[r, 1, 2] * lr",
-           "f0 += W.J[r, 1, 0] * lr\n                f1 += W.J[r, 1, 1] * lr\n"
-           "                f2 += W.J[r, 1, 2] * lr",
+           "f0 -= W.J[r, 1, 0] * lr\n        f1 -= W.J[r, 1, 1] * lr\n"
+           "        f2 -= W.J[r, 1, 2] * lr",
+           "f0 += W.J[r, 1, 0] * lr\n        f1 += W.J[r, 1, 1] * lr\n"
+           "        f2 += W.J[r, 1, 2] * lr",
            [T_MOTIONS, T_API], "reaction force on body 1 reported as the one on body 2"),
     Mutant("symplectic-euler-explicit", K,
            "Y[p + c] += h * Y[v + c]",
@@ -183,8 +184,8 @@ MUTANTS = [
            [T_FRAMES, T_PHYS + "::test_rk4_converges_with_order_four"],
            "RK4 uses k2 twice instead of k2 + k3"),
     Mutant("rk4-midpoint-load-time", K,
-           "_set_loads(S, W, tab, row + 1)",
-           "_set_loads(S, W, tab, row)",
+           "set_loads(S, W, tab, row + 1)",
+           "set_loads(S, W, tab, row)",
            [T_API + "::test_world_torque_and_time_dependent_force", T_INTEG],
            "RK4 midpoint stages see the time-dependent loads of the step start"),
     # ---------------------------------------------------------------- simulation
@@ -248,16 +249,16 @@ MUTANTS = [
            [T_API + "::test_inertia_tensor_input_equals_principal_moments_input", T_FRAMES],
            "body-frame omega in principal axes mapped the wrong way to user axes"),
     Mutant("result-alpha-not-rotated", RES,
-           "acc[c:c + _CHUNK, :, 3:] = _rotate(quat, acc[c:c + _CHUNK, :, 3:])",
-           "acc[c:c + _CHUNK, :, 3:] = acc[c:c + _CHUNK, :, 3:]",
+           "acc[c:c + step, :, 3:] = _rotate(quat, acc[c:c + step, :, 3:])",
+           "acc[c:c + step, :, 3:] = acc[c:c + step, :, 3:]",
            [T_FRAMES, T_API], "angular acceleration reported in body axes as world"),
     Mutant("result-potential-sign", RES,
            'potential = -np.einsum("nbi,i,b->n", qs[:, :, :3], gravity, masses)',
            'potential = np.einsum("nbi,i,b->n", qs[:, :, :3], gravity, masses)',
            [T_API, T_PHYS], "potential energy of gravity with the wrong sign"),
     Mutant("result-reaction-about-body1", RES,
-           "T = T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
-           "T = T - np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)",
+           "T = T + np.cross(self._anchor(k, 1) - self._anchor(k, 0), F)",
+           "T = T - np.cross(self._anchor(k, 1) - self._anchor(k, 0), F)",
            [T_MOTIONS, "tests/solver/test_adams.py::test_adams_case[Prismatic_Case02]"],
            "reaction torque about body 1's joint point: moment arm reversed"),
     Mutant("result-quaternion-jumps", RES,
@@ -605,8 +606,8 @@ MUTANTS = [
            ["tests/gui/test_drivers_gui.py"],
            "adding a driver does not open its task panel"),
     Mutant("warmup-fixed-step-loads-adaptive", SIM,
-           "warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step)",
-           "warmup.ensure(warmup.model_block_size(model), adaptive=True)",
+           "warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step,",
+           "warmup.ensure(warmup.model_block_size(model), adaptive=True,",
            ["tests/solver/test_warmup.py::test_simulate_reports_the_kernel_preparation_apart",
             "tests/solver/test_warmup.py::"
             "test_a_fixed_step_run_does_not_load_the_adaptive_machinery"],
@@ -977,6 +978,85 @@ MUTANTS = [
            "            pass",
            [THV + "::test_a_reopened_result_keeps_its_force_element_and_driver_series"],
            "a result read back from its document loses its force-element and driver series"),
+    # ---------------------------------------------------------------- reactions (the rule)
+    Mutant("reaction-rule-off", K,
+           "    rule = R.zs.shape[0] > 0\n",
+           "    rule = False\n",
+           [T_REACT_QUICK],
+           "reported multipliers are the dynamics' E-weighted ones, not the least-norm ones"),
+    Mutant("reaction-rule-skipped-for-loops", REACT,
+           "    return bool(system.loop_joints()) or bool(system.redundant.any())",
+           "    return bool(system.redundant.any()) and False",
+           [T_REACT + "::test_multipliers_are_the_least_norm_ones"],
+           "a model with loops is treated as a tree: its shared loads are not made unique"),
+    Mutant("reaction-angle-rows-weighted-as-force-rows", REACT,
+           "        w = np.where(np.isin(S.row_prim, ROTATION_PRIMS), 1.0 / (L * L), 1.0)",
+           "        w = np.where(np.isin(S.row_prim, ROTATION_PRIMS), 1.0, 1.0)",
+           [T_REACT + "::test_multipliers_are_the_least_norm_ones"],
+           "torques weighed like forces in the least norm (not invariant to the length unit)"),
+    Mutant("reaction-rule-not-refined", REACT,
+           "STEPS = 3\n",
+           "STEPS = 0\n",
+           [T_REACT + "::test_slider_crank_reactions_through_dead_centre_match_the_planar_"
+            "closed_form[0.5-12.566370614359172]"],
+           "the least-norm solve keeps its Tikhonov bias at regular configurations"),
+    Mutant("reaction-filter-too-narrow", REACT,
+           "SINGULAR_VALUE = 1e-2\n",
+           "SINGULAR_VALUE = 1e-4\n",
+           [T_REACT + "::test_parallelogram_chain_reactions_are_continuous_through_the_"
+            "aligned_configuration"],
+           "near a singular configuration the reactions follow the rigid model's 1/sigma"),
+    Mutant("indeterminate-flags-never-set", K,
+           "            if hit[k, c] > R.tol:",
+           "            if hit[k, c] > 1e300:",
+           [T_REACT_QUICK], "no reaction component is ever flagged indeterminate"),
+    Mutant("indeterminate-flags-from-the-whole-vector", K,
+           "            s[r] -= work[r]\n",
+           "            s[r] -= 0.0 * work[r]\n",
+           [T_REACT_QUICK],
+           "components flagged from the random vector itself, not its self-stress part"),
+    Mutant("indeterminate-flags-joint-axes-of-body-2", K,
+           "    a0, a1, a2 = _frame_axis(A, bi, F, k, 0, 0)\n"
+           "    b0, b1, b2 = _frame_axis(A, bi, F, k, 0, 1)\n"
+           "    c0, c1, c2 = _frame_axis(A, bi, F, k, 0, 2)",
+           "    a0, a1, a2 = _frame_axis(A, bi, F, k, 0, 2)\n"
+           "    b0, b1, b2 = _frame_axis(A, bi, F, k, 0, 1)\n"
+           "    c0, c1, c2 = _frame_axis(A, bi, F, k, 0, 0)",
+           [T_REACT_QUICK], "joint-axes flags computed along the wrong axes"),
+    Mutant("indeterminate-header-missing", "SimPhantWorkbench/output/tables.py",
+           "        header += [\"%s %s%s\" % (j, c, INDETERMINATE if f else \"\")",
+           "        header += [\"%s %s%s\" % (j, c, \"\")",
+           ["tests/app/test_outputs.py::test_indeterminate_reaction_components_are_marked"],
+           "reactions.csv does not say which components are indeterminate"),
+    Mutant("solver-import-circle", WARM,
+           "    kind = warmup_kind(block_size)\n    m = model_class(",
+           "    from .model import Model  # noqa: F401\n    kind = warmup_kind(block_size)\n"
+           "    m = model_class(",
+           ["tests/solver/test_import.py::test_solver_modules_import_each_other_without_circles"],
+           "the warm-up imports the model again: model -> simulation -> warmup -> model"),
+    # ---------------------------------------------------------------- per-feature skips
+    Mutant("refinement-never-skipped", K,
+           "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",
+           "        if True:",
+           ["tests/solver/test_constraint_forces.py::"
+            "test_refinement_is_skipped_when_the_plain_solve_is_already_exact"],
+           "the refinement step runs when the plain solve is already exact"),
+    Mutant("refinement-skipped-too-often", K,
+           "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",
+           "        if rho > rho_b:",
+           ["tests/solver/test_constraint_forces.py::"
+            "test_refinement_can_be_switched_off_and_then_the_bias_returns"],
+           "the refinement is skipped where it removes the Tikhonov bias"),
+    Mutant("force-elements-skipped", K,
+           "    if S.frc_geom.shape[0] > 0:\n        apply_forces(S, W)",
+           "    if S.frc_geom.shape[0] > 1:\n        apply_forces(S, W)",
+           ["tests/solver/test_forces.py::test_spring_mass_period"],
+           "a model with one force element skips the force-element work"),
+    Mutant("timed-inputs-skipped", SIM,
+           "            if sysm.has_timed_inputs:",
+           "            if False:",
+           [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
+           "a model with timed inputs runs without its load table"),
 ]
 
 

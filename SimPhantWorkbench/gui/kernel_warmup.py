@@ -26,9 +26,9 @@ _state = dict(thread=None, timer=None, t0=None, noticed=False, error=None, count
 
 
 def _work():
-    from ..solver import warmup
+    from ..solver import Model, warmup
     try:
-        warmup.ensure_all()
+        warmup.ensure_all(Model)
     except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
         _state["error"] = exc
 

@@ -188,16 +188,23 @@ def _finish_member_rows(fig, axes, shown, empty, suptitle, **margins):
 
 
 def plot_reactions(result, path, title=""):
-    """Per joint: force [N] and torque [N m] on its second body, world axes."""
+    """Per joint: force [N] and torque [N m] on its second body, world axes; components the
+    model leaves indeterminate grey and dashed."""
     names = result.joint_names
     shown, fig, axes = _member_rows(names)
     for r, j in enumerate(shown):
         F = result.reaction_force(j)
         T = result.reaction_torque(j)
+        flags = result.reaction_indeterminate(j)
         for c, (data, unit, what) in enumerate(((F, "N", "F"), (T, "N m", "T"))):
             ax = axes[r, c]
             for k in range(3):
-                ax.plot(result.t, data[:, k], label="%s_%s" % (what, "xyz"[k]))
+                label = "%s_%s" % (what, "xyz"[k])
+                if flags[3 * c + k]:
+                    ax.plot(result.t, data[:, k], color="0.6", ls="--",
+                            label=label + " (indeterminate)")
+                else:
+                    ax.plot(result.t, data[:, k], label=label)
             ax.plot(result.t, np.linalg.norm(data, axis=1), "k:", lw=1,
                     label="|%s|" % what)
             ax.set_ylabel("%s [%s]" % ("force" if c == 0 else "torque", unit))

@@ -13,6 +13,7 @@ from ..document.base import is_type, study_bodies
 from ..document.bodies import body_of_object
 from ..gui import common
 from ..gui.common import obj_expr
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .results_commands import ResultCommand
 
 __all__ = ["LoadsToFEM", "COMMANDS"]
@@ -34,7 +35,7 @@ def ask(study, body):
     import FreeCADGui
     bodies = [b for b in study_bodies(study) if not b.Fixed]
     dlg = QtGui.QDialog(FreeCADGui.getMainWindow())
-    dlg.setWindowTitle("Loads to FEM")
+    dlg.setWindowTitle(translate("SimPhant", "Loads to FEM"))
     form = QtGui.QFormLayout(dlg)
     combo = QtGui.QComboBox()
     for b in bodies:
@@ -42,15 +43,16 @@ def ask(study, body):
     if body is not None:
         combo.setCurrentIndex(bodies.index(body))
     instant = QtGui.QLineEdit("0")
-    instant.setToolTip("A time in s (0.25), frame:N, or peak:SIGNAL where a result quantity "
-                       "peaks, e.g. peak:reaction(Joint) or peak:angular_acceleration(Body)")
+    instant.setToolTip(translate("SimPhant", "A time in s (0.25), frame:N, or peak:SIGNAL "
+                                 "where a result quantity peaks, e.g. peak:reaction(Joint) or "
+                                 "peak:angular_acceleration(Body)"))
     size = QtGui.QDoubleSpinBox()
     size.setRange(0.0, 1e6)
-    size.setSuffix(" mm")
-    size.setSpecialValueText("from the part")
-    form.addRow("Body", combo)
-    form.addRow("Instant", instant)
-    form.addRow("Element size", size)
+    size.setSuffix(translate("SimPhant", " mm"))
+    size.setSpecialValueText(translate("SimPhant", "from the part"))
+    form.addRow(translate("SimPhant", "Body"), combo)
+    form.addRow(translate("SimPhant", "Instant"), instant)
+    form.addRow(translate("SimPhant", "Element size"), size)
     buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Ok | QtGui.QDialogButtonBox.Cancel)
     buttons.accepted.connect(dlg.accept)
     buttons.rejected.connect(dlg.reject)
@@ -75,16 +77,18 @@ def show_stress(report):
                                                          list(result.vonMises))
             result.Mesh.ViewObject.Visibility = True
     except Exception as exc:  # noqa: BLE001 - the display is a convenience
-        FreeCAD.Console.PrintWarning("SimPhant: could not show the stresses: %s\n" % exc)
+        FreeCAD.Console.PrintWarning(
+            translate("SimPhant", "SimPhant: could not show the stresses: %s") % exc + "\n")
 
 
 class LoadsToFEM(ResultCommand):
     name = "SimPhant_LoadsToFEM"
     icon = "LoadsToFEM.svg"
-    menu = "Loads to FEM"
-    tooltip = ("Stress analysis of the selected body at an instant of the result: its joint "
-               "loads, gravity and inertia handed to a FreeCAD FEM analysis (CalculiX); "
-               "shows von Mises stress and the peak")
+    menu = QT_TRANSLATE_NOOP("SimPhant_LoadsToFEM", "Loads to FEM")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_LoadsToFEM", "Stress analysis of the selected body at "
+                                "an instant of the result: its joint loads, gravity and inertia "
+                                "handed to a FreeCAD FEM analysis (CalculiX); shows von Mises "
+                                "stress and the peak")
     #: the dialog (a function of study and body), replaceable by scripts and tests
     ask = staticmethod(ask)
 
@@ -93,7 +97,7 @@ class LoadsToFEM(ResultCommand):
         from ..fem import report_lines, tools_problem
         problem = tools_problem(study.Document)
         if problem:
-            common.message("warning", "Loads to FEM", problem)
+            common.message("warning", translate("SimPhant", "Loads to FEM"), problem)
             return
         choice = self.ask(study, _selected_body(study))
         if choice is None:
@@ -106,7 +110,8 @@ class LoadsToFEM(ResultCommand):
         report = __main__._stress
         show_stress(report)
         self.last_report = report
-        common.message("info", "Loads to FEM", "\n".join(report_lines(report)))
+        common.message("info", translate("SimPhant", "Loads to FEM"),
+                       "\n".join(report_lines(report)))
 
 
 COMMANDS = [LoadsToFEM()]

@@ -15,7 +15,7 @@ import tempfile
 import numpy as np
 
 from ..solver import ModelError
-from ..document.base import object_label
+from ..document.base import object_label, transaction
 from .analysis import build_analysis, mesh_analysis, tools_problem
 from .loads import body_loads
 from .solve import KG_M3_TO_T_MM3, mesh_load_set, peak_stress, support_reactions, write_and_run
@@ -98,27 +98,30 @@ def loads_to_fem(study, body, instant, mesh_size=None, youngs_modulus=210000.0,
         raise ModelError(problem)
     before = {o.Name for o in doc.Objects}
     title = "SimPhant motion loads: %s at %s" % (case.body.Label, case.instant.text)
-    doc.openTransaction("Loads to FEM")
     try:
-        objects = build_analysis(case, mesh_size, youngs_modulus, poisson_ratio)
-        report = _run(case, objects, run, title)
-    except BaseException:
-        _discard(doc, before)
-        raise
-    created = [o for o in doc.Objects if o.Name not in before]
-    if not keep:
-        _discard(doc, before)
+        with transaction(doc, "Loads to FEM"):
+            objects = build_analysis(case, mesh_size, youngs_modulus, poisson_ratio)
+            report = _run(case, objects, run, title)
+            if not keep:
+                raise _Discard()
+        created = [o for o in doc.Objects if o.Name not in before]
+    except _Discard:
+        _remove_new(doc, before)
         created = []
-    else:
-        doc.commitTransaction()
+    except BaseException:
+        _remove_new(doc, before)
+        raise
     return StressReport(case=case, analysis=objects["analysis"], objects=created,
                         balance=case.imbalance()[:2], **report)
 
 
-def _discard(doc, before):
-    """Abort the open transaction and remove every object not in ``before`` (documents
-    without undo keep them after an abort)."""
-    doc.abortTransaction()
+class _Discard(Exception):
+    """Raised in the transaction of ``keep=False`` to abort it once the numbers are read."""
+
+
+def _remove_new(doc, before):
+    """Remove every object not in ``before`` (after the transaction was aborted:
+    documents without undo keep them)."""
     for name in [o.Name for o in doc.Objects if o.Name not in before]:
         if doc.getObject(name) is not None:
             doc.removeObject(name)

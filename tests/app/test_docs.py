@@ -1,9 +1,9 @@
 """The README and the pages under docs/ cannot rot: the examples of docs/scripting.md run
 headless as printed and do what they say; docs/command-line.md names every option and
-file of ``simphant run`` and ``simphant view``; the README keeps its quick start and
-links every page; every link of the README and the pages reaches a file (and a heading);
-the paths of the package they name exist; the number of bundled models they give is the
-number of models in examples/."""
+file of ``simphant run`` and ``simphant view`` and every option of ``simphant fem``; the
+README keeps its quick start and links every page; every link of the README and the pages
+reaches a file (and a heading); the paths of the package they name exist; the number of
+bundled models they give is the number of models in examples/."""
 import contextlib
 import glob
 import io
@@ -101,7 +101,8 @@ def test_the_command_line_page_names_every_option_and_file():
     assert "make demo" in text and "bin/simphant run MODEL.FCStd" in text
     parser = cli.build_parser()
     for command, must in (("run", {"--t-end", "--dt", "--method", "--out", "--no-animation"}),
-                          ("view", {"--time", "--screenshot"})):
+                          ("view", {"--time", "--screenshot"}),
+                          ("fem", {"--body", "--at", "--mesh-size"})):
         options = set(re.findall(r"--[a-z][a-z-]*", parser.commands[command].format_help())) \
             - {"--help", "--debug"}
         assert must <= options

@@ -333,13 +333,33 @@ def open_copy(name):
     return build
 
 
+def ran_slider_crank(doc_unused, tmp):
+    """A copy of the bundled slider-crank, its study run for 0.1 s."""
+    import shutil
+    import FreeCAD
+    from SimPhantWorkbench import runner
+    from SimPhantWorkbench.document.base import studies
+    path = os.path.join(tmp, "case_slider_crank.FCStd")
+    shutil.copy(os.path.join(ROOT, "examples", "slider_crank.FCStd"), path)
+    doc = FreeCAD.openDocument(path)
+    study = studies(doc)[0]
+    runner.run_study(study, t_end=0.1, dt=1e-3, output_dt=0.01)
+    return dict(doc=doc, study=study, rod=doc.getObject("RodLink"))
+
+
+ran_slider_crank.opens = True
+
+#: the Loads to FEM case: the connecting rod at frame 5, a coarse mesh (seconds)
+FEM_ARGS = ("ConnectingRod", "frame:5", 10.0)
+
+
 def _import_assembly(m):
     from SimPhantWorkbench.assembly_import import import_assembly
     import_assembly(m["doc"].getObject("Assembly"))
 
 
 def _run_cases():
-    from SimPhantWorkbench import playback, runner, sweep
+    from SimPhantWorkbench import playback, runner, stress, sweep
     import FreeCAD
     cases = {
         "run_study (store a result)": (pendulum_model, lambda m: runner.run_study(
@@ -350,6 +370,8 @@ def _run_cases():
         "playback.reset": (moved_model, lambda m: playback.reset(m["study"])),
         "sweep.apply_variant": (pendulum_model, lambda m: sweep.apply_variant(
             m["study"], {"Rod_body.Density": 1500.0})),
+        "stress.loads_to_fem": (ran_slider_crank, lambda m: stress.loads_to_fem(
+            m["study"], FEM_ARGS[0], FEM_ARGS[1], mesh_size=FEM_ARGS[2])),
     }
     major = int(FreeCAD.Version()[0])
     fixture = "fc1_containers.FCStd" if major >= 1 else "assembly_pendulum.FCStd"

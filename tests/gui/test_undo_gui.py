@@ -164,6 +164,14 @@ SCRIPT = textwrap.dedent('''
             run("SimPhant_Force_" + kind)
         return drive
 
+    def loads_to_fem(m):
+        from SimPhantWorkbench.commands import cmd_fem
+        body, instant, size = U.FEM_ARGS
+        cmd_fem.LoadsToFEM.ask = staticmethod(
+            lambda study, chosen: (study.Document.getObject(body), instant, size))
+        select(m["rod"])
+        run("SimPhant_LoadsToFEM")
+
     from SimPhantWorkbench.solver import JOINT_TYPES
     from SimPhantWorkbench.solver.forces import FORCE_TYPES
     CASES = {
@@ -194,6 +202,7 @@ SCRIPT = textwrap.dedent('''
         "SimPhant_ExportResultPlots": (ran, lambda m: (export_dir(m), select(m["study"]),
                                                        run("SimPhant_ExportResultPlots"))),
         "SimPhant_ExportAnimation": (ran, export_animation),
+        "SimPhant_LoadsToFEM": (U.ran_slider_crank, loads_to_fem),
     }
     for kind in JOINT_TYPES:
         CASES["SimPhant_Joint_" + kind] = (base, joint_command(kind))

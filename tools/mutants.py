@@ -748,6 +748,14 @@ MUTANTS = [
            "M = np.asarray(moment, dtype=float)",
            ["tests/app/test_fem.py::test_distribute_reproduces_force_and_moment"],
            "a joint's moment taken about the element's centre instead of the joint point"),
+    Mutant("fem-solid-shown-when-shaped", "SimPhantWorkbench/fem/analysis.py",
+           "        solid.ViewObject.Visibility = False\n    solid.Shape = case.solid\n",
+           "        pass\n    solid.Shape = case.solid\n"
+           "    if FreeCAD.GuiUp:\n        solid.ViewObject.Visibility = False\n",
+           ["tests/gui/test_undo_gui.py::"
+            "test_undo_of_every_changing_command_gives_back_the_document_and_redo_repeats_it"],
+           "the FEM solid tessellated by its view provider: its saved and reopened shape "
+           "bounds differently"),
     # ---------------------------------------------------------------- translations
     Mutant("untranslated-label", "SimPhantWorkbench/taskpanels/task_joint.py",
            'grid.addWidget(QtGui.QLabel(translate("SimPhant", "Joint kind")), 0, 0)',

@@ -117,9 +117,13 @@ def build_analysis(case, mesh_size=None, youngs_modulus=210000.0, poisson_ratio=
     analysis.Label = "Stress %s at t = %.6g s" % (label, case.instant.time)
     solid = doc.addObject("Part::Feature", "StressSolid")
     solid.Label = "%s solid (body frame)" % label
-    solid.Shape = case.solid
     if FreeCAD.GuiUp:
+        # hidden before it gets its shape: a visible view provider tessellates the shape
+        # it is given, and the triangulation stays on the document's shape, where it
+        # changes BoundBox (OCC bounds a triangulated face by its mesh); the reopened
+        # document's shape has none
         solid.ViewObject.Visibility = False
+    solid.Shape = case.solid
     solver = ObjectsFem.makeSolverCalculixCcxTools(doc, "SolverCcxTools")
     solver.AnalysisType = "static"
     material = ObjectsFem.makeMaterialSolid(doc, "Material")

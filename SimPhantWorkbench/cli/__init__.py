@@ -9,6 +9,8 @@
                       [--no-triads]
     simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
                  (a parameter study: ``cli.sweep``)
+    simphant doctor [--here] [--json] [--freecadcmd PATH]
+                 (what the solver needs, checked in FreeCAD's Python: ``cli.doctor``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with the run pipeline (``SimPhantWorkbench.run``; a text progress bar on stderr),
@@ -36,13 +38,15 @@ manifest proves were written by that run and are unchanged since, never the
 model (see ``output.outdir``). The model file is opened and saved by
 ``document.opening`` (its checks are those of every entry point).
 
-Modules: ``run``, ``view`` and ``sweep`` (the commands), ``summary``, ``progress``
+Modules: ``run``, ``view``, ``sweep`` and ``doctor`` (the commands), ``summary``, ``progress``
 (the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
-study, model); 3 the integration failed; 130 cancelled. ``simphant view`` and
-``--help`` work without FreeCAD: nothing here imports the document side before a
-command needs it.
+study, model); 3 the integration failed; 4 a package the solver needs is missing
+or broken (the message says what to install; ``simphant doctor``); 130 cancelled.
+``simphant view`` and ``--help`` work without FreeCAD: nothing here imports the
+document side before a command needs it; ``simphant doctor`` imports neither the
+solver nor numpy before its check.
 """
 import argparse
 import contextlib
@@ -50,15 +54,25 @@ import math
 import sys
 
 from .. import __version__
-from ..solver import METHODS, ModelError
-from .common import (EXIT_CANCELLED, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_SIMULATION,
-                     CliError)
+from ..deps import DependencyError
+from .common import (EXIT_CANCELLED, EXIT_DEPENDENCIES, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
+                     EXIT_SIMULATION, CliError)
 from .progress import Interrupt
-from .run import DEFAULT_EXAMPLE, default_model
-from .summary import summary_lines
 
 __all__ = ["main", "build_parser", "default_model", "summary_lines", "EXIT_OK", "EXIT_INTERNAL",
-           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED"]
+           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED", "EXIT_DEPENDENCIES"]
+
+
+def __getattr__(name):
+    """``default_model`` and ``summary_lines`` (they import the solver: not before a
+    command needs it, so that ``simphant doctor`` runs where numpy is broken)."""
+    if name == "default_model":
+        from .run import default_model
+        return default_model
+    if name == "summary_lines":
+        from .summary import summary_lines
+        return summary_lines
+    raise AttributeError(name)
 
 
 def _positive(text):
@@ -87,6 +101,8 @@ def _default_frames():
 
 
 def build_parser():
+    from ..solver import METHODS
+    from .run import DEFAULT_EXAMPLE
     ap = argparse.ArgumentParser(
         prog="simphant", description="SimPhant: rigid multibody dynamics on FreeCAD documents.")
     ap.add_argument("--version", action="version", version="SimPhant %s" % __version__)
@@ -138,9 +154,19 @@ def build_parser():
     view.add_argument("--trails", action="store_true", help="show the CoG trails")
     view.add_argument("--no-triads", action="store_true", help="hide the joint frames")
     view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    from .doctor import add_parser as add_doctor_parser
     from .sweep import add_parser as add_sweep_parser
     ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
-                   "sweep": add_sweep_parser(sub, _positive_int)}
+                   "sweep": add_sweep_parser(sub, _positive_int),
+                   "doctor": add_doctor_parser(sub)}
+    return ap
+
+
+def _doctor_parser():
+    """The parser of ``simphant doctor`` alone (the full parser imports the solver)."""
+    from .doctor import add_parser
+    ap = argparse.ArgumentParser(prog="simphant")
+    add_parser(ap.add_subparsers(dest="command", metavar="COMMAND"))
     return ap
 
 
@@ -152,7 +178,8 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
     """
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _doctor_parser() if argv[:1] == ["doctor"] else build_parser()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             args = parser.parse_args(argv)
@@ -161,6 +188,14 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
     if args.command is None:
         parser.print_help(err)
         return EXIT_INPUT
+    if args.command == "doctor":
+        from .doctor import doctor
+        try:
+            return doctor(args, out, err)
+        except CliError as exc:
+            err.write("simphant: error: %s\n" % exc)
+            return exc.code
+    from ..solver import ModelError
     with Interrupt() as interrupt:
         try:
             if args.command == "view":
@@ -178,6 +213,9 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
         except ModelError as exc:       # the model, its file or the study: bad input
             err.write("simphant: error: %s\n" % exc)
             return EXIT_INPUT
+        except DependencyError as exc:  # numba, scipy ...: what to install
+            err.write("simphant: error: %s\n" % exc)
+            return EXIT_DEPENDENCIES
         except KeyboardInterrupt:
             err.write("\nsimphant: run cancelled; nothing written\n")
             return EXIT_CANCELLED

@@ -1,13 +1,15 @@
 """What the ``simphant`` commands share: exit codes, the user-facing error, FreeCAD
 started headless, the model file opened and checked (``document.opening``)."""
 __all__ = ["EXIT_OK", "EXIT_INTERNAL", "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED",
-           "CliError", "import_freecad", "open_model", "size_text", "fmt"]
+           "EXIT_DEPENDENCIES", "CliError", "import_freecad", "open_model", "size_text", "fmt"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_INPUT = 2
 EXIT_SIMULATION = 3
 EXIT_CANCELLED = 130
+#: a package the solver needs is missing, broken, too old or mismatched (``simphant doctor``)
+EXIT_DEPENDENCIES = 4
 
 
 class CliError(Exception):

@@ -38,8 +38,10 @@ Task = namedtuple("Task", ["index", "key", "model", "settings", "metrics"])
 
 def kernel_count():
     """Number of numba kernel specialisations loaded in this process (compiled or from cache)."""
+    from . import blocks, jit, kernels
+    if not jit.AVAILABLE:
+        return 0
     from numba.core.dispatcher import Dispatcher
-    from . import blocks, kernels
     n = 0
     for module in (kernels, blocks):
         for obj in vars(module).values():

@@ -25,7 +25,7 @@ for it instead of compiling it a second time.
 import threading
 import time
 
-from . import kernels
+from . import jit, kernels
 from .joints import JOINT_TYPES
 
 __all__ = ["ensure", "ensure_all", "model_block_size", "warmup_kind", "busy", "ready_sizes",
@@ -137,6 +137,8 @@ def ready_sizes():
 
 
 def _dispatchers():
+    if not jit.AVAILABLE:
+        return
     from numba.core.dispatcher import Dispatcher
     from . import blocks
     for module in (kernels, blocks):

@@ -66,4 +66,4 @@ def menu():
     return model[:3] + ["Separator"] + joints + ["Separator"] + forces + ["Separator"] \
         + model[3:] + [
         "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1]) + [
-        "Separator"] + list(TOOLBARS[2][1])
+        "Separator"] + list(TOOLBARS[2][1]) + ["Separator", "SimPhant_CheckDependencies"]

@@ -1,4 +1,4 @@
-"""Commands that run and show a study: Check, Solve, Playback, Reset."""
+"""Commands that run and show a study: Check, Solve, Playback, Reset; Check dependencies."""
 import FreeCADGui
 
 from ..document.base import has_result
@@ -25,6 +25,7 @@ def check_report(study):
 
 class CheckModel(Command):
     name = "SimPhant_Check"
+    needs_solver = True
     icon = "Check.svg"
     menu = "Check model"
     tooltip = ("Check the study before solving: bodies, joints, loads, degrees of freedom "
@@ -48,6 +49,7 @@ class CheckModel(Command):
 
 class Solve(Command):
     name = "SimPhant_Solve"
+    needs_solver = True
     icon = "Solve.svg"
     menu = "Solve"
     tooltip = ("Run the motion study in the background (FreeCAD stays usable; Cancel in the "
@@ -95,5 +97,21 @@ class ResetPlacements(Command):
             "playback.reset(%s)" % obj_expr(study)])
 
 
-COMMANDS = [CheckModel(), Solve(), Playback(), ResetPlacements()]
+class CheckDependencies(Command):
+    name = "SimPhant_CheckDependencies"
+    icon = "SimPhant.svg"
+    menu = "Check dependencies"
+    tooltip = ("Check what the solver needs in FreeCAD's Python (numpy, scipy, numba, "
+               "llvmlite: present, versions, agreeing) and show the commands that install "
+               "what is missing")
+
+    def active(self):
+        return True
+
+    def run(self):
+        FreeCADGui.doCommand("from SimPhantWorkbench.gui import dependencies")
+        FreeCADGui.doCommand("dependencies.show_dialog(dependencies.recheck())")
+
+
+COMMANDS = [CheckModel(), Solve(), Playback(), ResetPlacements(), CheckDependencies()]
 

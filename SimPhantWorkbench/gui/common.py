@@ -170,22 +170,36 @@ def in_edit():
 
 class Command:
     """Declarative command: subclasses set ``icon``, ``menu``, ``tooltip`` and implement
-    ``active()`` and ``run()``."""
+    ``active()`` and ``run()``. ``needs_solver``: greyed out, with the reason in the
+    tooltip, when a package the solver needs is missing or broken
+    (``gui.dependencies``)."""
 
     name = ""
     icon = "SimPhant.svg"
     menu = ""
     tooltip = ""
     accel = None
+    needs_solver = False
 
     def GetResources(self):
-        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": self.tooltip}
+        tip = self.tooltip
+        if self.needs_solver:
+            from .dependencies import unavailable_reason
+            reason = unavailable_reason()
+            if reason:
+                tip = ("Not available: %s (SimPhant > Check dependencies says how to install "
+                       "it). %s" % (reason, tip))
+        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": tip}
         if self.accel:
             res["Accel"] = self.accel
         return res
 
     def IsActive(self):
         try:
+            if self.needs_solver:
+                from .dependencies import unavailable_reason
+                if unavailable_reason():
+                    return False
             return bool(self.active())
         except Exception:  # noqa: BLE001 - IsActive must never raise
             return False

@@ -132,9 +132,9 @@ class SolveJob(QtCore.QObject):
         self.note = QtGui.QLabel()
         self.note.setWordWrap(True)
         if self.first_use:
-            self.note.setText("First run in this session: the solver's numba kernels are being "
-                              "loaded (the very first run on this computer compiles them, which "
-                              "takes a minute; later runs start at once).")
+            self.note.setText("First run in this session: the solver's kernels are loaded from "
+                              "numba's cache; on their first use on this computer they are "
+                              "compiled first (the line below says which, and how long).")
         lay.addWidget(self.note)
         self.bar = QtGui.QProgressBar()
         self.bar.setRange(0, 1000)
@@ -155,7 +155,7 @@ class SolveJob(QtCore.QObject):
         elapsed = time.perf_counter() - self.wall0
         compiling = kernel_warmup.status_text()
         if compiling is not None and not self.t:
-            return 0.0, compiling
+            return kernel_warmup.fraction() or 0.0, compiling
         frac = min(1.0, max(0.0, self.t / self.t_end)) if self.t_end else 0.0
         remaining = "remaining ~%.0f s" % (elapsed * (1.0 - frac) / frac) if frac > 0.02 \
             else "remaining: estimating"
@@ -163,6 +163,7 @@ class SolveJob(QtCore.QObject):
             self.t, self.t_end or 0.0, elapsed, remaining)
 
     def _update_dialog(self):
+        kernel_warmup.update_status_bar()
         if self.dialog is None:
             return
         frac, text = self.progress_text()

@@ -49,16 +49,17 @@ def finish(res):
 """
 
 
-def run_gui_script(tmp, name, script):
+def run_gui_script(tmp, name, script, env=None):
     """Run ``script`` as ``tmp/name.py`` in ``freecad`` under Xvfb; returns
-    ``(results dict, completed process)``. Fails when it wrote no results."""
+    ``(results dict, completed process)``. Fails when it wrote no results. ``env``:
+    variables to set (e.g. another ``HOME``: a fresh FreeCAD profile)."""
     assert shutil.which("xvfb-run"), "xvfb-run is missing (make setup installs xvfb)"
     out = tmp / "result.json"
     path = tmp / ("%s.py" % name)
     path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
                     % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOTS", ""))
                     + _HELPERS + script)
-    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
+    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1", **(env or {}))
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
     env.pop("DISPLAY", None)
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",

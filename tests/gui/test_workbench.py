@@ -74,5 +74,5 @@ def test_freecad_gui_lists_the_workbench_and_runs_a_study(tmp_path):
     assert res["active"] == "SimPhantWorkbench"
     assert res["numba"]
     assert int(res["samples"]) > 1
-    from SimPhantWorkbench.solver import kernels
-    assert res["kernels"] == ",".join(str(b) for b in kernels.BLOCK_SIZES)
+    assert res["kernels"] == "3"
+    assert res["kernels_after_open"] == "3,5"

@@ -144,8 +144,8 @@ def distribution_info(name, path):
                         version = line.split(":", 1)[1].strip()
                     elif line.startswith("Requires-Dist:"):
                         requires.append(line.split(":", 1)[1].strip())
-                    elif not line.strip():
-                        break
+                    elif line in ("\n", "\r\n"):       # end of the headers (a folded
+                        break                           # field's lines start with blanks)
         except OSError:
             pass
         req_txt = os.path.join(meta, "requires.txt")

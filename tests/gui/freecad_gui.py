@@ -49,7 +49,7 @@ def finish(res):
 """
 
 
-def run_gui_script(tmp, name, script, env=None):
+def run_gui_script(tmp, name, script, env=None, timeout=600):
     """Run ``script`` as ``tmp/name.py`` in ``freecad`` under Xvfb; returns
     ``(results dict, completed process)``. Fails when it wrote no results. ``env``:
     variables to set (e.g. another ``HOME``: a fresh FreeCAD profile)."""
@@ -64,6 +64,6 @@ def run_gui_script(tmp, name, script, env=None):
     env.pop("DISPLAY", None)
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
                            str(path)], cwd=str(tmp), env=env, capture_output=True,
-                          encoding="utf-8", errors="replace", timeout=600)
+                          encoding="utf-8", errors="replace", timeout=timeout)
     assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
     return json.loads(out.read_text()), proc

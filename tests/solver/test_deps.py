@@ -51,7 +51,11 @@ def _plant(folder, name, version, requires=(), body=""):
     (pkg / "__init__.py").write_text(textwrap.dedent(body) + "\n__version__ = %r\n" % version)
     info = folder / ("%s-%s.dist-info" % (name, version))
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: %s\n%s\n"
+    # a folded License field with an all-blank line, as scipy's wheels have, before the
+    # requirements
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: %s\n"
+                                   "License: Copyright\n         \n         more text\n%s\n"
+                                   "the description\n"
                                    % (name, version, "".join("Requires-Dist: %s\n" % r
                                                              for r in requires)))
     return pkg

@@ -1,0 +1,94 @@
+"""Scripts run in FreeCAD's GUI by the Addon Manager tier (``addon_env.run_in_gui``)."""
+
+#: Activate the workbench, open the bundled slider-crank, press Solve as a user does (the
+#: command), wait until the result is stored; what the Solve dialog and the status bar
+#: said meanwhile (sampled every 0.25 s), the times, and the stored result's numbers.
+SOLVE = r'''
+import os, time
+import FreeCAD, FreeCADGui
+from PySide import QtCore
+res = {}
+try:
+    t = time.perf_counter()
+    FreeCADGui.activateWorkbench("SimPhantWorkbench")
+    res["activate_s"] = time.perf_counter() - t
+    from SimPhantWorkbench.gui import dependencies, solve_job
+    from SimPhantWorkbench.gui.common import set_active_study, studies
+    res["deps_ok"] = dependencies.report().ok
+    res["deps_reason"] = dependencies.report().reason()
+    doc = FreeCAD.openDocument(os.path.join(EXAMPLES, "slider_crank.FCStd"))
+    study = studies(doc)[0]
+    set_active_study(study)
+    FreeCADGui.Selection.clearSelection()
+    FreeCADGui.Selection.addSelection(study)
+    seen = []
+
+    def sample():
+        job = solve_job.current_job(study)
+        texts = [("status", FreeCADGui.getMainWindow().statusBar().currentMessage())]
+        if job is not None and job.dialog is not None:
+            texts.append(("dialog", job.status.text()))
+        for kind, text in texts:
+            if text and (kind, text) not in seen and len(seen) < 400:
+                seen.append((kind, text))
+    timer = QtCore.QTimer()
+    timer.timeout.connect(sample)
+    timer.start(250)
+    res["solve_active"] = FreeCADGui.Command.get("SimPhant_Solve").isActive() \
+        if hasattr(FreeCADGui.Command, "get") else None
+    t0 = time.perf_counter()
+    FreeCADGui.runCommand("SimPhant_Solve")
+    job = solve_job.current_job(study)
+    res["state"] = job.wait(timeout=1100) if job is not None else "no job"
+    res["solve_to_stored_s"] = time.perf_counter() - t0
+    timer.stop()
+    res["texts"] = seen
+    from SimPhantWorkbench import runner
+    from SimPhantWorkbench.document.base import study_bodies
+    r = runner.get_result(study)
+    res["compile_time"] = r.settings.get("compile_time")
+    res["wall_time"] = r.settings.get("wall_time")
+    res["samples"] = len(r.t)
+    res["t_end"] = float(r.t[-1])
+    slider = [b for b in study_bodies(study) if b.Label == "Slider"][0]
+    import numpy as np
+    pos = r.position(runner.result_key(study, slider))
+    res["slider_travel"] = float(np.ptp(pos, axis=0).max())
+    e = r.energy()["total"]
+    res["energy_drift"] = float(np.abs(e - e[0]).max())
+    from SimPhantWorkbench.solver import warmup
+    res["ready_sizes"] = warmup.ready_sizes()
+    res["hits_misses"] = warmup.compile_counts()
+finally:
+    finish(res)
+'''
+
+#: Activate the workbench; what the dependency dialog shows; Solve's state and tooltip.
+DIALOG = r'''
+import os, time
+import FreeCAD, FreeCADGui
+from PySide import QtGui
+res = {}
+try:
+    FreeCADGui.activateWorkbench("SimPhantWorkbench")
+    res["active"] = FreeCADGui.activeWorkbench().name()
+    for _ in range(50):
+        QtGui.QApplication.processEvents()
+        time.sleep(0.02)
+    from SimPhantWorkbench.gui import dependencies
+    from SimPhantWorkbench.commands import cmd_run
+    d = dependencies.last_dialog()
+    res["dialog"] = d is not None and d.isVisible()
+    res["title"] = d.windowTitle() if d else ""
+    res["text"] = d.findChild(QtGui.QPlainTextEdit, "report").toPlainText() if d else ""
+    if d is not None and SHOTS:
+        d.grab().save(os.path.join(SHOTS, "addon_%s.png" % os.path.basename(TMP)))
+    res["solve_tip"] = cmd_run.Solve().GetResources()["ToolTip"]
+    doc = FreeCAD.openDocument(os.path.join(EXAMPLES, "slider_crank.FCStd"))
+    res["objects"] = len(doc.Objects)
+    res["solve_active"] = cmd_run.Solve().IsActive()
+    if d is not None:
+        d.close()
+finally:
+    finish(res)
+'''

@@ -710,6 +710,85 @@ MUTANTS = [
            ["tests/gui/test_check_gui.py", "tests/app/test_cli.py::"
             "test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary"],
            "the check and the summary report the Gruebler count as the mobility"),
+    # ---- the dependency check, its advice, the GUI and the kernel preparation
+    Mutant("deps-too-old-ignored", "SimPhantWorkbench/deps/probe.py",
+           'if req.minimum and not versions.satisfies(version, ">=" + req.minimum):',
+           'if False:',
+           ["tests/solver/test_deps.py::test_numba_older_than_the_tested_range_is_an_error"],
+           "a numba below the tested range passes the check"),
+    Mutant("deps-any-missing-module-is-missing", "SimPhantWorkbench/deps/probe.py",
+           "if isinstance(exc, ModuleNotFoundError) and exc.name == req.name:",
+           "if isinstance(exc, ModuleNotFoundError):",
+           ["tests/solver/test_deps.py::"
+            "test_scipy_built_for_a_newer_numpy_is_named_with_both_versions"],
+           "a scipy failing on numpy's missing module is called missing, not mismatched"),
+    Mutant("deps-mismatch-ignored", "SimPhantWorkbench/deps/probe.py",
+           "if spec and not versions.satisfies(loaded[other], spec):",
+           "if spec and False:",
+           ["tests/solver/test_deps.py::test_numba_and_llvmlite_that_do_not_match",
+            "tests/solver/test_deps.py::test_scipy_that_imports_but_declares_another_numpy"],
+           "a package's declared requirement on numpy/llvmlite is not compared"),
+    Mutant("deps-metadata-first-blank", "SimPhantWorkbench/deps/probe.py",
+           'elif line in ("\\n", "\\r\\n"):',
+           "elif not line.strip():",
+           ["tests/solver/test_deps.py::"
+            "test_scipy_built_for_a_newer_numpy_is_named_with_both_versions"],
+           "the METADATA headers end at a folded field's blank line (scipy's License)"),
+    Mutant("deps-version-less-than", "SimPhantWorkbench/deps/versions.py",
+           '"<": c < 0,', '"<": c <= 0,',
+           ["tests/solver/test_deps.py::test_version_helpers"],
+           "'<' compares as '<='"),
+    Mutant("advice-numba-with-deps", "SimPhantWorkbench/deps/advice.py",
+           'cmds.append(_pip(ctx, ["%s==%s" % p for p in TESTED_PINS]))',
+           'cmds.append(_pip(ctx, ["%s==%s" % p for p in TESTED_PINS], no_deps=False))',
+           ["tests/solver/test_deps.py::"
+            "test_missing_numba_is_named_with_the_command_that_installs_it"],
+           "numba advised with its dependencies (pip would put a numpy next to it)"),
+    Mutant("advice-no-distribution-scipy", "SimPhantWorkbench/deps/advice.py",
+           "            if distro:\n", "            if False:\n",
+           ["tests/solver/test_deps.py::"
+            "test_scipy_built_for_a_newer_numpy_is_named_with_both_versions"],
+           "scipy advised from pip where FreeCAD's numpy is the distribution's"),
+    Mutant("jit-standin-runs-python", "SimPhantWorkbench/solver/jit.py",
+           "            return unavailable\n", "            return func\n",
+           ["tests/solver/test_deps.py::test_the_solver_imports_without_numba_and_refuses_to_run"],
+           "without numba the kernels run as pure Python instead of refusing"),
+    Mutant("gui-needs-solver-ignored", "SimPhantWorkbench/gui/common.py",
+           "            if self.needs_solver:\n                from .dependencies import "
+           "unavailable_reason\n                if unavailable_reason():\n"
+           "                    return False\n",
+           "",
+           ["tests/gui/test_dependencies_gui.py"],
+           "Solve stays active without numba"),
+    Mutant("warmup-wait-not-counted", "SimPhantWorkbench/solver/warmup.py",
+           "    t0 = time.perf_counter()\n    with _lock:\n",
+           "    with _lock:\n        t0 = time.perf_counter()\n",
+           ["tests/solver/test_warmup.py::"
+            "test_time_waiting_for_another_threads_preparation_is_compile_time"],
+           "time waiting for the background preparation is counted as solve time"),
+    Mutant("warmup-no-prefill", "SimPhantWorkbench/solver/warmup.py",
+           "_prefilled.append(kernel_cache.prefill())", "_prefilled.append([])",
+           ["tests/solver/test_warmup.py::"
+            "test_kernels_compiled_next_to_the_sources_prefill_another_cache"],
+           "a read-only install's pre-compiled kernels are not used"),
+    Mutant("kernel-times-own-ignored", "SimPhantWorkbench/solver/kernel_times.py",
+           "    if own:\n", "    if False:\n",
+           ["tests/app/test_kernel_warmup.py::test_eta_comes_from_a_compile_measured_here"],
+           "the ETA ignores the measurement of the same block size"),
+    Mutant("status-loading-called-compiling", "SimPhantWorkbench/gui/kernel_warmup.py",
+           '    if not p["compiling"]:\n', '    if False:\n',
+           ["tests/app/test_kernel_warmup.py::test_status_text_tells_loading_from_compiling"],
+           "loading from the cache is announced as compiling"),
+    Mutant("package-xml-optional-depend", "package.xml",
+           '<depend type="python" version_gte="0.61">numba</depend>',
+           '<depend type="python" version_gte="0.61">numba</depend>\n'
+           '  <depend type="python" optional="true">pyvista</depend>',
+           ["tests/app/test_package_xml.py::test_every_depend_is_what_a_solve_needs"],
+           "an optional extra in package.xml (0.20 would install it)"),
+    Mutant("doctor-exit-ok", "SimPhantWorkbench/cli/doctor.py",
+           'return EXIT_OK if rep["ok"] else EXIT_DEPENDENCIES', "return EXIT_OK",
+           ["tests/app/test_doctor.py::test_doctor_in_a_fresh_profile_names_numba_and_exits_4"],
+           "simphant doctor exits 0 when numba is missing"),
 ]
 
 
@@ -819,6 +898,8 @@ def _check_anchor(m):
 
 
 def _compiles(m, source):
+    if not m.file.endswith(".py"):      # a data file (package.xml): nothing to compile
+        return True
     tmp = tempfile.NamedTemporaryFile(suffix=".py", delete=False)
     try:
         tmp.write(source.replace(m.anchor.encode(), m.replacement.encode(), 1))

@@ -82,12 +82,13 @@ def fresh_install(tmp, allow="online", hide_scipy=False):
 def run_in_gui(tmp, home, name, script, timeout=1200):
     """``script`` in FreeCAD's GUI under Xvfb with ``home`` as HOME (``EXAMPLES``: the
     installed add-on's examples folder)."""
-    examples = os.path.join(user_data(home), "Mod", "SimPhant", "examples")
+    installed = os.path.join(user_data(home), "Mod", "SimPhant")
+    examples = os.path.join(installed, "examples")
     run_dir = os.path.join(str(tmp), name)
     os.makedirs(run_dir, exist_ok=True)
     import pathlib
     return run_gui_script(pathlib.Path(run_dir), name, "EXAMPLES = %r\n" % examples + script,
-                          env=dict(HOME=str(home)), timeout=timeout)
+                          env=dict(HOME=str(home)), timeout=timeout, package_root=installed)
 
 
 def doctor(home):

@@ -13,7 +13,8 @@ try:
     FreeCADGui.activateWorkbench("SimPhantWorkbench")
     res["activate_s"] = time.perf_counter() - t
     from SimPhantWorkbench.gui import dependencies, solve_job
-    from SimPhantWorkbench.gui.common import set_active_study, studies
+    from SimPhantWorkbench.document.base import studies
+    from SimPhantWorkbench.gui.common import set_active_study
     res["deps_ok"] = dependencies.report().ok
     res["deps_reason"] = dependencies.report().reason()
     doc = FreeCAD.openDocument(os.path.join(EXAMPLES, "slider_crank.FCStd"))

@@ -40,7 +40,7 @@ try:
     act = actions.get("SimPhant_Solve")
     res["action_tip"] = act.toolTip() if act is not None else None
     from SimPhantWorkbench import runner
-    from SimPhantWorkbench.gui.common import studies
+    from SimPhantWorkbench.document.base import studies
     try:
         runner.run_study(studies(doc)[0])
         res["solve"] = "ran"

@@ -31,7 +31,7 @@ NOTICE_AFTER = 1.0
 POLL_MS = 500
 
 _state = dict(thread=None, timer=None, queue=[], error=None, observer=None, shown=False,
-              done=[])
+              done=[], prepared=set())
 _queue_lock = threading.Lock()
 
 
@@ -64,7 +64,8 @@ def request(parts):
     from ..solver import warmup
     with _queue_lock:
         for p in parts:
-            if p not in _state["queue"] and not _ready(warmup, p):
+            if p not in _state["queue"] and p not in _state["prepared"] \
+                    and not _ready(warmup, p):
                 _state["queue"].append(p)
         if not _state["queue"]:
             return
@@ -92,6 +93,7 @@ def _work():
             before = warmup.compile_counts()[1]
             sec = warmup.ensure(bs, adaptive=adaptive)
             _state["done"].append((bs, adaptive, sec, warmup.compile_counts()[1] > before))
+            _state["prepared"].add((bs, adaptive))
         except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
             _state["error"] = exc
         with _queue_lock:
@@ -100,10 +102,29 @@ def _work():
 
 
 class _Observer:
-    """Queues the kernels of each document opened."""
+    """Queues the kernels of each document opened. FreeCAD 0.20 does not tell an
+    application observer that a document finished loading: a document created or
+    activated is looked at once the event loop runs again (opening is done by then)."""
 
     def slotFinishRestoreDocument(self, doc):
         request_document(doc)
+
+    def slotCreatedDocument(self, doc):
+        self._later(doc)
+
+    def slotActivateDocument(self, doc):
+        self._later(doc)
+
+    @staticmethod
+    def _later(doc):
+        from PySide import QtCore
+        name = doc.Name
+
+        def look():
+            found = FreeCAD.listDocuments().get(name)
+            if found is not None:
+                request_document(found)
+        QtCore.QTimer.singleShot(0, look)
 
 
 def start_background():

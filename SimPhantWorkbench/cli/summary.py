@@ -28,7 +28,7 @@ def analyse(run, result, path, wall_total):
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
         output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
         nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
-        compile_time=s.get("compile_time"),
+        compile_time=s.get("compile_time"), kernels_compiled=s.get("kernels_compiled"),
         energy_initial=float(total[0]) if len(total) else None,
         energy_drift_max=drift, kinetic_energy_peak=peak_ke,
         energy_drift_relative=drift / peak_ke if peak_ke > 0 else None,
@@ -76,8 +76,9 @@ def _driver_info(result):
 
 def summary_lines(info):
     """The human summary of ``_analyse``'s data, one string per line."""
-    L = []
     from ..run.check import fact_lines
+    from ..solver.kernel_times import preparation_text
+    L = []
     L.append("model      %s, study '%s'" % (info["model"], info["study"]))
     for key, text in fact_lines(info):
         L.append("%-10s %s" % (key, text))
@@ -93,8 +94,7 @@ def summary_lines(info):
     L.append("steps      %d%s, %d force evaluations, %s solver wall time"
              % (steps, " (mean step %s)" % fmt(span / steps, "s") if steps else "",
                 info["nfev"] or 0, fmt(info["solver_wall_time"] or 0, "s"))
-             + (" (+ %s compiling/loading the solver kernels, first use only)"
-                % fmt(info["compile_time"], "s") if info.get("compile_time") else ""))
+             + (" (+ %s)" % preparation_text(info) if preparation_text(info) else ""))
     if info["energy_initial"] is not None:
         rel = info["energy_drift_relative"]
         line = "energy     E0 = %s, max |E - E0| = %s" % (fmt(info["energy_initial"], "J"),

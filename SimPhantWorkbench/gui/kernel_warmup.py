@@ -17,7 +17,6 @@ compile has been measured on this computer (``solver.kernel_times``) -- about ho
 long is left. The report view gets one line when a compile ends.
 """
 import threading
-import time
 
 import FreeCAD
 

@@ -28,6 +28,7 @@ from PySide import QtCore, QtGui
 
 from ..run import prepare
 from ..solver import ModelError, SimulationCancelled, SimulationError
+from ..solver.kernel_times import preparation_text
 from . import common, kernel_warmup
 
 __all__ = ["SolveJob", "start", "current_job", "POLL_MS"]
@@ -47,8 +48,8 @@ def current_job(study=None):
 
 def _compile_note(result):
     """The share of a run's wall time spent compiling or loading the solver kernels."""
-    sec = result.settings.get("compile_time") or 0.0
-    return " (of which %.2f s compiling/loading the solver kernels)" % sec if sec >= 0.05 else ""
+    text = preparation_text(result.settings)
+    return " (of which %s)" % text if text else ""
 
 
 class SolveJob(QtCore.QObject):

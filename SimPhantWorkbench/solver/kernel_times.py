@@ -11,7 +11,7 @@ on a computer has no measurement, and then no ETA is shown rather than a guess.
 import json
 import os
 
-__all__ = ["FILE", "record", "estimate", "load"]
+__all__ = ["FILE", "record", "estimate", "load", "preparation_text"]
 
 FILE = "simphant-compile-times.json"
 
@@ -74,3 +74,15 @@ def estimate(directory, block_size, adaptive):
     if same_mode:
         return same_mode[0]["seconds"], same_mode[0]["kernels"]
     return None
+
+
+def preparation_text(settings):
+    """How a run's kernels were made ready, from its settings (``compile_time``,
+    ``kernels_compiled``): "12.3 s compiling the solver kernels (first use on this
+    computer)", "0.41 s loading the solver kernels", or "" when it took no time."""
+    sec = settings.get("compile_time") or 0.0
+    if sec < 0.05:
+        return ""
+    if settings.get("kernels_compiled"):
+        return "%.1f s compiling the solver kernels (first use on this computer)" % sec
+    return "%.2f s loading the solver kernels" % sec

@@ -99,7 +99,9 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
 
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
+    compiled0 = warmup.compile_counts()[1]
     compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step)
+    kernels_compiled = warmup.compile_counts()[1] - compiled0   # 0: loaded from the cache
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None
@@ -111,7 +113,8 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     times = output_times(t0, t_end, output_dt)
     settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
                     alpha=alpha, beta=beta, regularization=regularization,
-                    t0=t0, t_end=t_end, compile_time=compile_time)
+                    t0=t0, t_end=t_end, compile_time=compile_time,
+                    kernels_compiled=kernels_compiled)
     settings["redundant_rows"] = int(system.redundant.sum())
     system.W.stats[:] = 0.0
     wall0 = _time.perf_counter()

@@ -63,33 +63,3 @@ try:
 finally:
     finish(res)
 '''
-
-#: Activate the workbench; what the dependency dialog shows; Solve's state and tooltip.
-DIALOG = r'''
-import os, time
-import FreeCAD, FreeCADGui
-from PySide import QtGui
-res = {}
-try:
-    FreeCADGui.activateWorkbench("SimPhantWorkbench")
-    res["active"] = FreeCADGui.activeWorkbench().name()
-    for _ in range(50):
-        QtGui.QApplication.processEvents()
-        time.sleep(0.02)
-    from SimPhantWorkbench.gui import dependencies
-    from SimPhantWorkbench.commands import cmd_run
-    d = dependencies.last_dialog()
-    res["dialog"] = d is not None and d.isVisible()
-    res["title"] = d.windowTitle() if d else ""
-    res["text"] = d.findChild(QtGui.QPlainTextEdit, "report").toPlainText() if d else ""
-    if d is not None and SHOTS:
-        d.grab().save(os.path.join(SHOTS, "addon_%s.png" % os.path.basename(TMP)))
-    res["solve_tip"] = cmd_run.Solve().GetResources()["ToolTip"]
-    doc = FreeCAD.openDocument(os.path.join(EXAMPLES, "slider_crank.FCStd"))
-    res["objects"] = len(doc.Objects)
-    res["solve_active"] = cmd_run.Solve().IsActive()
-    if d is not None:
-        d.close()
-finally:
-    finish(res)
-'''

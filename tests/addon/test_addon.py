@@ -18,7 +18,8 @@ import os
 import pytest
 
 from addon_env import doctor, fresh_install, run_in_gui
-from gui_scripts import DIALOG, SOLVE
+from dependency_dialog_script import DIALOG
+from gui_scripts import SOLVE
 
 from SimPhantWorkbench.deps import versions
 
@@ -64,6 +65,7 @@ def test_without_numba_the_dialog_names_it_and_the_command(tmp_path):
     assert "numba==0.68.1 llvmlite==0.50.0" in res["text"]
     assert res["solve_tip"].startswith("Not available: numba is missing")
     assert res["objects"] > 5 and res["solve_active"] is False
+    assert res["solve"].startswith("DependencyError") and "numba==0.68.1" in res["solve"]
     code, rep = doctor(home)
     assert code == 4 and not rep["ok"] and "numba==0.68.1" in rep["text"]
 
@@ -92,6 +94,7 @@ def test_scipy_from_pip_next_to_an_older_freecad_numpy(tmp_path):
     assert "rm -rf %s" % os.path.join(log["target"], "scipy") in res["text"]
     assert "apt-get install python3-scipy" in res["text"]
     assert res["solve_tip"].startswith("Not available: scipy mismatch")
+    assert res["solve"].startswith("DependencyError") and "python3-scipy" in res["solve"]
 
 
 @pytest.fixture(autouse=True)

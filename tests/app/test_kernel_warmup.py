@@ -68,3 +68,11 @@ def test_the_parts_a_study_needs(tmp_path):
         assert kernel_warmup.study_parts(study) == [(5, True)]
     finally:
         FreeCAD.closeDocument(doc.Name)
+
+
+def test_a_runs_kernel_preparation_is_told_as_compiling_or_loading():
+    assert kernel_times.preparation_text(dict(compile_time=0.01)) == ""
+    assert kernel_times.preparation_text(dict(compile_time=0.4, kernels_compiled=0)) == \
+        "0.40 s loading the solver kernels"
+    assert kernel_times.preparation_text(dict(compile_time=48.04, kernels_compiled=18)) == \
+        "48.0 s compiling the solver kernels (first use on this computer)"

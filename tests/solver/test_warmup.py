@@ -108,9 +108,10 @@ def test_kernels_cache_to_the_user_cache_when_the_package_dir_is_not_writable(tm
     """An add-on installed where the user cannot write: numba falls back to the user's
     cache directory. (A file named ``__pycache__`` blocks the in-tree cache even for root.)"""
     pkg = tmp_path / "addon"
-    shutil.copytree(os.path.join(ROOT, "SimPhantWorkbench", "solver"),
-                    pkg / "SimPhantWorkbench" / "solver",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for room in ("deps", "solver"):        # the solver and the room below it
+        shutil.copytree(os.path.join(ROOT, "SimPhantWorkbench", room),
+                        pkg / "SimPhantWorkbench" / room,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     (pkg / "SimPhantWorkbench" / "__init__.py").write_text("")
     (pkg / "SimPhantWorkbench" / "solver" / "__pycache__").write_text("not a directory")
     home = tmp_path / "home"

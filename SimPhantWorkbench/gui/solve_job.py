@@ -26,6 +26,7 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
+from ..deps import DependencyError
 from ..run import prepare
 from ..solver import ModelError, SimulationCancelled, SimulationError
 from ..solver.kernel_times import preparation_text
@@ -83,7 +84,7 @@ class SolveJob(QtCore.QObject):
         study = self.study
         try:
             self.run = prepare(study, **self.overrides)
-        except ModelError as exc:
+        except (ModelError, DependencyError) as exc:
             self.state = "error"
             self.error = exc
             common.message("error", "SimPhant: cannot solve", str(self.error))

@@ -1,7 +1,8 @@
 """The script both the GUI test of a profile without numba (tests/gui) and the Addon
 Manager tier (tests/addon) run in FreeCAD: activate the workbench, read the dependency
 dialog, the Solve command's state and tooltip (its own and the toolbar action's), open the
-bundled slider-crank (``EXAMPLES``), try to solve it from a script."""
+bundled slider-crank (``EXAMPLES``), try to solve it from a script and through the Solve
+command's job."""
 
 DIALOG = r'''
 import os, time
@@ -40,6 +41,13 @@ try:
         res["solve"] = "ran"
     except ImportError as exc:
         res["solve"] = "%s: %s" % (type(exc).__name__, exc)
+    from SimPhantWorkbench.gui import common, solve_job
+    shown = []
+    common.message_hook = lambda kind, title, text: shown.append((kind, title, text))
+    job = solve_job.start(studies(doc)[0])          # what the Solve command runs
+    common.message_hook = None
+    res["job_state"] = job.state
+    res["job_message"] = shown[-1][2] if shown else ""
     if d is not None:
         d.close()
 finally:

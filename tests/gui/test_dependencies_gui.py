@@ -30,4 +30,5 @@ def test_without_numba_the_workbench_activates_and_says_what_to_install(tmp_path
     if res["action_tip"] is not None:
         assert "numba is missing" in res["action_tip"]
     assert res["solve"].startswith("DependencyError") and "numba==0.68.1" in res["solve"]
+    assert res["job_state"] == "error" and "numba" in res["job_message"]
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]

@@ -39,7 +39,7 @@ from gui_scripts import SOLVE  # noqa: E402
 
 
 def _keep(res):
-    keys = ("solve_to_stored_s", "solve_to_stored_cpu_s", "compile_time", "wall_time", "activate_s", "state",
+    keys = ("solve_to_stored_s", "solve_to_stored_cpu_s", "compile_time", "kernels_compiled", "wall_time", "activate_s", "state",
             "hits_misses", "ready_sizes", "slider_travel", "energy_drift")
     out = {k: res.get(k) for k in keys}
     out["texts"] = res.get("texts", [])[:40]

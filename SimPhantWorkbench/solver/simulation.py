@@ -99,9 +99,9 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
 
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
-    compiled0 = warmup.compile_counts()[1]
+    compiled0 = warmup.kernels_compiled()
     compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step)
-    kernels_compiled = warmup.compile_counts()[1] - compiled0   # 0: loaded from the cache
+    kernels_compiled = warmup.kernels_compiled() - compiled0    # 0: loaded from the cache
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None

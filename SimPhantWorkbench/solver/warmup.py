@@ -29,11 +29,13 @@ from . import jit, kernel_cache, kernel_times, kernels
 from .joints import JOINT_TYPES
 
 __all__ = ["ensure", "ensure_all", "model_block_size", "kinds_block_size", "warmup_kind", "busy",
-           "progress", "ready_sizes", "compile_counts", "cache_path"]
+           "progress", "ready_sizes", "compile_counts", "kernels_compiled", "cache_path"]
 
 _lock = threading.RLock()
 _ready = set()
 _prefilled = []
+#: kernel specialisations compiled (not loaded) by the preparations of this process
+_compiled = [0]
 #: ``active``: this thread is running a warm-up model (whose own ``simulate``
 #: must not ask for one again)
 _local = threading.local()
@@ -125,6 +127,7 @@ def _prepare_part(block_size, adaptive):
     _run_part(block_size, adaptive)
     _ready.add((block_size, adaptive))
     made = compile_counts()[1] - counts[1]
+    _compiled[0] += made
     if made:
         kernel_times.record(cache_path(), block_size, adaptive, time.perf_counter() - t0, made)
 
@@ -140,6 +143,12 @@ def ensure_all(report=None):
         if report is not None:
             report(bs, out[bs], compile_counts()[1] > before)
     return out
+
+
+def kernels_compiled():
+    """How many kernel specialisations the preparations of this process compiled rather
+    than loaded from the cache (a counter: cheap to read before and after a run)."""
+    return _compiled[0]
 
 
 def busy():

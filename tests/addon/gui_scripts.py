@@ -51,6 +51,7 @@ try:
     from SimPhantWorkbench.document.base import study_bodies
     r = runner.get_result(study)
     res["compile_time"] = r.settings.get("compile_time")
+    res["kernels_compiled"] = r.settings.get("kernels_compiled")
     res["wall_time"] = r.settings.get("wall_time")
     res["samples"] = len(r.t)
     res["t_end"] = float(r.t[-1])

@@ -44,9 +44,12 @@ def test_installed_by_the_addon_manager_solves_from_the_gui(tmp_path):
     assert any("compiling the solver kernels, first use on this computer" in t for t in texts)
     assert not any(t.startswith("SimPhant: loading") for t in texts)
     assert cold["compile_time"] > 1.0 and cold["ready_sizes"] == [5], cold
+    # the solve waited for the compile the opened document started: counted as compiling
+    assert cold["kernels_compiled"] > 0, cold
     warm = run_in_gui(tmp_path, home, "warm", SOLVE)[0]
     _check_solve(warm)
     assert warm["hits_misses"][1] == 0, warm          # loaded from the cache, none compiled
+    assert warm["kernels_compiled"] == 0
     assert not any("compiling" in t for _k, t in warm["texts"]), warm["texts"]
     assert warm["solve_to_stored_s"] < cold["solve_to_stored_s"]
     out = os.environ.get("SIMPHANT_ADDON_TIMES")

@@ -47,11 +47,29 @@ def user_data(home):
     return os.path.join(str(home), ".local", "share", "FreeCAD")
 
 
+#: what a clone does not have, where git cannot say (a copy of the tree without git, as in
+#: the FreeCAD 1.x chroot): .gitignore's entries
+_NOT_IN_A_CLONE_DIRS = {".git", "__pycache__", ".pytest_cache", ".mutants-restore"}
+_NOT_IN_A_CLONE_TOP = {"out", os.path.join("bench", ".deps")}
+_NOT_IN_A_CLONE_FILES = (".pyc", ".nbi", ".nbc", ".FCBak", ".simphant-env")
+
+
 def clone_files():
     """The repository's files a clone has (tracked, and new files not ignored)."""
-    out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard", "-z"],
-                         capture_output=True, check=True).stdout.decode()
-    return [f for f in out.split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard",
+                              "-z"], capture_output=True, check=True).stdout.decode()
+        return [f for f in out.split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    files = []
+    for folder, dirs, names in os.walk(ROOT):
+        rel = os.path.relpath(folder, ROOT)
+        dirs[:] = [d for d in dirs if d not in _NOT_IN_A_CLONE_DIRS and os.path.normpath(
+            os.path.join(rel, d)) not in _NOT_IN_A_CLONE_TOP]
+        files += [os.path.normpath(os.path.join(rel, n)) for n in names
+                  if n != ".git" and not n.endswith(_NOT_IN_A_CLONE_FILES)]
+    return files
 
 
 def fresh_install(tmp, allow="online", hide_scipy=False):

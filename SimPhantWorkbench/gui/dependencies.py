@@ -71,7 +71,7 @@ def show_dialog(rep=None):
     head = QtGui.QLabel(
         "<b>Everything the solver needs is installed.</b>" if rep.ok else
         "<b>SimPhant cannot solve: %s.</b><br>The workbench works otherwise (modelling, "
-        "opening and playing back results). Install what is missing with the commands "
+        "opening documents). Install what is missing with the commands "
         "below, in a terminal, with FreeCAD closed; then start FreeCAD again."
         % _html(rep.reason()))
     head.setWordWrap(True)

@@ -2,7 +2,7 @@
 
 The registries (joint, force and driver kinds) live next to their jitted kernels, and
 the workbench builds its commands from them: with the stand-in, the solver package
-imports without numba (the workbench activates, documents open, results play back)
+imports without numba (the workbench activates, documents open)
 and calling a kernel raises ``DependencyError`` naming what is missing instead of
 running it. ``AVAILABLE`` tells which one is in use; ``IMPORT_ERROR`` why numba is not.
 """

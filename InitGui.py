@@ -6,13 +6,15 @@ import FreeCADGui
 
 
 class SimPhantWorkbench(FreeCADGui.Workbench):
-    MenuText = "SimPhant"
-    ToolTip = "Rigid multibody dynamics: motion studies with real mass and inertia"
-
     def __init__(self):
         import SimPhantWorkbench as _pkg
+        from SimPhantWorkbench.gui import translation
+        translation.install()          # the translations of FreeCAD's language, if any
         self.__class__.Icon = os.path.join(os.path.dirname(_pkg.__file__), "resources", "icons",
                                            "SimPhant.svg")
+        self.__class__.MenuText = "SimPhant"
+        self.__class__.ToolTip = translation.translate(
+            "SimPhant", "Rigid multibody dynamics: motion studies with real mass and inertia")
 
     def Initialize(self):
         # what the solver needs, first: without it the workbench still activates, a
@@ -23,7 +25,7 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
         commands.register()
         for name, names in commands.TOOLBARS:
             self.appendToolbar(name, list(names))
-        self.appendMenu("SimPhant", commands.menu())
+        self.appendMenu(commands.MENU, commands.menu())
         if report.ok:
             # load (or compile, first use) the kernels the open studies need
             from SimPhantWorkbench.gui import kernel_warmup

@@ -12,6 +12,7 @@ import FreeCAD
 import FreeCADGui
 
 from ..document.base import STUDY, find_study, is_type, studies, study_bodies, transaction
+from .translation import translate
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
            "selected_objects", "Command", "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
@@ -172,7 +173,11 @@ class Command:
     """Declarative command: subclasses set ``icon``, ``menu``, ``tooltip`` and implement
     ``active()`` and ``run()``. ``needs_solver``: greyed out, with the reason in the
     tooltip, when a package the solver needs is missing or broken
-    (``gui.dependencies``)."""
+    (``gui.dependencies``).
+
+    ``menu`` and ``tooltip`` are marked ``QT_TRANSLATE_NOOP(name, text)``: FreeCAD
+    translates a Python command's resources itself, with the command's name as context.
+    Commands generated from a registry give them translated already."""
 
     name = ""
     icon = "SimPhant.svg"
@@ -187,12 +192,18 @@ class Command:
             from .dependencies import unavailable_reason
             reason = unavailable_reason()
             if reason:
-                tip = ("Not available: %s (SimPhant > Check dependencies says how to install "
-                       "it). %s" % (reason, tip))
+                # translated here: FreeCAD finds no translation of the joined text
+                tip = translate("SimPhant", "Not available: %s (SimPhant > Check dependencies "
+                                "says how to install it).") % reason + " " + translate(
+                                    self.name, tip)
         res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": tip}
         if self.accel:
             res["Accel"] = self.accel
         return res
+
+    def title(self):
+        """The menu text in the user's language (for message and undo titles)."""
+        return translate(self.name, self.menu).replace("&", "")
 
     def IsActive(self):
         try:

@@ -8,11 +8,14 @@ commands that need the solver (``Command.needs_solver``) are greyed out with the
 reason in their tooltip (``unavailable_reason``). ``show_dialog`` is the dialog, also
 opened by SimPhant > Check dependencies.
 """
+import html
+
 import FreeCAD
 import FreeCADGui
 
 from .. import deps
 from ..document.installation import context, report_text
+from .translation import translate
 
 __all__ = ["check_at_load", "report", "unavailable_reason", "show_dialog", "recheck",
            "last_dialog"]
@@ -46,8 +49,8 @@ def check_at_load():
         FreeCAD.Console.PrintLog("SimPhant: dependencies checked: %s\n" % ", ".join(
             "%s %s" % (f.name, f.version) for f in rep.findings if f.severity == "ok"))
         return rep
-    FreeCAD.Console.PrintError("SimPhant: the solver cannot run: %s\n%s\n"
-                               % (rep.reason(), report_text(rep)))
+    FreeCAD.Console.PrintError(translate("SimPhant", "SimPhant: the solver cannot run: %s")
+                               % rep.reason() + "\n%s\n" % report_text(rep))
     from PySide import QtCore
     QtCore.QTimer.singleShot(0, lambda: show_dialog(rep))
     return rep
@@ -66,14 +69,15 @@ def show_dialog(rep=None):
     text = report_text(rep)
     d = QtGui.QDialog(FreeCADGui.getMainWindow())
     d.setObjectName("SimPhantDependencies")
-    d.setWindowTitle("SimPhant: dependencies" + ("" if rep.ok else " missing"))
+    d.setWindowTitle(translate("SimPhant", "SimPhant: dependencies") if rep.ok else
+                     translate("SimPhant", "SimPhant: dependencies missing"))
     lay = QtGui.QVBoxLayout(d)
     head = QtGui.QLabel(
-        "<b>Everything the solver needs is installed.</b>" if rep.ok else
-        "<b>SimPhant cannot solve: %s.</b><br>The workbench works otherwise (modelling, "
-        "opening documents). Install what is missing with the commands "
-        "below, in a terminal, with FreeCAD closed; then start FreeCAD again."
-        % _html(rep.reason()))
+        translate("SimPhant", "<b>Everything the solver needs is installed.</b>") if rep.ok
+        else translate("SimPhant", "<b>SimPhant cannot solve: %s.</b><br>The workbench works "
+                       "otherwise (modelling, opening documents). Install what is missing with "
+                       "the commands below, in a terminal, with FreeCAD closed; then start "
+                       "FreeCAD again.") % html.escape(rep.reason(), quote=False))
     head.setWordWrap(True)
     lay.addWidget(head)
     body = QtGui.QPlainTextEdit()
@@ -88,7 +92,8 @@ def show_dialog(rep=None):
     buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Close)
     commands = [c for _n, cmds in deps.fixes(rep, context()) for c in cmds if c]
     if commands:
-        copy = buttons.addButton("Copy commands", QtGui.QDialogButtonBox.ActionRole)
+        copy = buttons.addButton(translate("SimPhant", "Copy commands"),
+                                 QtGui.QDialogButtonBox.ActionRole)
         copy.clicked.connect(lambda: QtGui.QApplication.clipboard().setText(
             "\n".join(commands)))
     buttons.rejected.connect(d.reject)
@@ -98,7 +103,3 @@ def show_dialog(rep=None):
     _state["dialog"] = d
     d.show()
     return d
-
-
-def _html(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

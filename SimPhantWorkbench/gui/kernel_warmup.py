@@ -21,6 +21,7 @@ import threading
 import FreeCAD
 
 from ..document.base import studies, study_joints
+from .translation import translate
 
 __all__ = ["start_background", "request", "request_document", "study_parts", "status_text",
            "fraction", "update_status_bar", "NOTICE_AFTER", "idle"]
@@ -81,7 +82,7 @@ def _ready(warmup, part):
 
 
 def _work():
-    from ..solver import warmup
+    from ..solver import Model, warmup
     while True:
         with _queue_lock:
             if not _state["queue"]:
@@ -90,7 +91,7 @@ def _work():
             bs, adaptive = _state["queue"][0]
         try:
             before = warmup.compile_counts()[1]
-            sec = warmup.ensure(bs, adaptive=adaptive)
+            sec = warmup.ensure(bs, adaptive=adaptive, model_class=Model)
             _state["done"].append((bs, adaptive, sec, warmup.compile_counts()[1] > before))
             _state["prepared"].add((bs, adaptive))
         except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
@@ -159,15 +160,18 @@ def _poll():
     while _state["done"]:
         bs, adaptive, sec, compiled = _state["done"].pop(0)
         if compiled:
-            FreeCAD.Console.PrintMessage(
-                "SimPhant: solver kernels for block size %d%s compiled in %.0f s (cached for "
-                "later sessions)\n" % (bs, " (adaptive integrators)" if adaptive else "", sec))
+            FreeCAD.Console.PrintMessage(translate(
+                "SimPhant", "SimPhant: solver kernels for block size %d%s compiled in %.0f s "
+                "(cached for later sessions)") % (
+                    bs, translate("SimPhant", " (adaptive integrators)") if adaptive else "",
+                    sec) + "\n")
         else:
             FreeCAD.Console.PrintLog("SimPhant: solver kernels for block size %d loaded in "
                                      "%.1f s\n" % (bs, sec))
     if _state["error"] is not None:
-        FreeCAD.Console.PrintWarning("SimPhant: could not prepare the solver kernels (%s); they "
-                                     "are prepared when a study is solved\n" % _state["error"])
+        FreeCAD.Console.PrintWarning(translate(
+            "SimPhant", "SimPhant: could not prepare the solver kernels (%s); they are prepared "
+            "when a study is solved") % _state["error"] + "\n")
         _state["error"] = None
     if idle():
         _state["timer"].stop()
@@ -179,18 +183,20 @@ def status_text():
     p = warmup.progress()
     if p is None:
         return None
-    what = "joint block size %d%s" % (p["block_size"], ", adaptive integrators"
-                                      if p["adaptive"] else "")
+    what = translate("SimPhant", "joint block size %d%s") % (
+        p["block_size"], translate("SimPhant", ", adaptive integrators") if p["adaptive"] else "")
     if not p["compiling"]:
         if p["elapsed"] < NOTICE_AFTER:
             return None
-        return "loading the solver kernels from the cache (%s): %.0f s" % (what, p["elapsed"])
-    text = ("compiling the solver kernels, first use on this computer (%s): %.0f s"
-            % (what, p["elapsed"]))
+        return translate("SimPhant", "loading the solver kernels from the cache (%s): %.0f s") % (
+            what, p["elapsed"])
+    text = translate("SimPhant", "compiling the solver kernels, first use on this computer "
+                     "(%s): %.0f s") % (what, p["elapsed"])
     est = p["estimate"]
     if est is not None:
         left = max(est[0] - p["elapsed"], 0.0)
-        text += ", about %.0f s left (%.0f s measured here before)" % (left, est[0])
+        text += translate("SimPhant", ", about %.0f s left (%.0f s measured here before)") % (
+            left, est[0])
     return text
 
 
@@ -216,5 +222,5 @@ def update_status_bar():
         bar.showMessage("SimPhant: " + text)
         _state["shown"] = True
     elif _state["shown"]:
-        bar.showMessage("SimPhant: solver kernels ready", 5000)
+        bar.showMessage(translate("SimPhant", "SimPhant: solver kernels ready"), 5000)
         _state["shown"] = False

@@ -4,7 +4,7 @@ numba caches a kernel next to its source (``solver/__pycache__``) when that fold
 is writable, else in the user's cache folder (``~/.cache/numba/...``;
 ``NUMBA_CACHE_DIR`` overrides both), and then never looks next to the source again.
 An administrator who installed SimPhant read-only (a system-wide ``Mod`` folder) can
-pre-fill ``solver/__pycache__`` once (``python3 -m SimPhantWorkbench.solver.warmup``
+pre-fill ``solver/__pycache__`` once (``python3 -m SimPhantWorkbench.solver``
 as the owner of the folder); ``prefill`` copies those compiled kernels into the folder
 numba uses for this user, when they were made from today's sources (the
 ``kernels.CACHE_STAMP`` next to them matches) and numba has none there yet, so that

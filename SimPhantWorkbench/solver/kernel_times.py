@@ -76,13 +76,13 @@ def estimate(directory, block_size, adaptive):
     return None
 
 
-def preparation_text(settings):
+def preparation_text(settings, compiled="%.1f s compiling the solver kernels (first use on "
+                     "this computer)", loaded="%.2f s loading the solver kernels"):
     """How a run's kernels were made ready, from its settings (``compile_time``,
     ``kernels_compiled``): "12.3 s compiling the solver kernels (first use on this
-    computer)", "0.41 s loading the solver kernels", or "" when it took no time."""
+    computer)", "0.41 s loading the solver kernels", or "" when it took no time.
+    ``compiled`` and ``loaded`` are the patterns (the GUI passes them translated)."""
     sec = settings.get("compile_time") or 0.0
     if sec < 0.05:
         return ""
-    if settings.get("kernels_compiled"):
-        return "%.1f s compiling the solver kernels (first use on this computer)" % sec
-    return "%.2f s loading the solver kernels" % sec
+    return (compiled if settings.get("kernels_compiled") else loaded) % sec

@@ -14,7 +14,8 @@ Two forms in the task view:
   failure) and a Matplotlib plot of a metric against a variable (line or
   scatter; a heat map against two variables of a grid), PNG/CSV export and
   "Apply best": the results are kept (as OK) and ``sweep.apply_best`` gives the
-  document the best variant's values (one more undo step).
+  document the best variant's values (one more undo step); it lives in
+  ``parameter_study_results``.
 
 The run happens on the GUI thread in small steps: the sweep's progress
 callback (after each variant, and every 0.2 s while Dask workers compute)
@@ -24,24 +25,31 @@ writes the specification and the results in one transaction; Cancel writes
 nothing.
 """
 import json
-import math
 import time
 
 import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..gui.common import icon_path, message, obj_expr
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..document.base import is_type, study_bodies, transaction
 from .. import sweep
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
+from .parameter_study_results import ResultsPage
+from .widgets import choose_item, format_value
 
 __all__ = ["TaskParameterStudy", "numeric_targets", "metric_text"]
 
-VAR_COLUMNS = ("Target", "Name", "Values", "Start", "Stop", "Count", "Low", "High", "Rel")
+VAR_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Target"), QT_TRANSLATE_NOOP("SimPhant", "Name"),
+               QT_TRANSLATE_NOOP("SimPhant", "Values"), QT_TRANSLATE_NOOP("SimPhant", "Start"),
+               QT_TRANSLATE_NOOP("SimPhant", "Stop"), QT_TRANSLATE_NOOP("SimPhant", "Count"),
+               QT_TRANSLATE_NOOP("SimPhant", "Low"), QT_TRANSLATE_NOOP("SimPhant", "High"),
+               QT_TRANSLATE_NOOP("SimPhant", "Rel"))
 _VAR_KEYS = ("target", "name", "values", "start", "stop", "count", "low", "high", "rel")
-MET_COLUMNS = ("Name", "Quantity", "Object", "Component", "Reducer", "Arguments")
-PLOT_KINDS = ("line", "scatter", "heat map")
+MET_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Name"), QT_TRANSLATE_NOOP("SimPhant", "Quantity"),
+               QT_TRANSLATE_NOOP("SimPhant", "Object"), QT_TRANSLATE_NOOP("SimPhant", "Component"),
+               QT_TRANSLATE_NOOP("SimPhant", "Reducer"), QT_TRANSLATE_NOOP("SimPhant", "Arguments"))
 _NUMERIC = ("App::PropertyFloat", "App::PropertyInteger", "App::PropertyLength",
             "App::PropertyDistance", "App::PropertyQuantity", "App::PropertyAngle",
             "App::PropertySpeed", "App::PropertyAcceleration", "App::PropertyForce",
@@ -104,15 +112,7 @@ def _num(text):
     return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
 
 
-def _fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.6g" % v
-    return str(v)
-
-
-class TaskParameterStudy:
+class TaskParameterStudy(ResultsPage):
     """The task panel of a ParameterStudy (see the module docstring)."""
 
     #: the panel open now (scripts and tests reach it here)
@@ -143,7 +143,7 @@ class TaskParameterStudy:
     # ------------------------------------------------------------------ specification form
     def _spec_form(self, spec, dask):
         w = QtGui.QWidget()
-        w.setWindowTitle("Parameter study '%s'" % self.obj.Label)
+        w.setWindowTitle(translate("SimPhant", "Parameter study '%s'") % self.obj.Label)
         w.setWindowIcon(QtGui.QIcon(icon_path("ParameterStudy.svg")))
         lay = QtGui.QVBoxLayout(w)
         top = QtGui.QFormLayout()
@@ -154,62 +154,67 @@ class TaskParameterStudy:
         self.count.setRange(1, 100000)
         self.count.setValue(10)
         self.seed = QtGui.QLineEdit()
-        self.seed.setPlaceholderText("none")
+        self.seed.setPlaceholderText(translate("SimPhant", "none"))
         h = QtGui.QHBoxLayout()
         h.addWidget(self.design)
-        h.addWidget(QtGui.QLabel("samples"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "samples")))
         h.addWidget(self.count)
-        h.addWidget(QtGui.QLabel("seed"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "seed")))
         h.addWidget(self.seed)
-        top.addRow("Design", h)
+        top.addRow(translate("SimPhant", "Design"), h)
         lay.addLayout(top)
-        lay.addWidget(QtGui.QLabel("Design variables (values in the property's unit, as the "
-                                   "property editor shows them)"))
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Design variables (values in the "
+                                             "property's unit, as the property editor shows "
+                                             "them)")))
         self.var_table = QtGui.QTableWidget(0, len(VAR_COLUMNS))
-        self.var_table.setHorizontalHeaderLabels(list(VAR_COLUMNS))
-        self.var_table.setToolTip("Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: "
-                                  "Values '1, 2, 3' or Start/Stop/Count. Sampled designs: "
-                                  "Low/High or Rel (+- fraction of the document's value)")
+        self.var_table.setHorizontalHeaderLabels([translate("SimPhant", c) for c in VAR_COLUMNS])
+        self.var_table.setToolTip(translate("SimPhant", "Target: OBJECT.PROPERTY[.COMPONENT] "
+                                            "(pick or type). Grid: Values '1, 2, 3' or "
+                                            "Start/Stop/Count. Sampled designs: Low/High or Rel "
+                                            "(+- fraction of the document's value)"))
         self.var_table.setMinimumHeight(110)
         self.var_table.setColumnWidth(0, 220)
         lay.addWidget(self.var_table)
         lay.addLayout(self._add_remove(self.add_variable, self.var_table))
-        lay.addWidget(QtGui.QLabel("Metrics (SI units)"))
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Metrics (SI units)")))
         self.met_table = QtGui.QTableWidget(0, len(MET_COLUMNS))
-        self.met_table.setHorizontalHeaderLabels(list(MET_COLUMNS))
-        self.met_table.setToolTip("A reducer of a result signal: 'at' takes a time [s], "
-                                  "'first_crossing' a level and a direction, 'period' a level")
+        self.met_table.setHorizontalHeaderLabels([translate("SimPhant", c) for c in MET_COLUMNS])
+        self.met_table.setToolTip(translate("SimPhant", "A reducer of a result signal: 'at' "
+                                            "takes a time [s], 'first_crossing' a level and a "
+                                            "direction, 'period' a level"))
         self.met_table.setMinimumHeight(110)
         self.met_table.setColumnWidth(1, 130)
         lay.addWidget(self.met_table)
         lay.addLayout(self._add_remove(self.add_metric, self.met_table))
         form = QtGui.QFormLayout()
         self.objective = QtGui.QComboBox()
-        form.addRow("Best variant", self.objective)
+        form.addRow(translate("SimPhant", "Best variant"), self.objective)
         self.t_end = QtGui.QLineEdit()
-        self.t_end.setPlaceholderText("the study's (%g s)" % self.study.EndTime)
-        form.addRow("End time [s]", self.t_end)
+        self.t_end.setPlaceholderText(translate("SimPhant", "the study's (%g s)")
+                                      % self.study.EndTime)
+        form.addRow(translate("SimPhant", "End time [s]"), self.t_end)
         self.executor = QtGui.QComboBox()
-        self.executor.addItem("In this process", "in-process")
+        self.executor.addItem(translate("SimPhant", "In this process"), "in-process")
         if dask:
-            self.executor.addItem("Local cores (Dask)", "dask")
+            self.executor.addItem(translate("SimPhant", "Local cores (Dask)"), "dask")
         self.workers = QtGui.QSpinBox()
         self.workers.setRange(1, 256)
         from ..sweep.executors import default_workers
         self.workers.setValue(default_workers())
         h = QtGui.QHBoxLayout()
         h.addWidget(self.executor)
-        h.addWidget(QtGui.QLabel("workers"))
+        h.addWidget(QtGui.QLabel(translate("SimPhant", "workers")))
         h.addWidget(self.workers)
-        form.addRow("Run", h)
+        form.addRow(translate("SimPhant", "Run"), h)
         lay.addLayout(form)
         self.error = QtGui.QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #a40000")
         lay.addWidget(self.error)
         h = QtGui.QHBoxLayout()
-        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")), "Run")
-        self.cancel_button = QtGui.QPushButton("Cancel run")
+        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")),
+                                            translate("SimPhant", "Run"))
+        self.cancel_button = QtGui.QPushButton(translate("SimPhant", "Cancel run"))
         self.cancel_button.setEnabled(False)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel_run)
@@ -250,8 +255,8 @@ class TaskParameterStudy:
 
     def _add_remove(self, add, table):
         h = QtGui.QHBoxLayout()
-        a = QtGui.QPushButton("Add")
-        r = QtGui.QPushButton("Remove")
+        a = QtGui.QPushButton(translate("SimPhant", "Add"))
+        r = QtGui.QPushButton(translate("SimPhant", "Remove"))
         a.clicked.connect(lambda: (add(), self.validate()))
         r.clicked.connect(lambda: (table.removeRow(max(0, table.currentRow()))
                                    if table.rowCount() else None, self._metrics_changed()))
@@ -285,7 +290,8 @@ class TaskParameterStudy:
         t.setCellWidget(r, 0, self._combo(self.targets, d.get("target"), editable=True))
         for c, key in enumerate(_VAR_KEYS[1:], 1):
             v = d.get(key)
-            text = ", ".join(_fmt(x) for x in v) if key == "values" and v else _fmt(v)
+            text = ", ".join(format_value(x) for x in v) if key == "values" and v \
+                else format_value(v)
             if key == "name" and d.get("name") == d.get("target"):
                 text = ""
             t.setItem(r, c, QtGui.QTableWidgetItem(text))
@@ -314,25 +320,24 @@ class TaskParameterStudy:
     def _metrics_changed(self, *args):
         if not hasattr(self, "objective"):
             return
-        current = self.objective.currentText()
-        self._objectives(None, current)
+        self._objectives(self.objective.currentData())
         self.validate()
 
-    def _objectives(self, objective, current_text=None):
-        self.objective.blockSignals(True)
-        self.objective.clear()
-        self.objective.addItem("(none)", None)
+    def _objectives(self, objective):
+        """List "(none)" and minimize / maximize of every metric; choose ``objective``
+        (``(sense, metric)``) when it is there."""
+        items = [(translate("SimPhant", "(none)"), None)]
         for r in range(self.met_table.rowCount()):
             item = self.met_table.item(r, 0)
             name = item.text().strip() if item else ""
             if name:
-                self.objective.addItem("minimize %s" % name, ("minimize", name))
-                self.objective.addItem("maximize %s" % name, ("maximize", name))
-        want = current_text
-        if objective:
-            want = "%s %s" % objective
-        i = self.objective.findText(want) if want else 0
-        self.objective.setCurrentIndex(max(0, i))
+                items += [(translate("SimPhant", "minimize %s") % name, ("minimize", name)),
+                          (translate("SimPhant", "maximize %s") % name, ("maximize", name))]
+        self.objective.blockSignals(True)
+        self.objective.clear()
+        for text, key in items:
+            self.objective.addItem(text, key)
+        choose_item(self.objective, objective)
         self.objective.blockSignals(False)
 
     # ------------------------------------------------------------------ the specification
@@ -382,7 +387,8 @@ class TaskParameterStudy:
         from ..sweep.spec import spec_from_dict
         self.count.setEnabled(self.design.currentText() != "grid")
         try:
-            spec_from_dict(self.spec_dict(), "Parameter study '%s'" % self.obj.Label)
+            spec_from_dict(self.spec_dict(), translate("SimPhant", "Parameter study '%s'")
+                           % self.obj.Label)
             text = ""
         except ModelError as exc:
             text = str(exc)
@@ -413,12 +419,12 @@ class TaskParameterStudy:
         self.progress_log = []
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText("Starting %d variants ..." % spec.size())
+        self.status.setText(translate("SimPhant", "Starting %d variants ...") % spec.size())
         self.t0 = time.perf_counter()
         try:
             outcome = execute(self.study, spec, **kwargs)
         except Exception as exc:  # noqa: BLE001 - shown; the sweep restored the document
-            message("error", "SimPhant: parameter study", str(exc))
+            message("error", translate("SimPhant", "SimPhant: parameter study"), str(exc))
             outcome = None
         finally:
             self.running = False
@@ -430,11 +436,11 @@ class TaskParameterStudy:
         self.spec = spec
         self.rows = outcome.rows
         s = outcome.stats
-        self.status.setText("%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps "
-                            "the results." % (len(outcome.rows), outcome.count("ok"),
-                                              outcome.count("failed"),
-                                              outcome.count("cancelled"), s["wall_time"],
-                                              s.get("executor") or executor))
+        self.status.setText(translate("SimPhant", "%d variants: %d ok, %d failed, %d not run; "
+                                      "%.1f s (%s). OK keeps the results.")
+                            % (len(outcome.rows), outcome.count("ok"), outcome.count("failed"),
+                               outcome.count("cancelled"), s["wall_time"],
+                               s.get("executor") or executor))
         self.bar.setValue(1000 if not s.get("cancelled") else self.bar.value())
         self._show_results()
         return outcome
@@ -442,233 +448,17 @@ class TaskParameterStudy:
     def _progress(self, p):
         self.progress_log.append(p)
         self.bar.setValue(int(1000 * p.done / max(1, p.total)))
-        eta = "remaining ~%.0f s" % p.eta if p.eta is not None else "remaining: estimating"
-        self.status.setText("%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s"
-                            "   %s" % (p.done, p.total, p.failed, p.cached, p.elapsed, eta))
+        eta = translate("SimPhant", "remaining ~%.0f s") % p.eta if p.eta is not None \
+            else translate("SimPhant", "remaining: estimating")
+        self.status.setText(translate("SimPhant", "%d of %d variants (%d failed, %d from the "
+                                      "cache)   elapsed %.1f s   %s")
+                            % (p.done, p.total, p.failed, p.cached, p.elapsed, eta))
         QtGui.QApplication.processEvents(QtCore.QEventLoop.AllEvents, 20)
         return not self.cancel_requested
 
     def cancel_run(self):
         self.cancel_requested = True
-        self.status.setText("Cancelling ...")
-
-    # ------------------------------------------------------------------ results form
-    def _results_form(self):
-        from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg
-        from matplotlib.figure import Figure
-        w = QtGui.QWidget()
-        w.setWindowTitle("Results")
-        w.setWindowIcon(QtGui.QIcon(icon_path("Result.svg")))
-        lay = QtGui.QVBoxLayout(w)
-        self.table = QtGui.QTableWidget(0, 0)
-        self.table.setEditTriggers(QtGui.QAbstractItemView.NoEditTriggers)
-        self.table.setMinimumHeight(140)
-        lay.addWidget(self.table)
-        h = QtGui.QHBoxLayout()
-        self.plot_metric = QtGui.QComboBox()
-        self.plot_x = QtGui.QComboBox()
-        self.plot_y = QtGui.QComboBox()
-        self.plot_kind = QtGui.QComboBox()
-        self.plot_kind.addItems(list(PLOT_KINDS))
-        for label, box in (("Metric", self.plot_metric), ("vs", self.plot_x),
-                           ("and", self.plot_y), ("as", self.plot_kind)):
-            h.addWidget(QtGui.QLabel(label))
-            h.addWidget(box)
-            box.currentIndexChanged.connect(self._replot)
-        lay.addLayout(h)
-        self.figure = Figure(figsize=(5, 3.4), dpi=100)
-        self.figure.set_layout_engine("tight") if hasattr(self.figure, "set_layout_engine") \
-            else self.figure.set_tight_layout(True)
-        self.axes = self.figure.add_subplot(111)
-        self.canvas = FigureCanvasQTAgg(self.figure)
-        self.canvas.setMinimumHeight(260)
-        lay.addWidget(self.canvas)
-        h = QtGui.QHBoxLayout()
-        self.png_button = QtGui.QPushButton("Export PNG ...")
-        self.csv_button = QtGui.QPushButton("Export CSV ...")
-        self.best_button = QtGui.QPushButton("Apply best")
-        self.best_button.setToolTip("Keep the results (OK), then give the document the best "
-                                    "variant's values (one undo step)")
-        self.png_button.clicked.connect(lambda: self._export_dialog("png"))
-        self.csv_button.clicked.connect(lambda: self._export_dialog("csv"))
-        self.best_button.clicked.connect(self.apply_best)
-        for b in (self.png_button, self.csv_button, self.best_button):
-            h.addWidget(b)
-        lay.addLayout(h)
-        return w
-
-    def columns(self):
-        spec = self.spec
-        return ["variant", "status"] + spec.variable_names + spec.metric_names + ["message"]
-
-    def _show_results(self):
-        spec = self.spec
-        has = bool(self.rows) and spec is not None
-        cols = self.columns() if has else []
-        self.table.clear()
-        self.table.setColumnCount(len(cols))
-        self.table.setHorizontalHeaderLabels(cols)
-        self.table.setRowCount(len(self.rows) if has else 0)
-        for r, row in enumerate(self.rows if has else ()):
-            for c, col in enumerate(cols):
-                v = row.get(col, "")
-                text = "%d" % v if col == "variant" else _fmt(v)
-                item = QtGui.QTableWidgetItem(text)
-                if row.get("status") == "failed":
-                    item.setForeground(QtGui.QBrush(QtGui.QColor("#a40000")))
-                if col == "message" and v:
-                    item.setToolTip(str(v))
-                self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        for box, items in ((self.plot_metric, spec.metric_names if has else []),
-                           (self.plot_x, spec.variable_names if has else []),
-                           (self.plot_y, ["(none)"] + (spec.variable_names[1:] + spec.
-                                                      variable_names[:1] if has else []))):
-            box.blockSignals(True)
-            keep = box.currentText()
-            box.clear()
-            box.addItems(items)
-            if keep in items:
-                box.setCurrentIndex(items.index(keep))
-            box.blockSignals(False)
-        for b in (self.png_button, self.csv_button):
-            b.setEnabled(has)
-        self.best_button.setEnabled(self.best() is not None)
-        self._replot()
-
-    def best(self):
-        """The best finished row of the shown results by the objective, or None."""
-        spec = self.spec
-        if spec is None or not spec.objective or not self.rows:
-            return None
-        sense, metric = spec.objective
-        ok = [r for r in self.rows if r.get("status") == "ok" and isinstance(r.get(metric), float)
-              and not math.isnan(r[metric])]
-        if not ok:
-            return None
-        return (min if sense == "minimize" else max)(ok, key=lambda r: r[metric])
-
-    def select_plot(self, metric, x, y=None, kind="line"):
-        """Plot ``metric`` against variable ``x`` (and ``y`` for a heat map)."""
-        for box, text in ((self.plot_metric, metric), (self.plot_x, x),
-                          (self.plot_y, y or "(none)"), (self.plot_kind, kind)):
-            box.blockSignals(True)
-            box.setCurrentIndex(box.findText(text))
-            box.blockSignals(False)
-        return self._replot()
-
-    def plot_data(self):
-        """What the plot shows: dict(kind, x, y[, z]) or None."""
-        metric, x = self.plot_metric.currentText(), self.plot_x.currentText()
-        y = self.plot_y.currentText()
-        kind = self.plot_kind.currentText()
-        if not metric or not x:
-            return None
-        ok = [r for r in self.rows if r.get("status") == "ok"]
-        if kind == "heat map" and y not in ("(none)", "", x):
-            xs = sorted({r[x] for r in self.rows})
-            ys = sorted({r[y] for r in self.rows})
-            z = [[math.nan] * len(xs) for _ in ys]
-            for r in ok:
-                z[ys.index(r[y])][xs.index(r[x])] = r[metric]
-            return dict(kind=kind, metric=metric, xname=x, yname=y, x=xs, y=ys, z=z)
-        ok = sorted(ok, key=lambda r: r[x])
-        failed = [r[x] for r in self.rows if r.get("status") == "failed"]
-        return dict(kind="scatter" if kind == "heat map" else kind, metric=metric, xname=x,
-                    x=[r[x] for r in ok], y=[r[metric] for r in ok], failed=failed)
-
-    def _replot(self, *args):
-        import numpy as np
-        ax = self.axes
-        self.figure.clear()
-        ax = self.axes = self.figure.add_subplot(111)
-        self.colorbar = None
-        d = self.plot_data()
-        if d is None:
-            ax.text(0.5, 0.5, "Run the study to see its results", ha="center", va="center",
-                    transform=ax.transAxes, color="#555")
-        elif d["kind"] == "heat map":
-            z = np.array(d["z"], dtype=float)
-            xs, ys = np.array(d["x"]), np.array(d["y"])
-            # one cell per grid value (evenly spaced whatever the values), labelled
-            im = ax.pcolormesh(np.arange(len(xs) + 1) - 0.5, np.arange(len(ys) + 1) - 0.5,
-                               np.ma.masked_invalid(z), cmap="viridis", shading="flat")
-            self.colorbar = self.figure.colorbar(im, ax=ax, label=d["metric"])
-            ax.set_xticks(range(len(xs)))
-            ax.set_xticklabels(["%g" % v for v in xs])
-            ax.set_yticks(range(len(ys)))
-            ax.set_yticklabels(["%g" % v for v in ys])
-            lo, hi = np.nanmin(z) if np.isfinite(z).any() else 0, np.nanmax(z) \
-                if np.isfinite(z).any() else 1
-            for i in range(len(ys)):
-                for j in range(len(xs)):
-                    if not np.isfinite(z[i, j]):
-                        ax.plot([j], [i], "x", color="#a40000", ms=12, mew=2)
-                    elif len(xs) * len(ys) <= 64:
-                        dark = (z[i, j] - lo) < 0.5 * (hi - lo)
-                        ax.text(j, i, "%.4g" % z[i, j], ha="center", va="center", fontsize=8,
-                                color="white" if dark else "black")
-            ax.set_xlabel(d["xname"])
-            ax.set_ylabel(d["yname"])
-        else:
-            style = "o-" if d["kind"] == "line" else "o"
-            ax.plot(d["x"], d["y"], style, color="#1f77b4", label=d["metric"])
-            if d["failed"]:
-                lo = min(d["y"]) if d["y"] else 0.0
-                ax.plot(d["failed"], [lo] * len(d["failed"]), "x", color="#a40000",
-                        ms=9, label="failed")
-            b = self.best()
-            if b is not None:
-                ax.plot([b[d["xname"]]], [b[d["metric"]]], "o", ms=12, mfc="none",
-                        mec="#4e9a06", mew=2, label="best")
-            ax.set_xlabel(d["xname"])
-            ax.set_ylabel(d["metric"])
-            ax.grid(True, alpha=0.3)
-            ax.legend(loc="best", fontsize=8)
-        self.canvas.draw_idle()
-        return d
-
-    # ------------------------------------------------------------------ exports, best
-    def export_png(self, path, dpi=100):
-        self.figure.savefig(path, dpi=dpi)
-        return path
-
-    def export_csv(self, path):
-        """The results table as CSV (the sweep's format: every column)."""
-        from ..sweep.outputs import write_csv
-        if self.outcome is not None:
-            return write_csv(self.outcome, path)
-        import shutil
-        shutil.copyfile(self.obj.ResultsFile, path)
-        return path
-
-    def _export_dialog(self, kind):
-        flt = "PNG image (*.png)" if kind == "png" else "CSV table (*.csv)"
-        path, _ = QtGui.QFileDialog.getSaveFileName(FreeCADGui.getMainWindow(),
-                                                    "Export", "%s.%s" % (self.obj.Name, kind),
-                                                    flt)
-        if path:
-            (self.export_png if kind == "png" else self.export_csv)(path)
-
-    def apply_best(self):
-        """Keep the results (as OK: one undo step, the panel closes), then give the document
-        the best variant's values with ``sweep.apply_best`` (one more undo step).
-
-        Returns the best row, or None (nothing written)."""
-        row = self.best()
-        if row is None:
-            message("warning", "SimPhant: apply best", "No best variant: choose a best "
-                    "variant (objective) and run the study.")
-            return None
-        if not self.accept():
-            return None
-        try:
-            FreeCADGui.doCommand("from SimPhantWorkbench import sweep")
-            FreeCADGui.doCommand("sweep.apply_best(%s)" % obj_expr(self.obj))
-        except Exception as exc:  # noqa: BLE001 - apply_variant aborted its transaction
-            message("error", "SimPhant: apply best", str(exc))
-            return None
-        return row
+        self.status.setText(translate("SimPhant", "Cancelling ..."))
 
     # ------------------------------------------------------------------ OK / Cancel
     def getStandardButtons(self):
@@ -679,10 +469,10 @@ class TaskParameterStudy:
             return False
         problem = self.validate()
         if problem:
-            message("warning", "SimPhant parameter study", problem)
+            message("warning", translate("SimPhant", "SimPhant parameter study"), problem)
             return False
         from ..sweep import store_outcome
-        title = "Edit %s" % self.obj.Label
+        title = translate("SimPhant", "Edit %s") % self.obj.Label
         try:
             with transaction(self.doc, title):
                 FreeCADGui.doCommand("_obj = %s" % obj_expr(self.obj))

@@ -1,7 +1,7 @@
 """Run a test script in the real FreeCAD GUI under Xvfb and read back what it recorded.
 
 The script gets ``OUT`` (the JSON file it must write), ``TMP``, ``ROOT`` and ``SHOTS``
-(``$SIMPHANT_SCREENSHOTS``: where to keep screenshots, or "") defined before its text,
+(``$SIMPHANT_SCREENSHOT_DIR``: where to keep screenshots, or "") defined before its text,
 and two functions for its ``finally:`` block: ``close_gui()`` closes every document
 (unsaved: the window would ask) and the main window; ``finish(res)`` writes ``res`` to
 ``OUT`` as JSON and then closes the GUI.
@@ -59,7 +59,7 @@ def run_gui_script(tmp, name, script, env=None, timeout=600, package_root=ROOT):
     path = tmp / ("%s.py" % name)
     path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nPACKAGE_ROOT = %r\nSHOTS = %r\n"
                     % (str(out), str(tmp), ROOT, str(package_root),
-                       os.environ.get("SIMPHANT_SCREENSHOTS", "")) + _HELPERS + script)
+                       os.environ.get("SIMPHANT_SCREENSHOT_DIR", "")) + _HELPERS + script)
     env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1", **(env or {}))
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
     env.pop("DISPLAY", None)

@@ -40,7 +40,8 @@ Modules: ``run``, ``view`` and ``sweep`` (the commands), ``summary``, ``progress
 (the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
-study, model); 3 the integration failed; 130 cancelled. ``simphant view`` and
+study, model); 3 the integration failed; 4 a parameter study's infrastructure
+failed (scheduler, workers); 130 cancelled (Ctrl-C or SIGTERM). ``simphant view`` and
 ``--help`` work without FreeCAD: nothing here imports the document side before a
 command needs it.
 """
@@ -51,14 +52,14 @@ import sys
 
 from .. import __version__
 from ..solver import METHODS, ModelError
-from .common import (EXIT_CANCELLED, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_SIMULATION,
-                     CliError)
+from .common import (EXIT_CANCELLED, EXIT_INFRASTRUCTURE, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
+                     EXIT_SIMULATION, CliError)
 from .progress import Interrupt
 from .run import DEFAULT_EXAMPLE, default_model
 from .summary import summary_lines
 
 __all__ = ["main", "build_parser", "default_model", "summary_lines", "EXIT_OK", "EXIT_INTERNAL",
-           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED"]
+           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_INFRASTRUCTURE", "EXIT_CANCELLED"]
 
 
 def _positive(text):
@@ -140,7 +141,7 @@ def build_parser():
     view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
     from .sweep import add_parser as add_sweep_parser
     ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
-                   "sweep": add_sweep_parser(sub, _positive_int)}
+                   "sweep": add_sweep_parser(sub, _positive_int, _positive)}
     return ap
 
 

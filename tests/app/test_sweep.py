@@ -35,6 +35,13 @@ def cluster():
         c.close()
 
 
+def cached_count(directory):
+    """Entries of the result cache in ``directory``."""
+    from SimPhantWorkbench.sweep.cache import Cache
+    with Cache(str(directory)) as c:
+        return len(c)
+
+
 def sheet_pendulum(doc, length=200.0):
     """helpers_doc.pendulum with its length in spreadsheet cell ``Sheet.length``: the rod's
     Height and its placement (hanging from z = 0) follow the cell on recompute."""
@@ -199,7 +206,8 @@ def test_a_rerun_takes_finished_variants_from_the_cache(docs, tmp_path):
     first = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0]}, metrics,
                           executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
     assert [r["cached"] for r in first.rows] == [False, False, False]
-    assert len(os.listdir(cache)) == 2          # the unbuildable variant has no model
+    assert cached_count(cache) == 2          # the unbuildable variant has no model
+    assert os.listdir(cache) == ["results.sqlite"]     # one file, not one per variant
     again = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0, 250.0]}, metrics,
                           executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
     assert [r["cached"] for r in again.rows] == [True, True, False, False]
@@ -234,7 +242,7 @@ def test_cancel_keeps_finished_variants_and_restores_the_document(docs, tmp_path
     status = [r["status"] for r in out.rows]
     assert status[:2] == ["ok", "ok"] and set(status[2:]) == {"cancelled"}
     assert out.stats["cancelled"] and "cancelled" in out.rows[-1]["message"]
-    assert len(os.listdir(tmp_path / "cache")) == 2
+    assert cached_count(tmp_path / "cache") == 2
     assert seen[-1].done == 2 and seen[-1].total == 6
     assert _state(doc, p) == before
 
@@ -410,7 +418,7 @@ def test_simphant_sweep_on_the_embedded_cluster_then_from_the_cache(docs, tmp_pa
     out2 = io.StringIO()
     code = cli.main(["sweep", model, spec, "--out", str(out_dir), "--workers", "1"],
                     stdout=out2, stderr=io.StringIO())
-    assert code == 0 and "4 ok, 0 failed, 0 cancelled, 4 from the cache" in out2.getvalue()
+    assert code == 0 and "4 ok, 0 failed, 0 lost, 0 cancelled, 4 from the cache" in out2.getvalue()
     assert [r["period"] for r in read_csv(str(out_dir / "results.csv"))] == \
         [r["period"] for r in rows]
 
@@ -456,7 +464,7 @@ def test_ctrl_c_cancels_the_sweep_and_keeps_finished_variants(docs, tmp_path):
     status = [r["status"] for r in rows]
     assert len(rows) == 12 and status.count("ok") >= 1 and status.count("cancelled") >= 1
     assert set(status) == {"ok", "cancelled"}
-    assert len(os.listdir(out_dir / "cache")) == status.count("ok")
+    assert cached_count(out_dir / "cache") == status.count("ok")
 
 
 def test_designs_grid_latin_hypercube_uniform_and_normal():
@@ -514,7 +522,7 @@ def test_specifications_from_toml_and_json_and_their_errors(tmp_path):
          "needs low and high"),
         (dict(variables=[{"target": "A.x", "mean": 1}], design="normal", count=3),
          "needs mean and std"),
-        (dict(variables=[{"target": "A.x", "values": [1]}], design="sobol"), "design must be"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], design="simplex"), "design must be"),
         (dict(variables=[{"target": "Ax", "values": [1]}]), "OBJECT.PROPERTY"),
         (dict(variables=[{"target": "A.x", "values": [1], "step": 2}]), "unknown key"),
         (dict(variables=[{"target": "A.x", "values": [1]}], settings={"t_ned": 1}),

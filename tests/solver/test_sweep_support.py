@@ -106,7 +106,7 @@ def test_metrics_against_the_simple_pendulum():
 
 
 def test_metric_expressions_are_checked_with_clear_messages():
-    for text, msg in (("speed(bob)", "unknown reducer"), ("max(sped(bob))", "unknown quantity"),
+    for text, msg in (("speed(bob)", "reduce it"), ("max(sped(bob))", "unknown quantity"),
                       ("max(speed(bob).x)", "scalar"), ("max(position(bob).w)", "component"),
                       ("max(energy_drift(bob))", "whole model"), ("max(position)", "needs a body"),
                       ("at(position(bob).z)", "needs a time"), ("max(", "cannot read"),

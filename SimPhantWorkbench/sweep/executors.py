@@ -298,12 +298,13 @@ class DaskExecutor:
                                       "(python3-cryptography); run in this process instead "
                                       "(--workers 1)") from None
         self.dashboard_note = dashboard_problem()
-        dash = "127.0.0.1:0" if self.dashboard_note is None else None
+        # the scheduler's HTTP server (the dashboard with bokeh, else its status pages) on
+        # localhost only, on a free port
         self.cluster = d.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
                                       protocol="tls://", security=security,
-                                      dashboard_address=dash)
+                                      dashboard_address="127.0.0.1:0")
         self.client = d.Client(self.cluster, security=security)
-        if dash:
+        if self.dashboard_note is None:
             self.dashboard = self.cluster.dashboard_link
         n = self.requested_workers or default_workers()
         self.processes = _WorkerProcesses(self.cluster.scheduler_address, n, security)
@@ -406,7 +407,10 @@ class DaskExecutor:
 
 def make_executor(executor=None, scheduler=None, workers=None, client=None,
                   connect_timeout=CONNECT_TIMEOUT):
-    """The executor to use: ``"dask"`` (default when Dask is installed), ``"in-process"``."""
+    """The executor to use: ``"dask"`` (default when Dask is installed), ``"in-process"``,
+    or an executor object (``InProcess``'s methods) used as it is."""
+    if executor is not None and not isinstance(executor, str):
+        return executor
     if client is not None or scheduler:
         return DaskExecutor(scheduler=scheduler, workers=workers, client=client,
                             connect_timeout=connect_timeout)

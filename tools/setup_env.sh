@@ -8,7 +8,8 @@
 #     Debian 13 (FreeCAD 1.x).
 #  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
 #     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
-#  3. The workbench linked into FreeCAD's user Mod directory.
+#  3. The workbench linked into FreeCAD's user Mod directory (after the optional extras: the
+#     results viewer, the parameter studies' optimiser and dashboard).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver.warmup), so no solve waits for them.
 #
@@ -74,6 +75,42 @@ if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import pyvista, pyvis
         || log "warning: could not install PyVista (the results viewer stays disabled)"
 fi
 # --- end of the results viewer block ------------------------------------------------------
+
+# --- optional parameter-study extras: the optimiser and the Dask dashboard ------------------
+# Optuna from Debian (Debian 12: 3.1, Debian 13: 4.1; both have TPE with constraints, CMA-ES
+# through python3-cmaes and NSGA-II, and Debian builds them and their dependencies, SQLAlchemy
+# and alembic, for the Python FreeCAD uses); python3-cryptography gives the local cluster its
+# TLS. Bokeh, which the dashboard needs, is not in Debian: it goes into FreeCAD's
+# AdditionalPythonPackages with --no-deps (its dependencies from Debian, so numpy stays
+# Debian's), in the version the installed distributed accepts (2022.x: bokeh < 3; later: 3.x).
+# Failure here only disables the optimiser or the dashboard, each named when it is asked for.
+EXTRA_APT="python3-optuna python3-cryptography python3-jinja2 python3-yaml python3-typing-extensions"
+if dpkg --compare-versions "$(dpkg-query -W -f='${Version}' python3-distributed 2>/dev/null || echo 0)" ge 2023; then
+    EXTRA_APT="$EXTRA_APT python3-contourpy python3-xyzservices"
+    BOKEH="bokeh>=3.1,<3.7"
+else
+    BOKEH="bokeh>=2.4.2,<3"
+fi
+emissing=""
+for p in $EXTRA_APT; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || emissing="$emissing $p"
+done
+if [ -n "$emissing" ]; then
+    log "installing Debian packages for the optimiser and the dashboard:$emissing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $emissing >&2 \
+        || log "warning: could not install$emissing (the optimiser or the dashboard stays disabled)"
+fi
+if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import bokeh" >/dev/null 2>&1; then
+    log "installing $BOKEH (the Dask dashboard) into $SIMPHANT_PYPKG_DIR"
+    PIP="/usr/bin/python3 -m pip"
+    $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
+    $PIP install -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        --target "$SIMPHANT_PYPKG_DIR" "$BOKEH" >&2 \
+        || log "warning: could not install bokeh (the Dask dashboard stays disabled)"
+fi
+# --- end of the parameter-study extras -------------------------------------------------------
 
 mkdir -p "$SIMPHANT_MOD_DIR"
 link="$SIMPHANT_MOD_DIR/SimPhant"

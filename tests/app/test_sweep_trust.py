@@ -487,10 +487,13 @@ def grid_optimum(study, low, high, n):
 
 
 def test_the_optimiser_finds_the_damping_of_least_peak_acceleration(example):
+    """TPE finds the damping within 1 % in 40 trials; CMA-ES (two variables: it needs two)
+    within 2.5 % there, its peak acceleration within 0.1 % of the least."""
     doc = example("quarter_car")
     study = doc.getObject("Study")
-    c_best, _rows = grid_optimum(study, 3.5, 5.7, 45)
-    for sampler in ("tpe", "cmaes"):
+    c_best, rows = grid_optimum(study, 3.5, 5.7, 45)
+    acc_best = min(r["acc"] for r in rows)
+    for sampler, tol in (("tpe", 0.01), ("cmaes", 0.025)):
         variables = [{"target": "Suspension.Damping", "name": "c", "low": 0.5, "high": 8.0}]
         if sampler == "cmaes":                  # CMA-ES needs two variables: a neutral one
             variables.append({"target": "Tyre.Damping", "name": "tyre_c", "low": 0.0,
@@ -500,7 +503,8 @@ def test_the_optimiser_finds_the_damping_of_least_peak_acceleration(example):
                             settings=QC_SETTINGS, executor="in-process")
         assert len(out.rows) <= 40 and out.count("ok") == len(out.rows)
         best = out.best()
-        assert abs(best["c"] - c_best) <= 0.01 * c_best, (sampler, best["c"], c_best)
+        assert abs(best["c"] - c_best) <= tol * c_best, (sampler, best["c"], c_best)
+        assert best["acc"] <= acc_best * 1.001, (sampler, best["acc"], acc_best)
     assert doc.getObject("Suspension").Damping == "1.5 N*s/mm"
 
 

@@ -457,7 +457,9 @@ def _expression(node, what, depth):
             return ("term", _term(node, what))
         if fname in FUNCTIONS:
             return _function(node, what, depth)
-        if len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Constant)):
+        arg = node.args[0] if len(node.args) == 1 else None
+        if isinstance(arg, ast.Name) or (isinstance(arg, ast.Constant)
+                                         and isinstance(arg.value, str)):
             raise ModelError("%s: unknown quantity %r; valid: %s"
                              % (what, fname, ", ".join(QUANTITIES)))
         raise ModelError("%s: unknown reducer or function %r; reducers: %s; functions: %s"

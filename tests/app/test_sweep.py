@@ -610,3 +610,102 @@ def test_inside_freecadcmd_the_local_cluster_starts_python_workers(tmp_path, mon
                          timeout=600)
     assert "RESULT ['ok', 'ok'] Dask (local cluster, 2 workers)" in run.stdout, \
         run.stdout[-2000:] + run.stderr[-2000:]
+
+
+def test_quasi_random_designs_fill_the_ranges_evenly_and_repeat_with_their_seed():
+    from scipy.stats import qmc
+    m = {"m": "max(speed(Rod))"}
+    variables = [{"target": "A.x", "low": 10, "high": 20}, {"target": "B.y", "rel": 0.1}]
+    rand = sweep.make_spec(variables, m, design="uniform", count=256, seed=4).points(
+        {"B.y": 50.0})
+    for design in ("sobol", "halton"):
+        spec = sweep.make_spec(variables, m, design=design, count=256, seed=4)
+        p = spec.points({"B.y": 50.0})
+        assert p.shape == (256, 2) and p[:, 0].min() >= 10 and p[:, 0].max() <= 20
+        assert p[:, 1].min() >= 45 and p[:, 1].max() <= 55
+        np.testing.assert_array_equal(p, spec.points({"B.y": 50.0}))
+        unit = (p - [10, 45]) / 10.0
+        assert qmc.discrepancy(unit) < 0.2 * qmc.discrepancy((rand - [10, 45]) / 10.0)
+        assert sweep.spec_from_dict(spec.to_dict()).to_dict() == spec.to_dict()
+    with pytest.raises(ModelError, match="sobol design samples its variables"):
+        sweep.make_spec({"A.x": [1.0]}, m, design="sobol", count=4)
+
+
+def test_a_saltelli_design_gives_the_sobol_indices_of_each_metric(docs, tmp_path):
+    """The peak speed of a pendulum released with a push depends on the push, not on the
+    density (a uniform rod's motion does not depend on its density)."""
+    doc = docs()
+    p = pendulum(doc)
+    spec = sweep.make_spec([{"target": "Rod_body.Density", "name": "density", "low": 500,
+                             "high": 3000},
+                            {"target": "Rod_body.InitialVelocity.x", "name": "push",
+                             "low": 0.0, "high": 200.0}],
+                           {"peak": "max(speed(Rod_body))"}, design="saltelli", count=32,
+                           seed=1, settings={"t_end": 0.05})
+    assert spec.size() == 32 * 4
+    out = sweep.execute(p["study"], spec, executor="in-process")
+    assert out.count("ok") == 128
+    s = out.sensitivity()["peak"]
+    assert abs(s["S1"][0]) < 1e-9 and abs(s["ST"][0]) < 1e-9        # density: no effect
+    assert abs(s["S1"][1] - 1) < 0.05 and abs(s["ST"][1] - 1) < 0.05   # the push: all of it
+    from SimPhantWorkbench.sweep.outputs import write_all
+    names, _notes = write_all(out, str(tmp_path))
+    assert {"sensitivity.csv", "sensitivity.png"} <= set(names)
+    from SimPhantWorkbench.sweep.outputs import read_csv
+    rows = read_csv(str(tmp_path / "sensitivity.csv"))
+    assert [(r["metric"], r["variable"]) for r in rows] == [("peak", "density"), ("peak", "push")]
+
+
+def test_kept_series_are_written_per_variant_and_come_back_from_the_cache(docs, tmp_path):
+    doc = docs()
+    p = pendulum(doc)
+    kw = dict(keep={"x": "position(Rod_body).x", "angle": "joint_angle(Hinge)"},
+              settings={"t_end": 0.2}, executor="in-process", cache_dir=str(tmp_path / "c"))
+    out = sweep.execute(p["study"], {"Rod_body.Density": [1000.0, -1.0, 2000.0]},
+                        {"v": "max(speed(Rod_body))"}, **kw)
+    assert [r["status"] for r in out.rows] == ["ok", "failed", "ok"]
+    assert sorted(out.series) == [0, 2]
+    t, x = out.series[0]["x"]
+    assert len(t) == len(x) == 201 and abs(x[0]) < 1e-12 and x[-1] > 1e-3      # it swings
+    from SimPhantWorkbench.sweep.outputs import write_all
+    names, _notes = write_all(out, str(tmp_path / "o"))
+    assert "series.npz" in names
+    with np.load(str(tmp_path / "o" / "series.npz")) as z:
+        assert sorted(z.files) == ["0/angle", "0/t", "0/x", "2/angle", "2/t", "2/x"]
+        np.testing.assert_array_equal(z["0/x"], x)
+        np.testing.assert_array_equal(z["0/t"], t)
+    again = sweep.execute(p["study"], {"Rod_body.Density": [1000.0, 2000.0]},
+                          {"v": "max(speed(Rod_body))"}, **kw)
+    assert [r["cached"] for r in again.rows] == [True, True]
+    np.testing.assert_array_equal(again.series[0]["x"][1], x)
+    # another kept signal is not in the cache: that variant runs again
+    other = sweep.execute(p["study"], {"Rod_body.Density": [1000.0]},
+                          {"v": "max(speed(Rod_body))"},
+                          **dict(kw, keep={"x": "position(Rod_body).z"}))
+    assert other.rows[0]["cached"] is False
+    with pytest.raises(ModelError, match="kept series 'q'.*no object 'Ghost'"):
+        sweep.execute(p["study"], {"Rod_body.Density": [1000.0]}, {"v": "max(speed(Rod_body))"},
+                      **dict(kw, keep={"q": "speed(Ghost)"}))
+
+
+def test_kept_series_are_bounded_by_memory(docs, monkeypatch):
+    from SimPhantWorkbench.sweep import engine
+    monkeypatch.setattr(engine, "MAX_SERIES_BYTES", 5 * 10 ** 4)
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match=r"\[keep\]: 3 variants x \d+ samples x 2 series"):
+        sweep.execute(p["study"], {"Rod_body.Density": [1000.0, 1500.0, 2000.0]},
+                      {"v": "max(speed(Rod_body))"}, keep=["speed(Rod_body)"],
+                      settings={"t_end": 2.0}, executor="in-process")
+    assert p["link"].Density == 1000.0
+
+
+def test_an_optimiser_without_optuna_names_the_package(docs, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "optuna", None)
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match="needs Optuna.*python3-optuna"):
+        sweep.execute(p["study"], [{"target": "Rod_body.Density", "low": 500, "high": 900}],
+                      {"v": "max(speed(Rod_body))"}, objective={"maximize": "v"},
+                      optimize={"trials": 5}, executor="in-process")

@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 
-__all__ = ["SweepOutcome", "STATUSES", "INFO_COLUMNS", "dominates"]
+__all__ = ["SweepOutcome", "STATUSES", "INFO_COLUMNS", "dominates", "candidates", "best_row",
+           "pareto_rows"]
 
 #: a variant's status (see the module docstring)
 STATUSES = ("ok", "failed", "lost", "cancelled")
@@ -30,6 +31,41 @@ def dominates(a, b):
     """True when objective vector ``a`` (all minimised) is no worse than ``b`` everywhere
     and better somewhere."""
     return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
+
+
+def _number(value):
+    return isinstance(value, float) and not math.isnan(value)
+
+
+def candidates(spec, rows):
+    """Finished rows (``status`` "ok") that satisfy ``spec``'s constraints and have a value
+    of every objective. ``rows``: the outcome's, or read back from a results table."""
+    names = [m for _s, m in spec.objectives]
+    return [r for r in rows if r.get("status") == "ok" and spec.feasible(r)
+            and all(_number(r.get(m)) for m in names)]
+
+
+def best_row(spec, rows):
+    """The best candidate row by ``spec``'s single objective, or None: also when variants
+    were lost to the infrastructure (a best of the survivors is not the best of the
+    design)."""
+    objective = spec.objective
+    if objective is None or any(r.get("status") == "lost" for r in rows):
+        return None
+    ok = candidates(spec, rows)
+    if not ok:
+        return None
+    sense, metric = objective
+    return (min if sense == "minimize" else max)(ok, key=lambda r: r[metric])
+
+
+def pareto_rows(spec, rows):
+    """The non-dominated candidate rows of ``spec``'s objectives (two or more)."""
+    if len(spec.objectives) < 2:
+        return []
+    ok = candidates(spec, rows)
+    vec = [[r[m] if s == "minimize" else -r[m] for s, m in spec.objectives] for r in ok]
+    return [r for r, v in zip(ok, vec) if not any(dominates(w, v) for w in vec)]
 
 
 class SweepOutcome:
@@ -63,32 +99,15 @@ class SweepOutcome:
 
     def candidates(self):
         """Finished rows that satisfy the constraints and have every objective's value."""
-        names = [m for _s, m in self.spec.objectives]
-        return [r for r in self.rows if r["status"] == "ok" and self.spec.feasible(r)
-                and not any(math.isnan(r[m]) for m in names)]
+        return candidates(self.spec, self.rows)
 
     def best(self):
-        """The best finished row by the specification's single objective (constraints
-        respected), or None: also when variants were lost to the infrastructure (a best
-        of the survivors is not the best of the design)."""
-        objective = self.spec.objective
-        if objective is None or self.count("lost"):
-            return None
-        ok = self.candidates()
-        if not ok:
-            return None
-        sense, metric = objective
-        pick = min if sense == "minimize" else max
-        return pick(ok, key=lambda r: r[metric])
+        """The best finished row by the specification's single objective (``best_row``)."""
+        return best_row(self.spec, self.rows)
 
     def pareto(self):
         """The non-dominated candidate rows of several objectives (design order)."""
-        if len(self.spec.objectives) < 2:
-            return []
-        ok = self.candidates()
-        vec = [[r[m] if s == "minimize" else -r[m] for s, m in self.spec.objectives]
-               for r in ok]
-        return [r for r, v in zip(ok, vec) if not any(dominates(w, v) for w in vec)]
+        return pareto_rows(self.spec, self.rows)
 
     def sensitivity(self):
         """Sobol' indices of each metric of a ``saltelli`` design (``sensitivity``):

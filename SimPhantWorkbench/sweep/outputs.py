@@ -42,14 +42,15 @@ def _cell(value):
     return str(value)
 
 
-def write_csv(outcome, path):
-    """Write ``outcome``'s rows to ``path`` (via a temporary file: never half-written)."""
+def write_csv(outcome, path, rows=None):
+    """Write ``outcome``'s rows (or ``rows`` of it) to ``path`` (via a temporary file: never
+    half-written)."""
     cols = outcome.columns
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
-        for r in outcome.rows:
+        for r in outcome.rows if rows is None else rows:
             w.writerow([_cell(r[c]) for c in cols])
     os.replace(tmp, path)
     return path
@@ -152,19 +153,6 @@ def plot_pareto(outcome, path):
     return path
 
 
-def write_pareto_csv(outcome, path):
-    """The rows of the Pareto front (the results table's columns)."""
-    cols = outcome.columns
-    tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(cols)
-        for r in outcome.pareto():
-            w.writerow([_cell(r[c]) for c in cols])
-    os.replace(tmp, path)
-    return path
-
-
 def write_sensitivity(outcome, csv_path, png_path):
     """``sensitivity.csv`` and ``sensitivity.png`` of a ``saltelli`` design."""
     indices = outcome.sensitivity()
@@ -242,8 +230,8 @@ def write_all(outcome, out_dir, plots=True):
     else:
         notes.append(why)
     if len(outcome.spec.objectives) > 1:
-        names.append(os.path.basename(write_pareto_csv(
-            outcome, os.path.join(out_dir, "pareto_front.csv"))))
+        names.append(os.path.basename(write_csv(
+            outcome, os.path.join(out_dir, "pareto_front.csv"), outcome.pareto())))
         if plots:
             names.append(os.path.basename(plot_pareto(
                 outcome, os.path.join(out_dir, "pareto_front.png"))))

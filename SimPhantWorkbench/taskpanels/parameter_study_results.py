@@ -15,18 +15,11 @@ from PySide import QtGui
 
 from ..gui.common import icon_path
 from ..sweep.outcome import best_row, pareto_rows
+from .parameter_study_spec import fmt_value
 
 __all__ = ["ResultsView", "PLOT_KINDS"]
 
 PLOT_KINDS = ("line", "scatter", "heat map", "Pareto front")
-
-
-def _fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.6g" % v
-    return str(v)
 
 
 class ResultsView:
@@ -94,7 +87,7 @@ class ResultsView:
         for r, row in enumerate(self.rows if has else ()):
             for c, col in enumerate(cols):
                 v = row.get(col, "")
-                text = "%d" % v if col == "variant" else _fmt(v)
+                text = "%d" % v if col == "variant" else fmt_value(v)
                 item = QtGui.QTableWidgetItem(text)
                 if row.get("status") in ("failed", "lost"):
                     item.setForeground(QtGui.QBrush(QtGui.QColor("#a40000")))

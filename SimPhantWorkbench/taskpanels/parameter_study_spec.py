@@ -21,7 +21,8 @@ from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 from ..sweep.spec import DESIGNS, SAMPLERS
 
-__all__ = ["SpecForm", "numeric_targets", "metric_text", "VAR_COLUMNS", "MET_COLUMNS"]
+__all__ = ["SpecForm", "numeric_targets", "metric_text", "fmt_value", "VAR_COLUMNS",
+           "MET_COLUMNS"]
 
 VAR_COLUMNS = ("Target", "Name", "Values", "Start", "Stop", "Count", "Low", "High", "Rel")
 _VAR_KEYS = ("target", "name", "values", "start", "stop", "count", "low", "high", "rel")
@@ -91,7 +92,8 @@ def _num(text):
     return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
 
 
-def _fmt(v):
+def fmt_value(v):
+    """A number or text as the panel's tables show it."""
     if v is None:
         return ""
     if isinstance(v, float):
@@ -305,7 +307,7 @@ class SpecForm:
         t.setCellWidget(r, 0, self._combo(self.targets, d.get("target"), editable=True))
         for c, key in enumerate(_VAR_KEYS[1:], 1):
             v = d.get(key)
-            text = ", ".join(_fmt(x) for x in v) if key == "values" and v else _fmt(v)
+            text = ", ".join(fmt_value(x) for x in v) if key == "values" and v else fmt_value(v)
             if key == "name" and d.get("name") == d.get("target"):
                 text = ""
             t.setItem(r, c, QtGui.QTableWidgetItem(text))

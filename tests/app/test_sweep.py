@@ -22,19 +22,6 @@ RADIUS = 2.0            # rod radius [mm] (helpers_doc.pendulum)
 LENGTHS = list(np.linspace(100.0, 400.0, 16))
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """2 worker processes, one thread each, on localhost; shut down after the module."""
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address="127.0.0.1:0")
-    client = distributed.Client(c)
-    try:
-        yield c, client
-    finally:
-        client.close()
-        c.close()
-
-
 def cached_count(directory):
     """Entries of the result cache in ``directory``."""
     from SimPhantWorkbench.sweep.cache import Cache

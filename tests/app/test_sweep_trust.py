@@ -192,26 +192,20 @@ def test_the_solver_digest_follows_every_solver_source(tmp_path):
     assert len(set(digests)) == 3 and all(len(d) == 64 for d in digests)
 
 
-@pytest.fixture
-def cluster():
-    """2 worker processes on localhost (tcp, no TLS: a user's own cluster)."""
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address=None)
-    client = distributed.Client(c)
-    try:
-        yield c, client
-    finally:
-        client.close()
-        c.close()
-
-
 def test_workers_of_another_solver_are_refused(docs, cluster, tmp_path):
-    from SimPhantWorkbench.solver.batch import Task, VersionMismatch, run_batch
-    from SimPhantWorkbench.sweep.executors import InfrastructureError
-    from helpers_doc import pendulum
     c, client = cluster
     client.run(exec, "from SimPhantWorkbench.solver import batch; "
                      "batch._DIGEST[:] = ['0' * 64]")
+    try:
+        refused_at_connect_and_per_task(c, docs, tmp_path)
+    finally:                     # the workers' own digest again, for the module's other tests
+        client.run(exec, "from SimPhantWorkbench.solver import batch; batch._DIGEST[:] = []")
+
+
+def refused_at_connect_and_per_task(c, docs, tmp_path):
+    from SimPhantWorkbench.solver.batch import Task, VersionMismatch, run_batch
+    from SimPhantWorkbench.sweep.executors import InfrastructureError
+    from helpers_doc import pendulum
     doc = docs()
     p = pendulum(doc)
     with pytest.raises(InfrastructureError, match="other SimPhant solver sources"):

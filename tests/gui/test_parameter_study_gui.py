@@ -14,7 +14,8 @@ import pytest
 from freecad_gui import run_gui_script
 
 
-SCRIPT = textwrap.dedent('''
+#: what both scripts start with: the workbench, the panel's module, messages recorded
+PRELUDE = textwrap.dedent('''
     import json, os, sys, traceback, math
     import numpy as np
     import FreeCAD, FreeCADGui
@@ -30,9 +31,13 @@ SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.commands import cmd_sweep
         from SimPhantWorkbench.gui import common
+        from SimPhantWorkbench.solver.metrics import parse_metric
         from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
         common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
             [kind, text])
+''')
+
+SCRIPT = PRELUDE + textwrap.dedent('''
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
         doc.UndoMode = 1
         FreeCADGui.updateGui()
@@ -327,23 +332,7 @@ def test_local_cores_give_the_same_results(gui):
     assert workers == 2 and executor and same and ticks > 0
 
 
-SCRIPT_OPTIMISE = textwrap.dedent('''
-    import json, os, sys, traceback, math
-    import FreeCAD, FreeCADGui
-    from PySide import QtCore, QtGui
-    res = {}
-    def check(name, value):
-        res[name] = value
-    try:
-        FreeCADGui.activateWorkbench("SimPhantWorkbench")
-        mw = FreeCADGui.getMainWindow()
-        mw.resize(1280, 800)
-        from SimPhantWorkbench.document.base import is_type
-        from SimPhantWorkbench.gui import common
-        from SimPhantWorkbench.solver.metrics import parse_metric
-        from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
-        common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
-            [kind, text])
+SCRIPT_OPTIMISE = PRELUDE + textwrap.dedent('''
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "quarter_car.FCStd"))
         study = doc.getObject("Study")
         common.set_active_study(study)
@@ -404,7 +393,6 @@ SCRIPT_OPTIMISE = textwrap.dedent('''
         check("from_cache", [again.count("ok"), sum(1 for r in again.rows if r["cached"]),
                              again.stats["batches"]])
         ok = panel.accept()
-        from SimPhantWorkbench import sweep
         stored = sweep.stored_spec([o for o in doc.Objects
                                     if is_type(o, "SimPhant::ParameterStudy")][0])
         check("stored", [ok, stored.design, stored.optimize, stored.objectives,

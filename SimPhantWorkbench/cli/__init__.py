@@ -7,7 +7,8 @@
                  [--video FILE.mp4] [--fps N]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
                       [--no-triads]
-    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
+    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N]
+                   [--connect-timeout S] [--worker-timeout S] ...
                  (a parameter study: ``cli.sweep``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run

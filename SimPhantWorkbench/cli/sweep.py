@@ -196,6 +196,7 @@ def _save_document(model, out_dir, doc_name, err):
     """Save the document as ``DIR/doc_name`` through a checked temporary file: a failed
     save (a full disk) leaves no broken document behind."""
     import zipfile
+    import zlib
     from ..document.opening import ModelFileError
     final = os.path.join(out_dir, doc_name)
     tmp = os.path.join(out_dir, ".%s.partial.FCStd" % os.path.splitext(doc_name)[0])
@@ -208,7 +209,7 @@ def _save_document(model, out_dir, doc_name, err):
         os.replace(tmp, final)
     except ModelFileError as exc:
         raise CliError(str(exc)) from None
-    except (OSError, zipfile.BadZipFile) as exc:
+    except (OSError, zipfile.BadZipFile, zlib.error) as exc:
         raise CliError("cannot save '%s' (a full disk?): %s; the results table is in %s"
                        % (final, exc, out_dir)) from None
     finally:

@@ -215,19 +215,22 @@ def test_metrics_a_b_and_a_under_b_writing_the_same_plot_are_refused(model, tmp_
     assert not (tmp_path / "o").exists()
 
 
-def test_a_full_disk_leaves_no_broken_sweep_document(model, tmp_path, monkeypatch):
-    """FreeCAD writes a truncated file without raising when the disk is full: the saved
-    document is checked before it takes its place."""
+@pytest.mark.parametrize("damage", ["truncated", "zeroed"])
+def test_a_full_disk_leaves_no_broken_sweep_document(model, tmp_path, monkeypatch, damage):
+    """FreeCAD writes a truncated file without raising when the disk is full (or blocks of
+    zeros): the saved document is checked before it takes its place."""
     from SimPhantWorkbench.document.opening import ModelFile
     real = ModelFile.save_as
 
-    def truncated(self, path, target=None, warn=None):
+    def damaged(self, path, target=None, warn=None):
         real(self, path, target=target, warn=warn)
         data = open(path, "rb").read()
+        n = len(data) // 3
         with open(path, "wb") as fh:
-            fh.write(data[:len(data) // 3])
+            fh.write(data[:n] if damage == "truncated" else
+                     data[:n] + bytes(200) + data[n + 200:])
 
-    monkeypatch.setattr(ModelFile, "save_as", truncated)
+    monkeypatch.setattr(ModelFile, "save_as", damaged)
     spec = write_spec(tmp_path / "s.json", [{"target": "Rod_body.Density", "values": [1000]}])
     out_dir = tmp_path / "o"
     code, out, err = run_cli("sweep", model, spec, "--out", out_dir, "--workers", "1")

@@ -248,8 +248,8 @@ def _summary(out, args, spec, study, outcome, info, out_dir, elapsed):
     w("ran on     %s, %d variants per task, %d tasks%s\n"
       % (st["executor"] or "nothing", st["batch_size"], st["batches"],
          ", %d resubmitted" % st["retried"] if st["retried"] else ""))
-    if st.get("dashboard"):
-        w("dashboard  %s\n" % st["dashboard"])
+    if st.get("dashboard") or st.get("dashboard_note"):
+        w("dashboard  %s\n" % (st["dashboard"] or "none: " + st["dashboard_note"]))
     w("variants   %d ok, %d failed, %d lost, %d cancelled, %d from the cache\n"
       % (info["ok"], info["failed"], info["lost"], info["cancelled"], info["cached"]))
     for r in outcome.rows:

@@ -450,6 +450,7 @@ class _Runner(_Sweep):
             self.stats["executor"] = "none (every variant from the cache)" \
                 if self.rows else "none"
         self.stats["dashboard"] = getattr(self.ex, "dashboard", None) or ""
+        self.stats["dashboard_note"] = getattr(self.ex, "dashboard_note", None) or ""
         if self.cancelled or self.abort:
             for fut in list(self.pending):          # keep what has finished meanwhile
                 if fut.done() and not fut.cancelled():

@@ -241,10 +241,14 @@ def start_scheduler(tmp_path, workers=0):
              "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
              str(tmp_path / ("w%d" % k))], env=env, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL))
-    client = distributed.Client(address, timeout=60)
-    if workers:
-        client.wait_for_workers(workers, timeout=120)
-    client.close()
+    try:
+        client = distributed.Client(address, timeout=60)
+        if workers:
+            client.wait_for_workers(workers, timeout=120)
+        client.close()
+    except BaseException:
+        stop(procs)                     # nothing left running when the start fails
+        raise
     return address, procs
 
 

@@ -50,6 +50,8 @@ __all__ = ["InProcess", "DaskExecutor", "make_executor", "dask_available", "defa
 CONNECT_TIMEOUT = 10.0
 #: seconds the embedded cluster's worker processes may take to start
 WORKER_START_TIMEOUT = 120.0
+#: seconds past those a start may take before the caller stops waiting for it
+START_MARGIN = 10.0
 
 
 class InfrastructureError(RuntimeError):
@@ -249,6 +251,8 @@ class DaskExecutor:
         self._count = 0
         self._thread = None
         self._start_error = None
+        self._t0 = None
+        self._limit = None
         self.started = client is not None
 
     def __enter__(self):
@@ -259,6 +263,10 @@ class DaskExecutor:
         if self.started:
             return
         self.started = True
+        # however Dask behaves, the caller waits no longer than this for the start
+        self._t0 = time.monotonic()
+        self._limit = self.connect_timeout + 3.0 if self.scheduler \
+            else WORKER_START_TIMEOUT + START_MARGIN
         self._thread = threading.Thread(target=self._start, name="simphant-dask-start",
                                         daemon=True)
         self._thread.start()
@@ -345,6 +353,14 @@ class DaskExecutor:
         if self._thread is not None:
             while self._thread.is_alive():
                 self._thread.join(0.2)          # short joins: Ctrl-C stays responsive
+                waited = time.monotonic() - self._t0
+                if waited > self._limit and self.scheduler:
+                    raise InfrastructureError(
+                        "cannot reach the Dask scheduler %s after %.1f s (timeout %g s): no "
+                        "answer" % (self.scheduler, waited, self.connect_timeout))
+                if waited > self._limit:
+                    raise InfrastructureError("the local Dask cluster did not start within "
+                                              "%.0f s" % waited)
             self._thread = None
         if self._start_error is not None:
             exc, self._start_error = self._start_error, None
@@ -352,7 +368,7 @@ class DaskExecutor:
 
     def __exit__(self, *exc):
         if self._thread is not None:
-            self._thread.join()
+            self._thread.join(2.0)              # a start that hangs is left to its thread
             self._thread = None
         try:
             if self._own_client and self.client is not None:

@@ -555,3 +555,20 @@ def test_a_pareto_front_of_two_conflicting_metrics_is_non_dominated(example, tmp
     names, _notes = write_all(out, str(tmp_path))
     assert {"pareto_front.png", "pareto_front.csv"} <= set(names)
     assert len(read_csv(str(tmp_path / "pareto_front.csv"))) == len(front)
+
+
+def test_a_start_that_never_returns_is_given_up(monkeypatch):
+    """Whatever Dask does inside (a handshake that never ends), the sweep waits for a
+    scheduler no longer than its connect timeout and a few seconds."""
+    import threading
+    from SimPhantWorkbench.sweep import executors
+    hang = threading.Event()
+    monkeypatch.setattr(executors.DaskExecutor, "_connect", lambda self: hang.wait(600))
+    t0 = time.monotonic()
+    with pytest.raises(executors.InfrastructureError,
+                       match=r"cannot reach the Dask scheduler tcp://127.0.0.1:1 after "
+                             r"\d+\.\d s \(timeout 1 s\): no answer"):
+        with executors.DaskExecutor(scheduler="tcp://127.0.0.1:1", connect_timeout=1.0) as ex:
+            ex.wait()
+    hang.set()
+    assert time.monotonic() - t0 < 20

@@ -6,20 +6,22 @@ import FreeCADGui
 
 
 class SimPhantWorkbench(FreeCADGui.Workbench):
-    MenuText = "SimPhant"
-    ToolTip = "Rigid multibody dynamics: motion studies with real mass and inertia"
-
     def __init__(self):
         import SimPhantWorkbench as _pkg
+        from SimPhantWorkbench.gui import translation
+        translation.install()          # the translations of FreeCAD's language, if any
         self.__class__.Icon = os.path.join(os.path.dirname(_pkg.__file__), "resources", "icons",
                                            "SimPhant.svg")
+        self.__class__.MenuText = "SimPhant"
+        self.__class__.ToolTip = translation.translate(
+            "SimPhant", "Rigid multibody dynamics: motion studies with real mass and inertia")
 
     def Initialize(self):
         from SimPhantWorkbench import commands
         commands.register()
         for name, names in commands.TOOLBARS:
             self.appendToolbar(name, list(names))
-        self.appendMenu("SimPhant", commands.menu())
+        self.appendMenu(commands.MENU, commands.menu())
         # compile (first use) or load the solver kernels while the user models
         from SimPhantWorkbench.gui import kernel_warmup
         kernel_warmup.start_background()

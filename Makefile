@@ -4,7 +4,7 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ENV_FILE := $(ROOT)/.simphant-env
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench bench-sweep bench-outputs examples clean
+.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench bench-sweep bench-outputs examples translations clean
 
 setup:
 	@$(ROOT)/tools/setup_env.sh > $(ENV_FILE)
@@ -25,7 +25,7 @@ test-fc1:
 	@PYTEST_ARGS="$(PYTEST_ARGS)" $(ROOT)/tools/test_fc1.sh
 
 # The workbench in the real FreeCAD GUI under Xvfb (tests/gui). With
-# SIMPHANT_SCREENSHOT_DIR=docs/images it also refreshes the README screenshots.
+# SIMPHANT_SCREENSHOT_DIR=docs/images it also refreshes the documentation's screenshots.
 test-gui: setup
 	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/gui
 
@@ -36,11 +36,24 @@ demo: setup
 examples: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/examples/make_examples.py
 
+# The GUI's translatable strings into SimPhantWorkbench/resources/translations/SimPhant.ts
+# (the template translators start from); installs Debian's pyside2-tools for it.
+translations:
+	@$(ROOT)/tools/setup_env.sh --translations > $(ENV_FILE)
+	@$(ROOT)/tools/run_python.sh $(ROOT)/tools/translations.py
+
 # Speed benchmark (bench/README.md); installs MuJoCo into bench/.deps only.
-# make bench BENCH_ARGS=--quick for a ~1 minute run.
+# make bench BENCH_ARGS=--quick for a ~1 minute run. make bench BENCH_BASE=<commit>: A/B
+# mode, this checkout against that commit (a git worktree under bench/.ab with its own
+# numba cache) and MuJoCo, paired per-step samples of the revolute chain (bench_ab.py).
+BENCH_BASE ?=
 bench: setup
 	@$(ROOT)/bench/install_deps.sh
-	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS)
+	@if [ -n "$(BENCH_BASE)" ]; then \
+		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_ab.py --base "$(BENCH_BASE)" --mujoco --forces $(BENCH_ARGS); \
+	else \
+		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS); \
+	fi
 
 # Parameter-study benchmark (bench/README.md): 120-variant sweep vs a serial loop, Dask overhead,
 # a rerun from the cache.

@@ -162,8 +162,10 @@ def make_body(study, shape_obj, fixed=False, density=None, mass=None, velocity=N
 
 # ----------------------------------------------------------------------------- joints
 
-def _reference(ref, what):
-    """``(obj, "Edge3")``, ``(obj, ["Edge3"])`` -> value for an XLinkSub property."""
+def _reference(ref, what, doc):
+    """``(obj, "Edge3")``, ``(obj, ["Edge3"])`` -> value of a reference property
+    (``document.links.REFERENCE_TYPE``); ``obj`` must be an object of ``doc`` (the study's
+    document: a part linked from another file is picked on its App::Link)."""
     if ref is None:
         raise ModelError("%s: missing reference" % what)
     try:
@@ -177,6 +179,9 @@ def _reference(ref, what):
         sub = sub[0]
     if not hasattr(obj, "Document") or not isinstance(sub, str):
         raise ModelError("%s: a reference is (object, 'Edge3'), got %r" % (what, ref))
+    if obj.Document is not doc:
+        from .document.links import foreign_reference_error
+        raise foreign_reference_error(obj, doc, what)
     return obj, [sub]
 
 
@@ -215,8 +220,8 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
     require_study(study)
     kind = _joint_kind(kind)
     what = "Joint %s" % (repr(label or name) if (label or name) else "(%s)" % kind)
-    r1 = _reference(ref1, what + " Reference1")
-    r2 = _reference(ref2, what + " Reference2")
+    r1 = _reference(ref1, what + " Reference1", study.Document)
+    r2 = _reference(ref2, what + " Reference2", study.Document)
     if placements is not None:
         try:
             pl1, pl2 = (FreeCAD.Placement(p) for p in placements)
@@ -297,7 +302,7 @@ def _make_load(study, body_or_obj, value, ref, frame, name, torque):
     frame = _frame(frame, what)
     r = None
     if ref is not None:
-        r = _reference(ref, what + " Reference")
+        r = _reference(ref, what + " Reference", study.Document)
         from .document.bodies import body_of_object
         if body_of_object([body], r[0]) is None:
             raise ModelError("%s: the point '%s.%s' is not on body '%s'"
@@ -380,8 +385,8 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     what = what.strip()
     r1 = r2 = None
     if spec.attach == "points":
-        r1 = _reference(ref1, what + " Reference1")
-        r2 = _reference(ref2, what + " Reference2")
+        r1 = _reference(ref1, what + " Reference1", study.Document)
+        r2 = _reference(ref2, what + " Reference2", study.Document)
         geometry = "points"
     else:
         if not is_type(joint, "SimPhant::Joint"):

@@ -40,6 +40,7 @@ if os.path.isdir(DEPS) and DEPS not in sys.path:
 os.environ.setdefault("MUJOCO_GL", "disable")
 
 import models  # noqa: E402
+from SimPhantWorkbench.solver import zoo  # noqa: E402
 import test_naive  # noqa: E402
 
 try:
@@ -312,7 +313,7 @@ def bench_chain(kind, Ns, cfg, results):
         log("[bench] chain %s N=%d" % (kind, N))
         row = dict(kind=kind, N=N, dt=dt, t_end=t_end, pairs=pairs, sample_steps=sample_steps,
                    loadavg_before=os.getloadavg())
-        builder = (lambda N=N: models.chain_simphant(N, kind))
+        builder = (lambda N=N: zoo.chain(N, kind)[:2])
         xml = models.chain_mjcf(N, kind, dt) if mujoco else None
         mj_tip = (lambda m, d, N=N: mj_point(m, d, "link%d" % (N - 1), models.CHAIN_TIP_MJ_LOCAL))
 
@@ -420,7 +421,7 @@ def bench_fourbar(cfg, results):
     tipl = models.fourbar_tip_local()
 
     def sp_once(dt_, t_end_, output_dt, baumgarte=None):
-        m, bs = models.fourbar_simphant()
+        m, bs = zoo.crank_rocker()
         kw = {} if baumgarte is None else dict(baumgarte=baumgarte)
         r = m.simulate(t_end=t_end_, dt=dt_, method="rk4", output_dt=output_dt, **kw)
         E = r.energy()["total"]
@@ -510,10 +511,9 @@ import time, json, sys
 t0 = time.perf_counter()
 sys.path.insert(0, %(root)r)
 sys.path.insert(0, %(here)r)
-from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.solver import Model, zoo
 t1 = time.perf_counter()
-import models
-m, bodies = models.chain_simphant(64, "revolute")
+m, bodies = zoo.chain(64, "revolute")[:2]
 t2 = time.perf_counter()
 r = m.simulate(t_end=1e-3, dt=1e-3, method="rk4", output_dt=1e-3)
 t3 = time.perf_counter()
@@ -555,7 +555,7 @@ def bench_force_elements(cfg, results, N=64):
     """Per-RK4-step cost of the N-link revolute chain with a torsional spring-damper on
     every joint, relative to the same chain without them (paired samples, median)."""
     def build(springs):
-        m, bodies = models.chain_simphant(N, "revolute")
+        m, bodies = zoo.chain(N, "revolute")[:2]
         if springs:
             for j in m.joints:
                 m.add_joint_spring(j, stiffness=5.0, damping=0.05)
@@ -784,10 +784,10 @@ def main(argv=None):
 
     # ---- warm-up: the first call JIT-compiles or loads numba's cache
     w0 = time.perf_counter()
-    models.chain_simphant(2, "revolute")[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
+    zoo.chain(2, "revolute")[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
     results["warmup_first_call_s"] = time.perf_counter() - w0
-    models.chain_simphant(2, "spherical")[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
-    models.fourbar_simphant()[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
+    zoo.chain(2, "spherical")[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
+    zoo.crank_rocker()[0].simulate(t_end=2e-3, dt=1e-3, output_dt=1e-3)
     log("[bench] warm-up (first SimPhant call in this process): %.2f s"
         % results["warmup_first_call_s"])
 

@@ -16,9 +16,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from solver.models import bricard, chain, four_bar, parallelogram_chain  # noqa: E402
+from SimPhantWorkbench.solver.zoo import bricard, chain, four_bar, parallelogram_chain  # noqa: E402
 
 
 def timed(fn, repeat):

@@ -1,4 +1,4 @@
-"""Cost of drivers: the slider-crank of ``tests/solver/test_drivers.py`` run free (its crank
+"""Cost of drivers: the slider-crank of the model zoo (``solver/zoo.py``) run free (its crank
 given the motor's speed at t0) and driven by a motor at constant speed (the driver row
 joins the crank pivot's block: 6 rows instead of 5), dynamic (RK4, dt 1 ms) and in
 kinematic analysis (Newton per output sample); and a 16-link revolute chain with and
@@ -26,19 +26,14 @@ for p in (HERE, ROOT):
 import numpy as np  # noqa: E402
 
 from SimPhantWorkbench.solver.drivers import MotionFunction  # noqa: E402
-from tests.solver.models import chain  # noqa: E402
-from tests.solver.test_drivers import slider_crank  # noqa: E402
+from SimPhantWorkbench.solver.zoo import chain, slider_crank  # noqa: E402
 
 OMEGA = 2 * math.pi
 
 
 def free_crank():
-    """The slider-crank without its motor, the crank spun at OMEGA (consistent velocities
-    are projected at the start)."""
-    m, (crank, rod, slider), motor = slider_crank(omega=OMEGA)
-    m.drivers.clear()
-    crank.angular_velocity = np.array([0.0, 0.0, OMEGA])
-    return m
+    """The slider-crank without its motor, the crank spun at OMEGA."""
+    return slider_crank(omega=OMEGA, driven=False)[0]
 
 
 def driven_crank():

@@ -21,7 +21,7 @@ Cases
   is only the wait at the end; ``files_after_solve`` (all after the progress bar but
   the tessellation and the document) is the wall time the files cost.
 * **memory** (one fresh process each): the 256-link revolute chain
-  (``models.chain_simphant``), 10 s at 1 ms, 1001 samples; peak RSS
+  (``zoo.chain``), 10 s at 1 ms, 1001 samples; peak RSS
   (``VmHWM``) of SimPhant (``Model.simulate``; also the RSS after a 1-step
   run, i.e. Python + NumPy + SciPy + numba + the loaded kernels) and of MuJoCo
   (``models.chain_mjcf``, ``mj_step`` with qpos, qvel, qacc, xpos, xquat copied
@@ -110,12 +110,13 @@ def study_once(path, out_dir):
     """Stage times [s] of one ``runner.run_study`` on the document at ``path``."""
     import FreeCAD
     from SimPhantWorkbench import runner
+    from SimPhantWorkbench.run import pipeline
     from SimPhantWorkbench.solver import result as result_mod
     doc = FreeCAD.openDocument(path)
     times = {}
     orig_from_run = result_mod.Result.from_run.__func__
-    orig_store = runner.store_result
-    orig_convert = runner.convert
+    orig_store = pipeline.store_result
+    orig_convert = pipeline.convert
 
     def from_run(cls, *a, **kw):
         t0 = time.perf_counter()
@@ -136,8 +137,8 @@ def study_once(path, out_dir):
         return r
 
     result_mod.Result.from_run = classmethod(from_run)
-    runner.store_result = store
-    runner.convert = convert
+    pipeline.store_result = store          # the names the run pipeline calls
+    pipeline.convert = convert
     try:
         study = [o for o in doc.Objects if getattr(o, "Proxy", None) is not None
                  and type(o.Proxy).__name__ == "Study"][0]
@@ -153,8 +154,8 @@ def study_once(path, out_dir):
         times["fcstd_bytes"] = os.path.getsize(os.path.join(out_dir, "saved.FCStd"))
     finally:
         result_mod.Result.from_run = classmethod(orig_from_run)
-        runner.store_result = orig_store
-        runner.convert = orig_convert
+        pipeline.store_result = orig_store
+        pipeline.convert = orig_convert
         FreeCAD.closeDocument(doc.Name)
     for k in ("result_build", "store_result", "save"):
         times[k + "_over_solve"] = times[k] / times["solve"]
@@ -228,16 +229,15 @@ def cli_once(path, out_dir, extra=()):
 _MEM_SIMPHANT = r"""
 import json, sys, time
 sys.path[:0] = [%(root)r, %(here)r]
-import models
-from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.solver import zoo
 def hwm():
     # peak RSS of this process image [MB] (VmHWM; ru_maxrss would include a forking parent's)
     with open("/proc/self/status") as fh:
         return [int(l.split()[1]) for l in fh if l.startswith("VmHWM")][0] / 1024.0
-m, bodies = models.chain_simphant(%(n)d)
+m, bodies = zoo.chain(%(n)d)[:2]
 m.simulate(t_end=%(dt)r, dt=%(dt)r)
 base = hwm()
-m, bodies = models.chain_simphant(%(n)d)
+m, bodies = zoo.chain(%(n)d)[:2]
 t0 = time.perf_counter()
 r = m.simulate(t_end=%(t_end)r, dt=%(dt)r, output_dt=%(out)r)
 wall = time.perf_counter() - t0
@@ -254,12 +254,11 @@ sys.path[:0] = [%(here)r]
 sys.path.append(os.path.join(%(here)r, ".deps"))
 import numpy as np
 import mujoco
-import models
 def hwm():
     # peak RSS of this process image [MB] (VmHWM; ru_maxrss would include a forking parent's)
     with open("/proc/self/status") as fh:
         return [int(l.split()[1]) for l in fh if l.startswith("VmHWM")][0] / 1024.0
-m = mujoco.MjModel.from_xml_string(models.chain_mjcf(%(n)d, dt=%(dt)r))
+m = mujoco.MjModel.from_xml_string(%(mjcf)r)
 m.opt.timestep = %(dt)r
 d = mujoco.MjData(m)
 mujoco.mj_step(m, d, 1)
@@ -285,11 +284,31 @@ print(json.dumps(dict(peak_mb=hwm(),
                       baseline_mb=base, samples=n, wall=wall)))
 """
 
+#: the floor every SimPhant process has: numba's runtime once its CPU target is up (one
+#: trivial kernel compiled: LLVM, numba's NumPy support), numpy and scipy.linalg (which
+#: numba's NumPy support imports)
+_MEM_NUMBA = r"""
+import json
+import numpy as np
+import numba
+@numba.njit(cache=False)
+def f(x):
+    return x.sum() + 1.0
+f(np.ones(3))
+import scipy.linalg
+with open("/proc/self/status") as fh:
+    peak = [int(l.split()[1]) for l in fh if l.startswith("VmHWM")][0] / 1024.0
+print(json.dumps(dict(peak_mb=peak)))
+"""
+
 
 def memory_case(n=CHAIN_N):
-    params = dict(root=ROOT, here=HERE, n=n, dt=DT, t_end=T_END, out=OUTPUT_DT)
+    import models
+    params = dict(root=ROOT, here=HERE, n=n, dt=DT, t_end=T_END, out=OUTPUT_DT,
+                  mjcf=models.chain_mjcf(n, dt=DT))
     out = {}
-    for name, code in (("simphant", _MEM_SIMPHANT), ("mujoco", _MEM_MUJOCO)):
+    for name, code in (("simphant", _MEM_SIMPHANT), ("mujoco", _MEM_MUJOCO),
+                       ("numba", _MEM_NUMBA)):
         p = subprocess.run([sys.executable, "-c", code % params], capture_output=True,
                            text=True, env=dict(os.environ, MUJOCO_GL="disable"))
         if p.returncode != 0:
@@ -302,6 +321,12 @@ def memory_case(n=CHAIN_N):
         out["peak_ratio"] = out["simphant"]["peak_mb"] / out["mujoco"]["peak_mb"]
         out["growth_simphant_mb"] = out["simphant"]["peak_mb"] - out["simphant"]["baseline_mb"]
         out["growth_mujoco_mb"] = out["mujoco"]["peak_mb"] - out["mujoco"]["baseline_mb"]
+    if "peak_mb" in out.get("simphant", {}) and "peak_mb" in out.get("numba", {}):
+        # what SimPhant adds above a bare numba process, against MuJoCo's whole peak
+        out["increment_over_numba_mb"] = out["simphant"]["peak_mb"] - out["numba"]["peak_mb"]
+        if "peak_mb" in out.get("mujoco", {}):
+            out["increment_over_mujoco_peak"] = (out["increment_over_numba_mb"]
+                                                 / out["mujoco"]["peak_mb"])
     return out
 
 

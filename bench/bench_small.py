@@ -3,7 +3,7 @@
 Three parts (each can be left out):
 
 * ``cold``   time to a ready solver in fresh processes with an empty, private
-             ``NUMBA_CACHE_DIR``: ``python -m SimPhantWorkbench.solver.warmup``
+             ``NUMBA_CACHE_DIR``: ``python -m SimPhantWorkbench.solver``
              (every joint block size compiled, what ``make setup`` and the
              workbench's first activation do), then a second process that loads
              them (warm), then the first solve of a revolute chain in a third
@@ -43,6 +43,7 @@ for p in (HERE, ROOT):
 
 import bench_chain as bc  # noqa: E402  (MuJoCo import, machine info, run helpers)
 import models  # noqa: E402
+from SimPhantWorkbench.solver import zoo  # noqa: E402
 
 mujoco = bc.mujoco
 
@@ -61,10 +62,9 @@ FIRST_SOLVE = r"""
 import json, sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, %(root)r); sys.path.insert(0, %(here)r)
-import models
-from SimPhantWorkbench.solver import warmup
+from SimPhantWorkbench.solver import warmup, zoo
 t1 = time.perf_counter()
-m, _ = models.chain_simphant(%(N)d)
+m = zoo.chain(%(N)d)[0]
 r = m.simulate(t_end=1e-3, dt=1e-3)
 t2 = time.perf_counter()
 hits, misses = warmup.compile_counts()
@@ -94,7 +94,7 @@ def cold_start(N=8):
                                        process_wall_s=wall)
         log("[small] cold first solve (one block size compiled): %.1f s" % wall)
         for label in ("warmup_cold", "warmup_warm"):
-            p, wall = _run([sys.executable, "-m", "SimPhantWorkbench.solver.warmup"],
+            p, wall = _run([sys.executable, "-m", "SimPhantWorkbench.solver"],
                            dict(env, PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", "")))
             if p.returncode != 0:
                 return dict(out, error=p.stderr[-2000:])
@@ -139,9 +139,9 @@ def _mj_per_step(xml, steps, dt):
 
 def sweep(Ns, pairs, steps, dt=1e-3):
     rows = []
-    cases = [("chain", N, (lambda N=N: models.chain_simphant(N)),
+    cases = [("chain", N, (lambda N=N: zoo.chain(N)[:2]),
               models.chain_mjcf(N, "revolute", dt) if mujoco else None) for N in Ns]
-    cases.append(("fourbar", 3, models.fourbar_simphant,
+    cases.append(("fourbar", 3, zoo.crank_rocker,
                   models.fourbar_mjcf(dt, solref=(2 * dt, 1.0)) if mujoco else None))
     for kind, N, builder, xml in cases:
         _sp_per_step(builder, 10, dt)
@@ -170,7 +170,7 @@ def fixed_cost(Ns, reps, dt=1e-3):
         xml = models.chain_mjcf(N, "revolute", dt) if mujoco else None
         t = dict(system=[], assembly=[], result=[], simulate=[], mujoco=[])
         for _ in range(reps):
-            m = models.chain_simphant(N)[0]
+            m = zoo.chain(N)[0]
             w0 = time.perf_counter()
             system = m.compile(alpha=50.0, beta=50.0, regularization=1e-12)
             w1 = time.perf_counter()
@@ -186,7 +186,7 @@ def fixed_cost(Ns, reps, dt=1e-3):
             t["system"].append(w1 - w0)
             t["assembly"].append(w2 - w1)
             t["result"].append(w4 - w3)
-            m = models.chain_simphant(N)[0]
+            m = zoo.chain(N)[0]
             w0 = time.perf_counter()
             r = m.simulate(t_end=dt, dt=dt)
             t["simulate"].append(time.perf_counter() - w0 - r.settings["wall_time"])
@@ -270,7 +270,7 @@ def main(argv=None):
     res = dict(config=dict(pairs=pairs, steps=steps, reps=reps, quick=args.quick),
                machine=bc.machine_info())
     # the first call in this process loads the kernels (not timed)
-    models.chain_simphant(2)[0].simulate(t_end=2e-3, dt=1e-3)
+    zoo.chain(2)[0].simulate(t_end=2e-3, dt=1e-3)
     if not args.no_cold:
         res["cold"] = cold_start()
     if not args.no_sweep:

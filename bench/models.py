@@ -1,5 +1,6 @@
-"""The benchmark mechanisms, built the same way for SimPhant, the naive NumPy
-solver and MuJoCo (MJCF generated here).
+"""The benchmark mechanisms for the naive NumPy solver and MuJoCo (MJCF generated here),
+built like SimPhant's own from the model zoo (``SimPhantWorkbench.solver.zoo``: ``chain``
+and ``crank_rocker``, whose geometry and inertias this module reuses).
 
 Chain: N bars of length 1 m, mass 1 kg, solid cylinders of radius 0.02 m along
 the bar (I_axial = m r^2 / 2, I_transverse = m (3 r^2 + L^2) / 12). Bar i spans
@@ -14,48 +15,15 @@ four revolutes about y (a planar loop in 3-D: 20 rows for 18 coordinates, 3
 of them redundant). Grashof crank-rocker (s + l = 4 < p + q = 2 sqrt 5), no
 change point. The tip is C, the far end of the coupler.
 """
-import math
-
 import numpy as np
 
+from SimPhantWorkbench.solver.zoo import CRANK_ROCKER_POINTS, bar_inertia, crank_rocker_links
+
 GRAVITY = (0.0, 0.0, -9.81)
-RADIUS = 0.02
 MASS = 1.0
 
 
-def bar_inertia(length, mass=MASS, radius=RADIUS):
-    """Principal moments (axial, transverse, transverse) of a solid cylinder along x."""
-    ia = mass * radius ** 2 / 2.0
-    it = mass * (3.0 * radius ** 2 + length ** 2) / 12.0
-    return (ia, it, it)
-
-
-def bar_quat(p0, p1):
-    """Quaternion (w, x, y, z) of a rotation about y taking the x axis along p1 - p0 (x-z plane)."""
-    d = np.asarray(p1, float) - np.asarray(p0, float)
-    th = math.atan2(-d[2], d[0])      # R_y(th) x = (cos th, 0, -sin th)
-    return (math.cos(th / 2.0), 0.0, math.sin(th / 2.0), 0.0)
-
-
 # ---------------------------------------------------------------------- chain
-def chain_simphant(N, kind="revolute"):
-    """(model, bodies) of the N-link chain in SimPhant."""
-    from SimPhantWorkbench.solver import Model
-    m = Model(gravity=GRAVITY)
-    inertia = bar_inertia(1.0)
-    prev = m.ground
-    bodies = []
-    for i in range(N):
-        b = m.add_body("link%d" % i, mass=MASS, inertia=inertia, position=(i + 0.5, 0.0, 0.0))
-        if kind == "revolute":
-            m.add_joint("revolute", prev, b, point=(float(i), 0.0, 0.0), axis=(0, 1, 0))
-        else:
-            m.add_joint("spherical", prev, b, point=(float(i), 0.0, 0.0))
-        prev = b
-        bodies.append(b)
-    return m, bodies
-
-
 def chain_naive(N, kind="revolute"):
     from naive_numpy import NaiveModel
     m = NaiveModel(gravity=GRAVITY)
@@ -95,43 +63,18 @@ CHAIN_TIP_MJ_LOCAL = (1.0, 0.0, 0.0)   # free end in the last body's (joint) fra
 
 
 # ---------------------------------------------------------------------- four-bar
-FOURBAR_POINTS = dict(A=(0.0, 0.0, 0.0), B=(0.0, 0.0, 1.0), C=(2.0, 0.0, 2.0), D=(3.0, 0.0, 0.0))
-FOURBAR_LINKS = [("crank", "A", "B"), ("coupler", "B", "C"), ("rocker", "C", "D")]
-
-
-def _fourbar_links():
-    P = {k: np.array(v) for k, v in FOURBAR_POINTS.items()}
-    out = []
-    for name, a, b in FOURBAR_LINKS:
-        L = float(np.linalg.norm(P[b] - P[a]))
-        out.append(dict(name=name, p0=P[a], p1=P[b], L=L, cog=0.5 * (P[a] + P[b]),
-                        quat=bar_quat(P[a], P[b]), inertia=bar_inertia(L)))
-    return P, out
+FOURBAR_POINTS = CRANK_ROCKER_POINTS
 
 
 def fourbar_tip_local():
     """Point C in the coupler's body frame (from its CoG)."""
-    _, links = _fourbar_links()
+    _, links = crank_rocker_links()
     return (0.5 * links[1]["L"], 0.0, 0.0)
-
-
-def fourbar_simphant():
-    from SimPhantWorkbench.solver import Model
-    P, links = _fourbar_links()
-    m = Model(gravity=GRAVITY)
-    bs = [m.add_body(l["name"], mass=MASS, inertia=l["inertia"], position=tuple(l["cog"]),
-                     orientation=l["quat"]) for l in links]
-    y = (0, 1, 0)
-    m.add_joint("revolute", m.ground, bs[0], point=tuple(P["A"]), axis=y)
-    m.add_joint("revolute", bs[0], bs[1], point=tuple(P["B"]), axis=y)
-    m.add_joint("revolute", bs[1], bs[2], point=tuple(P["C"]), axis=y)
-    m.add_joint("revolute", bs[2], m.ground, point=tuple(P["D"]), axis=y)
-    return m, bs
 
 
 def fourbar_naive():
     from naive_numpy import NaiveModel
-    P, links = _fourbar_links()
+    P, links = crank_rocker_links()
     m = NaiveModel(gravity=GRAVITY)
     for l in links:
         m.add_body(MASS, l["inertia"], l["cog"], l["quat"])
@@ -147,7 +90,7 @@ def fourbar_mjcf(dt=1e-3, solref=None, solimp=None):
     """Open tree crank-coupler-rocker (3 hinges) closed by an equality ``connect``
     of the rocker's end to the world at D. MuJoCo's equality constraints are
     soft (solref/solimp); defaults unless given."""
-    P, links = _fourbar_links()
+    P, links = crank_rocker_links()
     parts = ['<mujoco model="fourbar">',
              '<option timestep="%r" integrator="RK4" gravity="0 0 -9.81">' % dt,
              '<flag contact="disable"/></option>',
@@ -180,5 +123,5 @@ FOURBAR_TIP_MJ_BODY = "coupler"
 
 def fourbar_tip_mj_local():
     """Point C in the coupler's MuJoCo body frame (origin at B, world-aligned at t0)."""
-    P, _ = _fourbar_links()
+    P, _ = crank_rocker_links()
     return tuple(P["C"] - P["B"])

@@ -15,6 +15,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import models  # noqa: E402
+from SimPhantWorkbench.solver import zoo  # noqa: E402
 
 TOL = 1e-8
 
@@ -43,8 +44,8 @@ def simphant_eps(sm, alpha, beta, regularization):
 def build(case):
     if case[0] == "chain":
         _, N, kind = case
-        return models.chain_simphant(N, kind), models.chain_naive(N, kind)
-    return models.fourbar_simphant(), models.fourbar_naive()
+        return zoo.chain(N, kind)[:2], models.chain_naive(N, kind)
+    return zoo.crank_rocker(), models.fourbar_naive()
 
 
 def compare(case, t_end=0.1, dt=1e-3, output_dt=0.01):

@@ -11,7 +11,9 @@
 #  3. The workbench linked into FreeCAD's user Mod directory (after the optional extras: the
 #     results viewer, the parameter studies' optimiser and dashboard).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
-#     SimPhantWorkbench.solver.warmup), so no solve waits for them.
+#     SimPhantWorkbench.solver), so no solve waits for them.
+#  5. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
+#     extractor of translatable strings that reads Python.
 #
 # Nothing is done twice: each step checks first.
 set -euo pipefail
@@ -22,6 +24,7 @@ log() { echo "[setup] $*" >&2; }
 # python3-distributed (with python3-dask) runs parameter studies on Dask; python3-pandas gives
 # their results as a DataFrame. Both are Debian's, built for the Python FreeCAD uses.
 APT_PACKAGES="freecad python3-numpy python3-scipy python3-matplotlib python3-pil python3-pytest python3-pip xvfb xauth python3-distributed python3-dask python3-pandas"
+[ "${1:-}" = "--translations" ] && APT_PACKAGES="$APT_PACKAGES pyside2-tools"
 missing=""
 for p in $APT_PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -112,7 +115,7 @@ fi
 # cache (about 2 minutes the first time, ~1 s to check afterwards), so that the first solve
 # in FreeCAD or the CLI starts at once. SIMPHANT_SKIP_WARMUP=1 skips it.
 if [ "${SIMPHANT_SKIP_WARMUP:-0}" != "1" ]; then
-    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.solver.warmup >&2 \
+    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.solver >&2 \
         || log "warning: could not compile the solver kernels now (they compile on first use)"
 fi
 

@@ -95,13 +95,18 @@ def build_parser():
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser(
         "run", help="run the motion study of a FreeCAD document and write its outputs",
-        description="Run the motion study of MODEL (a .FCStd with a SimPhant study) and write "
+        description="Run the motion study of MODEL (a .FCStd with a SimPhant study, or with a "
+                    "FreeCAD Assembly, imported into a study for the run) and write "
                     "CSV tables, plots, an animation and the document with its result to DIR. "
                     "Without MODEL: the bundled %s example." % DEFAULT_EXAMPLE)
     run.add_argument("model", nargs="?", metavar="MODEL.FCStd",
                      help="the document (default: examples/%s.FCStd)" % DEFAULT_EXAMPLE)
     run.add_argument("--study", metavar="NAME",
                      help="the study to run, by name or label (needed when there are several)")
+    run.add_argument("--assembly", metavar="NAME",
+                     help="a document without a study: the FreeCAD Assembly to import into a "
+                          "study for this run, by name or label (needed when there are "
+                          "several; the study is saved only into the result document)")
     run.add_argument("--t-end", type=_positive, metavar="S", help="end time [s]")
     run.add_argument("--dt", type=_positive, metavar="S",
                      help="time step [s] (fixed-step methods; maximum step of adaptive ones)")

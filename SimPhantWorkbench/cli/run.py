@@ -23,19 +23,57 @@ def default_model():
     return os.path.join(EXAMPLES_DIR, DEFAULT_EXAMPLE + ".FCStd")
 
 
+#: the run's own files a --video could be named as (the others are not .mp4/.gif)
+_RUN_VIDEO_NAMES = ("animation.gif",)
+
+
 def _video_path(video, out_dir):
-    """Absolute path of ``--video`` (a bare name goes into ``out_dir``), or None."""
+    """Absolute path of ``--video`` (a bare name, or a name in ``out_dir``, goes into
+    ``out_dir``), or None; refused before the run when it is a file the run writes itself
+    (also as the GIF written without ffmpeg) or an existing file outside ``out_dir``."""
     if not video:
         return None
     if os.path.splitext(video)[1].lower() not in (".mp4", ".gif"):
         raise CliError("--video '%s': the name must end in .mp4 or .gif" % video)
-    if os.path.dirname(video) == "":
-        return os.path.join(out_dir, video)
-    path = os.path.abspath(video)
+    path = os.path.abspath(os.path.join(out_dir, video) if os.path.dirname(video) == ""
+                           else video)
+    names = _video_names(path)
+    if os.path.dirname(path) == out_dir:
+        clash = sorted(n for n in names if n in _RUN_VIDEO_NAMES or n.startswith("."))
+        if clash:
+            raise CliError("--video '%s': the run writes '%s' itself into '%s'; choose "
+                           "another name" % (video, clash[0], out_dir))
+        return path
     if not os.path.isdir(os.path.dirname(path)):
         raise CliError("--video '%s': directory '%s' does not exist"
                        % (video, os.path.dirname(path)))
+    for n in sorted(names):
+        if os.path.lexists(os.path.join(os.path.dirname(path), n)):
+            raise CliError("--video '%s': '%s' exists; not overwriting it (remove it or "
+                           "choose another name)" % (video, os.path.join(os.path.dirname(path),
+                                                                      n)))
     return path
+
+
+def _video_names(path):
+    """The file names --video ``path`` may be written as (an MP4 without ffmpeg: a GIF)."""
+    stem, ext = os.path.splitext(os.path.basename(path))
+    names = {stem + ext}
+    if ext.lower() == ".mp4":
+        from ..viewer.video import ffmpeg_exe
+        if ffmpeg_exe() is None:
+            names.add(stem + ".gif")
+    return names
+
+
+def _output_error(exc, out_dir, staging, writing):
+    """The ``CliError`` (exit 2) of an ``OSError`` while writing the outputs (a full
+    disk...), naming the file: the one the error names, else the one being written."""
+    name = getattr(exc, "filename", None) or writing
+    if name and staging and os.path.dirname(os.path.abspath(name)) == staging:
+        name = os.path.basename(name)
+    path = os.path.join(out_dir, name) if name else out_dir
+    return CliError("cannot write '%s': %s; nothing written" % (path, exc.strerror or exc))
 
 
 def _spawn_animation(args):
@@ -121,6 +159,24 @@ def _write_view_outputs(args, result, scene, staging, title, note, err, job=None
     return names
 
 
+def _import_text(report):
+    """``"3 bodies, 2 joints; skipped: Parallel joint 'P' ..."``: what an Assembly import
+    made."""
+    text = "%d bodies, %d joints" % (len(report.bodies), len(report.joints))
+    if report.skipped:
+        text += "; skipped: %s" % "; ".join("'%s' (%s)" % (label, reason)
+                                            for label, reason in report.skipped)
+    return text
+
+
+def _import_info(report, doc_name):
+    """run.json's record of a study imported from an Assembly for the run."""
+    return dict(assembly=report.plan.assembly.Label, study=report.study.Label,
+                bodies=len(report.bodies), joints=len(report.joints),
+                skipped=[list(s) for s in report.skipped], warnings=list(report.warnings),
+                saved_in=doc_name, text=_import_text(report))
+
+
 def run(args, progress, out, err, interrupt):
     """The ``run`` command; returns the exit code (errors raise ``CliError``)."""
     return _RunCommand(args, progress, out, err, interrupt).main()
@@ -145,9 +201,14 @@ class _RunCommand:
         self.overrides = {k: getattr(args, k) for k in ("t_end", "dt", "method", "output_dt")
                           if getattr(args, k) is not None}
         self.video_path = _video_path(args.video, self.out_dir)
+        if self.video_path is not None and os.path.dirname(self.video_path) == self.out_dir:
+            args.video = os.path.basename(self.video_path)      # listed with the outputs
         self.job = None
+        self.imported = None        # the ImportReport of a study made from an Assembly
+        self.writing = None
 
     def note(self, fname):
+        self.writing = fname.split(",")[0]
         self.err.write("writing %s\n" % fname)
         self.err.flush()
 
@@ -167,13 +228,18 @@ class _RunCommand:
         self.model = open_model(FreeCAD, self.model_path)
         self.target = OutputDir(self.out_dir, protected=[self.model_path])
         try:
+            self._check_video_target()
             self.job = _spawn_animation(args)   # prepares on the core the solve leaves free
-            self.study = self.model.study(args.study)
+            self.study = self._study()
             self._prepare()
             result = self._solve()
-            names, lines, info = self._write(result)
-            info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
-            names, moved_video = self._commit(names, info)
+            try:
+                names, lines, info = self._write(result)
+                info.update(simphant=__version__, freecad=".".join(FreeCAD.Version()[:3]))
+                names, moved_video = self._commit(names, info)
+            except OSError as exc:               # a full disk...
+                raise _output_error(exc, self.out_dir, getattr(self, "staging", None),
+                                    self.writing) from None
             self._report(lines, names, moved_video)
             return EXIT_OK
         finally:
@@ -181,6 +247,50 @@ class _RunCommand:
                 self.job.kill()             # a failed or interrupted run: stop its animation
             self.target.discard()
             self.model.close()
+
+    def _study(self):
+        """The study to run: the document's (``--study``), or, in a document without one, a
+        study imported from its FreeCAD Assembly (``--assembly``) for this run only: it
+        is saved into the result document, never into the model."""
+        from ..document.base import studies
+        from ..document.opening import ModelFileError
+        args = self.args
+        try:
+            if studies(self.model.doc) or args.study is not None:
+                if args.assembly is not None:
+                    raise CliError("--assembly: '%s' has a SimPhant study; --assembly imports "
+                                   "an Assembly of a document without one (choose a study "
+                                   "with --study)" % self.model_path)
+                return self.model.study(args.study)
+            assembly = self.model.assembly(args.assembly)
+        except ModelFileError as exc:
+            raise CliError(str(exc)) from None
+        if args.in_place:
+            raise CliError("--in-place: '%s' has no SimPhant study; the study imported from "
+                           "Assembly '%s' for this run is saved only into the result "
+                           "document (to keep it in the model, import the Assembly there: "
+                           "SimPhant > Import FreeCAD Assembly)"
+                           % (self.model_path, assembly.Label))
+        from ..assembly_import import import_assembly
+        try:
+            self.imported = import_assembly(assembly)
+        except ModelError as exc:
+            raise CliError(str(exc)) from None
+        self.err.write("simphant: no SimPhant study: imported Assembly '%s' into a study for "
+                       "this run (%s)\n" % (assembly.Label, _import_text(self.imported)))
+        for text in self.imported.warnings:
+            self.warn(text)
+        return self.imported.study
+    def _check_video_target(self):
+        """A --video into DIR onto a file that is not the previous run's own: refused."""
+        if self.video_path is None or os.path.dirname(self.video_path) != self.out_dir:
+            return
+        for name in sorted(_video_names(self.video_path)):
+            path = os.path.join(self.out_dir, name)
+            if os.path.lexists(path) and not self.target.is_previous_output(name):
+                raise CliError("--video '%s': '%s' exists and is not a file of the previous "
+                               "run; not overwriting it (remove it or choose another name)"
+                               % (self.args.video, path))
 
     def _prepare(self):
         """The run pipeline's checks, then the output directory: both fail before solving."""
@@ -270,6 +380,8 @@ class _RunCommand:
                 self.job = None
             info = analyse(self.run, result, self.model_path,
                            time.perf_counter() - self.t_start)
+            if self.imported is not None:
+                info["imported_assembly"] = _import_info(self.imported, doc_name)
             lines = summary_lines(info)
             with open(os.path.join(staging, "summary.txt"), "w") as fh:
                 fh.write("\n".join(lines) + "\n")

@@ -79,6 +79,10 @@ def summary_lines(info):
     L = []
     from ..run.check import fact_lines
     L.append("model      %s, study '%s'" % (info["model"], info["study"]))
+    imported = info.get("imported_assembly")
+    if imported:
+        L.append("           imported from Assembly '%s' for this run (%s); saved only in %s"
+                 % (imported["assembly"], imported["text"], imported["saved_in"]))
     for key, text in fact_lines(info):
         L.append("%-10s %s" % (key, text))
     dt = "adaptive" if info["dt"] is None else "dt %s" % fmt(info["dt"], "s")

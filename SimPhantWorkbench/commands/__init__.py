@@ -7,23 +7,28 @@ generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
 exports). ``register`` adds them all to FreeCADGui.
 """
+from ..gui.translation import QT_TRANSLATE_NOOP
+
 
 def _driver_kinds():
     from ..solver.drivers import joint_driver_kinds
     return joint_driver_kinds()
 
 
-#: Toolbars and their commands (``None`` = separator), in order.
+#: The menu's name and the toolbars with their commands, in order (FreeCAD translates the
+#: names with the context "Workbench").
+MENU = QT_TRANSLATE_NOOP("Workbench", "SimPhant")
 TOOLBARS = (
-    ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
-                        "SimPhant_Joints", "SimPhant_ForceElements", "SimPhant_AddForce",
-                        "SimPhant_AddTorque", "SimPhant_ImportAssembly") + tuple(
-                            "SimPhant_Driver_" + k for k in _driver_kinds())),
-    ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
-                      "SimPhant_Reset", "SimPhant_NewParameterStudy")),
-    ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
-                          "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
-                          "SimPhant_ExportAnimation")),
+    (QT_TRANSLATE_NOOP("Workbench", "SimPhant model"), (
+        "SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody", "SimPhant_Joints",
+        "SimPhant_ForceElements", "SimPhant_AddForce", "SimPhant_AddTorque",
+        "SimPhant_ImportAssembly") + tuple("SimPhant_Driver_" + k for k in _driver_kinds())),
+    (QT_TRANSLATE_NOOP("Workbench", "SimPhant run"), (
+        "SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
+        "SimPhant_NewParameterStudy")),
+    (QT_TRANSLATE_NOOP("Workbench", "SimPhant results"), (
+        "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_ExportResultsCSV",
+        "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation")),
 )
 
 _registered = []

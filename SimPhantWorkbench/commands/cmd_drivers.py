@@ -13,6 +13,7 @@ from ..document.base import find_study, is_type
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.translation import translate
 
 IMPORT = "from SimPhantWorkbench import factory"
 
@@ -27,16 +28,20 @@ def selected_joint(kind):
     spec = DRIVER_TYPES[kind]
     study = active_study()
     if study is None:
-        return None, "no active study"
+        return None, translate("SimPhant", "There is no active study.")
     joints = [o for o in common.selected_objects() if is_type(o, "SimPhant::Joint")]
     if len(joints) != 1:
-        return None, "select one joint of study '%s' in the tree" % study.Label
+        return None, translate("SimPhant", "Select one joint of study '%s' in the tree.") \
+            % study.Label
     joint = joints[0]
     if find_study(joint) != study:
-        return None, "joint '%s' is not in the active study '%s'" % (joint.Label, study.Label)
+        return None, translate("SimPhant", "Joint '%s' is not in the active study '%s'.") \
+            % (joint.Label, study.Label)
     if str(joint.JointType) not in spec.joints:
-        return None, ("joint '%s' is %s: a %s driver needs a %s joint"
-                      % (joint.Label, joint.JointType, spec.name, " or ".join(spec.joints)))
+        return None, translate("SimPhant", "Joint '%s' is %s: a %s needs one of the joint "
+                               "kinds %s.") % (joint.Label, joint.JointType,
+                                               translate("SimPhant", spec.label),
+                                               ", ".join(spec.joints))
     return joint, None
 
 
@@ -46,9 +51,10 @@ class DriverCommand(Command):
         self.kind = kind
         self.name = command_name(kind)
         self.icon = spec.icon
-        self.menu = "Add %s" % spec.label.lower()
-        self.tooltip = "%s.\nSelect a %s joint of the active study first." % (
-            spec.doc, " or ".join(spec.joints))
+        self.menu = translate("SimPhant", spec.label)
+        self.tooltip = "%s.\n%s" % (translate("SimPhant", spec.doc), translate(
+            "SimPhant", "Select a joint of the active study first (%s).")
+            % ", ".join(spec.joints))
 
     def active(self):
         return not common.in_edit() and selected_joint(self.kind)[0] is not None
@@ -56,14 +62,14 @@ class DriverCommand(Command):
     def run(self):
         joint, reason = selected_joint(self.kind)
         if joint is None:
-            common.message("warning", self.menu, reason)
+            common.message("warning", self.title(), reason)
             return
         study = find_study(joint)
         doc = study.Document
         line = "_driver = factory.make_driver(%s, %s, %r, 'ramp')" % (
             obj_expr(study), obj_expr(joint), self.kind)
         before = {o.Name for o in doc.Objects}
-        if run_in_transaction(doc, self.menu, [IMPORT, line]):
+        if run_in_transaction(doc, self.title(), [IMPORT, line]):
             FreeCADGui.Selection.clearSelection()
             for o in doc.Objects:
                 if o.Name not in before and is_type(o, "SimPhant::Driver"):

@@ -17,6 +17,7 @@ from ..document.base import is_type
 from ..solver.forces import FORCE_TYPES
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 GROUP = "SimPhant_ForceElements"
 IMPORT = "from SimPhantWorkbench import factory"
@@ -45,10 +46,11 @@ class ForceCommand(Command):
         self.spec = spec
         self.name = command_name(kind)
         self.icon = spec.icon
-        self.menu = spec.label
-        how = ("Select a vertex, circle or face on each of two bodies first."
-               if spec.attach == "points" else "Select the joint first.")
-        self.tooltip = "%s.\n%s" % (spec.doc, how)
+        self.menu = translate("SimPhant", spec.label)
+        how = (translate("SimPhant", "Select a vertex, circle or face on each of two bodies "
+                         "first.") if spec.attach == "points"
+               else translate("SimPhant", "Select the joint first."))
+        self.tooltip = "%s.\n%s" % (translate("SimPhant", spec.doc), how)
 
     def active(self):
         return active_study() is not None and not common.in_edit()
@@ -59,8 +61,9 @@ class ForceCommand(Command):
         if self.spec.attach == "points":
             picks = _picked_points()
             if len(picks) != 2:
-                common.message("warning", self.menu, "Select exactly two elements (a vertex, "
-                               "circle or face) on two bodies of study '%s'." % study.Label)
+                common.message("warning", self.title(), translate(
+                    "SimPhant", "Select exactly two elements (a vertex, circle or face) on two "
+                    "bodies of study '%s'.") % study.Label)
                 return
             args = "%s, %r, (%s, %r), (%s, %r)" % (obj_expr(study), self.kind,
                                                     obj_expr(picks[0][0]), picks[0][1],
@@ -68,12 +71,12 @@ class ForceCommand(Command):
         else:
             joint = _picked_joint()
             if joint is None:
-                common.message("warning", self.menu, "Select the joint the %s acts on."
-                               % self.spec.label.lower())
+                common.message("warning", self.title(), translate(
+                    "SimPhant", "Select the joint the %s acts on.") % self.title())
                 return
             args = "%s, %r, joint=%s" % (obj_expr(study), self.kind, obj_expr(joint))
         before = {o.Name for o in doc.Objects}
-        if run_in_transaction(doc, "Add SimPhant " + self.spec.label.lower(), [
+        if run_in_transaction(doc, self.title(), [
                 IMPORT, "factory.make_force_element(%s)" % args]):
             FreeCADGui.Selection.clearSelection()
             for o in doc.Objects:
@@ -92,8 +95,10 @@ class ForceGroup:
         return 0
 
     def GetResources(self):
-        return {"MenuText": "Force elements", "ToolTip": "Add a spring, damper, contractile "
-                "force, joint spring or joint actuator to the active study",
+        return {"MenuText": QT_TRANSLATE_NOOP("SimPhant_ForceElements", "Force elements"),
+                "ToolTip": QT_TRANSLATE_NOOP("SimPhant_ForceElements", "Add a spring, damper, "
+                                             "contractile force, joint spring or joint actuator "
+                                             "to the active study"),
                 "Pixmap": common.icon_path(FORCE_TYPES[next(iter(FORCE_TYPES))].icon)}
 
     def IsActive(self):

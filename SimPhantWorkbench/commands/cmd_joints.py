@@ -16,6 +16,7 @@ from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui import common
 from ..gui.common import Command, active_study
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 GROUP = "SimPhant_Joints"
 
@@ -30,8 +31,8 @@ class JointCommand(Command):
         self.kind = kind
         self.name = command_name(kind)
         self.icon = spec.icon
-        self.menu = "%s joint" % spec.label
-        self.tooltip = "%s.\n%s" % (spec.doc, picking.needs_text(kind))
+        self.menu = translate("SimPhant", "%s joint") % translate("SimPhant", spec.label)
+        self.tooltip = "%s.\n%s" % (translate("SimPhant", spec.doc), picking.needs_text(kind))
 
     def active(self):
         study = active_study()
@@ -58,9 +59,11 @@ class JointGroup:
         return list(JOINT_TYPES).index("revolute") if "revolute" in JOINT_TYPES else 0
 
     def GetResources(self):
-        return {"MenuText": "Joints", "ToolTip": "Add a joint between two bodies of the active "
-                "study: pick a vertex, edge or face on each", "Pixmap": common.icon_path(
-                    "Joint.svg")}
+        return {"MenuText": QT_TRANSLATE_NOOP("SimPhant_Joints", "Joints"),
+                "ToolTip": QT_TRANSLATE_NOOP("SimPhant_Joints", "Add a joint between two bodies "
+                                             "of the active study: pick a vertex, edge or face "
+                                             "on each"),
+                "Pixmap": common.icon_path("Joint.svg")}
 
     def IsActive(self):
         return active_study() is not None

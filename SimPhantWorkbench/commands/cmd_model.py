@@ -10,6 +10,7 @@ import FreeCADGui
 from ..document.base import STUDY, find_study, is_type, studies, study_bodies
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 IMPORT = "from SimPhantWorkbench import factory"
 
@@ -22,14 +23,15 @@ def _freecad_major_minor():
 class NewStudy(Command):
     name = "SimPhant_NewStudy"
     icon = "Study.svg"
-    menu = "New study"
-    tooltip = ("Add a motion study (the container of bodies, joints, loads and the result) "
-               "and make it the active study")
+    menu = QT_TRANSLATE_NOOP("SimPhant_NewStudy", "New study")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_NewStudy", "Add a motion study (the container of "
+                                "bodies, joints, loads and the result) and make it the active "
+                                "study")
 
     def run(self):
         doc = FreeCAD.ActiveDocument
         before = set(o.Name for o in doc.Objects)
-        if run_in_transaction(doc, "New SimPhant study", [
+        if run_in_transaction(doc, translate("SimPhant", "New SimPhant study"), [
                 IMPORT, "_study = factory.make_study(App.getDocument(%r))" % doc.Name]):
             new = [o for o in studies(doc) if o.Name not in before]
             if new:
@@ -40,8 +42,9 @@ class NewStudy(Command):
 class SetActiveStudy(Command):
     name = "SimPhant_SetActiveStudy"
     icon = "Study.svg"
-    menu = "Set active study"
-    tooltip = "New bodies, joints and loads go into the selected study"
+    menu = QT_TRANSLATE_NOOP("SimPhant_SetActiveStudy", "Set active study")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_SetActiveStudy",
+                                "New bodies, joints and loads go into the selected study")
 
     def active(self):
         sel = common.selected_objects()
@@ -64,32 +67,33 @@ class _AddBody(Command):
         study = active_study()
         shapes = common.selected_shapes(study)
         if not shapes:
-            common.message("warning", self.menu, "Select one or more solids that are not yet "
-                           "bodies of study '%s'." % study.Label)
+            common.message("warning", self.title(), translate(
+                "SimPhant", "Select one or more solids that are not yet bodies of study '%s'.")
+                % study.Label)
             return
         lines = [IMPORT]
         for shape in shapes:
             lines.append("factory.make_body(%s, %s%s)" % (obj_expr(study), obj_expr(shape),
                                                           ", fixed=True" if self.fixed else ""))
-        title = "Add SimPhant %sbod%s" % ("fixed " if self.fixed else "",
-                                          "ies" if len(shapes) > 1 else "y")
-        run_in_transaction(study.Document, title, lines)
+        run_in_transaction(study.Document, self.title(), lines)
         FreeCADGui.Selection.clearSelection()
 
 
 class AddBody(_AddBody):
     name = "SimPhant_AddBody"
     icon = "Body.svg"
-    menu = "Add body"
-    tooltip = ("Make the selected solids moving bodies of the active study (several at once); "
-               "mass, CoG and inertia come from the solids and their density")
+    menu = QT_TRANSLATE_NOOP("SimPhant_AddBody", "Add body")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_AddBody", "Make the selected solids moving bodies of "
+                                "the active study (several at once); mass, CoG and inertia "
+                                "come from the solids and their density")
 
 
 class AddFixedBody(_AddBody):
     name = "SimPhant_AddFixedBody"
     icon = "FixedBody.svg"
-    menu = "Add fixed body"
-    tooltip = "Make the selected solids fixed bodies (the ground) of the active study"
+    menu = QT_TRANSLATE_NOOP("SimPhant_AddFixedBody", "Add fixed body")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_AddFixedBody", "Make the selected solids fixed "
+                                "bodies (the ground) of the active study")
     fixed = True
 
 
@@ -100,7 +104,8 @@ def _load_target(study):
     for sel in FreeCADGui.Selection.getSelectionEx():
         obj = sel.Object
         if is_type(obj, "SimPhant::Body"):
-            return (obj, None) if find_study(obj) == study else (None, "not in the active study")
+            return (obj, None) if find_study(obj) == study else (
+                None, translate("SimPhant", "'%s' is not in the active study") % obj.Label)
         subs = [s for s in sel.SubElementNames if s]
         from ..document import picking
         if subs:
@@ -112,8 +117,8 @@ def _load_target(study):
         body = body_of_object(bodies, obj)
         if body is not None:
             return body, None
-    return None, "select a moving body of study '%s' (or a vertex, edge or face of it)" \
-        % study.Label
+    return None, translate("SimPhant", "Select a moving body of study '%s' (or a vertex, edge "
+                           "or face of it).") % study.Label
 
 
 class _AddLoad(Command):
@@ -130,7 +135,7 @@ class _AddLoad(Command):
         study = active_study()
         body, ref = _load_target(study)
         if body is None:
-            common.message("warning", self.menu, ref)
+            common.message("warning", self.title(), ref)
             return
         doc = study.Document
         before = set(o.Name for o in doc.Objects)
@@ -141,7 +146,7 @@ class _AddLoad(Command):
             at = "" if ref is None else ", ref=(%s, %r)" % (obj_expr(ref[0]), ref[1])
             line = "_load = factory.make_force(%s, %s, (0, 0, 0)%s)" % (obj_expr(study),
                                                                       obj_expr(body), at)
-        if run_in_transaction(doc, self.menu, [IMPORT, line]):
+        if run_in_transaction(doc, self.title(), [IMPORT, line]):
             new = [o for o in doc.Objects if o.Name not in before]
             if new:
                 FreeCADGui.Selection.clearSelection()
@@ -151,32 +156,36 @@ class _AddLoad(Command):
 class AddForce(_AddLoad):
     name = "SimPhant_AddForce"
     icon = "Force.svg"
-    menu = "Add force"
-    tooltip = ("Add a force on the selected moving body, at the selected vertex, edge or face "
-               "(else at its CoG); constant or a function of time t")
+    menu = QT_TRANSLATE_NOOP("SimPhant_AddForce", "Add force")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_AddForce", "Add a force on the selected moving body, "
+                                "at the selected vertex, edge or face (else at its CoG); "
+                                "constant or a function of time t")
 
 
 class AddTorque(_AddLoad):
     name = "SimPhant_AddTorque"
     icon = "Torque.svg"
-    menu = "Add torque"
-    tooltip = "Add a pure torque on the selected moving body; constant or a function of time t"
+    menu = QT_TRANSLATE_NOOP("SimPhant_AddTorque", "Add torque")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_AddTorque", "Add a pure torque on the selected moving "
+                                "body; constant or a function of time t")
     torque = True
 
 
 class ImportAssembly(Command):
     name = "SimPhant_ImportAssembly"
     icon = "ImportAssembly.svg"
-    menu = "Import FreeCAD Assembly"
+    menu = QT_TRANSLATE_NOOP("SimPhant_ImportAssembly", "Import FreeCAD Assembly")
 
     @property
     def tooltip(self):
         if _freecad_major_minor() < (1, 0):
-            return ("Make a study from a FreeCAD Assembly's parts and joints. Needs FreeCAD 1.0 "
-                    "or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command "
-                    "is disabled" % _freecad_major_minor())
-        return ("Make a study from the selected FreeCAD Assembly: one body per part (grounded "
-                "parts fixed), one joint per supported Assembly joint, frames kept")
+            return translate("SimPhant", "Make a study from a FreeCAD Assembly's parts and "
+                             "joints. Needs FreeCAD 1.0 or newer (its Assembly workbench); this "
+                             "is FreeCAD %s.%s, so the command is disabled") \
+                % _freecad_major_minor()
+        return QT_TRANSLATE_NOOP("SimPhant_ImportAssembly", "Make a study from the selected "
+                                 "FreeCAD Assembly: one body per part (grounded parts fixed), "
+                                 "one joint per supported Assembly joint, frames kept")
 
     def _assembly(self):
         from ..assembly_import import is_assembly
@@ -192,7 +201,7 @@ class ImportAssembly(Command):
 
     def run(self):
         asm = self._assembly()
-        run_in_transaction(asm.Document, "Import Assembly into SimPhant", [
+        run_in_transaction(asm.Document, self.title(), [
             "from SimPhantWorkbench import assembly_import",
             "_report = assembly_import.import_assembly(%s)" % obj_expr(asm),
             "print(_report)"])

@@ -4,6 +4,7 @@ import FreeCADGui
 from ..document.base import has_result
 from ..gui import common
 from ..gui.common import Command, obj_expr
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 
 def _study():
@@ -19,17 +20,18 @@ def check_report(study):
     from ..run import prepare
     from ..run.check import fact_lines, model_facts
     facts = model_facts(prepare(study))
-    return ["Study '%s'" % study.Label] + ["%s: %s" % (key[0].upper() + key[1:], text)
-                                           for key, text in fact_lines(facts)]
+    return [translate("SimPhant", "Study '%s'") % study.Label] + [
+        "%s: %s" % (key[0].upper() + key[1:], text) for key, text in fact_lines(facts)]
 
 
 class CheckModel(Command):
     name = "SimPhant_Check"
     icon = "Check.svg"
-    menu = "Check model"
-    tooltip = ("Check the study before solving: bodies, joints, loads, degrees of freedom "
-               "(mobility, redundant joints, singular or locked mechanisms) and how far the "
-               "joints are from assembled")
+    menu = QT_TRANSLATE_NOOP("SimPhant_Check", "Check model")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_Check", "Check the study before solving: bodies, "
+                                "joints, loads, degrees of freedom (mobility, redundant joints, "
+                                "singular or locked mechanisms) and how far the joints are from "
+                                "assembled")
 
     def active(self):
         return _study() is not None
@@ -40,18 +42,19 @@ class CheckModel(Command):
             text = "\n".join(check_report(study))
             kind = "info"
         except Exception as exc:  # noqa: BLE001 - the check's message is the report
-            text = "The study cannot be solved as it is:\n%s" % exc
+            text = translate("SimPhant", "The study cannot be solved as it is:\n%s") % exc
             kind = "warning"
         self.last_report = text
-        common.message(kind, "SimPhant: check '%s'" % study.Label, text)
+        common.message(kind, translate("SimPhant", "SimPhant: check '%s'") % study.Label, text)
 
 
 class Solve(Command):
     name = "SimPhant_Solve"
     icon = "Solve.svg"
-    menu = "Solve"
-    tooltip = ("Run the motion study in the background (FreeCAD stays usable; Cancel in the "
-               "progress window); the result is stored in the study")
+    menu = QT_TRANSLATE_NOOP("SimPhant_Solve", "Solve")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_Solve", "Run the motion study in the background "
+                                "(FreeCAD stays usable; Cancel in the progress window); the "
+                                "result is stored in the study")
 
     def active(self):
         from ..gui.solve_job import current_job
@@ -67,8 +70,9 @@ class Solve(Command):
 class Playback(Command):
     name = "SimPhant_Playback"
     icon = "Playback.svg"
-    menu = "Playback"
-    tooltip = "Play the study's result back on the document: time slider, play/pause, speed"
+    menu = QT_TRANSLATE_NOOP("SimPhant_Playback", "Playback")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_Playback", "Play the study's result back on the "
+                                "document: time slider, play/pause, speed")
 
     def active(self):
         return has_result(_study()) and not common.in_edit()
@@ -82,15 +86,16 @@ class Playback(Command):
 class ResetPlacements(Command):
     name = "SimPhant_Reset"
     icon = "Reset.svg"
-    menu = "Reset placements"
-    tooltip = "Put the bodies back exactly where they were when the last run started"
+    menu = QT_TRANSLATE_NOOP("SimPhant_Reset", "Reset placements")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_Reset", "Put the bodies back exactly where they were "
+                                "when the last run started")
 
     def active(self):
         return has_result(_study()) and not common.in_edit()
 
     def run(self):
         study = _study()
-        common.run_in_transaction(study.Document, "SimPhant: reset placements", [
+        common.run_in_transaction(study.Document, self.title(), [
             "from SimPhantWorkbench import playback",
             "playback.reset(%s)" % obj_expr(study)])
 

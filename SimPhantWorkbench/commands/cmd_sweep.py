@@ -9,6 +9,7 @@ import FreeCADGui
 from ..document.base import is_type, study_bodies
 from ..gui import common
 from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 IMPORT = "from SimPhantWorkbench import factory"
 
@@ -29,9 +30,10 @@ def default_spec(study):
 class NewParameterStudy(Command):
     name = "SimPhant_NewParameterStudy"
     icon = "ParameterStudy.svg"
-    menu = "New parameter study"
-    tooltip = ("Add a parameter study to the active study: sweep properties (design "
-               "variables), compute metrics of each run, plot a metric against the variables")
+    menu = QT_TRANSLATE_NOOP("SimPhant_NewParameterStudy", "New parameter study")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_NewParameterStudy", "Add a parameter study to the "
+                                "active study: sweep properties (design variables), compute "
+                                "metrics of each run, plot a metric against the variables")
 
     def active(self):
         return active_study() is not None and not common.in_edit()
@@ -40,12 +42,12 @@ class NewParameterStudy(Command):
         study = active_study()
         spec = default_spec(study)
         if spec is None:
-            common.message("warning", self.menu, "Study '%s' has no moving body to vary."
-                           % study.Label)
+            common.message("warning", self.title(), translate(
+                "SimPhant", "Study '%s' has no moving body to vary.") % study.Label)
             return
         doc = study.Document
         before = set(o.Name for o in doc.Objects)
-        if run_in_transaction(doc, "New SimPhant parameter study", [
+        if run_in_transaction(doc, self.title(), [
                 IMPORT, "_pstudy = factory.make_parameter_study(%s, %r)"
                 % (obj_expr(study), spec)]):
             new = [o for o in doc.Objects if o.Name not in before

@@ -14,6 +14,7 @@ import FreeCAD
 
 from ..document.base import find_study, has_result, studies, study_result
 from ..gui.common import Command, message
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["COMMANDS", "register", "current_study"]
 
@@ -55,17 +56,19 @@ class _ResultCommand(Command):
         try:
             self.run_on(study)
         except Exception as exc:  # noqa: BLE001 - shown to the user, named
-            message("error", "SimPhant", "%s (study '%s'):\n%s"
-                    % (self.menu.replace("&", ""), getattr(study, "Label", "?"), exc))
+            message("error", "SimPhant", translate("SimPhant", "%s (study '%s'):\n%s")
+                    % (self.title(), getattr(study, "Label", "?"), exc))
 
     def run_on(self, study):
         raise NotImplementedError
 
 
 class PlotResults(_ResultCommand):
-    menu = "Plot results"
-    tooltip = ("Plot a quantity of the selected bodies / joints against time (position, velocity, "
-           "reactions, energy, ...), in the units of your preferences")
+    name = "SimPhant_PlotResults"
+    menu = QT_TRANSLATE_NOOP("SimPhant_PlotResults", "Plot results")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_PlotResults", "Plot a quantity of the selected bodies "
+                                "/ joints against time (position, velocity, reactions, energy, "
+                                "...), in the units of your preferences")
 
     def run_on(self, study):
         from ..results_gui.plot_panel import open_plot_panel
@@ -73,16 +76,19 @@ class PlotResults(_ResultCommand):
 
 
 class ResultsViewer(_ResultCommand):
-    menu = "3-D results viewer"
-    tooltip = ("Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at "
-           "any speed, joint frames, CoG trails, body picker")
+    name = "SimPhant_ResultsViewer"
+    menu = QT_TRANSLATE_NOOP("SimPhant_ResultsViewer", "3-D results viewer")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_ResultsViewer", "Open the result in a separate 3-D "
+                                "viewer (PyVista): orbit, scrub the time, play at any speed, "
+                                "joint frames, CoG trails, body picker")
 
     def GetResources(self):
         res = super().GetResources()
         from .. import viewer
         reason = viewer.missing_reason(interactive=True)
         if reason is not None:
-            res["ToolTip"] = "Not available: %s. %s" % (reason, viewer.INSTALL_HINT)
+            res["ToolTip"] = translate("SimPhant", "Not available: %s. %s") % (
+                reason, viewer.INSTALL_HINT)
         return res
 
     def active(self):
@@ -95,6 +101,11 @@ class ResultsViewer(_ResultCommand):
         return open_viewer(study, parent=FreeCADGui.getMainWindow())
 
 
+def _report_written(paths):
+    for p in paths:
+        FreeCAD.Console.PrintMessage(translate("SimPhant", "SimPhant: wrote %s") % p + "\n")
+
+
 def _ask_directory(title):
     from PySide import QtGui
     import FreeCADGui
@@ -102,34 +113,38 @@ def _ask_directory(title):
 
 
 class ExportCSV(_ResultCommand):
-    menu = "Export results as CSV"
-    tooltip = ("Write the CSV tables of simphant run (bodies, reactions, energy, joints, force "
-           "elements, drivers) into a folder")
+    name = "SimPhant_ExportResultsCSV"
+    menu = QT_TRANSLATE_NOOP("SimPhant_ExportResultsCSV", "Export results as CSV")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportResultsCSV", "Write the CSV tables of simphant "
+                                "run (bodies, reactions, energy, joints, force elements, "
+                                "drivers) into a folder")
 
     def run_on(self, study):
         from ..results_gui.export import export_csv
-        d = _ask_directory("Export CSV of '%s' into" % study.Label)
+        d = _ask_directory(translate("SimPhant", "Export CSV of '%s' into") % study.Label)
         if d:
-            for p in export_csv(study, d):
-                FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
+            _report_written(export_csv(study, d))
 
 
 class ExportPlots(_ResultCommand):
-    menu = "Export result plots (PNG)"
-    tooltip = ("Write the plots of simphant run (positions, energy, reactions, joints, force "
-           "elements, drivers) into a folder")
+    name = "SimPhant_ExportResultPlots"
+    menu = QT_TRANSLATE_NOOP("SimPhant_ExportResultPlots", "Export result plots (PNG)")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportResultPlots", "Write the plots of simphant run "
+                                "(positions, energy, reactions, joints, force elements, "
+                                "drivers) into a folder")
 
     def run_on(self, study):
         from ..results_gui.export import export_plots
-        d = _ask_directory("Export plots of '%s' into" % study.Label)
+        d = _ask_directory(translate("SimPhant", "Export plots of '%s' into") % study.Label)
         if d:
-            for p in export_plots(study, d):
-                FreeCAD.Console.PrintMessage("SimPhant: wrote %s\n" % p)
+            _report_written(export_plots(study, d))
 
 
 class ExportAnimation(_ResultCommand):
-    menu = "Export animation (GIF/MP4)"
-    tooltip = "Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate"
+    name = "SimPhant_ExportAnimation"
+    menu = QT_TRANSLATE_NOOP("SimPhant_ExportAnimation", "Export animation (GIF/MP4)")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportAnimation", "Record the 3-D view playing the "
+                                "result as an MP4 or GIF, choosing size and frame rate")
 
     def run_on(self, study):
         from PySide import QtGui
@@ -137,7 +152,7 @@ class ExportAnimation(_ResultCommand):
         from ..results_gui.export import export_view_animation
         mw = FreeCADGui.getMainWindow()
         dlg = QtGui.QDialog(mw)
-        dlg.setWindowTitle("Export animation of '%s'" % study.Label)
+        dlg.setWindowTitle(translate("SimPhant", "Export animation of '%s'") % study.Label)
         form = QtGui.QFormLayout(dlg)
         width, height, fps = QtGui.QSpinBox(), QtGui.QSpinBox(), QtGui.QSpinBox()
         for box, lo, hi, val in ((width, 64, 3840, 800), (height, 64, 2160, 600),
@@ -147,11 +162,11 @@ class ExportAnimation(_ResultCommand):
         speed = QtGui.QDoubleSpinBox()
         speed.setRange(0.01, 100.0)
         speed.setValue(1.0)
-        speed.setSuffix(" x real time")
-        form.addRow("Width [px]", width)
-        form.addRow("Height [px]", height)
-        form.addRow("Frames per second", fps)
-        form.addRow("Speed", speed)
+        speed.setSuffix(translate("SimPhant", " x real time"))
+        form.addRow(translate("SimPhant", "Width [px]"), width)
+        form.addRow(translate("SimPhant", "Height [px]"), height)
+        form.addRow(translate("SimPhant", "Frames per second"), fps)
+        form.addRow(translate("SimPhant", "Speed"), speed)
         buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Ok |
                                          QtGui.QDialogButtonBox.Cancel)
         buttons.accepted.connect(dlg.accept)
@@ -159,24 +174,19 @@ class ExportAnimation(_ResultCommand):
         form.addRow(buttons)
         if not dlg.exec_():
             return
-        path, _ = QtGui.QFileDialog.getSaveFileName(mw, "Save animation", study.Label + ".mp4",
-                                                    "Video (*.mp4 *.gif)")
+        path, _ = QtGui.QFileDialog.getSaveFileName(
+            mw, translate("SimPhant", "Save animation"), study.Label + ".mp4",
+            translate("SimPhant", "Video (*.mp4 *.gif)"))
         if not path:
             return
         written, n = export_view_animation(study, path, (width.value(), height.value()),
                                            fps.value(), speed.value())
-        FreeCAD.Console.PrintMessage("SimPhant: wrote %s (%d frames)\n" % (written, n))
+        FreeCAD.Console.PrintMessage(translate("SimPhant", "SimPhant: wrote %s (%d frames)")
+                                     % (written, n) + "\n")
 
 
-COMMANDS = {
-    "SimPhant_PlotResults": PlotResults(),
-    "SimPhant_ResultsViewer": ResultsViewer(),
-    "SimPhant_ExportResultsCSV": ExportCSV(),
-    "SimPhant_ExportResultPlots": ExportPlots(),
-    "SimPhant_ExportAnimation": ExportAnimation(),
-}
-for _name, _cmd in COMMANDS.items():
-    _cmd.name = _name
+COMMANDS = {c.name: c for c in (PlotResults(), ResultsViewer(), ExportCSV(), ExportPlots(),
+                                 ExportAnimation())}
 
 
 def register():

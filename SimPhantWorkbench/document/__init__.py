@@ -1,7 +1,8 @@
 """The document side of SimPhant (FreeCAD, no Qt): reading studies out of FreeCAD documents.
 
 ``base`` (type tests, studies and members, undo steps), ``units`` (the mm/deg/Rotation
-<-> SI conversions), ``massprops`` and ``references`` (geometry), ``bodies``, ``joints``,
+<-> SI conversions), ``massprops`` and ``references`` (geometry), ``links`` (picked
+references as stored, and their migration from older documents), ``bodies``, ``joints``,
 ``elements`` (loads, force elements, drivers) and ``settings`` read one kind of object each,
 ``conversion`` builds the solver model of a study from them (the one document -> solver
 conversion); ``file_check``, ``inventory`` and ``result_check`` guard what is read and

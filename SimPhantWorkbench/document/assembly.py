@@ -31,6 +31,9 @@ Perpendicular, Angle,           (``strict=True``: ``ModelError`` listing them al
 RackPinion, Screw, Gears, Belt  before anything is created)
 ==============================  ===============================================
 
+Joint limits (1.x: ``EnableLengthMin`` ... ``AngleMax``) are not imported: SimPhant
+joints have none; a warning names the limits switched on.
+
 What is read (property formats)
 -------------------------------
 Studied in FreeCAD's source, ``FreeCAD/FreeCAD`` ``src/Mod/Assembly`` (no code
@@ -499,6 +502,21 @@ def joint_what(joint):
     return "Assembly joint '%s'" % joint.Label
 
 
+#: FreeCAD 1.x joint limits: (switch, value, what, unit); SimPhant joints have none
+_LIMITS = (("EnableLengthMin", "LengthMin", "length", "mm", ">="),
+           ("EnableLengthMax", "LengthMax", "length", "mm", "<="),
+           ("EnableAngleMin", "AngleMin", "angle", "deg", ">="),
+           ("EnableAngleMax", "AngleMax", "angle", "deg", "<="))
+
+
+def _limits_warning(joint):
+    """A warning naming the limits switched on in an Assembly joint (not imported)."""
+    on = ["%s %s %g %s" % (what, op, float(getattr(joint, value, 0.0)), unit)
+          for switch, value, what, unit, op in _LIMITS if getattr(joint, switch, False)]
+    return None if not on else ("%s: its limits (%s) are not imported: SimPhant joints "
+                                "have no limits" % (joint_what(joint), ", ".join(on)))
+
+
 def plan_assembly(assembly, strict=False):
     """Read an Assembly into an ``AssemblyPlan`` (the document is not changed).
 
@@ -575,9 +593,7 @@ def plan_assembly(assembly, strict=False):
             skip(joint, "both parts ('%s' and '%s') are grounded"
                  % (ref1.part.Label, ref2.part.Label), problem=False)
             continue
-        message = _unsolved_warning(plan)
-        if message:
-            warnings.append(message)
+        warnings.extend(w for w in (_unsolved_warning(plan), _limits_warning(joint)) if w)
         plans.append(plan)
 
     if strict and problems:

@@ -52,13 +52,17 @@ class transaction:
 
     Joins an already open transaction (a GUI command's) instead of opening a
     nested one. Headless documents usually have undo off (``UndoMode == 0``),
-    where this only marks the boundaries.
+    where this only marks the boundaries and opens no FreeCAD transaction: FreeCAD
+    opens one for the whole application, and with undo off the document's commit
+    does not close it, so the next document with undo on would gather every later
+    change into that one, never committed.
     """
 
     def __init__(self, doc, title):
         self.doc = doc
         self.title = title
         self.owner = False
+        self.undo = False
 
     _open = set()   # documents with a SimPhant transaction open (nesting joins it)
 
@@ -68,13 +72,17 @@ class transaction:
         self.owner = not pending
         if self.owner:
             transaction._open.add(key)
-            self.doc.openTransaction(self.title)
+            self.undo = bool(getattr(self.doc, "UndoMode", 1))
+            if self.undo:
+                self.doc.openTransaction(self.title)
         return self
 
     def __exit__(self, exc_type, exc, tb):
         if self.owner:
             transaction._open.discard(self.doc.Name)
-            if exc_type is None:
+            if not self.undo:
+                pass
+            elif exc_type is None:
                 self.doc.commitTransaction()
             else:
                 self.doc.abortTransaction()

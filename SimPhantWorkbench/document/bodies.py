@@ -14,7 +14,7 @@ import numpy as np
 import FreeCAD
 
 from ..solver import ModelError
-from ..solver.blas import single_threaded
+from ..solver.blas import one_thread
 from . import massprops
 from .base import object_label
 from .massprops import ancestors
@@ -51,8 +51,8 @@ def _body_mass_properties(body):
     if body.Density < 0.0 or not math.isfinite(body.Density):
         raise ModelError("%s: Density must be >= 0 kg/m^3, got %r" % (object_label(body), body.Density))
     try:
-        with single_threaded():     # the same bits in every process (solver/blas.py)
-            mp = massprops.mass_properties(shape, density=density, mass=mass)
+        one_thread()                # the same bits in every process (solver/blas.py)
+        mp = massprops.mass_properties(shape, density=density, mass=mass)
     except ModelError as exc:
         raise ModelError("%s: %s" % (object_label(body), exc)) from None
     except Exception as exc:  # noqa: BLE001 - FreeCAD/OCC failures on odd objects

@@ -13,7 +13,7 @@ the mappings between document objects and solver bodies, joints and loads.
 import numpy as np
 
 from ..solver import Model, ModelError
-from ..solver.blas import single_threaded
+from ..solver.blas import one_thread
 from .base import (enumeration_problems, object_label, study_bodies, study_drivers,
                    study_elements, study_joints, study_loads)
 from .bodies import body_data
@@ -119,11 +119,7 @@ def convert(study):
 
     With one BLAS thread (``solver.blas``): a body's principal axes come out the same
     to the last bit in every process."""
-    with single_threaded():
-        return _convert(study)
-
-
-def _convert(study):
+    one_thread()
     check_enumerations(study)
     conv = Conversion(study)
     bodies = study_bodies(study)

@@ -12,7 +12,7 @@ from ..solver import ModelError
 from ..solver.expressions import TimeFunction
 from .base import find_study, is_type, object_label, study_bodies, study_joints
 from .bodies import body_of_object
-from .joints import reference_of
+from .links import reference_of
 from .references import reference_frame
 from .units import M_PER_MM, quantity_si, vector_array
 
@@ -150,7 +150,7 @@ def add_load(conv, load, bodies, name):
             return conv.model.add_torque(sb, value, frame=frame, name=name)
         point = None
         try:
-            ref = reference_of(load.Reference)
+            ref = reference_of(load.Reference, load)
         except ModelError as exc:
             raise ModelError("%s: Reference: %s" % (what, exc)) from None
         if ref is not None and ref[1]:
@@ -282,7 +282,7 @@ def force_element_params(obj, bodies=None):
         pts, owners = [], []
         for which in ("Reference1", "Reference2"):
             try:
-                ref = reference_of(getattr(obj, which))
+                ref = reference_of(getattr(obj, which), obj)
             except ModelError as exc:
                 raise ModelError("%s: %s: %s" % (what, which, exc)) from None
             if ref is None or not ref[1]:

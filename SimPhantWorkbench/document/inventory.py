@@ -12,14 +12,20 @@ that would be lost or changed.
 ``file_inventory(path)`` reads the file's ``Document.xml`` (names, type ids and
 the Python classes of ``Proxy`` properties); ``inventory(doc)`` gives the same
 for a loaded document; ``lost_objects`` lists the differences (objects the
-program added are not losses).
+program added are not losses), and objects that became invalid since the file was
+opened (``invalid_objects``). After a save, ``saved_losses`` checks the written
+file itself: every object of the document in it, every link to another file
+leading to a file from where the document will live, and the view data
+(``GuiDocument.xml``) kept.
 """
+import os
 from collections import namedtuple
 
+from .fcstd import GUI_DOCUMENT, unresolved_links
 from .file_check import read_document_xml
 
 __all__ = ["Entry", "DocumentLossError", "file_inventory", "inventory", "lost_objects",
-           "check_nothing_lost"]
+           "unsaved_objects", "invalid_objects", "check_nothing_lost", "saved_losses"]
 
 #: one document object: its type id and its proxy's ``(module, class)`` (or ``None``)
 Entry = namedtuple("Entry", ["type", "proxy"])
@@ -33,9 +39,10 @@ class DocumentLossError(Exception):
         self.lost = lost
 
 
-def file_inventory(path):
-    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path``."""
-    root = read_document_xml(path)
+def file_inventory(path, root=None):
+    """``{name: Entry}`` of the objects stored in the ``.FCStd`` file ``path`` (``root``: its
+    parsed ``Document.xml`` if at hand)."""
+    root = read_document_xml(path) if root is None else root
     entries = {}
     objects = root.find("Objects")
     for el in (objects if objects is not None else []):
@@ -76,30 +83,81 @@ def inventory(doc):
     return out
 
 
-def lost_objects(expected, doc):
-    """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
-    ``"<name> (<type>): <what>"`` lines, empty when nothing is lost."""
-    have = inventory(doc)
-    lost = []
+def invalid_objects(doc):
+    """``{name: "<state>"}`` of the objects of ``doc`` FreeCAD marks Invalid (a failed
+    recompute, a link to a file that is not there)."""
+    return {o.Name: ", ".join(o.State) for o in doc.Objects if "Invalid" in o.State}
+
+
+def _compare(expected, have, missing, became, classless):
+    """Lines for the entries of ``expected`` that ``have`` lacks or holds otherwise."""
+    out = []
     for name, want in expected.items():
         got = have.get(name)
         what = "%s (%s)" % (name, want.type)
         if got is None:
-            lost.append("%s: not loaded" % what)
+            out.append("%s: %s" % (what, missing))
         elif got.type != want.type:
-            lost.append("%s: loaded as %s" % (what, got.type))
+            out.append("%s: %s %s" % (what, became, got.type))
         elif want.proxy is not None and got.proxy != want.proxy:
-            lost.append("%s: its Python class %s.%s could not be loaded"
-                        % (what, want.proxy[0], want.proxy[1]))
+            out.append("%s: its Python class %s.%s %s"
+                       % (what, want.proxy[0], want.proxy[1], classless))
+    return out
+
+
+def lost_objects(expected, doc, invalid_before=None):
+    """What saving ``doc`` would lose of ``expected`` (an inventory): a list of
+    ``"<name> (<type>): <what>"`` lines, empty when nothing is lost. With
+    ``invalid_before`` (``invalid_objects`` when the file was opened), also the objects
+    that became invalid since."""
+    have = inventory(doc)
+    lost = _compare(expected, have, "not loaded", "loaded as", "could not be loaded")
+    if invalid_before is not None:
+        for name, state in sorted(invalid_objects(doc).items()):
+            if name not in invalid_before:
+                lost.append("%s (%s): became invalid (%s)"
+                            % (name, have[name].type, state))
     return lost
 
 
-def check_nothing_lost(expected, doc, target):
+def unsaved_objects(doc, saved):
+    """What the saved file's inventory ``saved`` lacks of the loaded ``doc``: lines as
+    ``lost_objects``, empty when the file holds every object."""
+    return _compare(inventory(doc), saved, "not in the file", "stored as",
+                    "is not stored")
+
+
+def check_nothing_lost(expected, doc, target, invalid_before=None):
     """Raise ``DocumentLossError`` if saving ``doc`` to ``target`` would lose objects of
-    ``expected`` (the file's inventory), naming them all."""
-    lost = lost_objects(expected, doc)
+    ``expected`` (the file's inventory), naming them all (``invalid_before``: see
+    ``lost_objects``)."""
+    lost = lost_objects(expected, doc, invalid_before)
     if lost:
         raise DocumentLossError(
             "not saving '%s': %d object%s of the document would be lost or changed (FreeCAD "
             "could not load them here; is their workbench installed?): %s"
             % (target, len(lost), "" if len(lost) == 1 else "s", "; ".join(lost)), lost)
+
+
+def saved_losses(doc, path, folder, view_data=False, missing_before=()):
+    """What the file ``path`` just saved from ``doc`` lacks, as it will live in ``folder``:
+    objects of ``doc`` it does not hold (a cut-off write), links to other files that lead
+    nowhere from ``folder`` (except those leading to a file in ``missing_before``, which
+    the original lacked too), and the view data when ``view_data`` (the original had
+    it). A list of lines, empty when the file is whole."""
+    lost = []
+    try:
+        saved = file_inventory(path)
+    except Exception as exc:  # noqa: BLE001 - a damaged write: DocumentError and others
+        return ["the file cannot be read back: %s" % exc]
+    lost += unsaved_objects(doc, saved)
+    missing_before = {os.path.normpath(p) for p in missing_before}
+    lost += [text for text, where in unresolved_links(path, folder)
+             if os.path.normpath(where) not in missing_before]
+    if view_data:
+        import zipfile
+        with zipfile.ZipFile(path) as z:
+            if GUI_DOCUMENT not in z.namelist():
+                lost.append("the view data (%s: visibility, colours) is not in the file"
+                            % GUI_DOCUMENT)
+    return lost

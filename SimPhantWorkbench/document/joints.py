@@ -15,6 +15,7 @@ from ..solver import JOINT_TYPES, ModelError
 from ..solver.rotations import orthonormal_frame
 from .base import find_study, object_label, study_bodies
 from .bodies import body_of_object
+from .links import reference_of
 from .references import reference_frame
 from .units import frame_to_placement, global_placement, placement_to_frame, quantity_si
 
@@ -22,22 +23,6 @@ __all__ = ["reference_of", "JointData", "joint_data", "frame_source", "joint_loc
            "update_joint_properties"]
 
 _PARALLEL_TOL = 1e-6     # 1 - |cos| below which two axes count as parallel
-
-
-def reference_of(value):
-    """Normalise an XLinkSub value to ``(obj, subname)`` or ``None`` when empty."""
-    if not value:
-        return None
-    obj, subs = value[0], value[1] if len(value) > 1 else ""
-    if obj is None:
-        return None
-    if isinstance(subs, (list, tuple)):
-        subs = [s for s in subs if s]
-        if len(subs) > 1:
-            raise ModelError("'%s': pick one element, not %d (%s)"
-                             % (obj.Label, len(subs), ", ".join(subs)))
-        subs = subs[0] if subs else ""
-    return obj, subs
 
 
 JointData = namedtuple("JointData", [
@@ -57,7 +42,7 @@ def _side_reference(joint, which, bodies, empty_hint):
     property ``which`` and the study Body it lies on (errors name the joint)."""
     what = "%s: %s" % (object_label(joint), which)
     try:
-        ref = reference_of(getattr(joint, which))
+        ref = reference_of(getattr(joint, which), joint)
     except ModelError as exc:
         raise ModelError("%s: %s" % (what, exc)) from None
     if ref is None:

@@ -253,7 +253,13 @@ def material_density(obj):
 
 
 def _shape_material_density(obj):
-    """FreeCAD 1.x ``ShapeMaterial``: (value, description) or None."""
+    """FreeCAD 1.x ``ShapeMaterial``: (value, description) or None.
+
+    Read from the card's ``PhysicalProperties`` (text with its unit), which leaves the
+    part as it is: FreeCAD 1.0's ``getPhysicalValue`` marks the object owning the
+    material Touched, after which every recompute reports it "still touched". It is the
+    fallback only, and its mark is taken back (``_untouched_read``).
+    """
     if "ShapeMaterial" not in obj.PropertiesList:
         return None
     if not obj.getTypeIdOfProperty("ShapeMaterial").startswith("Materials::"):
@@ -261,16 +267,24 @@ def _shape_material_density(obj):
     material = obj.ShapeMaterial
     if getattr(material, "UUID", "") == FREECAD_DEFAULT_MATERIAL_UUID:
         return None
-    value = None
-    try:
-        value = material.getPhysicalValue("Density")  # Quantity, or None when absent
-    except Exception:  # older 1.x raise for a missing property
-        value = None
-    if value is None:
-        value = getattr(material, "PhysicalProperties", {}).get("Density")
+    value = getattr(material, "PhysicalProperties", {}).get("Density")
+    if value in (None, ""):
+        value = _untouched_read(obj, lambda: material.getPhysicalValue("Density"))
     if value in (None, ""):
         return None
     return value, "material '%s'" % getattr(material, "Name", "?")
+
+
+def _untouched_read(obj, read):
+    """``read()`` (None when it raises), leaving ``obj`` untouched when it was."""
+    touched = "Touched" in obj.State
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - older 1.x raise for a missing property
+        return None
+    finally:
+        if not touched and "Touched" in obj.State:
+            obj.purgeTouched()
 
 
 def _linked_material_density(obj):

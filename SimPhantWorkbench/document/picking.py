@@ -5,7 +5,7 @@
   factory accepts, or says why it cannot be used;
 * ``joint_frames`` gives the world joint frames of a joint that does not exist
   yet (kind, two references, offset, reverse) through the same
-  ``conversion.joint_data`` the solver conversion and the factory use, so the
+  ``joints.joint_data`` the solver conversion and the factory use, so the
   preview shows exactly the frames the joint will get;
 * ``reference_frame_placement`` is one picked element's frame (hover preview).
 
@@ -58,7 +58,7 @@ def resolve_pick(bodies, obj, subname):
 
 
 class _Draft:
-    """A joint that does not exist yet, as ``conversion.joint_data`` reads one."""
+    """A joint that does not exist yet, as ``joints.joint_data`` reads one."""
 
     class Proxy:
         Type = "SimPhant::Joint"

@@ -12,6 +12,7 @@ import FreeCAD
 import FreeCADGui
 
 from ..document.base import STUDY, find_study, is_type, studies, study_bodies, transaction
+from .translation import translate
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
            "selected_objects", "Command", "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
@@ -170,7 +171,11 @@ def in_edit():
 
 class Command:
     """Declarative command: subclasses set ``icon``, ``menu``, ``tooltip`` and implement
-    ``active()`` and ``run()``."""
+    ``active()`` and ``run()``.
+
+    ``menu`` and ``tooltip`` are marked ``QT_TRANSLATE_NOOP(name, text)``: FreeCAD
+    translates a Python command's resources itself, with the command's name as context.
+    Commands generated from a registry give them translated already."""
 
     name = ""
     icon = "SimPhant.svg"
@@ -183,6 +188,10 @@ class Command:
         if self.accel:
             res["Accel"] = self.accel
         return res
+
+    def title(self):
+        """The menu text in the user's language (for message and undo titles)."""
+        return translate(self.name, self.menu).replace("&", "")
 
     def IsActive(self):
         try:

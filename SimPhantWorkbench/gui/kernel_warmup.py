@@ -14,6 +14,8 @@ import time
 
 import FreeCAD
 
+from .translation import translate
+
 __all__ = ["start_background", "status_text", "NOTICE_AFTER"]
 
 #: seconds after which a preparation that is still running is announced
@@ -24,9 +26,9 @@ _state = dict(thread=None, timer=None, t0=None, noticed=False, error=None, count
 
 
 def _work():
-    from ..solver import warmup
+    from ..solver import Model, warmup
     try:
-        warmup.ensure_all()
+        warmup.ensure_all(Model)
     except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
         _state["error"] = exc
 
@@ -55,21 +57,23 @@ def _poll():
     if _state["thread"].is_alive():
         if not _state["noticed"] and elapsed >= NOTICE_AFTER:
             _state["noticed"] = True
-            FreeCAD.Console.PrintMessage(
-                "SimPhant: compiling the solver kernels in the background (first use only, "
-                "about half a minute per joint block size, %d sizes); a solve started meanwhile "
-                "waits for them\n" % len(warmup.kernels.BLOCK_SIZES))
+            FreeCAD.Console.PrintMessage(translate(
+                "SimPhant", "SimPhant: compiling the solver kernels in the background (first "
+                "use only, about half a minute per joint block size, %d sizes); a solve started "
+                "meanwhile waits for them") % len(warmup.kernels.BLOCK_SIZES) + "\n")
         return
     _state["timer"].stop()
     if _state["error"] is not None:
-        FreeCAD.Console.PrintWarning("SimPhant: could not prepare the solver kernels (%s); they "
-                                     "are compiled when a study is solved\n" % _state["error"])
+        FreeCAD.Console.PrintWarning(translate(
+            "SimPhant", "SimPhant: could not prepare the solver kernels (%s); they are compiled "
+            "when a study is solved") % _state["error"] + "\n")
         return
     hits0, misses0 = _state["counts"]
     hits, misses = warmup.compile_counts()
     if misses > misses0:
-        FreeCAD.Console.PrintMessage("SimPhant: solver kernels compiled in %.0f s (cached for "
-                                     "later sessions)\n" % elapsed)
+        FreeCAD.Console.PrintMessage(translate(
+            "SimPhant", "SimPhant: solver kernels compiled in %.0f s (cached for later "
+            "sessions)") % elapsed + "\n")
     else:
         FreeCAD.Console.PrintLog("SimPhant: solver kernels loaded from the cache in %.1f s\n"
                                  % elapsed)
@@ -81,5 +85,5 @@ def status_text():
     b = warmup.busy()
     if b is None or b[1] < NOTICE_AFTER:
         return None
-    return ("compiling the solver kernels, first use only (joint block size %d): %.0f s"
-            % (b[0], b[1]))
+    return translate("SimPhant", "compiling the solver kernels, first use only (joint block size "
+                     "%d): %.0f s") % (b[0], b[1])

@@ -29,6 +29,7 @@ from PySide import QtCore, QtGui
 from ..run import prepare
 from ..solver import ModelError, SimulationCancelled, SimulationError
 from . import common, kernel_warmup
+from .translation import translate
 
 __all__ = ["SolveJob", "start", "current_job", "POLL_MS"]
 
@@ -48,7 +49,8 @@ def current_job(study=None):
 def _compile_note(result):
     """The share of a run's wall time spent compiling or loading the solver kernels."""
     sec = result.settings.get("compile_time") or 0.0
-    return " (of which %.2f s compiling/loading the solver kernels)" % sec if sec >= 0.05 else ""
+    return translate("SimPhant", " (of which %.2f s compiling/loading the solver kernels)") \
+        % sec if sec >= 0.05 else ""
 
 
 class SolveJob(QtCore.QObject):
@@ -85,7 +87,8 @@ class SolveJob(QtCore.QObject):
         except ModelError as exc:
             self.state = "error"
             self.error = exc
-            common.message("error", "SimPhant: cannot solve", str(self.error))
+            common.message("error", translate("SimPhant", "SimPhant: cannot solve"),
+                           str(self.error))
             self.finished.emit(self.state)
             return False
         self.t_end = self.run.t_end
@@ -117,7 +120,7 @@ class SolveJob(QtCore.QObject):
     def cancel(self):
         self.cancel_requested = True
         if self.dialog is not None:
-            self.status.setText("Cancelling ...")
+            self.status.setText(translate("SimPhant", "Cancelling ..."))
 
     def is_running(self):
         return self.state == "running"
@@ -125,16 +128,17 @@ class SolveJob(QtCore.QObject):
     # ---------------------------------------------------------------- GUI thread
     def _make_dialog(self):
         d = QtGui.QDialog(FreeCADGui.getMainWindow())
-        d.setWindowTitle("SimPhant: solving '%s'" % self.study.Label)
+        d.setWindowTitle(translate("SimPhant", "SimPhant: solving '%s'") % self.study.Label)
         d.setWindowIcon(QtGui.QIcon(common.icon_path("Solve.svg")))
         d.setModal(False)
         lay = QtGui.QVBoxLayout(d)
         self.note = QtGui.QLabel()
         self.note.setWordWrap(True)
         if self.first_use:
-            self.note.setText("First run in this session: the solver's numba kernels are being "
-                              "loaded (the very first run on this computer compiles them, which "
-                              "takes a minute; later runs start at once).")
+            self.note.setText(translate("SimPhant", "First run in this session: the solver's "
+                                        "numba kernels are being loaded (the very first run on "
+                                        "this computer compiles them, which takes a minute; "
+                                        "later runs start at once)."))
         lay.addWidget(self.note)
         self.bar = QtGui.QProgressBar()
         self.bar.setRange(0, 1000)
@@ -157,9 +161,9 @@ class SolveJob(QtCore.QObject):
         if compiling is not None and not self.t:
             return 0.0, compiling
         frac = min(1.0, max(0.0, self.t / self.t_end)) if self.t_end else 0.0
-        remaining = "remaining ~%.0f s" % (elapsed * (1.0 - frac) / frac) if frac > 0.02 \
-            else "remaining: estimating"
-        return frac, "t = %.4g s of %.4g s   elapsed %.1f s   %s" % (
+        remaining = translate("SimPhant", "remaining ~%.0f s") % (elapsed * (1.0 - frac) / frac) \
+            if frac > 0.02 else translate("SimPhant", "remaining: estimating")
+        return frac, translate("SimPhant", "t = %.4g s of %.4g s   elapsed %.1f s   %s") % (
             self.t, self.t_end or 0.0, elapsed, remaining)
 
     def _update_dialog(self):
@@ -196,33 +200,37 @@ class SolveJob(QtCore.QObject):
                 self.run.commit(self.result)
                 self.state = "done"
                 FreeCAD.Console.PrintMessage(
-                    "SimPhant: study '%s' solved: %d frames, %.2f s wall time%s\n"
-                    % (study.Label, len(self.result.t), self.wall_end - self.wall0,
-                       _compile_note(self.result)))
+                    translate("SimPhant", "SimPhant: study '%s' solved: %d frames, %.2f s wall "
+                              "time%s") % (study.Label, len(self.result.t),
+                                           self.wall_end - self.wall0,
+                                           _compile_note(self.result)) + "\n")
             except Exception as e:  # noqa: BLE001 - shown, document unchanged
                 self.state = "error"
                 self.error = e
-                common.message("error", "SimPhant: cannot store the result", str(e))
+                common.message("error", translate("SimPhant", "SimPhant: cannot store the result"),
+                               str(e))
         elif isinstance(exc, SimulationCancelled):
             self.state = "cancelled"
-            FreeCAD.Console.PrintMessage("SimPhant: solving '%s' cancelled; the document is "
-                                         "unchanged\n" % study.Label)
+            FreeCAD.Console.PrintMessage(translate("SimPhant", "SimPhant: solving '%s' "
+                                                   "cancelled; the document is unchanged")
+                                         % study.Label + "\n")
         elif isinstance(exc, SimulationError):
             self.state = "failed"
             partial = getattr(exc, "result", None)
             text = str(exc)
+            title = translate("SimPhant", "SimPhant: the simulation failed")
             if partial is not None and len(partial.t) > 1:
-                keep = common.message("question", "SimPhant: the simulation failed",
-                                      text + "\n\nKeep the partial result (%d frames up to t = "
-                                      "%.4g s) for playback?" % (len(partial.t), partial.t[-1]))
+                keep = common.message("question", title, text + "\n\n" + translate(
+                    "SimPhant", "Keep the partial result (%d frames up to t = %.4g s) for "
+                    "playback?") % (len(partial.t), partial.t[-1]))
                 if keep:
                     self.run.commit(partial)
                     self.result = partial
             else:
-                common.message("error", "SimPhant: the simulation failed", text)
+                common.message("error", title, text)
         else:
             self.state = "error"
-            common.message("error", "SimPhant: cannot solve", str(exc))
+            common.message("error", translate("SimPhant", "SimPhant: cannot solve"), str(exc))
         self.finished.emit(self.state)
 
     def wait(self, timeout=None):

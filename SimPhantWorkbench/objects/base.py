@@ -4,7 +4,9 @@ Every object type lists its properties as data (``PROPERTIES``, a tuple of
 ``PropertySpec``). ``ensure_properties`` adds the missing ones with their
 defaults and re-applies editor flags; it runs when an object is created and
 again in ``onDocumentRestored``, so a document saved by an older SimPhant gains
-the properties added since, and nothing happens twice.
+the properties added since, and nothing happens twice. A reference an older
+version stored in another property type (``App::PropertyXLinkSub``) is migrated to
+the type of its spec there (``document.links``).
 
 The proxy classes' module paths and names are stored in ``.FCStd`` files:
 ``SimPhantWorkbench.objects.<module>.<Class>`` is public API, never rename.
@@ -15,8 +17,9 @@ floats/vectors with the unit written in their tooltip and in brackets here.
 """
 from collections import namedtuple
 
-from ..document.base import (enum_values, enumeration_problems, is_type, proxy_type,
-                             transaction)
+from ..document.base import (enum_values, enumeration_problems, is_type, object_label,
+                             proxy_type, transaction)
+from ..document.links import LEGACY_REFERENCE_TYPES, REFERENCE_TYPE, migrated_reference
 
 __all__ = ["PropertySpec", "prop", "ensure_properties", "enumeration_problems", "BaseProxy",
            "proxy_type", "is_type", "transaction"]
@@ -52,25 +55,53 @@ def _current_enum_items(obj, name):
         return None
 
 
+def _add_property(obj, spec):
+    attr = (_PROP_OUTPUT | _PROP_NORECOMPUTE) if spec.output else 0
+    obj.addProperty(spec.type, spec.name, spec.group, spec.doc, attr)
+
+
+def _migrate_reference(obj, spec):
+    """Move a reference stored in a legacy property type (``document.links``) into a
+    property of ``spec.type``, same name and value; a cross-document value that cannot be
+    re-expressed in this document is kept where it is, with a warning naming it. The
+    object's touched state is kept."""
+    import FreeCAD
+    value, problem = migrated_reference(obj, getattr(obj, spec.name))
+    if problem is not None:
+        FreeCAD.Console.PrintWarning("SimPhant: %s: %s %s\n"
+                                     % (object_label(obj), spec.name, problem))
+        return
+    touched = "Touched" in obj.State
+    obj.removeProperty(spec.name)
+    _add_property(obj, spec)
+    if value is not None:
+        setattr(obj, spec.name, value)
+    if not touched:
+        obj.purgeTouched()
+
+
 def ensure_properties(obj, specs):
     """Add the properties of ``specs`` that ``obj`` lacks (with defaults); idempotent.
 
     Existing properties keep their values. Enumerations get the current item
     list (e.g. joint kinds added to the solver registry since the document was
-    saved) while keeping the selected item. Editor modes are re-applied.
+    saved) while keeping the selected item. References stored in a legacy link
+    type are migrated to the spec's (``document.links``). Editor modes are re-applied.
     Returns the names of the properties that were added.
     """
     added = []
     existing = set(obj.PropertiesList)
     for spec in specs:
         if spec.name not in existing:
-            attr = (_PROP_OUTPUT | _PROP_NORECOMPUTE) if spec.output else 0
-            obj.addProperty(spec.type, spec.name, spec.group, spec.doc, attr)
+            _add_property(obj, spec)
             added.append(spec.name)
             if spec.type == "App::PropertyEnumeration":
                 setattr(obj, spec.name, enum_values(spec))
             if spec.default is not None:
                 setattr(obj, spec.name, spec.default)
+        elif spec.type == REFERENCE_TYPE \
+                and obj.getTypeIdOfProperty(spec.name) in LEGACY_REFERENCE_TYPES:
+            _migrate_reference(obj, spec)
         elif spec.type == "App::PropertyEnumeration" \
                 and obj.getTypeIdOfProperty(spec.name) == spec.type:
             items = enum_values(spec)

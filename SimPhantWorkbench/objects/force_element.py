@@ -13,6 +13,7 @@ Stiffness and damping are quantity texts with their unit ("10 N/mm",
 mm or deg, force in N or N m; ``DampingTable``: rate in mm/s or deg/s); a
 table, when not empty, replaces the coefficient.
 """
+from ..document.links import REFERENCE_TYPE
 from .base import BaseProxy, prop
 
 __all__ = ["ForceElement", "TYPE", "DOFS"]
@@ -37,9 +38,9 @@ class ForceElement(BaseProxy):
         prop("App::PropertyEnumeration", "Kind", "Force element",
              "Kind of force element (from the solver's force-element registry)",
              default="spring_damper", values=_kinds),
-        prop("App::PropertyXLinkSub", "Reference1", "Force element",
+        prop(REFERENCE_TYPE, "Reference1", "Force element",
              "Point on the first body: a vertex, a circle (its centre) or a face (its centre)"),
-        prop("App::PropertyXLinkSub", "Reference2", "Force element",
+        prop(REFERENCE_TYPE, "Reference2", "Force element",
              "Point on the second body: a vertex, a circle (its centre) or a face (its centre)"),
         prop("App::PropertyLinkGlobal", "Joint", "Force element",
              "Joint elements: the joint whose axis the element acts about or along"),

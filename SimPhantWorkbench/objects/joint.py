@@ -31,6 +31,7 @@ sets them. The references then only name the bodies (an element is optional);
 ``Reverse`` and ``Offset`` apply the same way to both sources.
 """
 from ..document.joints import update_joint_properties
+from ..document.links import REFERENCE_TYPE
 from .base import BaseProxy, prop
 
 __all__ = ["Joint", "FRAME_SOURCES"]
@@ -55,9 +56,9 @@ class Joint(BaseProxy):
         prop("App::PropertyEnumeration", "JointType", "Joint",
              "Kind of joint (from the solver's joint registry)", default="revolute",
              values=_kinds),
-        prop("App::PropertyXLinkSub", "Reference1", "Joint",
+        prop(REFERENCE_TYPE, "Reference1", "Joint",
              "Vertex, edge or face of the first body that defines joint frame 1"),
-        prop("App::PropertyXLinkSub", "Reference2", "Joint",
+        prop(REFERENCE_TYPE, "Reference2", "Joint",
              "Vertex, edge or face of the second body that defines joint frame 2"),
         prop("App::PropertyDistance", "Offset", "Joint",
              "Offset of side 2 from side 1 along the joint axis at assembly", default=0.0),

@@ -7,6 +7,7 @@ The components are in world axes or, with ``Frame = Body``, in the body's own
 axes (turning with it).
 """
 from ..document.elements import LOAD_FRAMES
+from ..document.links import REFERENCE_TYPE
 from .base import BaseProxy, prop
 
 __all__ = ["Force", "Torque", "LOAD_FRAMES"]
@@ -27,7 +28,7 @@ class Force(BaseProxy):
     Type = "SimPhant::Force"
 
     PROPERTIES = _COMMON_HEAD + (
-        prop("App::PropertyXLinkSub", "Reference", "Load",
+        prop(REFERENCE_TYPE, "Reference", "Load",
              "Point of application: a vertex, edge or face of the body (empty = its CoG)"),
         prop("App::PropertyVector", "Force", "Load", "Constant force [N]"),
         prop("App::PropertyString", "ForceFunction", "Load",

@@ -22,7 +22,10 @@ Files (``write_all`` writes them all)
                      as is in a spreadsheet or ``numpy.loadtxt``.
 ``reactions.csv``    per joint: force [N] and torque [N m] the joint exerts on
                      its second body, world axes, torque about that body's
-                     joint point.
+                     joint point; a component the model leaves indeterminate
+                     (joints that hold a load redundantly, or a singular
+                     configuration passed: ``Result.reaction_indeterminate``) has
+                     ``(indeterminate)`` after its unit.
 ``joints.csv``       per joint with an angle or a slide (revolute, prismatic,
                      cylindrical, planar): its angle [rad] (unwrapped) or slide
                      [m], their rates and accelerations; and per joint the
@@ -57,13 +60,14 @@ from .mesh import Mesh, subdivide
 from .plots import (ENERGY_SIZE, LEGEND_MAX, PLOT_DPI, POSITIONS_SIZE, forces_figure,
                     plot_drivers, plot_energy, plot_forces, plot_joint_motion, plot_positions,
                     plot_reactions, reactions_size)
-from .tables import (BODY_COLUMNS, ENERGY_COLUMNS, JOINT_UNITS, REACTION_COMPONENTS,
+from .tables import (BODY_COLUMNS, ENERGY_COLUMNS, INDETERMINATE, JOINT_UNITS, REACTION_COMPONENTS,
                      body_csv_name, driver_columns, has_joint_frames, safe_name,
                      write_body_csv, write_drivers_csv, write_energy_csv, write_forces_csv,
                      write_joints_csv, write_reactions_csv)
 
 __all__ = ["write_all", "animation", "mesh", "plots", "quantities", "tables",
-           "BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "JOINT_UNITS", "PLOT_DPI",
+           "BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "INDETERMINATE", "JOINT_UNITS",
+           "PLOT_DPI",
            "LEGEND_MAX", "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
            "ANIMATION_FRAMES", "safe_name", "body_csv_name", "write_body_csv",
            "write_reactions_csv", "write_forces_csv", "write_energy_csv", "write_drivers_csv",

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .mesh import Mesh, subdivide
-from .plots import COLORS, FIXED_COLOR, figure
+from .plots import COLORS, FIXED_COLOR, display_title, figure
 
 __all__ = ["ANIMATION_SIZE", "ANIMATION_FRAMES", "COLORS", "FIXED_COLOR", "frame_indices",
            "view_angles", "render_animation"]
@@ -164,6 +164,7 @@ def _crop_and_header(fig, extent, title):
     c0 = int(max(0, math.floor(min(cols)) - margin))
     c1 = int(min(width, math.ceil(max(cols)) + margin))
     text_y = 1.0 - (r0 + 4.0) / height
+    title = display_title(title)
     if title:
         fig.text((c1 - 6.0) / width, text_y, title, ha="right", va="top", fontsize=10)
     label = fig.text((c0 + 6.0) / width, text_y, "", ha="left", va="top", fontsize=10,

@@ -3,15 +3,18 @@
 A run writes every file into a hidden staging directory inside the output
 directory (``.simphant-partial-<random>``) and moves them into place only when
 all are complete, the manifest ``run.json`` last. The manifest records the
-run's own id and the SHA-256 of every file the run wrote.
+run's own id and the SHA-256 of every file the run wrote, signed (HMAC-SHA256) with a
+key kept in the user's data folder (``manifest_key``: created on first use, readable by
+the user only).
 
 Only files that can be proved to be a previous run's are removed: a later run
-deletes a file only when the previous ``run.json`` lists it with a hash and the
-file still has that hash (so it was written by that run and nobody changed it
+deletes a file only when the previous ``run.json`` carries a valid signature of this
+user's key (so SimPhant wrote it: a manifest forged by hand or by another program,
+even one that knows the files' hashes, removes nothing), lists the file with a hash
+and the file still has that hash (so it was written by that run and nobody changed it
 since), its name is a plain file name inside the directory (no path, no
 symlink), it is not one of the ``protected`` files (the model being run) and
-this run does not write it again. A ``run.json`` written by hand or by another
-program removes nothing.
+this run does not write it again.
 
 A staging directory carries a small owner file (process id, host, start time).
 Staging directories left behind by a run that was killed (its process no
@@ -20,6 +23,7 @@ by the next run in the same directory; those of a run still in progress are
 left alone.
 """
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -28,14 +32,14 @@ import tempfile
 import time
 import uuid
 
+from .atomic import STALE_AGE, pid_alive
+
 __all__ = ["MANIFEST", "STAGING_PREFIX", "STALE_AGE", "OutputDirError", "OutputDir",
-           "file_sha256", "read_manifest"]
+           "file_sha256", "read_manifest", "manifest_key", "manifest_signature"]
 
 MANIFEST = "run.json"
 STAGING_PREFIX = ".simphant-partial-"
 _OWNER = ".owner.json"
-#: staging directories without an owner file older than this [s] count as abandoned
-STALE_AGE = 600.0
 
 
 class OutputDirError(Exception):
@@ -56,6 +60,10 @@ def _plain(name):
             and "\0" not in name and (os.altsep is None or os.altsep not in name))
 
 
+#: the largest manifest read [bytes]
+MAX_MANIFEST_BYTES = 16 * 1024 ** 2
+
+
 def read_manifest(out_dir):
     """The previous run's manifest in ``out_dir`` as a dict (empty when there is none or
     it cannot be read)."""
@@ -63,11 +71,49 @@ def read_manifest(out_dir):
         path = os.path.join(out_dir, MANIFEST)
         if os.path.islink(path):
             return {}
-        with open(path) as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError):
+        with open(path, "rb") as fh:
+            text = fh.read(MAX_MANIFEST_BYTES + 1)
+        if len(text) > MAX_MANIFEST_BYTES:
+            return {}
+        data = json.loads(text.decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def manifest_key(create=True):
+    """This user's key that signs manifests (bytes; ``$XDG_DATA_HOME/SimPhant`` or
+    ``~/.local/share/SimPhant``), made on first use; ``None`` when it cannot be had."""
+    folder = os.path.join(os.environ.get("XDG_DATA_HOME")
+                          or os.path.join(os.path.expanduser("~"), ".local", "share"),
+                          "SimPhant")
+    path = os.path.join(folder, "manifest.key")
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read(256)
+        if len(key) >= 32:
+            return key
+    except OSError:
+        pass
+    if not create:
+        return None
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(os.urandom(32).hex().encode("ascii"))
+        os.replace(tmp, path)
+    except OSError:
+        return None
+    return manifest_key(create=False)
+
+
+def manifest_signature(manifest, key):
+    """HMAC-SHA256 (hex) of a manifest's ``run_id`` and ``sha256`` under ``key``."""
+    text = json.dumps(dict(run_id=manifest.get("run_id"), sha256=manifest.get("sha256")),
+                      sort_keys=True, ensure_ascii=True)
+    return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def _listed(manifest):
@@ -82,10 +128,21 @@ def _listed(manifest):
     return names
 
 
+def _signed(manifest):
+    """Whether ``manifest`` carries this user's signature (``manifest_signature``)."""
+    key = manifest_key(create=False)
+    signature = manifest.get("signature")
+    return key is not None and isinstance(signature, str) and hmac.compare_digest(
+        signature, manifest_signature(manifest, key))
+
+
 def _proven(manifest):
-    """``{name: sha256}`` of the files a manifest proves it wrote (plain names, hex hashes)."""
+    """``{name: sha256}`` of the files a manifest proves it wrote: signed by this user's
+    key, plain names, hex hashes."""
     hashes = manifest.get("sha256")
     if not isinstance(manifest.get("run_id"), str) or not isinstance(hashes, dict):
+        return {}
+    if not _signed(manifest):
         return {}
     return {n: h for n, h in hashes.items()
             if _plain(n) and n != MANIFEST and isinstance(h, str) and len(h) == 64}
@@ -96,16 +153,6 @@ def _same(a, b):
         return os.path.samefile(a, b)
     except OSError:
         return False
-
-
-def _pid_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, ValueError):
-        return True
-    return True
 
 
 class OutputDir:
@@ -177,7 +224,7 @@ class OutputDir:
             except (OSError, ValueError, UnicodeDecodeError):
                 pass
             if isinstance(owner, dict) and isinstance(owner.get("pid"), int):
-                if owner.get("host") != host or _pid_alive(owner["pid"]):
+                if owner.get("host") != host or pid_alive(owner["pid"]):
                     continue         # another run, in progress (or on another machine)
             else:
                 try:
@@ -198,10 +245,15 @@ class OutputDir:
         for n in names:
             if not _plain(n):
                 raise OutputDirError("refusing to write '%s' outside '%s'" % (n, self.path))
+            if names.count(n) > 1:
+                raise OutputDirError("two outputs are named '%s'; nothing written" % n)
         hashes = {n: file_sha256(os.path.join(self.staging, n)) for n in names}
         files = names + [MANIFEST]
         manifest = dict(info)
         manifest.update(run_id=self.run_id, files=files, sha256=hashes)
+        key = manifest_key()
+        if key is not None:
+            manifest["signature"] = manifest_signature(manifest, key)
         with open(os.path.join(self.staging, MANIFEST), "w") as fh:
             json.dump(manifest, fh, indent=1)
         for n in files:
@@ -220,6 +272,11 @@ class OutputDir:
                 pass
         os.replace(os.path.join(self.staging, MANIFEST), os.path.join(self.path, MANIFEST))
         return files
+
+    def is_previous_output(self, name):
+        """Whether the file ``name`` in the directory is one the previous run wrote (proved by
+        its signed manifest) and unchanged since: a run may replace it."""
+        return name in self._stale(set())
 
     def _stale(self, keep):
         """Files of the previous run (proved by their hash) that this run does not write."""

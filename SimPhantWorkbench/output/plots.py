@@ -10,7 +10,26 @@ from .tables import is_rotation
 
 __all__ = ["COLORS", "FIXED_COLOR", "PLOT_DPI", "POSITIONS_SIZE", "ENERGY_SIZE", "LEGEND_MAX", "figure",
            "reactions_size", "plot_positions", "plot_energy", "plot_reactions",
-           "plot_joint_motion", "plot_drivers", "plot_forces", "forces_figure"]
+           "plot_joint_motion", "plot_drivers", "plot_forces", "forces_figure", "display_title",
+           "title_prefix", "TITLE_LENGTH"]
+
+#: the longest title drawn [characters]; longer ones are cut with an ellipsis (a label
+#: of a megabyte took minutes to lay out)
+TITLE_LENGTH = 120
+
+
+def display_title(title):
+    """``title`` as drawn: its first line, at most ``TITLE_LENGTH`` characters."""
+    title = str(title or "")[:4 * TITLE_LENGTH]
+    title = " ".join(title.split("\n", 1)[0].split())
+    return title if len(title) <= TITLE_LENGTH else title[:TITLE_LENGTH - 1] + "\u2026"
+
+
+def title_prefix(title):
+    """``"<title>: "`` (``display_title``) before a plot's own title, or nothing."""
+    title = display_title(title)
+    return title + ": " if title else ""
+
 
 #: the palette of curves and bodies (fixed bodies grey), shared by plots, animation and viewer
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -88,7 +107,7 @@ def plot_positions(result, path, title=""):
     _legend(axes[0], "body_*.csv", loc="upper right",
             ncol=min(4, max(1, len(result.body_names))))
     axes[-1].set_xlabel("time [s]")
-    fig.suptitle((title + ": " if title else "") + "centre of gravity positions (world axes)")
+    fig.suptitle(title_prefix(title) + "centre of gravity positions (world axes)")
     _margins(fig, hspace=0.15)
     return _save(fig, path)
 
@@ -132,7 +151,7 @@ def plot_energy(result, path, title=""):
     axes[-1].set_xlabel("time [s]")
     for ax in axes:
         ax.grid(True, alpha=0.3)
-    fig.suptitle((title + ": " if title else "") + "energy and constraint violation")
+    fig.suptitle(title_prefix(title) + "energy and constraint violation")
     _margins(fig, hspace=0.15)
     return _save(fig, path)
 
@@ -169,16 +188,23 @@ def _finish_member_rows(fig, axes, shown, empty, suptitle, **margins):
 
 
 def plot_reactions(result, path, title=""):
-    """Per joint: force [N] and torque [N m] on its second body, world axes."""
+    """Per joint: force [N] and torque [N m] on its second body, world axes; components the
+    model leaves indeterminate grey and dashed."""
     names = result.joint_names
     shown, fig, axes = _member_rows(names)
     for r, j in enumerate(shown):
         F = result.reaction_force(j)
         T = result.reaction_torque(j)
+        flags = result.reaction_indeterminate(j)
         for c, (data, unit, what) in enumerate(((F, "N", "F"), (T, "N m", "T"))):
             ax = axes[r, c]
             for k in range(3):
-                ax.plot(result.t, data[:, k], label="%s_%s" % (what, "xyz"[k]))
+                label = "%s_%s" % (what, "xyz"[k])
+                if flags[3 * c + k]:
+                    ax.plot(result.t, data[:, k], color="0.6", ls="--",
+                            label=label + " (indeterminate)")
+                else:
+                    ax.plot(result.t, data[:, k], label=label)
             ax.plot(result.t, np.linalg.norm(data, axis=1), "k:", lw=1,
                     label="|%s|" % what)
             ax.set_ylabel("%s [%s]" % ("force" if c == 0 else "torque", unit))
@@ -189,7 +215,7 @@ def plot_reactions(result, path, title=""):
     note = "" if len(names) <= len(shown) else \
         " (first %d of %d joints; all in reactions.csv)" % (len(shown), len(names))
     _finish_member_rows(fig, axes, shown, "no joints",
-                        (title + ": " if title else "") + "joint reactions on the second body, "
+                        title_prefix(title) + "joint reactions on the second body, "
                         "world axes, torque about its joint point" + note,
                         top=0.85, hspace=0.55)
     return _save(fig, path)
@@ -218,7 +244,7 @@ def plot_joint_motion(result, path, title=""):
             ax.text(0.5, 0.5, "no joint with %s" % ("an angle" if dof == "angle" else "a slide"),
                     ha="center", va="center", transform=ax.transAxes)
     axes[-1].set_xlabel("time [s]")
-    fig.suptitle((title + ": " if title else "") + "joint motion (frame 2 against frame 1: "
+    fig.suptitle(title_prefix(title) + "joint motion (frame 2 against frame 1: "
                  "angle about z1, slide along z1)")
     _margins(fig, hspace=0.15)
     return _save(fig, path)
@@ -247,7 +273,7 @@ def plot_drivers(result, path, title=""):
         for ax in axes[r]:
             ax.grid(True, alpha=0.3)
     _finish_member_rows(fig, axes, names, "no drivers",
-                        (title + ": " if title else "") + "driver efforts (on the joint's "
+                        title_prefix(title) + "driver efforts (on the joint's "
                         "second body, about/along the joint z axis) and powers",
                         top=0.85, hspace=0.55)
     return _save(fig, path)
@@ -289,7 +315,7 @@ def forces_figure(result, title=""):
             ax.grid(True, alpha=0.3)
     # the power axis's labels on the right of each row
     _finish_member_rows(fig, axes, names, "no force elements",
-                        (title + ": " if title else "") + "force elements: force (> 0 pushes "
+                        title_prefix(title) + "force elements: force (> 0 pushes "
                         "apart; on the joint's second body), coordinate and power",
                         top=0.85, hspace=0.55, right=0.95, wspace=1.6)
     return fig

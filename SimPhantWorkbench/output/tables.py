@@ -25,6 +25,8 @@ BODY_COLUMNS = (
     "omega_x [rad/s]", "omega_y [rad/s]", "omega_z [rad/s]",
 )
 REACTION_COMPONENTS = ("F_x [N]", "F_y [N]", "F_z [N]", "T_x [N m]", "T_y [N m]", "T_z [N m]")
+#: after the column name of a reaction component the model leaves indeterminate
+INDETERMINATE = " (indeterminate)"
 #: unit of a joint coordinate ("angle", "slide"), of its rate and acceleration
 JOINT_UNITS = {"angle": ("rad", "rad/s", "rad/s^2"), "slide": ("m", "m/s", "m/s^2")}
 ENERGY_COLUMNS = ("time [s]", "kinetic [J]", "potential [J]", "total [J]",
@@ -83,7 +85,8 @@ def write_reactions_csv(result, path):
     header = ["time [s]"]
     cols = [result.t]
     for j in result.joint_names:
-        header += ["%s %s" % (j, c) for c in REACTION_COMPONENTS]
+        header += ["%s %s%s" % (j, c, INDETERMINATE if f else "")
+                   for c, f in zip(REACTION_COMPONENTS, result.reaction_indeterminate(j))]
         cols += list(result.reaction_force(j).T) + list(result.reaction_torque(j).T)
     return _write_table(path, header, cols)
 
@@ -108,8 +111,10 @@ def write_joints_csv(result, path):
             cols += [result.joint_position(j, dof), result.joint_velocity(j, dof),
                      result.joint_acceleration(j, dof)]
     for j in result.joint_names:
-        header += ["%s %s (joint axes) %s" % ((j,) + tuple(c.split(" ", 1)))
-                   for c in REACTION_COMPONENTS]
+        header += ["%s %s (joint axes) %s%s" % ((j,) + tuple(c.split(" ", 1))
+                                                 + (INDETERMINATE if f else "",))
+                   for c, f in zip(REACTION_COMPONENTS,
+                                   result.reaction_indeterminate(j, frame="joint"))]
         cols += list(result.reaction_force(j, frame="joint").T)
         cols += list(result.reaction_torque(j, frame="joint").T)
     return _write_table(path, header, cols)

@@ -2,7 +2,7 @@
 of FreeCAD's own 3-D view moving through the result.
 
 ``export_csv`` and ``export_plots`` write the very files ``simphant run`` writes
-(``outputs``), from the study's stored Result. ``export_view_animation`` poses
+(``output.write_all``), from the study's stored Result. ``export_view_animation`` poses
 the bodies frame by frame (``playback.frame_placements``), grabs the active 3-D
 view with ``View3DInventor.saveImage`` at the size asked for, and writes the
 frames at ``fps`` frames per second of playback (``speed`` times real time) as
@@ -17,6 +17,7 @@ import tempfile
 import numpy as np
 
 from .. import output
+from ..gui.translation import translate
 
 __all__ = ["export_csv", "export_plots", "export_view_animation"]
 
@@ -25,13 +26,14 @@ def _result(study):
     from .. import runner
     result = runner.get_result(study)
     if result is None:
-        raise ValueError("Study '%s' has no result yet: run it first" % study.Label)
+        raise ValueError(translate("SimPhant", "Study '%s' has no result yet: run it first")
+                         % study.Label)
     return result
 
 
 def _directory(path):
     if not os.path.isdir(path):
-        raise ValueError("'%s' is not a directory" % path)
+        raise ValueError(translate("SimPhant", "'%s' is not a directory") % path)
     return path
 
 
@@ -75,12 +77,13 @@ def export_view_animation(study, path, size=(640, 480), fps=25, speed=1.0, view=
     result = _result(study)
     w, h = (int(s) for s in size)
     if w < 16 or h < 16:
-        raise ValueError("frame size %dx%d is too small" % (w, h))
+        raise ValueError(translate("SimPhant", "frame size %dx%d is too small") % (w, h))
     if view is None:
         gdoc = FreeCADGui.getDocument(study.Document.Name)
         view = gdoc.activeView() if gdoc is not None else None
         if view is None or not hasattr(view, "saveImage"):
-            raise ValueError("document '%s' has no 3-D view to record" % study.Document.Label)
+            raise ValueError(translate("SimPhant", "document '%s' has no 3-D view to record")
+                             % study.Document.Label)
     idx = video_indices(result, fps, speed)
     tmp = tempfile.mkdtemp(prefix="simphant_frames_")
     before = None

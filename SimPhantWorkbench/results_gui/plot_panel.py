@@ -23,6 +23,7 @@ from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg  # Matplotlib p
 from matplotlib.figure import Figure
 
 from ..output import quantities as Q
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of"]
 
@@ -37,8 +38,11 @@ _open = []
 
 
 #: what the list calls each kind of target
-_KIND_LABELS = {"body": "Body", "joint": "Joint", "point": "Point", "element": "Force element",
-                "driver": "Driver"}
+_KIND_LABELS = {"body": QT_TRANSLATE_NOOP("SimPhant", "Body"),
+                "joint": QT_TRANSLATE_NOOP("SimPhant", "Joint"),
+                "point": QT_TRANSLATE_NOOP("SimPhant", "Point"),
+                "element": QT_TRANSLATE_NOOP("SimPhant", "Force element"),
+                "driver": QT_TRANSLATE_NOOP("SimPhant", "Driver")}
 #: target kind -> the quantity "From selection" switches to
 _DEFAULT_QUANTITY = {"body": "position", "joint": "reaction_force", "element": "element_force",
                      "driver": "driver_effort"}
@@ -46,7 +50,8 @@ _DEFAULT_QUANTITY = {"body": "position", "joint": "reaction_force", "element": "
 
 def member_targets(study, result):
     """``{document object Name: (panel key, Target)}`` of the study's force elements and
-    drivers that ``result`` has (by their solver names, ``conversion.solver_names``)."""
+    drivers that ``result`` has (by their solver names,
+    ``document.conversion.solver_names``)."""
     from ..document.conversion import solver_names
     from ..document.base import study_drivers, study_members
     out = {}
@@ -98,10 +103,11 @@ class PlotPanel(QtGui.QWidget):
         if result is None:
             from .. import runner
             if study is None:
-                raise ValueError("PlotPanel needs a study or a result")
+                raise ValueError(translate("SimPhant", "PlotPanel needs a study or a result"))
             result = runner.get_result(study)
             if result is None:
-                raise ValueError("Study '%s' has no result yet: run it first" % study.Label)
+                raise ValueError(translate("SimPhant", "Study '%s' has no result yet: run it "
+                                           "first") % study.Label)
         self.result = result
         if targets is None:
             targets = targets_of(study, result) if study is not None else \
@@ -119,7 +125,8 @@ class PlotPanel(QtGui.QWidget):
         self.lines = []
         self.time = float(result.t[0]) if len(result.t) else 0.0
         self._build()
-        self.setWindowTitle("SimPhant plot" + (": " + study.Label if study else ""))
+        self.setWindowTitle(translate("SimPhant", "SimPhant plot: %s") % study.Label if study
+                            else translate("SimPhant", "SimPhant plot"))
         self._quantity_changed()
 
     # ---------------------------------------------------------- layout
@@ -129,44 +136,45 @@ class PlotPanel(QtGui.QWidget):
         form = QtGui.QFormLayout()
         self.quantity_box = QtGui.QComboBox()
         for q in Q.QUANTITIES.values():
-            self.quantity_box.addItem(q.label, q.key)
+            self.quantity_box.addItem(translate("SimPhant", q.label), q.key)
         self.quantity_box.currentIndexChanged.connect(self._quantity_changed)
-        form.addRow("Quantity", self.quantity_box)
+        form.addRow(translate("SimPhant", "Quantity"), self.quantity_box)
         self.frame_box = QtGui.QComboBox()
         self.frame_box.currentIndexChanged.connect(self.redraw)
-        form.addRow("Frame", self.frame_box)
+        form.addRow(translate("SimPhant", "Frame"), self.frame_box)
         self.units_box = QtGui.QComboBox()
-        self.units_box.addItem("Preferences (%s)" % Q.preferred_unit_system(), _PREFERENCE)
+        self.units_box.addItem(translate("SimPhant", "Preferences (%s)")
+                               % Q.preferred_unit_system(), _PREFERENCE)
         for name in Q.UNIT_SYSTEMS:
             self.units_box.addItem(name, name)
         self.units_box.currentIndexChanged.connect(self.redraw)
-        form.addRow("Units", self.units_box)
+        form.addRow(translate("SimPhant", "Units"), self.units_box)
         side.addLayout(form)
         self.component_row = QtGui.QHBoxLayout()
         self.component_boxes = {}
         side.addLayout(self.component_row)
-        side.addWidget(QtGui.QLabel("Objects"))
+        side.addWidget(QtGui.QLabel(translate("SimPhant", "Objects")))
         self.object_list = QtGui.QListWidget()
         self.object_list.setSelectionMode(QtGui.QAbstractItemView.ExtendedSelection)
         self.object_list.itemSelectionChanged.connect(self.redraw)
         side.addWidget(self.object_list, 1)
         row = QtGui.QHBoxLayout()
-        self.selection_button = QtGui.QPushButton("From selection")
-        self.selection_button.setToolTip("Plot the bodies / joints selected in the tree or "
-                                         "the 3-D view")
+        self.selection_button = QtGui.QPushButton(translate("SimPhant", "From selection"))
+        self.selection_button.setToolTip(translate("SimPhant", "Plot the bodies / joints "
+                                                   "selected in the tree or the 3-D view"))
         self.selection_button.clicked.connect(self.select_from_gui)
         row.addWidget(self.selection_button)
-        self.vertex_button = QtGui.QPushButton("Add picked vertex")
-        self.vertex_button.setToolTip("Add the vertex selected in the 3-D view as a point "
-                                      "of its body (point position / velocity)")
+        self.vertex_button = QtGui.QPushButton(translate("SimPhant", "Add picked vertex"))
+        self.vertex_button.setToolTip(translate("SimPhant", "Add the vertex selected in the "
+                                                "3-D view as a point of its body (point "
+                                                "position / velocity)"))
         self.vertex_button.clicked.connect(self.add_point_from_gui)
         row.addWidget(self.vertex_button)
         side.addLayout(row)
         row = QtGui.QHBoxLayout()
-        for text, fn in (("PNG...", self._ask_png), ("SVG...", self._ask_svg),
-                         ("CSV...", self._ask_csv)):
-            b = QtGui.QPushButton(text)
-            b.setToolTip("Export the curves shown as %s" % text.rstrip("."))
+        for kind, fn in (("PNG", self._ask_png), ("SVG", self._ask_svg), ("CSV", self._ask_csv)):
+            b = QtGui.QPushButton(kind + "...")
+            b.setToolTip(translate("SimPhant", "Export the curves shown as %s") % kind)
             b.clicked.connect(fn)
             row.addWidget(b)
         side.addLayout(row)
@@ -214,7 +222,7 @@ class PlotPanel(QtGui.QWidget):
         try:
             self.frame_box.clear()
             for f in q.frames:
-                self.frame_box.addItem(Q.FRAME_LABELS[f], f)
+                self.frame_box.addItem(translate("SimPhant", Q.FRAME_LABELS[f]), f)
             while self.component_row.count():
                 w = self.component_row.takeAt(0).widget()
                 if w is not None:
@@ -222,7 +230,7 @@ class PlotPanel(QtGui.QWidget):
                     w.setParent(None)
             self.component_boxes = {}
             for c in q.components:
-                b = QtGui.QCheckBox(c if c != "magnitude" else "|mag|")
+                b = QtGui.QCheckBox(c if c != "magnitude" else translate("SimPhant", "|mag|"))
                 b.setChecked(c != "magnitude")
                 b.toggled.connect(self.redraw)
                 self.component_row.addWidget(b)
@@ -231,7 +239,7 @@ class PlotPanel(QtGui.QWidget):
             for t in self._all_targets():
                 if t.kind != q.owner:
                     continue
-                kind = _KIND_LABELS[t.kind]
+                kind = translate("SimPhant", _KIND_LABELS[t.kind])
                 it = QtGui.QListWidgetItem("%s: %s" % (kind, t.label))
                 it.setData(QtCore.Qt.UserRole, t)
                 self.object_list.addItem(it)
@@ -247,10 +255,11 @@ class PlotPanel(QtGui.QWidget):
 
     def select(self, quantity, objects=(), components=None, frame=None, units=None):
         """Show ``quantity`` for ``objects`` (result names, labels or document objects);
-        ``components``/``frame``/``units`` as in ``quantities.curves``. Returns the curves."""
+        ``components``/``frame``/``units`` as in ``output.quantities.curves``. Returns the
+        curves."""
         k = self.quantity_box.findData(quantity)
         if k < 0:
-            raise ValueError("unknown quantity %r" % (quantity,))
+            raise ValueError(translate("SimPhant", "unknown quantity %r") % (quantity,))
         self._hold = True
         try:
             self.quantity_box.setCurrentIndex(k)
@@ -259,12 +268,13 @@ class PlotPanel(QtGui.QWidget):
             if frame is not None:
                 j = self.frame_box.findData(frame)
                 if j < 0:
-                    raise ValueError("%s has no frame %r" % (quantity, frame))
+                    raise ValueError(translate("SimPhant", "%s has no frame %r")
+                                     % (quantity, frame))
                 self.frame_box.setCurrentIndex(j)
             if units is not None:
                 j = self.units_box.findData(units)
                 if j < 0:
-                    raise ValueError("unknown unit system %r" % (units,))
+                    raise ValueError(translate("SimPhant", "unknown unit system %r") % (units,))
                 self.units_box.setCurrentIndex(j)
             if components is not None:
                 for c, b in self.component_boxes.items():
@@ -298,7 +308,8 @@ class PlotPanel(QtGui.QWidget):
         about its CoG, to the targets of the point quantities."""
         target = self.targets.get(body)
         if target is None or target.kind != "body":
-            raise ValueError("'%s' is not a moving body of the result" % (body,))
+            raise ValueError(translate("SimPhant", "'%s' is not a moving body of the result")
+                             % (body,))
         label = label or "%s point %d" % (target.label, len(self.points) + 1)
         self.points[label] = Q.Target("point", body, label,
                                       np.asarray(local_point, dtype=float))
@@ -429,13 +440,14 @@ class PlotPanel(QtGui.QWidget):
         if not units and not callable(q.dimension):
             units = [Q.unit_of(q.dimension, self.units)[0]]
         unit = ", ".join(units) or "-"
-        what = q.label
+        what = translate("SimPhant", q.label)
+        frame = translate("SimPhant", Q.FRAME_LABELS[self.frame])
         if "joint" in q.frames and q.owner == "joint":
-            what += " on body 2, " + Q.FRAME_LABELS[self.frame]
+            what = translate("SimPhant", "%s on body 2, %s") % (what, frame)
         elif len(q.frames) > 1:
-            what += ", " + Q.FRAME_LABELS[self.frame]
+            what = "%s, %s" % (what, frame)
         ax.set_ylabel("%s [%s]" % (what, unit))
-        ax.set_xlabel("time [s]")
+        ax.set_xlabel(translate("SimPhant", "time [s]"))
         if q.key == "constraint_violation":
             ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
@@ -446,7 +458,8 @@ class PlotPanel(QtGui.QWidget):
             ax.set_xlim(self.result.t[0], self.result.t[-1])
         self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
         title = self.study.Label if self.study is not None else ""
-        ax.set_title(("%s: " % title if title else "") + q.label, fontsize="medium")
+        ax.set_title(("%s: " % title if title else "") + translate("SimPhant", q.label),
+                     fontsize="medium")
         self.figure.tight_layout()
         self.canvas.draw_idle()
 
@@ -491,7 +504,8 @@ class PlotPanel(QtGui.QWidget):
     def export_csv(self, path):
         """The curves shown: ``time [s]`` then one column per curve, ``"<label> [unit]"``."""
         if not self.curves:
-            raise ValueError("no curves to export: pick an object and a component")
+            raise ValueError(translate("SimPhant", "no curves to export: pick an object and a "
+                                       "component"))
         header = ["time [s]"] + ["%s [%s]" % (c.label, c.unit) for c in self.curves]
         with open(path, "w", newline="") as fh:
             w = csv.writer(fh)
@@ -502,9 +516,9 @@ class PlotPanel(QtGui.QWidget):
         return path
 
     def _ask(self, kind, fn):
-        path, _ = QtGui.QFileDialog.getSaveFileName(self, "Export plot as %s" % kind,
-                                                    "plot.%s" % kind.lower(),
-                                                    "%s (*.%s)" % (kind, kind.lower()))
+        path, _ = QtGui.QFileDialog.getSaveFileName(
+            self, translate("SimPhant", "Export plot as %s") % kind, "plot.%s" % kind.lower(),
+            "%s (*.%s)" % (kind, kind.lower()))
         if path:
             fn(path)
 
@@ -539,7 +553,7 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
     import FreeCADGui
     panel = PlotPanel(study)
     mw = FreeCADGui.getMainWindow()
-    dock = QtGui.QDockWidget("SimPhant plot: %s" % study.Label, mw)
+    dock = QtGui.QDockWidget(translate("SimPhant", "SimPhant plot: %s") % study.Label, mw)
     dock.setObjectName("SimPhantPlot_%s" % study.Name)
     dock.setWidget(panel)
     dock.setAttribute(QtCore.Qt.WA_DeleteOnClose)

@@ -7,7 +7,7 @@ import tempfile
 import FreeCAD
 
 from ..document.base import study_result, transaction
-from ..document.result_check import MAX_RESULT_BYTES
+from ..solver.result_file import MAX_RESULT_BYTES
 from ..objects import add_object
 from ..solver import ModelError
 
@@ -81,8 +81,8 @@ def _result_values(conv, result):
 def store_result(study, conv, result):
     """Write ``result`` (and what playback needs) into the study's Result object.
 
-    One undo transaction; creates the Result object if the study has none.
-    All or nothing: the values are computed and the new archive written before
+    One undo transaction; creates the Result object if the study has none (the study is
+    left untouched when it was: a stored result is no edit to recompute). All or nothing: the values are computed and the new archive written before
     the Result is touched; if setting any property fails, the previous archive
     and properties are put back (undo may be off), so the Result is never left
     with new arrays and old metadata.
@@ -102,7 +102,10 @@ def store_result(study, conv, result):
                 shutil.copyfile(res_obj.ResultFile, previous["ResultFile"])
         with transaction(doc, "SimPhant: store result of '%s'" % study.Label):
             if res_obj is None:
+                study_touched = "Touched" in study.State
                 res_obj = created = add_object(doc, "SimPhant::Result", "Result", study=study)
+                if not study_touched:
+                    study.purgeTouched()
             path = os.path.join(tmpdir, "%s.npz" % res_obj.Name)
             result.save(path)
             res_obj.ResultFile = path

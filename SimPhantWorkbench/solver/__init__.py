@@ -9,6 +9,7 @@ it), so it runs in any Python with those three libraries.
 >>> j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
 >>> r = m.simulate(t_end=1.0, dt=1e-3, method="rk4", output_dt=0.1)
 """
+from .blas import one_thread
 from .errors import (AssemblyError, ModelError, SimPhantError, SimulationCancelled,
                      SimulationError)
 from .integrators import METHODS
@@ -19,3 +20,5 @@ from .result import Result
 __all__ = ["Model", "Body", "Joint", "Load", "Result", "JOINT_TYPES", "joint_kinds", "joint_spec",
            "METHODS", "SimPhantError", "ModelError", "AssemblyError", "SimulationError",
            "SimulationCancelled"]
+
+one_thread()        # the same bits in every process (blas.py)

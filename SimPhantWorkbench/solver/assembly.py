@@ -17,7 +17,7 @@ from . import kernels
 from .errors import AssemblyError
 from .rotations import quat_from_axis_angle, quat_multiply
 
-__all__ = ["assemble", "AssemblyReport"]
+__all__ = ["assemble", "AssemblyReport", "correction", "retract"]
 
 
 class AssemblyReport:
@@ -76,7 +76,7 @@ def correction(system, b):
     kernels.factor_schur(S, W)
     x = np.array(b, dtype=float)
     dq = np.zeros((S.nb, 6))
-    kernels.solve_multipliers(S, W, dq, -x, x)
+    kernels.solve_multipliers(S, W, dq, -x, x, np.empty_like(x))
     return dq
 
 

@@ -1,4 +1,4 @@
-"""The BLAS threads of the solver's dense linear algebra.
+"""The BLAS threads of SimPhant's numerics.
 
 OpenBLAS computes the same product or factorisation with other kernels when it
 runs on one thread than on several, and the results differ in the last bits.
@@ -6,22 +6,24 @@ Whether a process's BLAS is threaded depends on its start (``OPENBLAS_NUM_THREAD
 which Dask sets to 1 in its workers) and on what the process loaded before, so
 that the same study gave results differing by an ulp in the GUI, in a script, on
 the command line and in a parameter study (``numpy.linalg.eigh`` of a body's 3x3
-inertia tensor already differs). ``single_threaded`` runs a block with one BLAS
-thread and restores the previous count afterwards: the mass properties
-(``document.bodies``) and the runs (``kinematics.run_analysis``) give the same bits
-in every process. The matrices are small enough that a single thread costs nothing
-measurable.
+inertia tensor already differs), and a stored result read back gave other joint
+angles than it did fresh. ``one_thread()`` sets every OpenBLAS the process has
+loaded to one thread and leaves it so: the solver package calls it when it is
+imported, and the conversion and the runs call it again (a library loaded since,
+e.g. SciPy's own OpenBLAS of a PyPI wheel, gets it too). SimPhant's matrices are
+small enough that a single thread costs nothing measurable; a FreeCAD session
+that has loaded SimPhant runs NumPy's BLAS on one thread.
 
-Only OpenBLAS (the BLAS of Debian's and PyPI's NumPy and SciPy) needs this; other
-BLAS libraries are left as they are.
+Only OpenBLAS (the BLAS of Debian 12's and PyPI's NumPy and SciPy) needs this; other
+BLAS libraries (Debian 13's NumPy uses the single-threaded reference BLAS) are left
+as they are.
 """
-import contextlib
 import ctypes
 import threading
 
 import numpy.linalg  # noqa: F401  (loads NumPy's BLAS and LAPACK: NumPy 2 imports it lazily)
 
-__all__ = ["single_threaded", "openblas_libraries"]
+__all__ = ["one_thread", "openblas_libraries"]
 
 #: the thread-count functions of OpenBLAS builds: (set, get)
 _SYMBOLS = (("openblas_set_num_threads", "openblas_get_num_threads"),
@@ -30,7 +32,6 @@ _SYMBOLS = (("openblas_set_num_threads", "openblas_get_num_threads"),
 
 _found = {}            # library path -> (set, get) once looked up
 _lock = threading.Lock()
-_depth = [0, []]       # nesting depth, the counts to restore
 
 
 def openblas_libraries():
@@ -67,23 +68,9 @@ def openblas_libraries():
     return out
 
 
-@contextlib.contextmanager
-def single_threaded():
-    """Within the block every loaded OpenBLAS uses one thread; the previous counts come
-    back afterwards (nested blocks share the outermost one)."""
+def one_thread():
+    """Set every loaded OpenBLAS to one thread (and leave it so); cheap to call again."""
     with _lock:
-        if _depth[0] == 0:
-            libs = openblas_libraries()
-            _depth[1] = [(setter, getter()) for setter, getter in libs]
-            for setter, _ in _depth[1]:
+        for setter, getter in openblas_libraries():
+            if getter() != 1:
                 setter(1)
-        _depth[0] += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth[0] -= 1
-            if _depth[0] == 0:
-                for setter, count in _depth[1]:
-                    setter(count)
-                _depth[1] = []

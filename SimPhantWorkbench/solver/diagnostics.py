@@ -22,7 +22,7 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["model_size", "assembly_warnings", "ratio_warnings", "run_warnings",
+__all__ = ["model_size", "assembly_warnings", "ratio_warnings", "run_warnings", "driver_warnings",
            "ASSEMBLY_MOVE", "ASSEMBLY_TURN", "RESIDUAL_TOLERANCE", "RATIO_LIMIT"]
 
 #: a body that moves more than this fraction of the model size to assemble is reported
@@ -148,3 +148,18 @@ def run_warnings(system, result, report, stats):
                                        int(system.S.refine_max),
                                        ", see above" if ratios else ""))
     return out
+
+
+def driver_warnings(system):
+    """Warnings about drivers whose rows are redundant at the assembled pose (after
+    ``find_redundant_rows``): more drivers than the joints leave degrees of freedom."""
+    if not len(system.drivers):
+        return []
+    red = [d.name for d, rows in zip(system.drivers, system.driver_rows)
+           if system.redundant[rows].any()]
+    if not red:
+        return []
+    return ["over-driven mechanism: the motion of driver(s) %s is already fixed by the "
+            "joints and the other drivers (more drivers than degrees of freedom); their "
+            "efforts are not unique: they are reported as the share of least norm"
+            % ", ".join(repr(n) for n in red)]

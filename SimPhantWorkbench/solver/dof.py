@@ -19,6 +19,7 @@ largest count as zero.
 import numpy as np
 
 from .diagnostics import model_size
+from .reactions import component_labels, indeterminate_components
 from .joints import JOINT_TYPES, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 from .rotations import quat_to_matrix
 
@@ -102,7 +103,9 @@ class DofReport:
     from the Jacobian, ``redundant`` (equations - rank), ``redundant_rows`` (list of
     (joint, row label)), ``suggestions`` (list of (joint, kind, new kind, freed motions)),
     ``driver_equations``, ``singular``, ``rank_nearby``, ``smallest_singular_value``
-    (relative), ``warnings`` (list of str), ``tolerance``.
+    (relative), ``indeterminate_reactions`` (list of (joint, components in its joint
+    axes) whose share of the load the redundant joints leave open: ``reactions``),
+    ``warnings`` (list of str), ``tolerance``.
     """
 
     def __init__(self, **kw):
@@ -128,6 +131,8 @@ class DofReport:
             singular=self.singular, rank_nearby=self.rank_nearby,
             smallest_singular_value=self.smallest_singular_value,
             locked=self.locked, over_driven=self.over_driven,
+            indeterminate_reactions=[dict(joint=j, components=list(c))
+                                     for j, c in self.indeterminate_reactions],
             tolerance=self.tolerance, warnings=list(self.warnings))
 
     def redundant_by_joint(self):
@@ -156,7 +161,8 @@ class DofReport:
 
 def report_lines(d):
     """(key, text) pairs of a report's details from its ``to_dict()``: "redundant",
-    "suggestion", "drivers", "warning" (what the CLI summary and the GUI show)."""
+    "suggestion", "reactions", "drivers", "warning" (what the CLI summary and the GUI
+    show)."""
     out = []
     if d["redundant_rows"]:
         per = {}
@@ -169,6 +175,12 @@ def report_lines(d):
         label = spec.label.lower() if spec is not None else sg["new_kind"]
         out.append(("suggestion", "replace %s (%s) by a %s joint (frees %s)"
                     % (sg["joint"], sg["kind"], label, ", ".join(sg["frees"]))))
+    shared = d.get("indeterminate_reactions", [])
+    if shared:
+        out.append(("reactions", "indeterminate (shared by the redundant joints, reported by "
+                    "the least-norm rule): %s" % "; ".join(
+                        "%s %s" % (x["joint"], ", ".join(x["components"])) for x in shared)
+                    + " (joint axes)"))
     if d["driver_equations"]:
         out.append(("drivers", "%d equations for %d DOF" % (d["driver_equations"],
                                                             max(d["mobility"], 0))))
@@ -267,18 +279,17 @@ def dof_report(obj, Y=None, assemble=True, suggest=True, name=None):
     as it is, with a warning). ``suggest``: look for joint kinds that remove the
     redundant equations. Nothing of the system is changed.
     """
-    from .system import System
-    system = obj if isinstance(obj, System) else obj.compile()
+    system = obj.compile() if hasattr(obj, "compile") else obj      # a Model or a System
     saved = (system.redundant.copy(), system.S)
     warnings = []
     try:
         if Y is None:
             Y = system.y0.copy()
             if assemble and system.S.nrows:
-                from .assembly import assemble as _assemble
+                from .assembly import assemble
                 from .errors import AssemblyError
                 try:
-                    Y, _ = _assemble(system, Y)
+                    Y, _ = assemble(system, Y)
                 except AssemblyError as exc:
                     warnings.append("not assembled (%s): analysed at the given positions" % exc)
         Y = np.asarray(Y, dtype=float)
@@ -354,12 +365,15 @@ def _report(system, Y, suggest, warnings, name):
     suggestions = []
     if suggest and m > rank:
         suggestions = _suggest(an, is_joint, rank, m - rank)
+    flags = indeterminate_components(system, Y)
+    shared = [(j.name, component_labels(f[6:])) for j, f in zip(system.model.joints, flags)
+              if f[6:].any()]
     return DofReport(name=name or "", bodies=nb, equations=m, gruebler=gruebler, rank=rank,
                      mobility=mobility, redundant=m - rank, redundant_rows=redundant_rows,
                      suggestions=suggestions, driver_equations=ndriver,
                      driver_rank=driver_rank, singular=singular, rank_nearby=rank_nearby,
                      smallest_singular_value=smin, tolerance=RANK_TOLERANCE,
-                     warnings=warnings)
+                     indeterminate_reactions=shared, warnings=warnings)
 
 
 def _suggest(an, is_joint, rank, redundant):

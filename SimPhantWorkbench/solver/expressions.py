@@ -10,8 +10,8 @@ Allowed: numbers, ``t``, arithmetic (``+ - * / // % **``), comparisons,
 ``a if c else b``, and the functions and constants of ``math`` (sin, cos, exp,
 sqrt, pi, ...) plus abs, min, max. Anything else (attributes, other names,
 subscripts, lambdas...) is rejected, so text stored in a document cannot run
-arbitrary code. Its work is bounded: the text length and the size of its syntax
-tree are limited, every value is a float (float arithmetic costs the same
+arbitrary code. Its work is bounded: the text length and the size and depth of its
+syntax tree are limited, every value is a float (float arithmetic costs the same
 whatever the numbers and overflows instead of hanging, e.g. ``9**9**9`` or
 ``floor(10.0)**floor(1e9)``), sequences are allowed only as the 3 top-level
 components (nothing to repeat, e.g. ``(0,)*n``), and the check at t = 0 has a
@@ -47,6 +47,19 @@ _ALLOWED_NODES = (ast.Expression, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, a
 MAX_FUNCTION_LENGTH = 4000
 MAX_FUNCTION_NODES = 1000
 FUNCTION_VALIDATION_BUDGET = 0.5
+#: the deepest nesting of a time function's syntax tree (its compilation recurses)
+MAX_FUNCTION_DEPTH = 100
+
+
+def _depth(tree):
+    """The nesting depth of a syntax tree, found without recursion."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
 
 
 class _FloatValues(ast.NodeTransformer):
@@ -95,6 +108,10 @@ def _compile(source, what):
     if len(nodes) > MAX_FUNCTION_NODES:
         raise ModelError("%s: the function %r has %d terms; at most %d are allowed"
                          % (what, source, len(nodes), MAX_FUNCTION_NODES))
+    depth = _depth(tree)
+    if depth > MAX_FUNCTION_DEPTH:
+        raise ModelError("%s: the function %r nests %d levels deep; at most %d are allowed"
+                         % (what, source, depth, MAX_FUNCTION_DEPTH))
     top = tree.body
     for node in nodes:
         if isinstance(node, (ast.Tuple, ast.List)) and node is not top:
@@ -118,8 +135,12 @@ def _compile(source, what):
     if not isinstance(body, (ast.Tuple, ast.List)) or len(body.elts) != 3:
         raise ModelError("%s: the function %r must have 3 comma-separated components "
                          "(x, y, z)" % (what, source))
-    tree = ast.fix_missing_locations(_FloatValues().visit(tree))
-    return compile(tree, "<%s>" % what, "eval")
+    try:
+        tree = ast.fix_missing_locations(_FloatValues().visit(tree))
+        return compile(tree, "<%s>" % what, "eval")
+    except (RecursionError, MemoryError):     # a caller's deep stack: still named
+        raise ModelError("%s: the function %r nests too deeply to be compiled"
+                         % (what, source)) from None
 
 
 class TimeFunction:

@@ -51,7 +51,8 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
-           "JOINT_DOFS", "apply_forces", "element_potential", "table_integral"]
+           "JOINT_DOFS", "apply_forces", "element_potential", "table_integral",
+           "cumtrapz"]
 
 GEOM_POINTS = 0
 GEOM_JOINT_ROT = 1

@@ -32,8 +32,9 @@ SLIDE = "slide"
 
 
 def joint_frames_meta(system):
-    """Per model joint: its bodies (None = ground) and its two joint frames' axes in the
-    body's own frame (world for ground), as JSON-able lists (stored with a result)."""
+    """Per model joint: its bodies (None = ground), its two joint frames' axes ``R1``,
+    ``R2`` and points ``P1``, ``P2`` in the body's own frame (the points from its centre
+    of mass; world for ground), as JSON-able lists (stored with a result)."""
     S = system.S
     nb = S.nb
     model = system.model
@@ -44,8 +45,10 @@ def joint_frames_meta(system):
         for side, body in ((0, j.body1), (1, j.body2)):
             b = int(S.jnt_slot[s, side])
             R = S.jnt_frame[s, side] if b >= nb else system.R_pu[b].T @ S.jnt_frame[s, side]
+            P = S.jnt_anchor[s, side] if b >= nb else system.R_pu[b].T @ S.jnt_anchor[s, side]
             entry["body%d" % (side + 1)] = None if b >= nb else body.name
             entry["R%d" % (side + 1)] = [float(x) for x in np.asarray(R).reshape(-1)]
+            entry["P%d" % (side + 1)] = [float(x) for x in np.asarray(P).reshape(-1)]
         out.append(entry)
     return out
 

@@ -5,7 +5,7 @@ one joint frame fixed in its body: an anchor point ``P`` and three unit axes
 ``x, y, z`` (for an assembled joint the two frames coincide at t0). Every
 kinematic joint is a stack of four scalar primitives (Haug 1989, ch. 9;
 Nikravesh 1988, ch. 7; docs/theory.md), whose
-``Phi``, Jacobian and ``gamma`` are implemented once, in ``kernels.row_eval``:
+``Phi``, Jacobian and ``gamma`` are implemented once, in ``kernels.constraint_rows``:
 
 ``POINT c``   ``Phi = (P_i - P_j)_c``                     (spherical rows)
 ``DOT1 a b``  ``Phi = a_i . b_j``   a, b frame axes       (dot-1)

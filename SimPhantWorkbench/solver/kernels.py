@@ -35,7 +35,9 @@ from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_
 from .vec3 import cross as _cross, frame_axis as _frame_axis, rot as _rot, rot_t as _rot_t
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
-           "post_process", "constraint_rows"]
+           "post_process", "constraint_rows", "set_loads", "LOAD_KINDS", "LOAD_FRAMES",
+           "ReactionWork", "NREACT", "factor_geometric", "min_norm_multipliers",
+           "reaction_flags", "reaction_flags_at", "joint_reaction"]
 
 #: No NRT reference counting (``_nrt=False``): the kernels never allocate, they
 #: only index arrays the caller owns, and the reference counting of the ~60
@@ -45,6 +47,11 @@ _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False)
 #: Hot linear-algebra kernels may contract to FMA and reassociate sums (no
 #: assumptions about NaN/Inf, so non-finite states are still detected).
 _FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
+#: The stages of an evaluation are inlined into ``evaluate`` (numba's IR inlining):
+#: a call between jitted functions passes every array of ``SystemArrays`` and
+#: ``Workspace`` as separate flattened arguments (about 600 words), which cost more
+#: than a whole evaluation of a small model (N = 1: 3.8 -> 1.4 us per RK4 step).
+_INL = dict(_FAST, inline="always")
 
 #: Rows per joint block: every joint's rows are padded to the model's block size
 #: (padding rows have zero Jacobian, unit diagonal in the Schur complement and
@@ -73,7 +80,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "refine_max", "bsize",
+    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "bsize",
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
@@ -82,7 +89,7 @@ SystemArrays = namedtuple("SystemArrays", [
 Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
-    "phi", "phidot", "gamma", "J", "blk", "rhs", "lam", "res",
+    "phi", "phidot", "gamma", "J", "blk", "chol_dinv", "rhs", "lam", "res",
     "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
     "frc_u", "frc_out",
 ])
@@ -102,6 +109,16 @@ REFINE_TOL = 1e-15
 REFINE_FAST = 1e-6
 
 TWO_PI = 2.0 * math.pi
+
+#: ``load_kind``: a force at a body point or a pure torque (``LOAD_KINDS``), and
+#: ``load_frame``: components in world axes or in the body's (``LOAD_FRAMES``)
+LOAD_FORCE, LOAD_TORQUE = range(2)
+LOAD_WORLD, LOAD_BODY = range(2)
+LOAD_KINDS = {"force": LOAD_FORCE, "torque": LOAD_TORQUE}
+LOAD_FRAMES = {"world": LOAD_WORLD, "body": LOAD_BODY}
+
+#: ``method`` of ``integrate_fixed`` (``integrators.METHODS[...].kernel_id``)
+METHOD_EULER, METHOD_SYMPLECTIC_EULER, METHOD_RK4 = range(3)
 
 
 # --------------------------------------------------------------------------- small algebra
@@ -131,7 +148,7 @@ def _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, 
 def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                 ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2):
     """Store row ``r``'s rotational Jacobian columns, Phi, Phi_dot, gamma* and its
-    Schur right-hand side ``Phi_q M^-1 Q - gamma*`` (in ``W.lam``). The
+    Schur right-hand side ``Phi_q M^-1 Q - gamma*`` (in ``W.rhs``). The
     translational columns ``t`` are used, not stored (their owner stores them)."""
     J = W.J
     J[r, 0, 3] = ri0
@@ -151,13 +168,13 @@ def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
     if bj < nb:
         rhs += (tj0 * W.afree[bj, 0] + tj1 * W.afree[bj, 1] + tj2 * W.afree[bj, 2]
                 + rj0 * W.afree[bj, 3] + rj1 * W.afree[bj, 4] + rj2 * W.afree[bj, 5])
-    W.lam[r] = rhs
+    W.rhs[r] = rhs
 
 
 # --------------------------------------------------------------------------- bodies and forces
 # Hot loops index arrays element-wise (no slicing): in numba every array view
 # costs a reference-count round trip, which dominated the first version.
-@njit(**_FAST)
+@njit(**_INL)
 def update_bodies(Y, S, W):
     """Unpack Y into rotation matrices, positions, velocities."""
     nb = S.nb
@@ -193,7 +210,7 @@ def update_bodies(Y, S, W):
                                + A[b, c, 2] * W.omega_b[b, 2])
 
 
-@njit(**_FAST)
+@njit(**_INL)
 def build_forces(S, W):
     """Q per body: [force (world), torque about the CoG (body frame)], then M^-1 Q."""
     nb = S.nb
@@ -214,13 +231,13 @@ def build_forces(S, W):
         f0 = W.load_val[i, 0]
         f1 = W.load_val[i, 1]
         f2 = W.load_val[i, 2]
-        if S.load_frame[i] == 0:   # world -> body components
+        if S.load_frame[i] == LOAD_WORLD:   # world -> body components
             fb0, fb1, fb2 = _rot_t(A, b, f0, f1, f2)
         else:
             fb0 = f0
             fb1 = f1
             fb2 = f2
-        if S.load_kind[i] == 0:   # force at a body point
+        if S.load_kind[i] == LOAD_FORCE:   # force at a body point
             fw0, fw1, fw2 = _rot(A, b, fb0, fb1, fb2)
             W.Q[b, 0] += fw0
             W.Q[b, 1] += fw1
@@ -244,10 +261,10 @@ def build_forces(S, W):
 
 
 # --------------------------------------------------------------------------- joints
-@njit(**_FAST)
+@njit(**_INL)
 def constraint_rows(S, W):
     """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot,
-    gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.lam``).
+    gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.rhs``).
 
     Row primitives (see ``joints``), with P = r + s, s = A u, d = P_j - P_i,
     omega world-frame, d_dot = v_j + w_j x s_j - v_i - w_i x s_i and
@@ -491,11 +508,11 @@ def constraint_rows(S, W):
             _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
                         ti0, ti1, ti2, ri0, ri1, ri2, tj0, tj1, tj2, rj0, rj1, rj2)
         for r in range(S.jnt_row0[k] + S.jnt_nrow[k], S.jnt_row0[k + 1]):
-            W.lam[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
+            W.rhs[r] = 0.0      # padding rows: lambda = 0 (rhs 0, unit diagonal)
 
 
 # --------------------------------------------------------------------------- Schur complement
-@njit(**_FAST)
+@njit(**_INL)
 def assemble_schur(S, W):
     """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower triangles of the
     diagonal blocks). Each coupling adds J_k,side M_body^-1 J_l,side^T; the first
@@ -564,16 +581,16 @@ def assemble_schur(S, W):
             blk[k, a, a] += S.row_eps[B * k + a]
 
 
-@njit(**_FAST)
+@njit(**_INL)
 def factor_schur(S, W):
     """In-place left-looking block Cholesky of ``blk`` (lower triangles of the
-    diagonal blocks); the reciprocals of the diagonal of L go to ``W.rhs``.
+    diagonal blocks); the reciprocals of the diagonal of L go to ``W.chol_dinv``.
     Returns the number of pivots that had to be lifted (0 for a positive
     definite matrix). The dense block operations are the unrolled ones of
     ``blocks``."""
     B = len(S.bsize)
     blk = W.blk
-    dinv = W.rhs
+    dinv = W.chol_dinv
     bad = 0
     for k in range(S.nj):
         ok = B * k
@@ -588,12 +605,13 @@ def factor_schur(S, W):
     return bad
 
 
-@njit(**_FAST)
+@njit(**_INL)
 def solve_schur(S, W, x):
-    """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in ``W.rhs``)."""
+    """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in
+    ``W.chol_dinv``)."""
     B = len(S.bsize)
     blk = W.blk
-    dinv = W.rhs
+    dinv = W.chol_dinv
     for k in range(S.nj):
         o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
@@ -609,14 +627,20 @@ def solve_schur(S, W, x):
 
 
 # --------------------------------------------------------------------------- constraint forces
-@njit(**_FAST)
+@njit(**_INL)
 def apply_multipliers(S, W, x, acc):
-    """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)])."""
+    """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)]).
+
+    Translational columns are read from the joint's first ``jnt_ntrans`` rows only (the
+    others have none); a joint whose only translating rows are its POINT rows has the
+    columns +-e_c there, so its force is +-x itself (``jnt_point == 2``)."""
     nb = S.nb
     J = W.J
     for k in range(S.nj):
         r0 = S.jnt_row0[k]
         r1 = r0 + S.jnt_nrow[k]
+        rt = r0 + S.jnt_ntrans[k]
+        point = S.jnt_point[k] == 2
         for side in range(2):
             b = S.jnt_slot[k, side]
             if b < nb:
@@ -626,11 +650,19 @@ def apply_multipliers(S, W, x, acc):
                 f3 = 0.0
                 f4 = 0.0
                 f5 = 0.0
+                if point:
+                    sg = 1.0 if side == 0 else -1.0
+                    f0 = sg * x[r0]
+                    f1 = sg * x[r0 + 1]
+                    f2 = sg * x[r0 + 2]
+                else:
+                    for r in range(r0, rt):
+                        xr = x[r]
+                        f0 += J[r, side, 0] * xr
+                        f1 += J[r, side, 1] * xr
+                        f2 += J[r, side, 2] * xr
                 for r in range(r0, r1):
                     xr = x[r]
-                    f0 += J[r, side, 0] * xr
-                    f1 += J[r, side, 1] * xr
-                    f2 += J[r, side, 2] * xr
                     f3 += J[r, side, 3] * xr
                     f4 += J[r, side, 4] * xr
                     f5 += J[r, side, 5] * xr
@@ -643,7 +675,7 @@ def apply_multipliers(S, W, x, acc):
                 acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
 
 
-@njit(**_FAST)
+@njit(**_INL)
 def constraint_residual(S, W, acc, g, res):
     """res <- Phi_q acc - g on the constraint rows (0 on padding rows); returns its
     squared norm weighted by E^-1, sum res_r^2 / eps_r (the rows' own scales)."""
@@ -666,23 +698,23 @@ def constraint_residual(S, W, acc, g, res):
                       + J[r, 1, 3] * acc[bj, 3] + J[r, 1, 4] * acc[bj, 4]
                       + J[r, 1, 5] * acc[bj, 5])
             res[r] = v
-            rho += v * v / S.row_eps[r]
+            rho += v * v * S.row_eps_inv[r]
         for r in range(r1, S.jnt_row0[k + 1]):
             res[r] = 0.0
     return rho
 
 
-@njit(**_FAST)
-def solve_multipliers(S, W, acc, g, lam):
+@njit(**_INL)
+def solve_multipliers(S, W, acc, g, b, lam):
     """Constraint forces without regularisation bias (docs/theory.md, "Solving for
     the multipliers").
 
     On entry ``blk`` holds the Cholesky factor of ``C + E`` (``C = Phi_q M^-1
     Phi_q^T``, ``E = diag(row_eps)``), ``acc`` the accelerations without constraint
-    forces and ``lam`` the right-hand side ``b = Phi_q acc - g``. On exit ``lam``
-    solves ``C lam = b`` (the E-weighted least-norm solution when rows are
-    redundant and ``b`` is consistent) and ``acc <- acc - M^-1 Phi_q^T lam``, so
-    that ``Phi_q acc = g``.
+    forces and ``b`` the right-hand side ``b = Phi_q acc - g`` (left as it is). On
+    exit ``lam`` solves ``C lam = b`` (the E-weighted least-norm solution when rows
+    are redundant and ``b`` is consistent) and ``acc <- acc - M^-1 Phi_q^T lam``,
+    so that ``Phi_q acc = g``.
 
     Iterative refinement on the factorised regularised matrix,
     ``lam <- lam + (C + E)^-1 (b - C lam)``: every step multiplies the error
@@ -693,40 +725,44 @@ def solve_multipliers(S, W, acc, g, lam):
     or to the constraint violation) stay filtered as before. The residual
     ``b - C lam`` is ``Phi_q acc - g`` and costs one pass over the rows; the
     first step uses ``b - C lam_0 = E lam_0`` (exact for the regularised
-    solve), and after it the next residual is ``E delta_1``: if that is below
-    ``REFINE_FAST`` of the first (a well-conditioned ``C``: the common case,
-    one extra forward/backward solve in all) the solve ends there. Otherwise
-    steps go on with the true residual while it falls by at least 4x (what is
-    left then is round-off or the inconsistent part of ``b`` of a redundant
-    set of rows) and is above ``REFINE_TOL``, at most ``S.refine_max`` steps;
-    ``refine_max = 0`` gives the plain regularised solve. Returns the number of
-    steps.
+    solve): when that is already below ``REFINE_TOL`` of ``b`` (E^-1 norms) the
+    plain solve is the answer and no step is taken. After the first step the
+    next residual is ``E delta_1``: if that is below ``REFINE_FAST`` of the first
+    (a well-conditioned ``C``: the common case, one extra forward/backward solve
+    in all) the solve ends there. Otherwise steps go on with the true residual
+    while it falls by at least 4x (what is left then is round-off or the
+    inconsistent part of ``b`` of a redundant set of rows) and is above
+    ``REFINE_TOL``, at most ``S.refine_max`` steps; ``refine_max = 0`` gives the
+    plain regularised solve. Returns the number of steps.
     """
     res = W.res
     eps = S.row_eps
+    ieps = S.row_eps_inv
     n = S.nrows
     rho_b = 0.0
     for r in range(n):
-        rho_b += lam[r] * lam[r] / eps[r]
+        x = b[r]
+        lam[r] = x
+        rho_b += x * x * ieps[r]
     solve_schur(S, W, lam)
-    if S.refine_max < 1:
-        apply_multipliers(S, W, lam, acc)
-        return 0
-    # step 1 from b - C lam_0 = E lam_0
+    steps = 0
     rho = 0.0
-    for r in range(n):
-        e = eps[r] * lam[r]
-        res[r] = e
-        rho += e * lam[r]
-    solve_schur(S, W, res)
     rho_next = 0.0
-    for r in range(n):
-        d = res[r]
-        lam[r] += d
-        rho_next += eps[r] * d * d     # = |E delta|^2_E^-1, the next residual
+    if S.refine_max > 0:
+        # the residual of the regularised solve, b - C lam_0 = E lam_0
+        for r in range(n):
+            e = eps[r] * lam[r]
+            res[r] = e
+            rho += e * lam[r]
+        if rho > REFINE_TOL * REFINE_TOL * rho_b:
+            solve_schur(S, W, res)
+            for r in range(n):
+                d = res[r]
+                lam[r] += d
+                rho_next += eps[r] * d * d     # = |E delta|^2_E^-1, the next residual
+            steps = 1
     apply_multipliers(S, W, lam, acc)
-    steps = 1
-    if rho_next <= REFINE_FAST * REFINE_FAST * rho:
+    if steps == 0 or rho_next <= REFINE_FAST * REFINE_FAST * rho:
         # the biased directions converge at a rate below REFINE_FAST: what is left
         # (below REFINE_FAST^2 of the first correction) is not worth another solve
         return steps
@@ -759,11 +795,11 @@ def evaluate(t, Y, S, W):
         for c in range(6):
             acc[b, c] = W.afree[b, c]
     if S.nrows > 0:
-        constraint_rows(S, W)      # also the right-hand side (in W.lam)
+        constraint_rows(S, W)      # also the right-hand side (in W.rhs)
         assemble_schur(S, W)
         bad = factor_schur(S, W)
         # lambda and q_ddot = M^-1 (Q - Phi_q^T lambda), with Phi_q q_ddot = gamma*
-        steps = solve_multipliers(S, W, acc, W.gamma, W.lam)
+        steps = solve_multipliers(S, W, acc, W.gamma, W.rhs, W.lam)
         st = W.stats
         st[STAT_SOLVES] += 1.0
         st[STAT_REFINE_SUM] += steps
@@ -808,7 +844,7 @@ def _normalize_quats(Y, nb):
 
 
 @njit(**_JIT)
-def _set_loads(S, W, tab, row):
+def set_loads(S, W, tab, row):
     for i in range(S.load_tab.shape[0]):
         col = S.load_tab[i]
         if col >= 0:
@@ -852,19 +888,44 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     Yt = W.Yt
     row = 0
     t = tstart[0] if tstart.shape[0] > 0 else 0.0
+    nstage = 4 if method == METHOD_RK4 else 1
     for k in range(nsub.shape[0]):
         h = hsub[k]
         for s in range(nsub[k]):
             t = tstart[k] + s * h
-            _set_loads(S, W, tab, row)
-            evaluate(t, Y, S, W)
-            viol = _violation(S, W)
-            if not viol <= viol_limit:
-                return 2, k, t, viol
-            if method == 0:      # explicit Euler
+            # one evaluation per stage, at one call site (the evaluator is inlined here
+            # once): stage 0 at (t, Y), RK4's stages 1, 2 at t + h/2 and 3 at t + h
+            for stage in range(nstage):
+                if stage == 0:
+                    for i in range(n):
+                        Yt[i] = Y[i]
+                    set_loads(S, W, tab, row)
+                    ts = t
+                elif stage == 1:
+                    for i in range(n):
+                        k1[i] = W.dY[i]
+                        Yt[i] = Y[i] + 0.5 * h * k1[i]
+                    set_loads(S, W, tab, row + 1)
+                    ts = t + 0.5 * h
+                elif stage == 2:
+                    for i in range(n):
+                        k2[i] = W.dY[i]
+                        Yt[i] = Y[i] + 0.5 * h * k2[i]
+                else:
+                    for i in range(n):
+                        k3[i] = W.dY[i]
+                        Yt[i] = Y[i] + h * k3[i]
+                    set_loads(S, W, tab, row + 2)
+                    ts = t + h
+                evaluate(ts, Yt, S, W)
+                if stage == 0:
+                    viol = _violation(S, W)
+                    if not viol <= viol_limit:
+                        return 2, k, t, viol
+            if method == METHOD_EULER:
                 for i in range(n):
                     Y[i] += h * W.dY[i]
-            elif method == 1:    # symplectic (semi-implicit) Euler: v first, then q with new v
+            elif method == METHOD_SYMPLECTIC_EULER:   # v first, then q with the new v
                 for i in range(off, n):
                     Y[i] += h * W.dY[i]
                 for b in range(nb):
@@ -885,20 +946,6 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                     Y[p + 6] += 0.5 * h * (qw * wz + qx * wy - qy * wx)
             else:                # classical RK4
                 for i in range(n):
-                    k1[i] = W.dY[i]
-                    Yt[i] = Y[i] + 0.5 * h * k1[i]
-                _set_loads(S, W, tab, row + 1)
-                evaluate(t + 0.5 * h, Yt, S, W)
-                for i in range(n):
-                    k2[i] = W.dY[i]
-                    Yt[i] = Y[i] + 0.5 * h * k2[i]
-                evaluate(t + 0.5 * h, Yt, S, W)
-                for i in range(n):
-                    k3[i] = W.dY[i]
-                    Yt[i] = Y[i] + h * k3[i]
-                _set_loads(S, W, tab, row + 2)
-                evaluate(t + h, Yt, S, W)
-                for i in range(n):
                     Y[i] += h / 6.0 * (k1[i] + 2.0 * (k2[i] + k3[i]) + W.dY[i])
             _normalize_quats(Y, nb)
             row += 2
@@ -912,6 +959,207 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     return 0, nsub.shape[0], t, 0.0
 
 
+# --------------------------------------------------------------------------- reactions
+#: ``ReactionWork``: what the reaction rule needs per output sample
+#: (``reactions.reaction_work``, which holds its constants): ``G`` the system's arrays
+#: with geometric weights in place of the masses and ``delta`` x the row weights as
+#: ``row_eps`` (see ``min_norm_multipliers``), ``steps`` of refinement, ``zs`` random
+#: vectors over the rows (none: the rule is off, the multipliers are unique), ``scale``
+#: the length [m] that turns a torque into a force, ``tol`` what a self-stress of norm 1
+#: must change for a component to count as indeterminate, scratch (``zero``, ``work``,
+#: ``s``, ``zbuf`` over the rows, ``vf`` per body, ``hit`` per joint and component) and
+#: ``flags`` the counts of samples per joint and component.
+ReactionWork = namedtuple("ReactionWork", ["G", "steps", "zs", "scale", "tol", "zero", "work",
+                                           "s", "zbuf", "vf", "hit", "flags"])
+#: reaction components of ``ReactionWork.flags``: force x, y, z and torque x, y, z in world
+#: axes (torque about body 2's joint point), then the same in joint frame 1's axes (torque
+#: about its origin, body 1's joint point)
+NREACT = 12
+
+
+@njit(**_INL)
+def factor_geometric(G, W):
+    """Assemble and factorise ``C_V + E = Phi_q V Phi_q^T + delta diag(w)`` of ``G`` at
+    the Jacobian in ``W.J``."""
+    assemble_schur(G, W)
+    factor_schur(G, W)
+
+
+@njit(**_INL)
+def _times_c(G, W, x, zero, vf, out):
+    """out <- C_V x = Phi_q V Phi_q^T x (``out`` may be ``x``)."""
+    for b in range(G.nb):
+        for c in range(6):
+            vf[b, c] = 0.0
+    apply_multipliers(G, W, x, vf)              # vf = -V Phi_q^T x
+    constraint_residual(G, W, vf, zero, out)    # out = -C_V x
+    for r in range(G.nrows):
+        out[r] = -out[r]
+
+
+@njit(**_INL)
+def min_norm_multipliers(S, W, R, lam):
+    """lam <- the multipliers of least weighted norm ``sum_r w_r lam_r^2`` whose
+    generalised force ``Phi_q^T lam`` is the constraint force of the evaluation just
+    made, ``f = Q - M acc`` (docs/theory.md, "Reactions of redundant joints"; ``R.G``
+    factorised by ``factor_geometric``).
+
+    ``(C_V + E) lam = Phi_q V f`` is the Tikhonov-regularised least-squares problem
+    ``min |Phi_q^T lam - f|_V^2 + delta |lam|_w^2``; ``R.steps`` steps of
+    iterated Tikhonov leave ``(delta / (sigma^2 + delta))^(1 + steps)`` of the
+    value along each direction the force determines (singular value ``sigma`` of the
+    weighted Jacobian): nothing of it at regular configurations, a continuous share
+    near a singular one; the directions no force sees (self-stresses,
+    ``Phi_q^T s = 0``) get nothing."""
+    G = R.G
+    vf = R.vf
+    work = R.work
+    for b in range(S.nb):
+        m = 1.0 / S.body_minv[b]
+        for c in range(3):
+            vf[b, c] = (W.Q[b, c] - m * W.acc[b, c]) * G.body_minv[b]
+            vf[b, 3 + c] = ((W.Q[b, 3 + c] - S.body_inertia[b, c] * W.acc[b, 3 + c])
+                            * G.body_inertia_inv[b, c])
+    for r in range(S.nrows):
+        lam[r] = 0.0
+    for _ in range(1 + R.steps):
+        constraint_residual(G, W, vf, R.zero, work)   # Phi_q V (f - Phi_q^T lam)
+        solve_schur(G, W, work)
+        for r in range(S.nrows):
+            lam[r] += work[r]
+        apply_multipliers(G, W, work, vf)
+
+
+@njit(**_INL)
+def self_stress(R, W, z, s):
+    """s <- the part of ``z`` (a vector over the rows) that no generalised force sees:
+    ``z`` less its projection on the range of ``Phi_q`` (weights ``w``), by iterated
+    Tikhonov on the factor of ``factor_geometric``, so that ``Phi_q^T s = 0`` up to
+    ``(delta / (sigma^2 + delta))^(1 + steps)`` of ``z`` along each direction
+    (the same filter as ``min_norm_multipliers``)."""
+    G = R.G
+    work = R.work
+    for r in range(G.nrows):
+        s[r] = z[r]
+    for _ in range(1 + R.steps):
+        _times_c(G, W, s, R.zero, R.vf, work)
+        solve_schur(G, W, work)
+        for r in range(G.nrows):
+            s[r] -= work[r]
+
+
+@njit(**_INL)
+def joint_reaction(S, W, k, x):
+    """Force and torque (world axes, the torque about body 2's joint point) that the rows
+    of joint ``k`` with multipliers ``x`` exert on its body 2. Driver rows are left out:
+    a driver's effort is reported on its own."""
+    A = W.A
+    bj = S.jnt_slot[k, 1]
+    f0 = 0.0
+    f1 = 0.0
+    f2 = 0.0
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
+        if S.row_drv[r] >= 0:
+            continue    # a driver's effort is reported on its own, not as reaction
+        lr = x[r]
+        f0 -= W.J[r, 1, 0] * lr
+        f1 -= W.J[r, 1, 1] * lr
+        f2 -= W.J[r, 1, 2] * lr
+        t0 -= W.J[r, 1, 3] * lr
+        t1 -= W.J[r, 1, 4] * lr
+        t2 -= W.J[r, 1, 5] * lr
+    # body-frame torque about the CoG -> world, then about the anchor P_j
+    tw0, tw1, tw2 = _rot(A, bj, t0, t1, t2)
+    s0, s1, s2 = _rot(A, bj, S.jnt_anchor[k, 1, 0], S.jnt_anchor[k, 1, 1],
+                      S.jnt_anchor[k, 1, 2])
+    x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
+    return f0, f1, f2, tw0 - x0, tw1 - x1, tw2 - x2
+
+
+@njit(**_INL)
+def _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2):
+    """A joint reaction (world axes, torque about body 2's point) in joint frame 1's
+    axes, the torque about its origin (body 1's point): ``R_1^T F`` and
+    ``R_1^T (T + (P_2 - P_1) x F)``."""
+    A = W.A
+    F = S.jnt_frame
+    U = S.jnt_anchor
+    bi = S.jnt_slot[k, 0]
+    bj = S.jnt_slot[k, 1]
+    p0, p1, p2 = _rot(A, bi, U[k, 0, 0], U[k, 0, 1], U[k, 0, 2])
+    q0, q1, q2 = _rot(A, bj, U[k, 1, 0], U[k, 1, 1], U[k, 1, 2])
+    x0, x1, x2 = _cross(W.r[bj, 0] + q0 - W.r[bi, 0] - p0, W.r[bj, 1] + q1 - W.r[bi, 1] - p1,
+                        W.r[bj, 2] + q2 - W.r[bi, 2] - p2, f0, f1, f2)
+    t0 += x0
+    t1 += x1
+    t2 += x2
+    a0, a1, a2 = _frame_axis(A, bi, F, k, 0, 0)
+    b0, b1, b2 = _frame_axis(A, bi, F, k, 0, 1)
+    c0, c1, c2 = _frame_axis(A, bi, F, k, 0, 2)
+    return (a0 * f0 + a1 * f1 + a2 * f2, b0 * f0 + b1 * f1 + b2 * f2,
+            c0 * f0 + c1 * f1 + c2 * f2, a0 * t0 + a1 * t1 + a2 * t2,
+            b0 * t0 + b1 * t1 + b2 * t2, c0 * t0 + c1 * t1 + c2 * t2)
+
+
+@njit(**_INL)
+def reaction_flags(S, W, R):
+    """Add 1 to ``R.flags[k, c]`` for each reaction component (``NREACT``) that some
+    self-stress of the rows changes at the current state (``R.G`` factorised by
+    ``factor_geometric``): for each random vector ``z`` of ``R.zs``, its self-stress part
+    ``s`` (``self_stress``) and the reaction ``s`` exerts through each joint; a component
+    counts when that exceeds ``R.tol`` of ``|z|_w`` (a torque: of
+    ``R.scale |z|_w``). A random ``z`` has a part along every self-stress (with
+    probability 1), so every component some self-stress changes is found."""
+    nj = S.nj
+    hit = R.hit
+    s = R.s
+    z = R.zbuf
+    G = R.G
+    for k in range(nj):
+        for c in range(NREACT):
+            hit[k, c] = 0.0
+    for i in range(R.zs.shape[0]):
+        zn = 0.0
+        for r in range(S.nrows):
+            z[r] = R.zs[i, r]
+            zn += (z[r] * G.row_scale[r]) ** 2
+        zn = math.sqrt(zn)
+        self_stress(R, W, z, s)
+        for k in range(nj):
+            f0, f1, f2, t0, t1, t2 = joint_reaction(S, W, k, s)
+            g0, g1, g2, u0, u1, u2 = _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2)
+            tsc = R.scale * zn
+            hit[k, 0] = max(hit[k, 0], abs(f0) / zn)
+            hit[k, 1] = max(hit[k, 1], abs(f1) / zn)
+            hit[k, 2] = max(hit[k, 2], abs(f2) / zn)
+            hit[k, 3] = max(hit[k, 3], abs(t0) / tsc)
+            hit[k, 4] = max(hit[k, 4], abs(t1) / tsc)
+            hit[k, 5] = max(hit[k, 5], abs(t2) / tsc)
+            hit[k, 6] = max(hit[k, 6], abs(g0) / zn)
+            hit[k, 7] = max(hit[k, 7], abs(g1) / zn)
+            hit[k, 8] = max(hit[k, 8], abs(g2) / zn)
+            hit[k, 9] = max(hit[k, 9], abs(u0) / tsc)
+            hit[k, 10] = max(hit[k, 10], abs(u1) / tsc)
+            hit[k, 11] = max(hit[k, 11], abs(u2) / tsc)
+    for k in range(nj):
+        for c in range(NREACT):
+            if hit[k, c] > R.tol:
+                R.flags[k, c] += 1.0
+
+
+@njit(**_JIT)
+def reaction_flags_at(Y, S, W, R):
+    """``reaction_flags`` at the state ``Y`` (positions only matter): what the mechanism
+    check reports before a run."""
+    update_bodies(Y, S, W)
+    constraint_rows(S, W)
+    factor_geometric(R.G, W)
+    reaction_flags(S, W, R)
+
+
 # --------------------------------------------------------------------------- results
 @njit(**_JIT)
 def _row_joint(S, r):
@@ -920,16 +1168,24 @@ def _row_joint(S, r):
 
 
 @njit(**_JIT)
-def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors, jres):
+def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, jres, R):
     """Evaluate each output sample once more for accelerations, multipliers,
-    constraint residuals, joint anchors (world, both sides) and joint reactions
-    (force and torque on the joint's second body about its anchor, world axes).
+    constraint residuals and joint reactions (force and torque on the joint's second
+    body about its anchor, world axes).
     ``jres[k]`` gets joint ``k``'s largest |Phi| over the samples: [length rows (m),
-    angle rows (rad)]."""
+    angle rows (rad)]. With random vectors in ``R.zs`` (a model whose multipliers can
+    be non-unique, ``reactions.reaction_work``) the multipliers are those of least norm
+    (``min_norm_multipliers``) and ``R.flags`` counts the samples at which each
+    reaction component is indeterminate (``reaction_flags``)."""
     nb = S.nb
+    rule = R.zs.shape[0] > 0
     for m in range(times.shape[0]):
-        _set_loads(S, W, tab, m)
+        set_loads(S, W, tab, m)
         evaluate(times[m], Ys[m], S, W)
+        if rule:
+            factor_geometric(R.G, W)
+            min_norm_multipliers(S, W, R, W.lam)
+            reaction_flags(S, W, R)
         for b in range(nb):
             for c in range(6):
                 acc[m, b, c] = W.acc[b, c]
@@ -949,43 +1205,14 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, anc
                 k = _row_joint(S, r)
                 if not v <= jres[k, a]:
                     jres[k, a] = v
-        A = W.A
         for k in range(S.nj):
-            bj = S.jnt_slot[k, 1]
-            f0 = 0.0
-            f1 = 0.0
-            f2 = 0.0
-            t0 = 0.0
-            t1 = 0.0
-            t2 = 0.0
-            for r in range(S.jnt_row0[k], S.jnt_row0[k + 1]):
-                if S.row_drv[r] >= 0:
-                    continue    # a driver's effort is reported on its own, not as reaction
-                lr = W.lam[r]
-                f0 -= W.J[r, 1, 0] * lr
-                f1 -= W.J[r, 1, 1] * lr
-                f2 -= W.J[r, 1, 2] * lr
-                t0 -= W.J[r, 1, 3] * lr
-                t1 -= W.J[r, 1, 4] * lr
-                t2 -= W.J[r, 1, 5] * lr
-            # body-frame torque about the CoG -> world, then about the anchor P_j
-            tw0, tw1, tw2 = _rot(A, bj, t0, t1, t2)
-            s0, s1, s2 = _rot(A, bj, S.jnt_anchor[k, 1, 0], S.jnt_anchor[k, 1, 1],
-                              S.jnt_anchor[k, 1, 2])
-            x0, x1, x2 = _cross(s0, s1, s2, f0, f1, f2)
+            f0, f1, f2, t0, t1, t2 = joint_reaction(S, W, k, W.lam)
             react[m, k, 0] = f0
             react[m, k, 1] = f1
             react[m, k, 2] = f2
-            react[m, k, 3] = tw0 - x0
-            react[m, k, 4] = tw1 - x1
-            react[m, k, 5] = tw2 - x2
-            for side in range(2):
-                b = S.jnt_slot[k, side]
-                p0, p1, p2 = _rot(A, b, S.jnt_anchor[k, side, 0], S.jnt_anchor[k, side, 1],
-                                  S.jnt_anchor[k, side, 2])
-                anchors[m, k, side, 0] = W.r[b, 0] + p0
-                anchors[m, k, side, 1] = W.r[b, 1] + p1
-                anchors[m, k, side, 2] = W.r[b, 2] + p2
+            react[m, k, 3] = t0
+            react[m, k, 4] = t1
+            react[m, k, 5] = t2
 
 
 @njit(**_JIT)
@@ -993,7 +1220,7 @@ def force_outputs(times, Ys, S, W, tab, out):
     """Coordinate, rate and force of every force element at each output sample:
     ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``)."""
     for m in range(times.shape[0]):
-        _set_loads(S, W, tab, m)
+        set_loads(S, W, tab, m)
         update_bodies(Ys[m], S, W)
         build_forces(S, W)
         for i in range(S.frc_geom.shape[0]):

@@ -18,13 +18,14 @@ import time as _time
 import numpy as np
 
 from . import kernels
-from .assembly import correction, retract, assemble
-from .blas import single_threaded
+from .assembly import assemble, correction, retract
+from .blas import one_thread
+from .diagnostics import driver_warnings
 from .errors import AssemblyError, ModelError, SimulationCancelled, SimulationError
 from .result import Result
 from .simulation import check_positive, time_span, output_times
 
-__all__ = ["kinematic", "free_dof", "driver_warnings", "run_analysis", "ANALYSES"]
+__all__ = ["kinematic", "free_dof", "run_analysis", "ANALYSES"]
 
 #: analysis kinds: integrate the equations of motion, or solve a fully driven mechanism
 ANALYSES = ("dynamic", "kinematic")
@@ -37,13 +38,13 @@ def run_analysis(model, settings, analysis="dynamic", progress=None):
     runner and parameter studies call, so a study's mode means the same in both."""
     if analysis not in ANALYSES:
         raise ModelError("unknown analysis %r; valid: %s" % (analysis, ", ".join(ANALYSES)))
-    with single_threaded():           # the same bits in every process (solver/blas.py)
-        if analysis == "dynamic":
-            return model.simulate(progress=progress, **settings)
-        t0 = float(settings.get("t0", 0.0) or 0.0)
-        t_end = settings["t_end"]
-        out = settings.get("output_dt") or (float(t_end) - t0) / 1000.0
-        return model.kinematic(t_end=t_end, output_dt=out, t0=t0, progress=progress)
+    one_thread()                      # the same bits in every process (solver/blas.py)
+    if analysis == "dynamic":
+        return model.simulate(progress=progress, **settings)
+    t0 = float(settings.get("t0", 0.0) or 0.0)
+    t_end = settings["t_end"]
+    out = settings.get("output_dt") or (float(t_end) - t0) / 1000.0
+    return model.kinematic(t_end=t_end, output_dt=out, t0=t0, progress=progress)
 
 #: relative singular-value threshold of the rank of Phi_q (scaled rows)
 RANK_TOL = 1e-8
@@ -93,21 +94,6 @@ def free_dof(system, Y):
     s = np.linalg.svd(A, compute_uv=False)
     rank = int((s > RANK_TOL * max(s.max(initial=0.0), 1e-300)).sum())
     return 6 * system.nb - rank
-
-
-def driver_warnings(system):
-    """Warnings about drivers whose rows are redundant at the assembled pose (after
-    ``find_redundant_rows``): more drivers than the joints leave degrees of freedom."""
-    if not len(system.drivers):
-        return []
-    red = [d.name for d, rows in zip(system.drivers, system.driver_rows)
-           if system.redundant[rows].any()]
-    if not red:
-        return []
-    return ["over-driven mechanism: the motion of driver(s) %s is already fixed by the "
-            "joints and the other drivers (more drivers than degrees of freedom); their "
-            "efforts are not unique and are shared in the least-squares sense"
-            % ", ".join(repr(n) for n in red)]
 
 
 def kinematic(model, t_end, output_dt, t0=0.0, progress=None):

@@ -508,6 +508,10 @@ class Model:
         if name is None:
             name = "%s%d" % (kind, len(self.loads) + 1)
         what = "%s %r" % (kind, name)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("load name must be a non-empty string, got %r" % (name,))
+        if any(ld.name == name for ld in self.loads):
+            raise ModelError("%s: a load with this name already exists" % what)
         b = self._joint_body(body, what)
         if b.is_ground:
             raise ModelError("%s: cannot be applied to ground" % what)

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from . import kernels
+from . import kernels, reactions
 from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
@@ -112,6 +112,11 @@ class Result(JointOutputs):
     #: actuator work per element (n, nf)
     _OPTIONAL = ("frc", "frc_pot", "frc_diss", "frc_work")
 
+    #: per joint (n_joints, 12): at how many samples each reaction component was
+    #: indeterminate (``reactions``; force and torque in world axes, then in joint axes);
+    #: absent in archives of earlier versions (read as never)
+    _REACTION_FLAGS = "react_indeterminate"
+
     #: arrays only results with drivers have: per driver (n, n_drivers) its effort
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
@@ -131,7 +136,7 @@ class Result(JointOutputs):
 
     def __init__(self, arrays, meta, R_pu=None):
         for k in self._ARRAYS:
-            if k in self._DERIVED and R_pu is not None:
+            if (k in self._DERIVED and R_pu is not None) or k == "anchors":
                 continue
             setattr(self, "_stored_" + k if k in self._DERIVED else self._attr(k),
                     np.asarray(arrays[k], dtype=float))
@@ -152,12 +157,19 @@ class Result(JointOutputs):
         self.assembly_summary = meta.get("assembly_summary", "")
         self.warnings = [str(w) for w in meta.get("warnings", [])]
         self.joint_frames = meta.get("joint_frames")     # joint_outputs.joint_frames_meta
+        #: the joint points over time as stored (archives), else derived from the states
+        #: and the points in the joint frames (``joint_point``)
+        self._stored_anchors = (np.asarray(arrays["anchors"], dtype=float)
+                                if "anchors" in arrays else None)
         self.joint_residual_max = None
         self._quat_cache = {}
         self.force_names = list(meta.get("force_names", []))
         self.force_kinds = list(meta.get("force_kinds", []))
         #: per element "points", "rotation" or "translation"
         self.force_dofs = list(meta.get("force_dofs", []))
+        self._react_indeterminate = np.asarray(
+            arrays[self._REACTION_FLAGS], dtype=float) if self._REACTION_FLAGS in arrays \
+            else np.zeros((len(self.joint_names), kernels.NREACT))
         n, nf = len(self.t), len(self.force_names)
         for k in self._OPTIONAL:
             shape = (n, nf, 3) if k == "frc" else (n, nf)
@@ -199,6 +211,31 @@ class Result(JointOutputs):
             out[:, b] = self._series(key, b)
         return out
 
+    def _anchor(self, k, side):
+        """World position (n, 3) of joint ``k``'s point on ``side`` (0: body 1, 1: body 2):
+        stored, or the body's position plus its rotation times the point (its own frame;
+        world for ground)."""
+        if self._stored_anchors is not None:
+            return self._stored_anchors[:, k, side]
+        f = self.joint_frames[k]
+        P = np.asarray(f["P%d" % (side + 1)], dtype=float)
+        body = f["body%d" % (side + 1)]
+        if body is None:
+            return np.broadcast_to(P, (len(self.t), 3))
+        b = self._b(body)
+        return self._series("pos", b) + self._series("A", b) @ P
+
+    @property
+    def _anchors(self):
+        """(n, n_joints, 2, 3): every joint point (what archives store)."""
+        if self._stored_anchors is not None:
+            return self._stored_anchors
+        out = np.empty((len(self.t), len(self.joint_names), 2, 3))
+        for k in range(len(self.joint_names)):
+            for side in range(2):
+                out[:, k, side] = self._anchor(k, side)
+        return out
+
     # the whole (n, nb, ...) arrays, as earlier versions kept them (computed when asked)
     _pos = property(lambda self: self._full("pos"))
     _A = property(lambda self: self._full("A"))
@@ -226,12 +263,12 @@ class Result(JointOutputs):
         phi_max = np.zeros(n)
         phidot_max = np.zeros(n)
         react = np.zeros((n, S.nj, 6))
-        anchors = np.zeros((n, S.nj, 2, 3))
         jres = np.zeros((S.nj, 2))
+        rule = reactions.reaction_work(system)
         tab = system.load_table(t) if system.has_timed_inputs else np.zeros((max(n, 1), 0, 3))
         if n:
-            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, anchors,
-                                 jres)
+            kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, jres,
+                                 rule)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
         nf = len(model.force_elements)
@@ -243,15 +280,15 @@ class Result(JointOutputs):
         else:
             pot = diss = work = np.zeros((n, nf))
         react = _model_joints(react, system.joint_pos)
-        anchors = _model_joints(anchors, system.joint_pos)
         rows = system.active_rows
         all_rows = len(rows) == S.nrows and np.array_equal(rows, np.arange(S.nrows))
         # body series at once: (n, nb, 7) poses and (n, nb, 6) velocities, views of Y
         qs = Y[:, :7 * nb].reshape(n, nb, 7)
         vs = Y[:, 7 * nb:13 * nb].reshape(n, nb, 6)
-        for c in range(0, n, _CHUNK):          # angular acceleration body -> world, in place
-            quat = quat_normalize(qs[c:c + _CHUNK, :, 3:7])
-            acc[c:c + _CHUNK, :, 3:] = _rotate(quat, acc[c:c + _CHUNK, :, 3:])
+        step = max(1, _CHUNK // 8)
+        for c in range(0, n, step):        # angular acceleration body -> world, in place
+            quat = quat_normalize(qs[c:c + step, :, 3:7])
+            acc[c:c + step, :, 3:] = _rotate(quat, acc[c:c + step, :, 3:])
         alpha_w = acc[:, :, 3:]                                # world axes
         vel = vs[:, :, :3]
         wb_p = vs[:, :, 3:]
@@ -261,10 +298,11 @@ class Result(JointOutputs):
         a = dict(t=t, states=Y, masses=masses, gravity=gravity,
                  multipliers=lam if all_rows else lam[:, rows], phi_max=phi_max,
                  phidot_max=phidot_max,
-                 react=react, anchors=anchors,
+                 react=react,
                  acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential,
-                 frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work)
+                 frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work,
+                 react_indeterminate=rule.flags[system.joint_pos])
         _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
@@ -317,6 +355,8 @@ class Result(JointOutputs):
             keys += self._OPTIONAL
         if self.driver_names:
             keys += self._DRIVER_ARRAYS
+        if self._react_indeterminate.any():
+            keys += (self._REACTION_FLAGS,)
         return keys
 
     def to_arrays(self, derived=False):
@@ -337,7 +377,8 @@ class Result(JointOutputs):
         meta = json.loads(str(np.asarray(arrays["meta"])))
         R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
-            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS if k in arrays)
+            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + (cls._REACTION_FLAGS,)
+            if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
     def save(self, path, compress=False):
@@ -480,15 +521,35 @@ class Result(JointOutputs):
             return self._reaction_axes(joint, T, frame)
         if about == "body1":
             F = self._react[:, k, :3]
-            T = T + np.cross(self._anchors[:, k, 1] - self._anchors[:, k, 0], F)
+            T = T + np.cross(self._anchor(k, 1) - self._anchor(k, 0), F)
             return self._reaction_axes(joint, T, frame)
         raise ValueError("about must be 'body2' or 'body1', got %r" % (about,))
+
+    def reaction_indeterminate(self, joint, frame="world"):
+        """Which components of the joint's reaction the model leaves indeterminate (at one
+        output sample or more): (6,) bool over F_x, F_y, F_z, T_x, T_y, T_z, in world axes
+        (torque about body 2's joint point, as ``reaction_force``/``reaction_torque``) or
+        with ``frame="joint"`` in joint frame 1's axes (torque about its origin). Joints
+        that hold a load redundantly (a planar loop of spatial joints, for one) share
+        it in a way the rigid model does not fix: those components are reported as the
+        rule of ``reactions`` picks them (least norm), the others are what they are
+        whatever the rule (docs/theory.md, "Reactions of redundant joints")."""
+        return self.reaction_indeterminate_samples(joint, frame) > 0
+
+    def reaction_indeterminate_samples(self, joint, frame="world"):
+        """At how many output samples each reaction component was indeterminate: (6,)
+        int, as ``reaction_indeterminate`` (all samples: a redundancy of the joints; a
+        few: a singular configuration passed)."""
+        if frame not in reactions.FRAMES:
+            raise ValueError("frame must be 'world' or 'joint', got %r" % (frame,))
+        c = 6 * reactions.FRAMES.index(frame)
+        return self._react_indeterminate[self._j(joint), c:c + 6].astype(int)
 
     def joint_point(self, joint, side="body2"):
         """World position [m] of the joint point on ``side`` ("body1" or "body2"), (n, 3)."""
         if side not in ("body1", "body2"):
             raise ValueError("side must be 'body1' or 'body2', got %r" % (side,))
-        return self._anchors[:, self._j(joint), 1 if side == "body2" else 0].copy()
+        return np.array(self._anchor(self._j(joint), 1 if side == "body2" else 0))
 
     # ------------------------------------------------------------------ drivers
     def _d(self, driver):

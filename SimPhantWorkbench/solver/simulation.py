@@ -6,12 +6,12 @@ import numpy as np
 
 from . import kernels, warmup
 from .assembly import assemble as _assemble
-from .diagnostics import run_warnings
+from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
 from .integrators import method_info
 from .result import Result
 
-__all__ = ["simulate", "output_times", "baumgarte_constants"]
+__all__ = ["simulate", "output_times", "baumgarte_constants", "check_positive", "time_span"]
 
 #: Fixed-step integration runs in chunks of about this much wall time between
 #: progress reports (and cancel checks).
@@ -67,7 +67,7 @@ def output_times(t0, t_end, output_dt):
     """Output sample times t0, t0 + output_dt, ..., always ending exactly at t_end."""
     n = int(math.floor((t_end - t0) / output_dt + 1e-9))
     ts = t0 + output_dt * np.arange(n + 1)
-    if t_end - ts[-1] > 1e-9 * max(1.0, abs(t_end)):
+    if n == 0 or t_end - ts[-1] > 1e-9 * max(1.0, abs(t_end)):
         ts = np.append(ts, t_end)
     else:
         ts[-1] = t_end
@@ -99,7 +99,8 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
 
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
-    compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step)
+    compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step,
+                                 model_class=type(model))
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None
@@ -136,9 +137,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         settings["refinement_steps_max"] = int(stats[kernels.STAT_REFINE_MAX])
     result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
     result.warnings = run_warnings(system, result, report, stats)
-    if system.drivers:
-        from .kinematics import driver_warnings
-        result.warnings += driver_warnings(system)
+    result.warnings += driver_warnings(system)
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)

@@ -163,10 +163,10 @@ class System:
         # ---- loads (principal frame)
         loads = model.loads
         nl = len(loads)
-        load_kind = np.array([0 if ld.kind == "force" else 1 for ld in loads], dtype=np.int64)
+        load_kind = np.array([kernels.LOAD_KINDS[ld.kind] for ld in loads], dtype=np.int64)
         load_body = np.array([ld.body.index for ld in loads], dtype=np.int64)
         load_point = np.zeros((nl, 3))
-        load_frame = np.array([0 if ld.frame == "world" else 1 for ld in loads], dtype=np.int64)
+        load_frame = np.array([kernels.LOAD_FRAMES[ld.frame] for ld in loads], dtype=np.int64)
         load_tab = -np.ones(nl + len(slots), dtype=np.int64)
         load_val = np.zeros((nl + len(slots), 3))
         self.timed_loads = []
@@ -217,6 +217,7 @@ class System:
             load_kind=load_kind, load_body=load_body, load_point=load_point,
             load_frame=load_frame, load_tab=load_tab,
             alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
+            row_eps_inv=np.zeros(nrows),
             refine_max=int(refine_max), bsize=(0,) * bsize, **frc,
         )
         A = np.zeros((nb + 1, 3, 3))
@@ -227,7 +228,8 @@ class System:
             Q=np.zeros((nb, 6)), afree=np.zeros((nb, 6)), acc=np.zeros((nb, 6)),
             phi=np.zeros(nrows), phidot=np.zeros(nrows), gamma=np.zeros(nrows),
             J=np.zeros((nrows, 2, 6)),
-            blk=np.zeros((len(pattern.blk_row), bsize, bsize)), rhs=np.zeros(nrows), lam=np.zeros(nrows),
+            blk=np.zeros((len(pattern.blk_row), bsize, bsize)), chol_dinv=np.zeros(nrows),
+            rhs=np.zeros(nrows), lam=np.zeros(nrows),
             res=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
@@ -272,7 +274,7 @@ class System:
         rel[self.redundant] = self.redundant_regularization
         eps = rel * self._diag
         eps[self.S.row_prim == PRIM_PAD] = 1.0     # padding rows: unit diagonal
-        self.S = self.S._replace(row_eps=eps)
+        self.S = self.S._replace(row_eps=eps, row_eps_inv=1.0 / eps)
 
     def schur_diagonal(self, Y):
         """Diagonal of ``Phi_q M^-1 Phi_q^T`` per system row at state ``Y`` (floored at
@@ -280,7 +282,7 @@ class System:
         nrows = self.S.nrows
         diag = np.ones(nrows)
         if nrows:
-            S0 = self.S._replace(row_eps=np.zeros(nrows))
+            S0 = self.S._replace(row_eps=np.zeros(nrows), row_eps_inv=np.zeros(nrows))
             kernels.update_bodies(np.ascontiguousarray(Y, dtype=float), S0, self.W)
             kernels.constraint_rows(S0, self.W)
             kernels.assemble_schur(S0, self.W)
@@ -367,7 +369,7 @@ class System:
 
     def set_loads(self, t):
         if self.has_timed_inputs:
-            kernels._set_loads(self.S, self.W, self.load_table([t]), 0)
+            kernels.set_loads(self.S, self.W, self.load_table([t]), 0)
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, Y):

@@ -8,16 +8,18 @@ writable, else in the user's cache directory (numba's fallback, e.g.
 ``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both). A new process then
 loads the compiled code from there in well under a second.
 
-``ensure(block_size, adaptive)`` makes one block size ready in this process by
-running a tiny model with a joint of that size through everything ``simulate``
-calls (``System`` set-up, assembly, the fixed-step loop and the output pass; with
-``adaptive`` also the evaluator the SciPy methods call), so that no kernel is
-compiled in the middle of a real run and the time it takes can be reported apart
-from the solve (``simulate`` records it as ``settings["compile_time"]``). A
-fixed-step run does not load the adaptive evaluator (each loaded kernel holds
-its machine code in memory). ``ensure_all()`` does every block size and both
-parts: ``make setup`` runs it (``python -m SimPhantWorkbench.solver.warmup``) and
-the workbench starts it in the background when it is first activated.
+``ensure(block_size, adaptive, model_class)`` makes one block size ready in this
+process by running a tiny model of ``model_class`` (``Model``: passed in, so that this
+module, which ``simulate`` calls, imports neither the model nor the simulation) with a
+joint of that size through everything ``simulate`` calls (``System`` set-up, assembly,
+the fixed-step loop and the output pass; with ``adaptive`` also the evaluator the SciPy
+methods call and the mechanism check's reaction kernel), so that no kernel is compiled in the middle
+of a real run and the time it takes can be reported apart from the solve (``simulate``
+records it as ``settings["compile_time"]``). A fixed-step run does not load the
+adaptive evaluator (each loaded kernel holds its machine code in memory).
+``ensure_all(model_class)`` does every block size and both parts: ``make setup`` runs
+it (``python -m SimPhantWorkbench.solver``) and the workbench starts it in the
+background when it is first activated.
 
 Thread-safe: a solve that needs a block size another thread is preparing waits
 for it instead of compiling it a second time.
@@ -25,7 +27,7 @@ for it instead of compiling it a second time.
 import threading
 import time
 
-from . import kernels
+from . import kernels, reactions
 from .joints import JOINT_TYPES
 
 __all__ = ["ensure", "ensure_all", "model_block_size", "warmup_kind", "busy", "ready_sizes",
@@ -53,10 +55,9 @@ def warmup_kind(block_size):
     return None
 
 
-def _warmup_model(block_size):
-    from .model import Model
+def _warmup_model(block_size, model_class):
     kind = warmup_kind(block_size)
-    m = Model(gravity=(0.0, 0.0, -9.81))
+    m = model_class(gravity=(0.0, 0.0, -9.81))
     b = m.add_body("warmup", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(0.5, 0.0, 0.0))
     if kind is not None:
         spec = JOINT_TYPES[kind]
@@ -73,22 +74,26 @@ def _warmup_model(block_size):
     return m
 
 
-def _run_part(block_size, adaptive):
-    from .simulation import simulate
-    model = _warmup_model(block_size)
+def _run_part(block_size, adaptive, model_class):
+    model = _warmup_model(block_size, model_class)
     # the fixed-step loop (integrate_fixed), assembly and the Result (post_process)
-    simulate(model, t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
+    model.simulate(t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
     if adaptive:
         # the evaluator the SciPy methods call once per derivative (System.evaluate);
         # called directly: importing scipy.integrate costs ~20 MB a fixed-step run
         # does not need
         system = model.compile()
         system.evaluate(0.0, system.y0)
+        # and the reaction rule at one state, as the mechanism check runs it (a tree
+        # does not need the rule: run with the system's own arrays, no random vectors)
+        kernels.reaction_flags_at(system.y0, system.S, system.W,
+                                  reactions.reaction_work(system))
 
 
-def ensure(block_size, adaptive=False):
+def ensure(block_size, adaptive=False, model_class=None):
     """Compile or load the kernels for ``block_size`` in this process (with
-    ``adaptive`` also the evaluator of the SciPy methods); seconds spent (0.0 when
+    ``adaptive`` also the evaluator of the SciPy methods), running a tiny model of
+    ``model_class`` (``Model``; needed unless they are ready); seconds spent (0.0 when
     they were ready already)."""
     parts = [(block_size, False)] + ([(block_size, True)] if adaptive else [])
     if all(p in _ready for p in parts) or getattr(_local, "active", False):
@@ -102,7 +107,7 @@ def ensure(block_size, adaptive=False):
         _local.active = True
         try:
             for _bs, part_adaptive in todo:
-                _run_part(block_size, part_adaptive)
+                _run_part(block_size, part_adaptive, model_class)
                 _ready.add((block_size, part_adaptive))
         finally:
             _local.active = False
@@ -110,14 +115,14 @@ def ensure(block_size, adaptive=False):
         return time.perf_counter() - t0
 
 
-def ensure_all(report=None):
-    """``ensure`` every block size; ``{block_size: seconds}``. ``report(block_size,
-    seconds, compiled)`` is called after each (``compiled``: the kernels were
-    compiled, not loaded from the cache)."""
+def ensure_all(model_class, report=None):
+    """``ensure`` every block size with tiny models of ``model_class`` (``Model``);
+    ``{block_size: seconds}``. ``report(block_size, seconds, compiled)`` is called after
+    each (``compiled``: the kernels were compiled, not loaded from the cache)."""
     out = {}
     for bs in kernels.BLOCK_SIZES:
         before = compile_counts()[1]
-        out[bs] = ensure(bs, adaptive=True)
+        out[bs] = ensure(bs, adaptive=True, model_class=model_class)
         if report is not None:
             report(bs, out[bs], compile_counts()[1] > before)
     return out
@@ -163,21 +168,3 @@ def cache_path():
         return cache._cache_path
     except AttributeError:
         return None
-
-
-def _main():
-    import sys
-    t0 = time.perf_counter()
-
-    def report(bs, sec, compiled):
-        print("[warmup] block size %d: %s in %.1f s" % (bs, "compiled" if compiled else "loaded",
-                                                        sec), file=sys.stderr, flush=True)
-
-    print("[warmup] solver kernels (numba cache: %s)" % cache_path(), file=sys.stderr, flush=True)
-    ensure_all(report)
-    print("[warmup] all block sizes ready in %.1f s" % (time.perf_counter() - t0),
-          file=sys.stderr)
-
-
-if __name__ == "__main__":
-    _main()

@@ -17,16 +17,24 @@ from PySide import QtGui
 
 from ..document.base import is_type, study_bodies
 from ..gui.common import icon_path
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 from ..sweep.spec import DESIGNS, SAMPLERS
+from .widgets import choose_item, format_value
 
-__all__ = ["SpecForm", "numeric_targets", "metric_text", "fmt_value", "VAR_COLUMNS",
-           "MET_COLUMNS"]
+__all__ = ["SpecForm", "numeric_targets", "metric_text", "VAR_COLUMNS", "MET_COLUMNS"]
 
-VAR_COLUMNS = ("Target", "Name", "Values", "Start", "Stop", "Count", "Low", "High", "Rel")
+VAR_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Target"), QT_TRANSLATE_NOOP("SimPhant", "Name"),
+               QT_TRANSLATE_NOOP("SimPhant", "Values"), QT_TRANSLATE_NOOP("SimPhant", "Start"),
+               QT_TRANSLATE_NOOP("SimPhant", "Stop"), QT_TRANSLATE_NOOP("SimPhant", "Count"),
+               QT_TRANSLATE_NOOP("SimPhant", "Low"), QT_TRANSLATE_NOOP("SimPhant", "High"),
+               QT_TRANSLATE_NOOP("SimPhant", "Rel"))
 _VAR_KEYS = ("target", "name", "values", "start", "stop", "count", "low", "high", "rel")
-MET_COLUMNS = ("Name", "Quantity", "Object", "Component", "Reducer", "Arguments", "Expression")
+MET_COLUMNS = (QT_TRANSLATE_NOOP("SimPhant", "Name"), QT_TRANSLATE_NOOP("SimPhant", "Quantity"),
+               QT_TRANSLATE_NOOP("SimPhant", "Object"), QT_TRANSLATE_NOOP("SimPhant", "Component"),
+               QT_TRANSLATE_NOOP("SimPhant", "Reducer"), QT_TRANSLATE_NOOP("SimPhant", "Arguments"),
+               QT_TRANSLATE_NOOP("SimPhant", "Expression"))
 _NUMERIC = ("App::PropertyFloat", "App::PropertyInteger", "App::PropertyLength",
             "App::PropertyDistance", "App::PropertyQuantity", "App::PropertyAngle",
             "App::PropertySpeed", "App::PropertyAcceleration", "App::PropertyForce",
@@ -34,8 +42,9 @@ _NUMERIC = ("App::PropertyFloat", "App::PropertyInteger", "App::PropertyLength",
             "App::PropertyVector", "App::PropertyVectorDistance", "App::PropertyTime",
             "App::PropertyPressure", "App::PropertyStiffness")
 #: where a sweep runs: (label, executor)
-RUN_PLACES = (("In this process", "in-process"), ("Local cores (Dask)", "dask"),
-              ("Dask scheduler", "scheduler"))
+RUN_PLACES = ((QT_TRANSLATE_NOOP("SimPhant", "In this process"), "in-process"),
+              (QT_TRANSLATE_NOOP("SimPhant", "Local cores (Dask)"), "dask"),
+              (QT_TRANSLATE_NOOP("SimPhant", "Dask scheduler"), "scheduler"))
 
 
 def numeric_targets(study):
@@ -92,16 +101,8 @@ def _num(text):
     return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
 
 
-def fmt_value(v):
-    """A number or text as the panel's tables show it."""
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.6g" % v
-    return str(v)
-
-
 def _row(*widgets):
+    """A row of widgets; a text (translated by the caller) becomes a label."""
     h = QtGui.QHBoxLayout()
     for w in widgets:
         h.addWidget(QtGui.QLabel(w) if isinstance(w, str) else w)
@@ -113,7 +114,7 @@ class SpecForm:
 
     def _spec_form(self, spec, dask):
         w = QtGui.QWidget()
-        w.setWindowTitle("Parameter study '%s'" % self.obj.Label)
+        w.setWindowTitle(translate("SimPhant", "Parameter study '%s'") % self.obj.Label)
         w.setWindowIcon(QtGui.QIcon(icon_path("ParameterStudy.svg")))
         lay = QtGui.QVBoxLayout(w)
         self.targets = numeric_targets(self.study)
@@ -122,19 +123,20 @@ class SpecForm:
                                                        "SimPhant::ForceElement",
                                                        "SimPhant::Driver"))]
         lay.addLayout(self._design_fields())
-        lay.addWidget(QtGui.QLabel("Design variables (values in the property's unit, as the "
-                                   "property editor shows them)"))
-        self.var_table = self._table(VAR_COLUMNS, "Target: OBJECT.PROPERTY[.COMPONENT] (pick "
-                                     "or type). Grid: Values '1, 2, 3' or Start/Stop/Count. "
-                                     "Sampled designs and the optimiser: Low/High or Rel (+- "
-                                     "fraction of the document's value)", 0, 220)
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Design variables (values in the "
+                                             "property's unit, as the property editor shows "
+                                             "them)")))
+        self.var_table = self._table(VAR_COLUMNS, translate(
+            "SimPhant", "Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values '1, "
+            "2, 3' or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- "
+            "fraction of the document's value)"), 0, 220)
         lay.addWidget(self.var_table)
         lay.addLayout(self._add_remove(self.add_variable, self.var_table))
-        lay.addWidget(QtGui.QLabel("Metrics (SI units)"))
-        self.met_table = self._table(MET_COLUMNS, "A reducer of a result signal ('at' takes "
-                                     "a time [s], 'percentile' a q, 'first_crossing' a level "
-                                     "and a direction), or an Expression with arithmetic: "
-                                     "max(spring_force(Suspension)) / 1000", 1, 130)
+        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Metrics (SI units)")))
+        self.met_table = self._table(MET_COLUMNS, translate(
+            "SimPhant", "A reducer of a result signal ('at' takes a time [s], 'percentile' a q, "
+            "'first_crossing' a level and a direction), or an Expression with arithmetic: "
+            "max(spring_force(Suspension)) / 1000"), 1, 130)
         lay.addWidget(self.met_table)
         lay.addLayout(self._add_remove(self.add_metric, self.met_table))
         lay.addLayout(self._goal_fields())
@@ -160,7 +162,7 @@ class SpecForm:
 
     def _table(self, columns, tip, wide, width):
         t = QtGui.QTableWidget(0, len(columns))
-        t.setHorizontalHeaderLabels(list(columns))
+        t.setHorizontalHeaderLabels([translate("SimPhant", c) for c in columns])
         t.setToolTip(tip)
         t.setMinimumHeight(110)
         t.setColumnWidth(wide, width)
@@ -174,8 +176,10 @@ class SpecForm:
         self.count.setRange(1, 100000)
         self.count.setValue(10)
         self.seed = QtGui.QLineEdit()
-        self.seed.setPlaceholderText("none")
-        top.addRow("Design", _row(self.design, "samples", self.count, "seed", self.seed))
+        self.seed.setPlaceholderText(translate("SimPhant", "none"))
+        top.addRow(translate("SimPhant", "Design"),
+                   _row(self.design, translate("SimPhant", "samples"), self.count,
+                        translate("SimPhant", "seed"), self.seed))
         self.sampler = QtGui.QComboBox()
         self.sampler.addItems(list(SAMPLERS))
         self.trials = QtGui.QSpinBox()
@@ -183,25 +187,32 @@ class SpecForm:
         self.trials.setValue(40)
         self.parallel = QtGui.QSpinBox()
         self.parallel.setRange(0, 1024)
-        self.parallel.setSpecialValueText("workers")
-        top.addRow("Optimiser", _row(self.sampler, "trials", self.trials, "in flight",
-                                     self.parallel))
+        self.parallel.setSpecialValueText(translate("SimPhant", "workers"))
+        top.addRow(translate("SimPhant", "Optimiser"),
+                   _row(self.sampler, translate("SimPhant", "trials"), self.trials,
+                        translate("SimPhant", "in flight"), self.parallel))
         return top
 
     def _goal_fields(self):
         form = QtGui.QFormLayout()
         self.objective = QtGui.QComboBox()
         self.objective2 = QtGui.QComboBox()
-        self.objective2.setToolTip("A second objective: the Pareto front of both")
-        form.addRow("Best variant", _row(self.objective, "and", self.objective2))
+        self.objective2.setToolTip(translate("SimPhant", "A second objective: the Pareto front "
+                                             "of both"))
+        form.addRow(translate("SimPhant", "Best variant"),
+                    _row(self.objective, translate("SimPhant", "and"), self.objective2))
         self.constraints = QtGui.QLineEdit()
-        self.constraints.setPlaceholderText("e.g. travel <= 0.14; peak_force < 3000")
-        form.addRow("Constraints", self.constraints)
+        self.constraints.setPlaceholderText(translate("SimPhant", "e.g. travel <= 0.14; "
+                                                      "peak_force < 3000"))
+        form.addRow(translate("SimPhant", "Constraints"), self.constraints)
         self.t_end = QtGui.QLineEdit()
-        self.t_end.setPlaceholderText("the study's (%g s)" % self.study.EndTime)
+        self.t_end.setPlaceholderText(translate("SimPhant", "the study's (%g s)")
+                                      % self.study.EndTime)
         self.timeout = QtGui.QLineEdit()
-        self.timeout.setPlaceholderText("none")
-        form.addRow("End time [s]", _row(self.t_end, "timeout per variant [s]", self.timeout))
+        self.timeout.setPlaceholderText(translate("SimPhant", "none"))
+        form.addRow(translate("SimPhant", "End time [s]"),
+                    _row(self.t_end, translate("SimPhant", "timeout per variant [s]"),
+                         self.timeout))
         return form
 
     def _run_fields(self, dask):
@@ -209,18 +220,20 @@ class SpecForm:
         self.executor = QtGui.QComboBox()
         for label, data in RUN_PLACES:
             if dask or data == "in-process":
-                self.executor.addItem(label, data)
+                self.executor.addItem(translate("SimPhant", label), data)
         self.workers = QtGui.QSpinBox()
         self.workers.setRange(1, 256)
         from ..sweep.executors import default_workers
         self.workers.setValue(default_workers())
         self.scheduler = QtGui.QLineEdit()
-        self.scheduler.setPlaceholderText("tcp://host:8786")
-        form.addRow("Run", _row(self.executor, "workers", self.workers, self.scheduler))
-        self.use_cache = QtGui.QCheckBox("Cache results in")
+        self.scheduler.setPlaceholderText(translate("SimPhant", "tcp://host:8786"))
+        form.addRow(translate("SimPhant", "Run"),
+                    _row(self.executor, translate("SimPhant", "workers"), self.workers,
+                         self.scheduler))
+        self.use_cache = QtGui.QCheckBox(translate("SimPhant", "Cache results in"))
         self.cache_dir = QtGui.QLineEdit(self._default_cache())
-        self.use_cache.setToolTip("Finished variants are kept under their fingerprint: a "
-                                  "rerun simulates only what is new")
+        self.use_cache.setToolTip(translate("SimPhant", "Finished variants are kept under their "
+                                            "fingerprint: a rerun simulates only what is new"))
         form.addRow("", _row(self.use_cache, self.cache_dir))
         return form
 
@@ -233,8 +246,9 @@ class SpecForm:
 
     def _run_buttons(self):
         box = QtGui.QVBoxLayout()
-        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")), "Run")
-        self.cancel_button = QtGui.QPushButton("Cancel run")
+        self.run_button = QtGui.QPushButton(QtGui.QIcon(icon_path("Solve.svg")),
+                                            translate("SimPhant", "Run"))
+        self.cancel_button = QtGui.QPushButton(translate("SimPhant", "Cancel run"))
         self.cancel_button.setEnabled(False)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel_run)
@@ -273,8 +287,8 @@ class SpecForm:
         self.constraints.setText("; ".join("%s %s %r" % c for c in spec.constraints))
 
     def _add_remove(self, add, table):
-        a = QtGui.QPushButton("Add")
-        r = QtGui.QPushButton("Remove")
+        a = QtGui.QPushButton(translate("SimPhant", "Add"))
+        r = QtGui.QPushButton(translate("SimPhant", "Remove"))
         a.clicked.connect(lambda: (add(), self.validate()))
         r.clicked.connect(lambda: (table.removeRow(max(0, table.currentRow()))
                                    if table.rowCount() else None, self._metrics_changed()))
@@ -307,7 +321,8 @@ class SpecForm:
         t.setCellWidget(r, 0, self._combo(self.targets, d.get("target"), editable=True))
         for c, key in enumerate(_VAR_KEYS[1:], 1):
             v = d.get(key)
-            text = ", ".join(fmt_value(x) for x in v) if key == "values" and v else fmt_value(v)
+            text = ", ".join(format_value(x) for x in v) if key == "values" and v \
+                else format_value(v)
             if key == "name" and d.get("name") == d.get("target"):
                 text = ""
             t.setItem(r, c, QtGui.QTableWidgetItem(text))
@@ -341,28 +356,26 @@ class SpecForm:
     def _metrics_changed(self, *args):
         if not hasattr(self, "objective"):
             return
-        self._objectives(None, self.objective.currentText(), self.objective2.currentText())
+        self._objectives([self.objective.currentData(), self.objective2.currentData()])
         self.validate()
 
-    def _objectives(self, objectives, current=None, current2=None):
-        """Fill the objective combos with the metrics' names (``objectives``: a stored
-        specification's, else the texts to keep)."""
-        names = []
+    def _objectives(self, objectives):
+        """List "(none)" and minimize / maximize of every metric in both objective combos;
+        choose ``objectives`` (``(sense, metric)`` pairs) where they are there."""
+        items = [(translate("SimPhant", "(none)"), None)]
         for r in range(self.met_table.rowCount()):
             item = self.met_table.item(r, 0)
-            if item and item.text().strip():
-                names.append(item.text().strip())
-        if objectives:
-            current = "%s %s" % objectives[0]
-            current2 = "%s %s" % objectives[1] if len(objectives) > 1 else None
-        for box, keep in ((self.objective, current), (self.objective2, current2)):
+            name = item.text().strip() if item else ""
+            if name:
+                items += [(translate("SimPhant", "minimize %s") % name, ("minimize", name)),
+                          (translate("SimPhant", "maximize %s") % name, ("maximize", name))]
+        keys = list(objectives or []) + [None, None]
+        for box, key in ((self.objective, keys[0]), (self.objective2, keys[1])):
             box.blockSignals(True)
             box.clear()
-            box.addItem("(none)", None)
-            for name in names:
-                box.addItem("minimize %s" % name, ("minimize", name))
-                box.addItem("maximize %s" % name, ("maximize", name))
-            box.setCurrentIndex(max(0, box.findText(keep) if keep else 0))
+            for text, data in items:
+                box.addItem(text, data)
+            choose_item(box, key)
             box.blockSignals(False)
 
     # ------------------------------------------------------------------ the specification
@@ -446,7 +459,7 @@ class SpecForm:
             except ModelError as exc:
                 return str(exc)
         if self.use_cache.isChecked() and not self.cache_dir.text().strip():
-            return "the result cache needs a directory"
+            return translate("SimPhant", "the result cache needs a directory")
         return ""
 
     def validate(self, *args):
@@ -461,7 +474,8 @@ class SpecForm:
         self.workers.setEnabled(place == "dask")
         self.cache_dir.setEnabled(self.use_cache.isChecked())
         try:
-            spec_from_dict(self.spec_dict(), "Parameter study '%s'" % self.obj.Label)
+            spec_from_dict(self.spec_dict(), translate("SimPhant", "Parameter study '%s'")
+                           % self.obj.Label)
             text = self.run_problem()
         except ModelError as exc:
             text = str(exc)

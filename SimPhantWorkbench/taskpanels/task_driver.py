@@ -5,7 +5,7 @@ The driven joint is shown; ``DriverType`` (the joint driver kinds of the registr
 parameter fields are the properties of ``objects.driver.PARAMETER_PROPERTIES``, those
 the chosen kind and function do not use greyed out: angles in deg and lengths in mm
 (quantity boxes), speeds in rpm or mm/s, times in s, frequency in Hz, the expression
-in t (SI). Every change is validated with ``conversion.driver_data`` -- the one
+in t (SI). Every change is validated with ``document.elements.driver_data`` -- the one
 validation the factory and the conversion use -- on the values in the panel; the
 message appears at the bottom and OK is refused while it is not "OK". Nothing is
 written before OK (one undo step).
@@ -17,7 +17,9 @@ from ..gui.common import icon_path
 from ..document.elements import driver_data
 from ..objects.driver import PARAMETER_PROPERTIES
 from ..document.base import find_study, study_joints
+from ..solver import JOINT_TYPES
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import CheckedPanel, Form, quantity_box, quantity_value
 
 __all__ = ["TaskDriver"]
@@ -27,18 +29,18 @@ _PROPS = ("Label", "Joint", "DriverType", "Function", "Angle", "Speed", "EndAngl
           "AngleAmplitude", "Distance", "Velocity", "EndDistance", "DistanceAmplitude",
           "StartTime", "EndTime", "Frequency", "Phase", "Expression")
 #: parameter field: property -> (row label, unit of a quantity box, or None: a plain number)
-_FIELDS = (("Angle", "Angle (value, start, offset)", "deg"),
-           ("EndAngle", "End angle", "deg"),
-           ("AngleAmplitude", "Angle amplitude", "deg"),
-           ("Speed", "Speed [rpm]", None),
-           ("Distance", "Distance (value, start, offset)", "mm"),
-           ("EndDistance", "End distance", "mm"),
-           ("DistanceAmplitude", "Distance amplitude", "mm"),
-           ("Velocity", "Velocity [mm/s]", None),
-           ("StartTime", "Start time [s]", None),
-           ("EndTime", "End time [s]", None),
-           ("Frequency", "Frequency [Hz]", None),
-           ("Phase", "Phase", "deg"))
+_FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle (value, start, offset)"), "deg"),
+           ("EndAngle", QT_TRANSLATE_NOOP("SimPhant", "End angle"), "deg"),
+           ("AngleAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Angle amplitude"), "deg"),
+           ("Speed", QT_TRANSLATE_NOOP("SimPhant", "Speed [rpm]"), None),
+           ("Distance", QT_TRANSLATE_NOOP("SimPhant", "Distance (value, start, offset)"), "mm"),
+           ("EndDistance", QT_TRANSLATE_NOOP("SimPhant", "End distance"), "mm"),
+           ("DistanceAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Distance amplitude"), "mm"),
+           ("Velocity", QT_TRANSLATE_NOOP("SimPhant", "Velocity [mm/s]"), None),
+           ("StartTime", QT_TRANSLATE_NOOP("SimPhant", "Start time [s]"), None),
+           ("EndTime", QT_TRANSLATE_NOOP("SimPhant", "End time [s]"), None),
+           ("Frequency", QT_TRANSLATE_NOOP("SimPhant", "Frequency [Hz]"), None),
+           ("Phase", QT_TRANSLATE_NOOP("SimPhant", "Phase"), "deg"))
 
 
 def _number(value):
@@ -47,32 +49,35 @@ def _number(value):
 
 class TaskDriver(CheckedPanel):
     props = _PROPS
-    title = "SimPhant driver"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant driver")
 
     def __init__(self, obj):
         super().__init__(obj)
         spec = DRIVER_TYPES.get(str(obj.DriverType))
         joint = obj.Joint
-        f = Form("Driver '%s' (%s)" % (obj.Label, joint.Label if joint is not None else "-"),
+        f = Form(translate("SimPhant", "Driver '%s' (%s)")
+                 % (obj.Label, joint.Label if joint is not None else "-"),
                  icon_path(spec.icon if spec is not None else "Driver_Rotation.svg"))
-        f.group("Driven joint")
-        self.joint_label = QtGui.QLabel("%s (%s)" % (joint.Label, joint.JointType)
-                                        if joint is not None else "-")
-        f.row("Joint", self.joint_label)
+        f.group(translate("SimPhant", "Driven joint"))
+        kind = JOINT_TYPES.get(str(joint.JointType)) if joint is not None else None
+        self.joint_label = QtGui.QLabel("%s (%s)" % (joint.Label, translate("SimPhant", kind.label))
+                                        if kind is not None else "-")
+        f.row(translate("SimPhant", "Joint"), self.joint_label)
         self.kind = QtGui.QComboBox()
         for k in joint_driver_kinds():
             s = DRIVER_TYPES[k]
-            self.kind.addItem("%s (%s joints)" % (s.label, ", ".join(s.joints)), k)
+            self.kind.addItem(translate("SimPhant", "%s (%s joints)")
+                              % (translate("SimPhant", s.label), ", ".join(s.joints)), k)
         self.kind.setCurrentIndex(max(0, self.kind.findData(str(obj.DriverType))))
         self.kind.currentIndexChanged.connect(self.check)
-        f.row("Driven", self.kind)
-        f.group("Motion")
+        f.row(translate("SimPhant", "Driven"), self.kind)
+        f.group(translate("SimPhant", "Motion"))
         self.function = QtGui.QComboBox()
         for name, fs in FUNCTION_TYPES.items():
-            self.function.addItem(fs.label, name)
+            self.function.addItem(translate("SimPhant", fs.label), name)
         self.function.setCurrentIndex(max(0, self.function.findData(str(obj.Function))))
         self.function.currentIndexChanged.connect(self.check)
-        f.row("Function", self.function)
+        f.row(translate("SimPhant", "Function"), self.function)
         self.fields = {}
         for prop, label, unit in _FIELDS:
             value = _number(getattr(obj, prop))
@@ -86,11 +91,12 @@ class TaskDriver(CheckedPanel):
                 box.setValue(value)
                 box.valueChanged.connect(self.check)
             self.fields[prop] = box
-            f.row(label, box)
+            f.row(translate("SimPhant", label), box)
         self.expression = QtGui.QLineEdit(str(obj.Expression))
         self.expression.textChanged.connect(self.check)
         self.fields["Expression"] = self.expression
-        f.row("Expression in t [s]", self.expression, "SI (rad or m), e.g. 0.5*sin(2*pi*t)")
+        f.row(translate("SimPhant", "Expression in t [s]"), self.expression,
+              translate("SimPhant", "SI (rad or m), e.g. 0.5*sin(2*pi*t)"))
         self.finish_form(f)
 
     def used(self):

@@ -4,7 +4,7 @@ Fields are those of the element's kind (``FORCE_TYPES[kind].params``): stiffness
 damping as quantities with units ("10 N/mm", "2 N*mm/deg") or tables, the free length
 (or the value at the start), preload, contractile force, the joint DOF, the actuator
 value or function of t. Every change is validated with
-``conversion.force_element_params`` -- the one validation the factory and the
+``document.elements.force_element_params`` -- the one validation the factory and the
 conversion use -- on the values in the panel; the message appears at the bottom and
 OK is refused while it is not "OK". Nothing is written before OK (one undo step).
 """
@@ -16,13 +16,19 @@ from ..document.elements import FORCE_UNITS, force_element_params, force_geometr
 from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
 from ..solver.forces import FORCE_TYPES
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import CheckedPanel, Form
 
 __all__ = ["TaskForceElement"]
 
-#: property names of the panel's text fields, per spec parameter
-_TEXT_FIELDS = {"stiffness": ("Stiffness", "StiffnessTable"),
-                "damping": ("Damping", "DampingTable")}
+#: property names of the panel's text fields, per spec parameter, and the field's label
+_TEXT_FIELDS = {"stiffness": ("Stiffness", "StiffnessTable",
+                              QT_TRANSLATE_NOOP("SimPhant", "Stiffness (e.g. '10 %s')")),
+                "damping": ("Damping", "DampingTable",
+                            QT_TRANSLATE_NOOP("SimPhant", "Damping (e.g. '10 %s')"))}
+#: the joint degrees of freedom (``objects.force_element.DOFS``) as the list shows them
+_DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint z axis"),
+             "translation": QT_TRANSLATE_NOOP("SimPhant", "translation along the joint z axis")}
 #: properties read by the validation (copied from the object, then overridden)
 _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
           "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
@@ -31,7 +37,7 @@ _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffnes
 
 class TaskForceElement(CheckedPanel):
     props = _PROPS
-    title = "SimPhant force element"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant force element")
 
     def __init__(self, obj):
         super().__init__(obj)
@@ -41,33 +47,37 @@ class TaskForceElement(CheckedPanel):
         target = (obj.Joint.Label if obj.Joint is not None else "-") if spec.attach == "joint" \
             else " - ".join(r[0].Label if r and r[0] is not None else "-"
                             for r in (obj.Reference1, obj.Reference2))
-        f = Form("%s '%s' (%s)" % (spec.label, obj.Label, target), icon_path(spec.icon))
-        f.group(spec.label)
+        label = translate("SimPhant", spec.label)
+        f = Form("%s '%s' (%s)" % (label, obj.Label, target), icon_path(spec.icon))
+        f.group(label)
         self.fields = {}
         units = FORCE_UNITS[force_geometry(obj)]
         if "dof" in names:
             self.dof = QtGui.QComboBox()
             for d in DOFS:
-                self.dof.addItem("%s about/along the joint z axis" % d, d)
+                self.dof.addItem(translate("SimPhant", _DOF_TEXT.get(d, d)), d)
             self.dof.setCurrentIndex(DOFS.index(str(obj.Dof)))
             self.dof.currentIndexChanged.connect(self.check)
-            f.row("Degree of freedom", self.dof)
+            f.row(translate("SimPhant", "Degree of freedom"), self.dof)
         for key in ("stiffness", "damping"):
             if key in names:
-                prop, table = _TEXT_FIELDS[key]
-                self._text(f, prop, "%s (e.g. '10 %s')" % (prop, units[key]), getattr(obj, prop))
-                self._text(f, table, "or a table", getattr(obj, table),
-                           "rows 'x, force; ...' [%s, N or N m]; replaces %s when not empty"
+                prop, table, text = _TEXT_FIELDS[key]
+                self._text(f, prop, translate("SimPhant", text) % units[key], getattr(obj, prop))
+                self._text(f, table, translate("SimPhant", "or a table"), getattr(obj, table),
+                           translate("SimPhant", "rows 'x, force; ...' [%s, N or N m]; replaces "
+                                     "%s when not empty")
                            % (units["length" if key == "stiffness" else "rate"], prop))
         if "free_length" in names or "rest" in names:
-            self.from_start = QtGui.QCheckBox("its value at the start")
+            self.from_start = QtGui.QCheckBox(translate("SimPhant", "its value at the start"))
             self.from_start.setChecked(bool(obj.FreeLengthFromStart))
             self.from_start.toggled.connect(self.check)
-            f.row("Free length / rest", self.from_start)
-            self._text(f, "FreeLength", "otherwise", obj.FreeLength)
-        for key, prop, label in (("preload", "Preload", "Preload [N]"),
-                                 ("force", "Force", "Force [N]"),
-                                 ("value", "Value", "Value [N m or N]")):
+            f.row(translate("SimPhant", "Free length / rest"), self.from_start)
+            self._text(f, "FreeLength", translate("SimPhant", "otherwise"), obj.FreeLength)
+        for key, prop, label in (("preload", "Preload", QT_TRANSLATE_NOOP("SimPhant",
+                                                                          "Preload [N]")),
+                                 ("force", "Force", QT_TRANSLATE_NOOP("SimPhant", "Force [N]")),
+                                 ("value", "Value", QT_TRANSLATE_NOOP("SimPhant",
+                                                                      "Value [N m or N]"))):
             if key in names:
                 box = QtGui.QDoubleSpinBox()
                 box.setRange(-1e12, 1e12)
@@ -75,10 +85,11 @@ class TaskForceElement(CheckedPanel):
                 box.setValue(float(getattr(obj, prop)))
                 box.valueChanged.connect(self.check)
                 self.fields[prop] = box
-                f.row(label, box)
+                f.row(translate("SimPhant", label), box)
         if "value" in names:
-            self._text(f, "ValueFunction", "or a function of t [s]", obj.ValueFunction,
-                       "e.g. 2*sin(2*pi*t); replaces Value when not empty")
+            self._text(f, "ValueFunction", translate("SimPhant", "or a function of t [s]"),
+                       obj.ValueFunction, translate("SimPhant", "e.g. 2*sin(2*pi*t); replaces "
+                                                    "Value when not empty"))
         self.finish_form(f)
 
     def _text(self, form, prop, label, value, hint=None):

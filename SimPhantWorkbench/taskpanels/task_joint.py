@@ -5,7 +5,7 @@ study (3D view or tree, either order). A selection gate accepts only elements
 of the study's bodies and says why a pick is refused; while the pointer rests
 on an element (pre-selection) a translucent triad shows the frame that element
 gives; once picked, each side's joint frame is drawn as the joint will have it
-(``picking.joint_frames``, the conversion the solver uses).
+(``document.picking.joint_frames``, the conversion the solver uses).
 
 Nothing in the document changes until OK, which creates (or edits) the joint
 in one transaction through ``FreeCADGui.doCommand`` (a replayable
@@ -21,6 +21,7 @@ from ..document.joints import reference_of
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
+from ..gui.translation import translate
 
 __all__ = ["TaskJoint"]
 
@@ -34,7 +35,7 @@ class _Gate:
 
     def allow(self, doc, obj, sub):
         if doc is not self.panel.study.Document:
-            self.reason = "'%s' is in another document" % obj.Label
+            self.reason = translate("SimPhant", "'%s' is in another document") % obj.Label
             return False
         ok, reason = self.panel.check_pick(obj, sub or "")
         if not ok:
@@ -98,38 +99,42 @@ class TaskJoint:
     # ------------------------------------------------------------------ form
     def _build_form(self):
         form = QtGui.QWidget()
-        form.setWindowTitle(("Edit joint '%s'" % self.joint.Label) if self.joint is not None
-                            else "New joint")
+        form.setWindowTitle(translate("SimPhant", "Edit joint '%s'") % self.joint.Label
+                            if self.joint is not None else translate("SimPhant", "New joint"))
         form.setWindowIcon(QtGui.QIcon(icon_path(JOINT_TYPES[self.kind].icon)))
         lay = QtGui.QVBoxLayout(form)
         grid = QtGui.QGridLayout()
-        grid.addWidget(QtGui.QLabel("Joint kind"), 0, 0)
+        grid.addWidget(QtGui.QLabel(translate("SimPhant", "Joint kind")), 0, 0)
         self.kind_box = QtGui.QComboBox()
         for name, spec in JOINT_TYPES.items():
-            self.kind_box.addItem(QtGui.QIcon(icon_path(spec.icon)), spec.label, name)
-            self.kind_box.setItemData(self.kind_box.count() - 1, spec.doc, QtCore.Qt.ToolTipRole)
+            self.kind_box.addItem(QtGui.QIcon(icon_path(spec.icon)),
+                                  translate("SimPhant", spec.label), name)
+            self.kind_box.setItemData(self.kind_box.count() - 1, translate("SimPhant", spec.doc),
+                                      QtCore.Qt.ToolTipRole)
         self.kind_box.setCurrentIndex(list(JOINT_TYPES).index(self.kind))
         self.kind_box.currentIndexChanged.connect(self._kind_changed)
         grid.addWidget(self.kind_box, 0, 1)
         self.ref_buttons = []
         for i in range(2):
-            grid.addWidget(QtGui.QLabel("Reference %d" % (i + 1)), 1 + i, 0)
+            grid.addWidget(QtGui.QLabel(translate("SimPhant", "Reference %d") % (i + 1)), 1 + i, 0)
             b = QtGui.QPushButton()
-            b.setToolTip("Click, then pick a vertex, edge or face to replace this reference")
+            b.setToolTip(translate("SimPhant", "Click, then pick a vertex, edge or face to "
+                                   "replace this reference"))
             b.clicked.connect(lambda checked=False, k=i: self.repick(k))
             grid.addWidget(b, 1 + i, 1)
             self.ref_buttons.append(b)
-        grid.addWidget(QtGui.QLabel("Offset"), 3, 0)
+        grid.addWidget(QtGui.QLabel(translate("SimPhant", "Offset")), 3, 0)
         self.offset = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
         self.offset.setProperty("unit", "mm")
         self.offset.setProperty("minimum", -1e9)
         self.offset.setProperty("maximum", 1e9)
-        self.offset.setToolTip("Side 2 stands this far ahead of side 1 along the joint axis")
+        self.offset.setToolTip(translate("SimPhant", "Side 2 stands this far ahead of side 1 "
+                                         "along the joint axis"))
         if self.joint is not None:
             self.offset.setProperty("rawValue", float(self.joint.Offset.Value))
         self.offset.valueChanged.connect(lambda *a: self.update())
         grid.addWidget(self.offset, 3, 1)
-        self.reverse = QtGui.QCheckBox("Reverse the joint axis")
+        self.reverse = QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))
         self.reverse.setChecked(bool(self.joint.Reverse) if self.joint is not None else False)
         self.reverse.toggled.connect(lambda *a: self.update())
         grid.addWidget(self.reverse, 4, 1)
@@ -206,8 +211,9 @@ class TaskJoint:
         slot = self._target_slot()
         other = self.refs[1 - slot] if slot in (0, 1) else None
         if other is not None and other[0] == body:
-            return False, ("'%s' is on body '%s' like reference %d; a joint connects two "
-                           "different bodies" % (obj.Label, body.Label, 2 - slot))
+            return False, translate("SimPhant", "'%s' is on body '%s' like reference %d; a joint "
+                                    "connects two different bodies") % (obj.Label, body.Label,
+                                                                        2 - slot)
         return True, ""
 
     def _target_slot(self):
@@ -216,7 +222,7 @@ class TaskJoint:
         return 1    # both filled: a new pick replaces side 2
 
     def show_refusal(self, reason):
-        self.refusal.setText("Refused: " + reason)
+        self.refusal.setText(translate("SimPhant", "Refused: %s") % reason)
 
     def picked(self, obj, sub):
         if self.closed:
@@ -244,24 +250,32 @@ class TaskJoint:
         return picking.joint_frames(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
                                     reverse=self.reverse.isChecked(),
                                     length=float(self.joint.Length.Value) if self.joint else 0.0,
-                                    label=self.joint.Label if self.joint else "New joint")
+                                    label=self.joint.Label if self.joint
+                                    else translate("SimPhant", "New joint"))
 
     def update(self):
-        self.needs_label.setText(picking.needs_text(self.kind) + " " + JOINT_TYPES[self.kind].doc)
+        self.needs_label.setText(picking.needs_text(self.kind) + " "
+                                 + translate("SimPhant", JOINT_TYPES[self.kind].doc))
         for i, b in enumerate(self.ref_buttons):
             r = self.refs[i]
-            text = "%s.%s  (body '%s')" % (r[1].Label, r[2], r[0].Label) if r else "(not picked)"
+            text = translate("SimPhant", "%s.%s  (body '%s')") % (r[1].Label, r[2], r[0].Label) \
+                if r else translate("SimPhant", "(not picked)")
             if self.slot == i:
-                text = "\u25b6 " + (text if r else "pick a vertex, edge or face")
+                text = "\u25b6 " + (text if r else translate("SimPhant",
+                                                             "pick a vertex, edge or face"))
             b.setText(text)
         for t in self.side_triads:
             t.show(False)
         missing = [i + 1 for i, r in enumerate(self.refs) if r is None]
         if missing:
-            self.status.setText("Pick reference %d: a vertex, edge or face of a body of study "
-                                "'%s'%s." % (missing[0], self.study.Label,
-                                             "" if len(missing) == 2 or missing[0] == 1
-                                             else " other than '%s'" % self.refs[0][0].Label))
+            if len(missing) == 2 or missing[0] == 1:
+                self.status.setText(translate("SimPhant", "Pick reference %d: a vertex, edge or "
+                                              "face of a body of study '%s'.")
+                                    % (missing[0], self.study.Label))
+            else:
+                self.status.setText(translate("SimPhant", "Pick reference %d: a vertex, edge or "
+                                              "face of a body of study '%s' other than '%s'.")
+                                    % (missing[0], self.study.Label, self.refs[0][0].Label))
             for i, r in enumerate(self.refs):
                 if r is not None:
                     try:
@@ -274,14 +288,17 @@ class TaskJoint:
         try:
             f1, f2 = self.frames()
         except Exception as exc:  # noqa: BLE001 - explained instead of failing
-            self.status.setText("Cannot make this joint: %s\n%s" % (exc, picking.needs_text(
-                self.kind)))
+            self.status.setText(translate("SimPhant", "Cannot make this joint: %s") % exc + "\n"
+                                + picking.needs_text(self.kind))
             return False
         for t, pl in zip(self.side_triads, (f1, f2)):
             t.set_placement(pl)
             t.show(True)
-        self.status.setText("Ready: press OK to %s the %s joint." % (
-            "update" if self.joint is not None else "create", JOINT_TYPES[self.kind].label.lower()))
+        label = translate("SimPhant", JOINT_TYPES[self.kind].label)
+        self.status.setText(translate("SimPhant", "Ready: press OK to update the joint (%s).")
+                            % label if self.joint is not None else
+                            translate("SimPhant", "Ready: press OK to create the joint (%s).")
+                            % label)
         return True
 
     # ------------------------------------------------------------------ dialog
@@ -311,10 +328,11 @@ class TaskJoint:
 
     def accept(self):
         if not self.update():
-            self.refusal.setText("Not ready: " + self.status.text())
+            self.refusal.setText(translate("SimPhant", "Not ready: %s") % self.status.text())
             return False
-        title = ("Edit SimPhant joint" if self.joint is not None else "Add SimPhant %s joint"
-                 % JOINT_TYPES[self.kind].label.lower())
+        title = translate("SimPhant", "Edit SimPhant joint") if self.joint is not None else \
+            translate("SimPhant", "Add SimPhant joint (%s)") % translate(
+                "SimPhant", JOINT_TYPES[self.kind].label)
         if not run_in_transaction(self.doc, title, self._lines()):
             return False
         self._close()
@@ -339,4 +357,4 @@ class TaskJoint:
                 gdoc.resetEdit()
 
     def open_message(self, text):
-        message("info", "SimPhant joint", text)
+        message("info", translate("SimPhant", "SimPhant joint"), text)

@@ -1,6 +1,6 @@
 """Force / Torque panel: constant value or function of t (checked as you type), point, axes.
 
-The function text is validated live with ``conversion.parse_time_function``
+The function text is validated live with ``document.elements.parse_time_function``
 (the parser the solver conversion uses); its error appears under the field.
 The point of a force is the CoG or a vertex, edge or face of the body picked in
 the 3D view while the panel is open.
@@ -14,6 +14,7 @@ from ..gui.common import icon_path, obj_expr
 from ..document.elements import parse_time_function
 from ..document.joints import reference_of
 from ..document.base import is_type
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import Form, PropertyPanel, quantity_value
 
 __all__ = ["TaskLoad"]
@@ -30,18 +31,19 @@ class _PointObserver:
 
 
 class TaskLoad(PropertyPanel):
-    title = "SimPhant load"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant load")
 
     def __init__(self, load):
         super().__init__(load)
         self.torque = is_type(load, "SimPhant::Torque")
         unit = "N*m" if self.torque else "N"
-        kind = "Torque" if self.torque else "Force"
-        f = Form("%s '%s' on '%s'" % (kind, load.Label, load.Body.Label if load.Body else "-"),
+        kind = translate("SimPhant", "Torque") if self.torque else translate("SimPhant", "Force")
+        f = Form(translate("SimPhant", "%s '%s' on '%s'")
+                 % (kind, load.Label, load.Body.Label if load.Body else "-"),
                  icon_path("Torque.svg" if self.torque else "Force.svg"))
-        f.group("Value")
-        self.mode_const = QtGui.QRadioButton("Constant")
-        self.mode_func = QtGui.QRadioButton("Function of time t [s]")
+        f.group(translate("SimPhant", "Value"))
+        self.mode_const = QtGui.QRadioButton(translate("SimPhant", "Constant"))
+        self.mode_func = QtGui.QRadioButton(translate("SimPhant", "Function of time t [s]"))
         text = (load.TorqueFunction if self.torque else load.ForceFunction).strip()
         (self.mode_func if text else self.mode_const).setChecked(True)
         f.row("", self.mode_const)
@@ -50,24 +52,24 @@ class TaskLoad(PropertyPanel):
                               kind)
         f.row("", self.mode_func)
         self.func = QtGui.QLineEdit(text)
-        self.func.setPlaceholderText("e.g. 0, 0, 10*sin(2*pi*t)")
+        self.func.setPlaceholderText(translate("SimPhant", "e.g. 0, 0, 10*sin(2*pi*t)"))
         self.func_error = f.row("x, y, z [%s]" % unit.replace("*", " "), self.func, " ")
         self.func.textChanged.connect(self.check_function)
         self.mode_func.toggled.connect(self.check_function)
         self.frame = QtGui.QComboBox()
-        self.frame.addItem("World axes", "World")
-        self.frame.addItem("Body axes (turning with the body)", "Body")
+        self.frame.addItem(translate("SimPhant", "World axes"), "World")
+        self.frame.addItem(translate("SimPhant", "Body axes (turning with the body)"), "Body")
         self.frame.setCurrentIndex(0 if str(load.Frame) == "World" else 1)
-        f.row("Components in", self.frame)
+        f.row(translate("SimPhant", "Components in"), self.frame)
         self.ref = None
         if not self.torque:
-            f.group("Point of application")
+            f.group(translate("SimPhant", "Point of application"))
             ref = reference_of(load.Reference)
             self.ref = (ref[0], ref[1]) if ref and ref[1] else None
             self.point_label = QtGui.QLabel()
             self.point_label.setWordWrap(True)
-            f.row("Point", self.point_label)
-            cog = QtGui.QPushButton("Use the centre of gravity")
+            f.row(translate("SimPhant", "Point"), self.point_label)
+            cog = QtGui.QPushButton(translate("SimPhant", "Use the centre of gravity"))
             cog.clicked.connect(self.use_cog)
             f.row("", cog)
             self.observer = _PointObserver(self)
@@ -86,7 +88,7 @@ class TaskLoad(PropertyPanel):
         try:
             parse_time_function(self.func.text(), "function")
             self.func_error.setStyleSheet("color: #4e9a06")
-            self.func_error.setText("OK")
+            self.func_error.setText(translate("SimPhant", "OK"))
             return ""
         except Exception as exc:  # noqa: BLE001 - shown under the field
             self.func_error.setStyleSheet("color: #a40000")
@@ -95,18 +97,19 @@ class TaskLoad(PropertyPanel):
 
     def _show_point(self):
         if self.ref is None:
-            self.point_label.setText("the centre of gravity (pick a vertex, edge or face of the "
-                                     "body in the 3D view to change it)")
+            self.point_label.setText(translate("SimPhant", "the centre of gravity (pick a vertex, "
+                                               "edge or face of the body in the 3D view to "
+                                               "change it)"))
         else:
-            self.point_label.setText("%s.%s (pick another element to change it)"
-                                     % (self.ref[0].Label, self.ref[1]))
+            self.point_label.setText(translate("SimPhant", "%s.%s (pick another element to "
+                                               "change it)") % (self.ref[0].Label, self.ref[1]))
 
     def pick_point(self, obj, sub):
         body = self.obj.Body
         try:
             _, ref_obj, ref_sub = picking.resolve_pick([body], obj, sub)
         except Exception as exc:  # noqa: BLE001 - explained
-            self.point_label.setText("Refused: %s" % exc)
+            self.point_label.setText(translate("SimPhant", "Refused: %s") % exc)
             return
         self.ref = (ref_obj, ref_sub)
         self._show_point()

@@ -10,7 +10,7 @@ Two forms in the task view:
   scheduler's address) and the result cache, then Run / Cancel with progress. The
   specification is checked by the sweep's own ``spec_from_dict``; its message is shown
   under the fields.
-* **Results** (``parameter_study_results.ResultsView``) -- one row per variant and a
+* **Results** (``parameter_study_results.ResultsPage``) -- one row per variant and a
   plot of a metric against a variable (line, scatter, heat map) or the Pareto front,
   PNG/CSV export and "Apply best": the results are kept (as OK) and
   ``sweep.apply_best`` gives the document the best variant's values (one more undo
@@ -30,16 +30,17 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..gui.common import message, obj_expr
+from ..gui.translation import translate
 from ..document.base import transaction
 from .. import sweep
 from ..solver import ModelError
-from .parameter_study_results import ResultsView
+from .parameter_study_results import ResultsPage
 from .parameter_study_spec import SpecForm, metric_text, numeric_targets
 
 __all__ = ["TaskParameterStudy", "numeric_targets", "metric_text"]
 
 
-class TaskParameterStudy(SpecForm, ResultsView):
+class TaskParameterStudy(SpecForm, ResultsPage):
     """The task panel of a ParameterStudy (see the module docstring)."""
 
     #: the panel open now (scripts and tests reach it here)
@@ -82,12 +83,12 @@ class TaskParameterStudy(SpecForm, ResultsView):
         self.progress_log = []
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText("Starting %d variants ..." % spec.size())
+        self.status.setText(translate("SimPhant", "Starting %d variants ...") % spec.size())
         self.t0 = time.perf_counter()
         try:
             outcome = execute(self.study, spec, **kwargs)
         except Exception as exc:  # noqa: BLE001 - shown; the sweep restored the document
-            message("error", "SimPhant: parameter study", str(exc))
+            message("error", translate("SimPhant", "SimPhant: parameter study"), str(exc))
             outcome = None
         finally:
             self.running = False
@@ -99,11 +100,12 @@ class TaskParameterStudy(SpecForm, ResultsView):
         self.spec = spec
         self.rows = outcome.rows
         s = outcome.stats
-        self.status.setText("%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s)."
-                            "%s OK keeps the results."
+        self.status.setText(translate("SimPhant", "%d variants: %d ok, %d failed, %d lost, %d "
+                                      "not run; %.1f s (%s).%s OK keeps the results.")
                             % (len(outcome.rows), outcome.count("ok"), outcome.count("failed"),
                                outcome.count("lost"), outcome.count("cancelled"),
-                               s["wall_time"], s.get("executor") or "nothing run",
+                               s["wall_time"], s.get("executor")
+                               or translate("SimPhant", "nothing run"),
                                " " + s["infrastructure"] + "." if s.get("infrastructure")
                                else ""))
         self.bar.setValue(1000 if not s.get("cancelled") else self.bar.value())
@@ -113,38 +115,18 @@ class TaskParameterStudy(SpecForm, ResultsView):
     def _progress(self, p):
         self.progress_log.append(p)
         self.bar.setValue(int(1000 * p.done / max(1, p.total)))
-        eta = "remaining ~%.0f s" % p.eta if p.eta is not None else "remaining: estimating"
-        self.status.setText("%d of %d variants (%d failed, %d lost, %d from the cache)   "
-                            "elapsed %.1f s   %s%s" % (p.done, p.total, p.failed, p.lost,
-                                                       p.cached, p.elapsed, eta,
-                                                       "\n" + p.note if p.note else ""))
+        eta = translate("SimPhant", "remaining ~%.0f s") % p.eta if p.eta is not None \
+            else translate("SimPhant", "remaining: estimating")
+        self.status.setText(translate("SimPhant", "%d of %d variants (%d failed, %d lost, %d "
+                                      "from the cache)   elapsed %.1f s   %s%s")
+                            % (p.done, p.total, p.failed, p.lost, p.cached, p.elapsed, eta,
+                               "\n" + p.note if p.note else ""))
         QtGui.QApplication.processEvents(QtCore.QEventLoop.AllEvents, 20)
         return not self.cancel_requested
 
     def cancel_run(self):
         self.cancel_requested = True
-        self.status.setText("Cancelling ...")
-
-    # ------------------------------------------------------------------ best, OK / Cancel
-    def apply_best(self):
-        """Keep the results (as OK: one undo step, the panel closes), then give the document
-        the best variant's values with ``sweep.apply_best`` (one more undo step).
-
-        Returns the best row, or None (nothing written)."""
-        row = self.best()
-        if row is None:
-            message("warning", "SimPhant: apply best", "No best variant: choose a best "
-                    "variant (objective) and run the study.")
-            return None
-        if not self.accept():
-            return None
-        try:
-            FreeCADGui.doCommand("from SimPhantWorkbench import sweep")
-            FreeCADGui.doCommand("sweep.apply_best(%s)" % obj_expr(self.obj))
-        except Exception as exc:  # noqa: BLE001 - apply_variant aborted its transaction
-            message("error", "SimPhant: apply best", str(exc))
-            return None
-        return row
+        self.status.setText(translate("SimPhant", "Cancelling ..."))
 
     # ------------------------------------------------------------------ OK / Cancel
     def getStandardButtons(self):
@@ -155,10 +137,10 @@ class TaskParameterStudy(SpecForm, ResultsView):
             return False
         problem = self.validate()
         if problem:
-            message("warning", "SimPhant parameter study", problem)
+            message("warning", translate("SimPhant", "SimPhant parameter study"), problem)
             return False
         from ..sweep import store_outcome
-        title = "Edit %s" % self.obj.Label
+        title = translate("SimPhant", "Edit %s") % self.obj.Label
         try:
             with transaction(self.doc, title):
                 FreeCADGui.doCommand("_obj = %s" % obj_expr(self.obj))

@@ -22,6 +22,7 @@ from .. import playback, runner
 from ..gui.common import icon_path, message
 from ..results_gui import plot_panel
 from ..gui.following import flush_markers
+from ..gui.translation import translate
 
 __all__ = ["TaskPlayback", "show"]
 
@@ -39,7 +40,8 @@ class TaskPlayback:
         self.doc = study.Document
         self.result = runner.get_result(study)
         if self.result is None:
-            raise ValueError("Study '%s' has no result yet: solve it first" % study.Label)
+            raise ValueError(translate("SimPhant", "Study '%s' has no result yet: solve it first")
+                             % study.Label)
         self.session = playback.Session(study)
         self.t = self.result.t
         self.n = len(self.t)
@@ -50,7 +52,7 @@ class TaskPlayback:
         self.ask_on_close = ask_on_close
         self.in_edit = False
         self.frames_shown = 0
-        self.doc.openTransaction("SimPhant: playback of '%s'" % study.Label)
+        self.doc.openTransaction(translate("SimPhant", "SimPhant: playback of '%s'") % study.Label)
         self._build_form()
         self.timer = QtCore.QTimer()
         self.timer.setInterval(TICK_MS)
@@ -60,7 +62,7 @@ class TaskPlayback:
     # ------------------------------------------------------------------ form
     def _build_form(self):
         form = QtGui.QWidget()
-        form.setWindowTitle("Playback: %s" % self.study.Label)
+        form.setWindowTitle(translate("SimPhant", "Playback: %s") % self.study.Label)
         form.setWindowIcon(QtGui.QIcon(icon_path("Playback.svg")))
         lay = QtGui.QVBoxLayout(form)
         self.readout = QtGui.QLabel()
@@ -76,39 +78,41 @@ class TaskPlayback:
         style = form.style()
         self.back = QtGui.QToolButton()
         self.back.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekBackward))
-        self.back.setToolTip("Previous frame")
+        self.back.setToolTip(translate("SimPhant", "Previous frame"))
         self.back.clicked.connect(lambda: self.step(-1))
         self.play = QtGui.QToolButton()
         self.play.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaPlay))
-        self.play.setToolTip("Play / pause")
+        self.play.setToolTip(translate("SimPhant", "Play / pause"))
         self.play.clicked.connect(self.toggle)
         self.fwd = QtGui.QToolButton()
         self.fwd.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekForward))
-        self.fwd.setToolTip("Next frame")
+        self.fwd.setToolTip(translate("SimPhant", "Next frame"))
         self.fwd.clicked.connect(lambda: self.step(1))
         for w in (self.back, self.play, self.fwd):
             w.setIconSize(QtCore.QSize(24, 24))
             row.addWidget(w)
-        self.loop = QtGui.QCheckBox("Loop")
+        self.loop = QtGui.QCheckBox(translate("SimPhant", "Loop"))
         row.addWidget(self.loop)
         row.addStretch(1)
-        row.addWidget(QtGui.QLabel("Speed"))
+        row.addWidget(QtGui.QLabel(translate("SimPhant", "Speed")))
         self.speed = QtGui.QDoubleSpinBox()
         self.speed.setRange(0.1, 10.0)
         self.speed.setSingleStep(0.1)
         self.speed.setDecimals(2)
         self.speed.setValue(1.0)
         self.speed.setSuffix(" \u00d7")
-        self.speed.setToolTip("Playback speed: 1 = real time (0.1 to 10)")
+        self.speed.setToolTip(translate("SimPhant", "Playback speed: 1 = real time (0.1 to 10)"))
         row.addWidget(self.speed)
         lay.addLayout(row)
-        reset = QtGui.QPushButton(QtGui.QIcon(icon_path("Reset.svg")), "Reset to the start pose")
-        reset.setToolTip("Put the bodies exactly where they were when the run started")
+        reset = QtGui.QPushButton(QtGui.QIcon(icon_path("Reset.svg")),
+                                  translate("SimPhant", "Reset to the start pose"))
+        reset.setToolTip(translate("SimPhant", "Put the bodies exactly where they were when the "
+                                   "run started"))
         reset.clicked.connect(self.reset)
         lay.addWidget(reset)
         res_obj = runner.result_object(self.study)
-        info = QtGui.QLabel("%d frames, t = %.4g .. %.4g s (%s, %d steps)" % (
-            self.n, self.t[0], self.t[-1], res_obj.Method, res_obj.Steps))
+        info = QtGui.QLabel(translate("SimPhant", "%d frames, t = %.4g .. %.4g s (%s, %d steps)")
+                            % (self.n, self.t[0], self.t[-1], res_obj.Method, res_obj.Steps))
         info.setWordWrap(True)
         lay.addWidget(info)
         lay.addStretch(1)
@@ -126,8 +130,8 @@ class TaskPlayback:
         self.slider.blockSignals(True)
         self.slider.setValue(self.index)
         self.slider.blockSignals(False)
-        self.readout.setText("t = %.4f s    frame %d / %d" % (self.t[self.index], self.index + 1,
-                                                             self.n))
+        self.readout.setText(translate("SimPhant", "t = %.4f s    frame %d / %d")
+                             % (self.t[self.index], self.index + 1, self.n))
         for panel in plot_panel.panels_of(self.study):    # the plots' cursor lines follow
             panel.set_time(self.t[self.index])
         return self.index
@@ -194,7 +198,7 @@ class TaskPlayback:
         self.slider.blockSignals(True)
         self.slider.setValue(0)
         self.slider.blockSignals(False)
-        self.readout.setText("start pose (t = %.4f s)" % self.t[0])
+        self.readout.setText(translate("SimPhant", "start pose (t = %.4f s)") % self.t[0])
 
     # ------------------------------------------------------------------ dialog
     def getStandardButtons(self):
@@ -204,9 +208,10 @@ class TaskPlayback:
         """Ask whether to keep the pose shown (True) or go back to the pose before playback."""
         if not self.ask_on_close:
             return True
-        return bool(message("question", "SimPhant playback",
-                            "Keep the pose shown (t = %.4g s)?\nNo puts the bodies back where "
-                            "they were before playback." % self.t[self.index]))
+        return bool(message("question", translate("SimPhant", "SimPhant playback"),
+                            translate("SimPhant", "Keep the pose shown (t = %.4g s)?\nNo puts "
+                                      "the bodies back where they were before playback.")
+                            % self.t[self.index]))
 
     def close(self, keep=None):
         if self.closed:

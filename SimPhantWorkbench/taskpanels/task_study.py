@@ -3,6 +3,7 @@ from PySide import QtGui
 
 from ..document.settings import settings_problem
 from ..gui.common import icon_path
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..solver import METHODS
 from .widgets import Form, PropertyPanel, quantity_box, quantity_value
 
@@ -10,62 +11,67 @@ __all__ = ["TaskStudy"]
 
 
 class TaskStudy(PropertyPanel):
-    title = "SimPhant study"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant study")
 
     def __init__(self, study):
         super().__init__(study)
-        f = Form("Study '%s'" % study.Label, icon_path("Study.svg"))
-        f.group("Time")
-        self.end = quantity_box("s", study.EndTime, 0.0, tooltip="Simulated time span")
-        f.row("End time", self.end)
+        f = Form(translate("SimPhant", "Study '%s'") % study.Label, icon_path("Study.svg"))
+        f.group(translate("SimPhant", "Time"))
+        self.end = quantity_box("s", study.EndTime, 0.0,
+                                tooltip=translate("SimPhant", "Simulated time span"))
+        f.row(translate("SimPhant", "End time"), self.end)
         self.step = quantity_box("s", study.TimeStep, 0.0,
-                                 tooltip="Step of the fixed-step integrators; largest step of the "
-                                 "adaptive ones (0 = unlimited)")
-        f.row("Step", self.step)
+                                 tooltip=translate("SimPhant", "Step of the fixed-step "
+                                                   "integrators; largest step of the adaptive "
+                                                   "ones (0 = unlimited)"))
+        f.row(translate("SimPhant", "Step"), self.step)
         self.out = quantity_box("s", study.OutputInterval, 0.0,
-                                tooltip="Time between stored frames (0 = at most 1000 frames)")
-        f.row("Output interval", self.out)
-        f.group("Integrator")
+                                tooltip=translate("SimPhant", "Time between stored frames "
+                                                  "(0 = at most 1000 frames)"))
+        f.row(translate("SimPhant", "Output interval"), self.out)
+        f.group(translate("SimPhant", "Integrator"))
         self.method = QtGui.QComboBox()
         for name, info in METHODS.items():
             self.method.addItem(name, name)
-            self.method.setItemData(self.method.count() - 1, info.doc, 3)   # tooltip role
+            self.method.setItemData(self.method.count() - 1, translate("SimPhant", info.doc),
+                                    3)   # tooltip role
         self.method.setCurrentIndex(list(METHODS).index(str(study.Integrator)))
-        self.method_hint = f.row("Method", self.method, " ")
+        self.method_hint = f.row(translate("SimPhant", "Method"), self.method, " ")
         self.method.currentIndexChanged.connect(self._method_hint)
         self.rtol = QtGui.QLineEdit("%g" % study.RelativeTolerance)
         self.atol = QtGui.QLineEdit("%g" % study.AbsoluteTolerance)
-        f.row("Relative tolerance", self.rtol)
-        f.row("Absolute tolerance", self.atol)
-        f.group("Stabilisation of the constraints")
+        f.row(translate("SimPhant", "Relative tolerance"), self.rtol)
+        f.row(translate("SimPhant", "Absolute tolerance"), self.atol)
+        f.group(translate("SimPhant", "Stabilisation of the constraints"))
         self.stab = QtGui.QComboBox()
-        self.stab.addItem("Time constant and damping ratio", "TimeConstant")
-        self.stab.addItem("Baumgarte alpha, beta", "Baumgarte")
+        self.stab.addItem(translate("SimPhant", "Time constant and damping ratio"),
+                          "TimeConstant")
+        self.stab.addItem(translate("SimPhant", "Baumgarte alpha, beta"), "Baumgarte")
         self.stab.setCurrentIndex(0 if study.Stabilisation == "TimeConstant" else 1)
-        f.row("Set by", self.stab)
+        f.row(translate("SimPhant", "Set by"), self.stab)
         self.tc = quantity_box("s", study.TimeConstant, 0.0,
-                               tooltip="Decay time of constraint errors (0 = automatic: "
-                               "max(0.02 s, 5 steps))")
-        f.row("Time constant", self.tc)
+                               tooltip=translate("SimPhant", "Decay time of constraint errors "
+                                                 "(0 = automatic: max(0.02 s, 5 steps))"))
+        f.row(translate("SimPhant", "Time constant"), self.tc)
         self.zeta = QtGui.QDoubleSpinBox()
         self.zeta.setRange(0.0, 100.0)
         self.zeta.setDecimals(3)
         self.zeta.setValue(study.DampingRatio)
-        f.row("Damping ratio", self.zeta)
+        f.row(translate("SimPhant", "Damping ratio"), self.zeta)
         self.alpha = QtGui.QDoubleSpinBox()
         self.beta = QtGui.QDoubleSpinBox()
         for box, v in ((self.alpha, study.BaumgarteAlpha), (self.beta, study.BaumgarteBeta)):
             box.setRange(0.0, 1e6)
             box.setSuffix(" 1/s")
             box.setValue(v)
-        f.row("Alpha", self.alpha)
-        f.row("Beta", self.beta)
+        f.row(translate("SimPhant", "Alpha"), self.alpha)
+        f.row(translate("SimPhant", "Beta"), self.beta)
         self.stab.currentIndexChanged.connect(self._stab_fields)
-        f.group("Gravity")
+        f.group(translate("SimPhant", "Gravity"))
         self.g = quantity_box("m/s^2", study.GravityAcceleration.getValueAs("m/s^2").Value
                               if hasattr(study.GravityAcceleration.getValueAs("m/s^2"), "Value")
                               else float(study.GravityAcceleration.getValueAs("m/s^2")), 0.0)
-        f.row("Acceleration", self.g)
+        f.row(translate("SimPhant", "Acceleration"), self.g)
         d = study.GravityDirection
         self.gdir = []
         w = QtGui.QWidget()
@@ -78,7 +84,7 @@ class TaskStudy(PropertyPanel):
             b.setValue(v)
             self.gdir.append(b)
             h.addWidget(b)
-        f.row("Direction (x, y, z)", w)
+        f.row(translate("SimPhant", "Direction (x, y, z)"), w)
         f.finish()
         self.form = f.widget
         self._method_hint()
@@ -86,7 +92,8 @@ class TaskStudy(PropertyPanel):
 
     def _method_hint(self, *args):
         info = METHODS[self.method.currentData()]
-        self.method_hint.setText(info.doc[0].upper() + info.doc[1:] + ".")
+        doc = translate("SimPhant", info.doc)
+        self.method_hint.setText(doc[:1].upper() + doc[1:] + ".")
         adaptive = not info.fixed_step
         self.rtol.setEnabled(adaptive)
         self.atol.setEnabled(adaptive)
@@ -104,7 +111,7 @@ class TaskStudy(PropertyPanel):
             try:
                 values[name] = float(box.text())
             except ValueError:
-                return "%s: %r is not a number." % (name, box.text())
+                return translate("SimPhant", "%s: %r is not a number.") % (name, box.text())
         values.update(
             Integrator=self.method.currentData(), Stabilisation=self.stab.currentData(),
             EndTime=quantity_value(self.end), TimeStep=quantity_value(self.step),

@@ -5,9 +5,10 @@ import FreeCADGui
 from PySide import QtGui
 
 from ..gui.common import run_in_transaction
+from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["quantity_box", "quantity_value", "set_quantity", "Form", "PropertyPanel",
-           "CheckedPanel"]
+__all__ = ["quantity_box", "quantity_value", "set_quantity", "refill_combo", "choose_item",
+           "format_value", "Form", "PropertyPanel", "CheckedPanel"]
 
 
 def quantity_box(unit, value=0.0, minimum=-1e12, maximum=1e12, tooltip="", read_only=False):
@@ -33,6 +34,35 @@ def quantity_value(box):
 
 def set_quantity(box, value):
     box.setProperty("rawValue", float(value))
+
+
+def refill_combo(box, items):
+    """Fill the combo box ``box`` with ``(text, key)`` items, keeping the current key."""
+    box.blockSignals(True)
+    keep = box.currentData()
+    box.clear()
+    for text, key in items:
+        box.addItem(text, key)
+    choose_item(box, keep)
+    box.blockSignals(False)
+
+
+def choose_item(box, key):
+    """Make the item of ``key`` current in the combo box ``box`` (the first item when there
+    is none): items are told apart by their keys, never by the text shown."""
+    same = (lambda k: tuple(k) if isinstance(k, list) else k)    # Qt gives tuples back as lists
+    keys = [same(box.itemData(i)) for i in range(box.count())]
+    key = same(key)
+    box.setCurrentIndex(keys.index(key) if key in keys else 0)
+
+
+def format_value(v):
+    """A table cell's text: "" for None, 6 significant digits for a float."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "%.6g" % v
+    return str(v)
 
 
 class Form:
@@ -84,9 +114,10 @@ class Form:
 
 
 class PropertyPanel:
-    """Task panel that writes properties only on OK, in one transaction (Cancel: no change)."""
+    """Task panel that writes properties only on OK, in one transaction (Cancel: no change).
+    ``title`` (marked ``QT_TRANSLATE_NOOP("SimPhant", ...)``) heads its messages."""
 
-    title = "SimPhant"
+    title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant")
     #: the property panel open now (scripts and tests reach it here)
     current = None
 
@@ -110,13 +141,14 @@ class PropertyPanel:
         problem = self.validate()
         if problem:
             from ..gui.common import message
-            message("warning", self.title, problem)
+            message("warning", translate("SimPhant", self.title), problem)
             return False
         from ..gui.common import obj_expr
         lines = ["_obj = %s" % obj_expr(self.obj)]
         lines += ["_obj.%s = %s" % (p, e) for p, e in self.assignments()]
         lines.append("_obj.recompute()")
-        ok = run_in_transaction(self.doc, "Edit %s" % self.obj.Label, lines)
+        ok = run_in_transaction(self.doc, translate("SimPhant", "Edit %s") % self.obj.Label,
+                                lines)
         if ok:
             self._close()
         return ok
@@ -154,7 +186,7 @@ class CheckedPanel(PropertyPanel):
         the panel's widget and check the values it opens with."""
         self.status = QtGui.QLabel()
         self.status.setWordWrap(True)
-        form.row("Check", self.status)
+        form.row(translate("SimPhant", "Check"), self.status)
         form.finish()
         self.form = form.widget
         self.check()
@@ -176,7 +208,7 @@ class CheckedPanel(PropertyPanel):
             self.status.setText(str(exc))
             return str(exc)
         self.status.setStyleSheet("color: #4e9a06")
-        self.status.setText("OK")
+        self.status.setText(translate("SimPhant", "OK"))
         return ""
 
     def validate(self):

@@ -34,8 +34,12 @@ def write_view_files(out_dir, result, scene=None):
 
 def load_view_files(path):
     """(Result, Scene) from a directory written by ``simphant run`` (or the two files'
-    directory). Raises ``ValueError`` saying what is missing."""
-    from ..solver import Result
+    directory), both checked as untrusted input before anything draws them
+    (``solver.result_file.read_result_file``: sizes before decompressing, shapes,
+    finite states, rigid rotations; ``Scene.load``: sizes, finite points, triangle
+    indices). Raises ``ValueError`` saying what is missing or wrong."""
+    from ..solver import ModelError
+    from ..solver.result_file import read_result_file
     if not os.path.isdir(path):
         raise ValueError("'%s' is not a directory (give the output directory of "
                          "'simphant run')" % path)
@@ -47,9 +51,9 @@ def load_view_files(path):
                              "--no-animation, which skips the tessellation)"
                              % (path, what, os.path.basename(p), path))
     try:
-        result = Result.load(res_path)
+        result = read_result_file(res_path, "'%s'" % res_path)
         scene = Scene.load(scene_path)
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, ModelError) as exc:
         raise ValueError("cannot read '%s': %s" % (path, exc)) from None
     scene.check(result)
     return result, scene

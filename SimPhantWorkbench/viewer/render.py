@@ -23,6 +23,7 @@ import numpy as np
 
 from ..output import frame_indices
 from ..output.animation import view_angles
+from ..output.plots import display_title
 from .video import video_indices
 
 __all__ = ["ensure_display", "SceneRenderer", "offscreen_plotter", "render_frames",
@@ -171,7 +172,7 @@ class SceneRenderer:
         if show_time:
             self._time_text = plotter.add_text("", position="upper_left", font_size=10,
                                                color="black", name="time")
-        title = scene.title if title is None else title
+        title = display_title(scene.title if title is None else title)
         if title:
             plotter.add_text(title, position="upper_right", font_size=10, color="black",
                              name="title")

@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from . import prepare_qt_api
+from ..output.plots import display_title
 from .render import SceneRenderer
 
 prepare_qt_api()                 # before qtpy: the binding already loaded, never a second one
@@ -59,8 +60,8 @@ class ViewerWindow(QtWidgets.QMainWindow):
         self.result = result
         self.scene = scene
         self.time_listeners = []
-        self.setWindowTitle("SimPhant viewer" + (": " + (title or scene.title)
-                                                 if (title or scene.title) else ""))
+        title = display_title(title or scene.title)
+        self.setWindowTitle("SimPhant viewer" + (": " + title if title else ""))
         central = QtWidgets.QWidget(self)
         layout = QtWidgets.QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)

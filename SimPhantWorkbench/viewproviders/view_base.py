@@ -11,6 +11,7 @@ import FreeCADGui
 
 from ..gui.common import icon_path
 from ..gui.following import Observer, generation, marker_sizes
+from ..gui.translation import translate
 from ..document.base import find_study, proxy_type, study_bodies
 from ..objects import icon_of
 
@@ -155,12 +156,14 @@ class VPBase:
     def setupContextMenu(self, vobj, menu):
         from PySide import QtGui
         study = find_study(vobj.Object)
-        actions = [("Edit %s" % vobj.Object.Label, self.icon_name(),
+        actions = [(translate("SimPhant", "Edit %s") % vobj.Object.Label, self.icon_name(),
                     lambda: vobj.Document.setEdit(vobj.Object.Name))]
         if study is not None:
             actions += [
-                ("Solve '%s'" % study.Label, "Solve.svg", lambda: _run("SimPhant_Solve", study)),
-                ("Set active study", "Study.svg", lambda: _run("SimPhant_SetActiveStudy", study)),
+                (translate("SimPhant", "Solve '%s'") % study.Label, "Solve.svg",
+                 lambda: _run("SimPhant_Solve", study)),
+                (translate("SimPhant", "Set active study"), "Study.svg",
+                 lambda: _run("SimPhant_SetActiveStudy", study)),
             ]
         for text, icon, fn in actions:
             action = QtGui.QAction(QtGui.QIcon(icon_path(icon)), text, menu)

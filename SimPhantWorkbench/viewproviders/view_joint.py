@@ -12,6 +12,7 @@ from ..document.units import global_placement
 from ..document.massprops import ancestors
 from ..document.base import find_study, study_bodies
 from ..solver import JOINT_TYPES
+from ..gui.translation import translate
 from .view_base import VPBase, markers_module
 
 __all__ = ["VPJoint", "joint_world_frames"]
@@ -26,7 +27,8 @@ def joint_shapes(joint):
         ref = reference_of(getattr(joint, which))
         body = body_of_object(bodies, ref[0]) if ref else None
         if body is None or body.ShapeObject is None:
-            raise ValueError("%s: %s is not on a body" % (joint.Label, which))
+            raise ValueError(translate("SimPhant", "%s: %s is not on a body")
+                             % (joint.Label, which))
         out.append(body.ShapeObject)
     return out
 

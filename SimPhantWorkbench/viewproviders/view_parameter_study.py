@@ -18,16 +18,18 @@ class VPParameterStudy(VPBase):
         from PySide import QtGui
         import FreeCADGui
         from ..gui.common import icon_path, message, obj_expr
+        from ..gui.translation import translate
 
         def apply_best():
             try:
                 FreeCADGui.doCommand("from SimPhantWorkbench import sweep")
                 FreeCADGui.doCommand("sweep.apply_best(%s)" % obj_expr(obj))
             except Exception as exc:  # noqa: BLE001 - shown; apply_variant aborted
-                message("error", "SimPhant: apply best", str(exc))
+                message("error", translate("SimPhant", "SimPhant: apply best"), str(exc))
 
         action = QtGui.QAction(QtGui.QIcon(icon_path("ParameterStudy.svg")),
-                               "Apply best variant (%d)" % obj.BestVariant, menu)
+                               translate("SimPhant", "Apply best variant (%d)") % obj.BestVariant,
+                               menu)
         action.triggered.connect(apply_best)
         menu.addAction(action)
         self._best_action = (action, apply_best)

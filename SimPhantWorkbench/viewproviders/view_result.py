@@ -17,7 +17,9 @@ class VPResult(VPBase):
         super().setupContextMenu(vobj, menu)
         from PySide import QtGui
         from ..gui.common import icon_path
-        action = QtGui.QAction(QtGui.QIcon(icon_path("Playback.svg")), "Playback", menu)
+        from ..gui.translation import translate
+        action = QtGui.QAction(QtGui.QIcon(icon_path("Playback.svg")),
+                               translate("SimPhant", "Playback"), menu)
         action.triggered.connect(lambda: vobj.Document.setEdit(vobj.Object.Name))
         menu.addAction(action)
         self._playback_action = action

@@ -175,3 +175,20 @@ def assert_public_api(module):
     unlisted = [n for n in defined if n not in names]
     assert not unlisted, "%s defines public %s but does not export them" % (module.__name__,
                                                                              unlisted)
+
+
+#: an add-on's module defining a Python feature, for models whose add-on is then missing
+PROBE_MODULE = '''
+class Probe:
+    """A Python feature of an add-on that is not installed where the model is opened."""
+    def __init__(self, obj):
+        obj.addProperty("App::PropertyLength", "Size", "Probe", "a value")
+        obj.Proxy = self
+    def execute(self, obj):
+        pass
+    def dumps(self):
+        return None
+    def loads(self, state):
+        return None
+    __getstate__, __setstate__ = dumps, loads
+'''

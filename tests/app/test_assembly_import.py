@@ -338,6 +338,29 @@ def test_unsupported_types_are_skipped_with_warnings_naming_them(mechanism):
     assert not any("not solved" in w for w in report.warnings)
 
 
+LIMITS_WARNING = ("Assembly joint 'Hinge': its limits (angle >= -30 deg) are not imported: "
+                  "SimPhant joints have no limits")
+
+
+def add_angle_limits(joint):
+    """FreeCAD 1.x joints carry limits (the ``Limits`` group: switches and values): the
+    minimum angle switched on, the maximum off."""
+    for name, kind in (("EnableAngleMin", "Bool"), ("EnableAngleMax", "Bool"),
+                       ("AngleMin", "Float"), ("AngleMax", "Float")):
+        joint.addProperty("App::Property" + kind, name, "Limits", name)
+    joint.EnableAngleMin, joint.AngleMin, joint.AngleMax = True, -30.0, 45.0
+
+
+def test_joint_limits_are_named_as_not_imported(docs):
+    """SimPhant joints have no limits: the import says which it leaves out."""
+    doc = docs()
+    p = build_pendulum(doc)
+    add_angle_limits(p["joint"])
+    report = import_assembly(p["asm"].obj)
+    assert [w for w in report.warnings if "limits" in w] == [LIMITS_WARNING]
+    assert len(study_joints(report.study)) == 1
+
+
 def test_strict_mode_fails_before_changing_the_document(docs):
     doc = docs()
     m = build_mechanism(doc)

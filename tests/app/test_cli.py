@@ -84,8 +84,11 @@ def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(
     starts = [line.split()[0] for line in lines if line and not line.startswith(" ")]
     model_part = ["model", "bodies", "joints", "gravity", "DOF", "mobility", "redundant"]
     assert starts[:len(model_part)] == model_part
-    rest = [s for s in starts[len(model_part):] if s != "suggestion"]   # one per suggestion
+    # one line per suggestion, and the reaction components the redundant joints share
+    rest = [s for s in starts[len(model_part):] if s not in ("suggestion", "reactions")]
     assert rest[:5] == ["run", "steps", "energy", "violation", "assembly"]
+    assert ("reactions  indeterminate (shared by the redundant joints, reported by the "
+            "least-norm rule): CrankPivot F_z, T_x, T_y; ") in demo["stdout"]
     text = demo["stdout"]
     assert "bodies     3 moving (Crank, ConnectingRod, Slider), 2 fixed (Post, Rail)" in text
     assert ("joints     4: CrankPivot (revolute), CrankPin (revolute), WristPin (revolute), "

@@ -1,4 +1,4 @@
-"""What the README promises about ``simphant run`` beyond the outputs: exit code 1 and
+"""What docs/command-line.md promises about ``simphant run`` beyond the outputs: exit code 1 and
 ``--debug`` for internal errors, a second Ctrl-C stopping at once, ``--study`` by name
 and by label, the launcher through a symlink, ``--in-place`` keeping FreeCAD's backup."""
 import hashlib

@@ -1,7 +1,7 @@
 """A study gives the same bits in every process, whatever its BLAS threads: OpenBLAS
 computes e.g. the eigenvectors of a 3x3 inertia tensor with other kernels on one thread
 than on several (Dask workers run with one), and the mass properties, the conversion and
-the runs use one thread (``solver.blas.single_threaded``)."""
+the runs use one thread (``solver.blas.one_thread``)."""
 import os
 import subprocess
 import sys
@@ -44,16 +44,15 @@ def test_a_run_gives_the_same_bits_with_one_blas_thread_as_with_several(tmp_path
         np.testing.assert_array_equal(np.load(str(out)), here)
 
 
-def test_single_threaded_sets_one_thread_and_puts_the_count_back():
-    """With OpenBLAS (Debian 12's NumPy) the count is set and put back; with another BLAS
-    (Debian 13's NumPy uses the reference BLAS, single-threaded) nothing is touched."""
+def test_the_solver_leaves_every_openblas_on_one_thread():
+    """With OpenBLAS (Debian 12's NumPy) every loaded one runs on one thread once the
+    solver is imported; with another BLAS (Debian 13's NumPy uses the reference BLAS,
+    single-threaded) nothing is touched."""
     libs = blas.openblas_libraries()
     with open("/proc/self/maps") as fh:
         openblas = any("openblas" in line.lower() for line in fh)
     assert bool(libs) == openblas
-    before = [get() for _, get in libs]
-    with blas.single_threaded():
-        with blas.single_threaded():
-            assert [get() for _, get in libs] == [1] * len(libs)
-        assert [get() for _, get in libs] == [1] * len(libs)
-    assert [get() for _, get in libs] == before
+    for setter, _ in libs:
+        setter(2)                   # as a library loaded later starts
+    blas.one_thread()
+    assert [get() for _, get in libs] == [1] * len(libs)

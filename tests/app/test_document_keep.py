@@ -19,7 +19,7 @@ import pytest
 
 import FreeCAD
 
-from helpers_doc import docs  # noqa: F401 (fixture)
+from helpers_doc import PROBE_MODULE, docs  # noqa: F401 (fixture)
 from SimPhantWorkbench import runner
 from SimPhantWorkbench.document import headless, inventory
 from SimPhantWorkbench.assembly_import import study_from_assembly
@@ -147,20 +147,6 @@ def test_run_study_and_save_keep_every_object(tmp_path, partdesign):
 
 # ============================================================================ refusing to save
 
-PROBE_MODULE = '''
-class Probe:
-    """A Python feature of an add-on that is not installed where the model is opened."""
-    def __init__(self, obj):
-        obj.addProperty("App::PropertyLength", "Size", "Probe", "a value")
-        obj.Proxy = self
-    def execute(self, obj):
-        pass
-    def dumps(self):
-        return None
-    def loads(self, state):
-        return None
-    __getstate__, __setstate__ = dumps, loads
-'''
 
 
 def test_cli_refuses_to_save_a_document_whose_objects_did_not_load(tmp_path):

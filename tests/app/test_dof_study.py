@@ -1,4 +1,4 @@
-"""The mechanism check of a document's study (objects.study.study_dof_report): the
+"""The mechanism check of a document's study (document.conversion.study_dof_report): the
 bundled slider-crank, a planar loop of spatial revolutes."""
 import os
 

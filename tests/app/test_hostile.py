@@ -2,14 +2,11 @@
 directory, faults injected half-way. Each case must end with a clear error naming the
 object at fault (or a correct run), and nothing outside the run's own manifest may change:
 the folder is hashed before and after."""
-import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
 import time
-import tracemalloc
 import zipfile
 
 import numpy as np
@@ -22,88 +19,11 @@ from SimPhantWorkbench import cli, factory, playback, runner
 from SimPhantWorkbench.output import outdir
 from SimPhantWorkbench.document import result_check
 from SimPhantWorkbench.document.base import is_type, study_result
-from SimPhantWorkbench.solver import ModelError
+from SimPhantWorkbench.solver import ModelError, result_file
 
-T_END = "0.05"
-
-
-def run_cli(*argv, progress=None):
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.main([str(a) for a in argv], progress=progress, stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def tree_hashes(root):
-    """``{relative path: sha256}`` of every file under ``root`` (hidden ones included)."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(str(root)):
-        for f in filenames:
-            full = os.path.join(dirpath, f)
-            with open(full, "rb") as fh:
-                out[os.path.relpath(full, str(root))] = hashlib.sha256(fh.read()).hexdigest()
-    return out
-
-
-def changed(before, after):
-    return {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
-
-
-def manifest_files(out):
-    with open(os.path.join(str(out), "run.json")) as fh:
-        return set(json.load(fh)["files"])
-
-
-def assert_only_manifest_changed(root, out, before):
-    """Every file that changed under ``root`` is one the run's manifest in ``out`` lists."""
-    after = tree_hashes(root)
-    rel = os.path.relpath(str(out), str(root))
-    allowed = {os.path.normpath(os.path.join(rel, f)) for f in manifest_files(out)}
-    assert changed(before, after) <= allowed, changed(before, after) - allowed
-
-
-def edit_fcstd(src, dst, xml=None, replace=None):
-    """Copy the .FCStd ``src`` to ``dst`` with ``Document.xml`` passed through ``xml(text)``
-    and members replaced by ``replace`` ({name: bytes})."""
-    replace = replace or {}
-    with zipfile.ZipFile(str(src)) as zin, \
-            zipfile.ZipFile(str(dst), "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            data = zin.read(info.filename)
-            if info.filename == "Document.xml" and xml is not None:
-                data = xml(data.decode("utf-8")).encode("utf-8")
-            if info.filename in replace:
-                data = replace[info.filename]
-            zout.writestr(info, data)
-    return str(dst)
-
-
-def object_data_start(xml, name):
-    """Offset of ``<Object name="...">`` inside ``<ObjectData>``."""
-    return xml.index('<Object name="%s"' % name, xml.index("<ObjectData"))
-
-
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    """A saved pendulum (fixed Pin, Rod on a revolute Hinge) with a Force on the rod."""
-    folder = tmp_path_factory.mktemp("model")
-    doc = FreeCAD.newDocument("HostileModel")
-    try:
-        p = pendulum(doc)
-        factory.make_force(p["study"], p["link"], (0.0, 0.0, -0.01), name="Push")
-        path = str(folder / "swing.FCStd")
-        doc.saveAs(path)
-    finally:
-        FreeCAD.closeDocument(doc.Name)
-    return path
-
-
-@pytest.fixture
-def work(tmp_path, model):
-    """A folder with a copy of the model; returns (folder, model path)."""
-    path = str(tmp_path / "swing.FCStd")
-    with open(model, "rb") as src, open(path, "wb") as dst:
-        dst.write(src.read())
-    return tmp_path, path
+from helpers_hostile import (T_END, assert_only_manifest_changed, edit_fcstd,  # noqa: F401
+                             model, object_data_start, refused_within, run_cli, tree_hashes,
+                             work)
 
 
 # ============================================================================ the CLI's files
@@ -154,6 +74,7 @@ def test_only_unchanged_files_of_the_previous_run_are_removed(work):
     (out / "body_Rod_body.csv").write_text("edited by hand")     # no longer the run's file
     os.symlink(model, out / "link.FCStd")
     info["sha256"]["link.FCStd"] = outdir.file_sha256(model)       # a symlink is never removed
+    info["signature"] = outdir.manifest_signature(info, outdir.manifest_key())
     json.dump(info, open(out / "run.json", "w"))
     other = root / "other.FCStd"
     doc = FreeCAD.openDocument(model)
@@ -395,17 +316,11 @@ def test_a_decompression_bomb_is_refused_before_decompressing(ran, tmp_path, mon
     path = crafted_npz(tmp_path / "bomb.npz", big)
     del big
     assert os.path.getsize(path) < 2e6
-    monkeypatch.setattr(result_check, "MAX_RESULT_BYTES", 16 * 1024 ** 2)
+    monkeypatch.setattr(result_file, "MAX_RESULT_BYTES", 16 * 1024 ** 2)
     res_obj = study_result(p["study"])
     put_result_file(res_obj, path)
-    tracemalloc.start()
-    try:
-        with pytest.raises(result_check.ResultError, match="more than the limit"):
-            runner.get_result(p["study"])
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 4e6, peak
+    refused_within(4e6, result_check.ResultError, "more than the limit", runner.get_result,
+                   p["study"])
 
 
 def test_a_member_lying_about_its_size_is_refused(ran, tmp_path):

@@ -398,6 +398,50 @@ def test_freecad1_shape_material(doc):
     assert props.density == pytest.approx(float(expected))
 
 
+def _steel(doc, box):
+    """FreeCAD 1.x: a steel card as the box's ``ShapeMaterial``."""
+    import Materials
+    steel = next(m for m in Materials.MaterialManager().Materials.values()
+                 if m.Name == "Steel-Generic" or m.Name.startswith("Steel"))
+    box.ShapeMaterial = steel
+
+
+def _arch(doc, box):
+    box.addProperty("App::PropertyLink", "Material")
+    box.Material = add_material_card(doc, "2700 kg/m^3")
+
+
+def _fem(doc, box):
+    card = add_material_card(doc, "7.9 g/cm^3")
+    card.addProperty("App::PropertyLinkSubList", "References")
+    card.References = [(box, "Solid1")]
+
+
+@pytest.mark.parametrize("material", [
+    pytest.param(_steel, id="ShapeMaterial", marks=pytest.mark.fc1),
+    pytest.param(_arch, id="Arch material"), pytest.param(_fem, id="FEM material")])
+def test_a_solve_leaves_every_object_of_the_document_untouched(doc, material):
+    """Reading material densities, running and storing the result change no object:
+    none is Touched afterwards (FreeCAD 1.0's ``getPhysicalValue`` marks the part, and
+    every recompute then reports it "still touched"), and a recompute finds nothing to do."""
+    from SimPhantWorkbench import factory, runner
+    ground = add_box(doc, 40, 40, 10, place(-20, -20, -10), "Ground")
+    box = add_box(doc, 10, 20, 30)
+    material(doc, box)
+    doc.recompute()
+    study = factory.make_study(doc)
+    factory.make_body(study, ground, fixed=True)
+    body = factory.make_body(study, box)
+    assert body.DensitySource == "material"
+    doc.recompute()
+    assert [o.Name for o in doc.Objects if "Touched" in o.State] == []
+    for _ in range(2):                      # the first run adds the Result, the second reuses it
+        runner.run_study(study, t_end=0.02, dt=1e-3)
+        assert [(o.Name, o.State) for o in doc.Objects if o.State != ["Up-to-date"]] == []
+    doc.recompute()
+    assert [(o.Name, o.State) for o in doc.Objects if o.State != ["Up-to-date"]] == []
+
+
 # ----------------------------------------------------------------------------- errors
 
 def test_sketch_has_no_solid(doc):

@@ -127,6 +127,36 @@ def test_body_csv_names_are_safe_and_unique(result):
     assert names == ["body_upper_arm_1.csv", "body_upper_arm_2.csv"]
 
 
+def test_indeterminate_reaction_components_are_marked(tmp_path, monkeypatch):
+    """A planar four-bar of spatial revolutes shares its out-of-plane load in a way the
+    model does not fix: those columns of reactions.csv and joints.csv say so after their
+    unit, and reactions.png draws them grey and dashed; a tree's columns are as before."""
+    from SimPhantWorkbench.solver.zoo import four_bar
+    m, links, joints = four_bar()
+    r = m.simulate(t_end=0.05, dt=1e-3, output_dt=0.01)
+    header, data = read_csv(output.write_reactions_csv(r, str(tmp_path / "r.csv")))
+    marked = [h for h in header if h.endswith(output.INDETERMINATE)]
+    # normal y: force along y, torques about x and z, at each of the 4 joints
+    assert marked == ["%s %s%s" % (j.name, c, output.INDETERMINATE) for j in joints
+                      for c in ("F_y [N]", "T_x [N m]", "T_z [N m]")]
+    np.testing.assert_array_equal(data[:, 1:4], r.reaction_force("A"))
+    header, _ = read_csv(output.write_joints_csv(r, str(tmp_path / "j.csv")))
+    assert "A F_z (joint axes) [N]" + output.INDETERMINATE in header
+    assert "A F_x (joint axes) [N]" in header
+    labels = []
+    from matplotlib.axes import Axes
+    plot = Axes.plot
+
+    def spy(self, *args, **kw):
+        labels.append((kw.get("label"), kw.get("ls"), kw.get("color")))
+        return plot(self, *args, **kw)
+
+    monkeypatch.setattr(Axes, "plot", spy)
+    output.plot_reactions(r, str(tmp_path / "r.png"))
+    assert ("F_y (indeterminate)", "--", "0.6") in labels
+    assert ("F_x", None, None) in labels
+
+
 def test_plots_have_the_stated_pixel_sizes(result, tmp_path):
     dpi = output.PLOT_DPI
     for fn, size in ((output.plot_positions, output.POSITIONS_SIZE),

@@ -531,13 +531,13 @@ def test_specifications_from_toml_and_json_and_their_errors(tmp_path):
         sweep.load_spec(str(tmp_path / "none.toml"))
 
 
-def test_readme_parameter_studies_names_every_option_quantity_and_reducer():
+def test_the_parameter_studies_page_names_every_option_quantity_and_reducer():
     import re
     from SimPhantWorkbench import cli
     from SimPhantWorkbench.solver.metrics import QUANTITIES, REDUCERS
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    text = open(os.path.join(root, "README.md")).read()
-    text = text.split("## Parameter studies", 1)[1].split("\n## ", 1)[0]
+    with open(os.path.join(root, "docs", "parameter-studies.md"), encoding="utf-8") as fh:
+        text = fh.read()
     parser = cli.build_parser().commands["sweep"]
     options = set(re.findall(r"--[a-z][a-z-]*", parser.format_help())) - {"--help", "--debug"}
     assert {"--scheduler", "--workers", "--out"} <= options

@@ -1,5 +1,5 @@
 """Parameter studies one can trust at scale: force-element and driver metrics equal to hand
-runs bit for bit, the README's Python example run as a script without a main guard, a cache
+runs bit for bit, the documented Python example run as a script without a main guard, a cache
 and workers that never serve another solver's numbers, infrastructure failures reported
 apart from the model's (exit 4), connection options, SIGTERM, no cluster for a rerun from
 the cache, the dashboard's address, and the optimiser against a dense grid."""
@@ -130,19 +130,21 @@ def test_driver_and_torsional_element_metrics_match_hand_runs(example):
     assert all(out.rows[1][m] == hand[m] for m in metrics)
 
 
-def readme_python_example():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    text = text.split("## Parameter studies", 1)[1].split("\n## ", 1)[0]
+def python_example():
+    """The Python example of the parameter-studies page."""
+    path = os.path.join(ROOT, "docs", "parameter-studies.md")
+    text = open(path, encoding="utf-8").read()
+    text = text.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
     return re.search(r"^```python\n(.*?)^```", text, re.S | re.M).group(1)
 
 
-def test_the_readme_example_runs_as_a_script_without_a_main_guard(tmp_path):
-    """The README's Python example, exactly as printed, run as a headless script: it has no
-    ``if __name__ == "__main__":`` and starts the embedded cluster, whose workers must not
-    run the script again (they used to, restarting without end)."""
-    code = readme_python_example()
+def test_the_documented_example_runs_as_a_script_without_a_main_guard(tmp_path):
+    """The parameter-studies page's Python example, exactly as printed, run as a headless
+    script: it has no ``if __name__ == "__main__":`` and starts the embedded cluster, whose
+    workers must not run the script again (they used to, restarting without end)."""
+    code = python_example()
     assert "__main__" not in code and "workers=2" in code
-    script = tmp_path / "readme_sweep.py"
+    script = tmp_path / "example_sweep.py"
     script.write_text(code)
     run = subprocess.run([RUN_PYTHON, str(script)], cwd=ROOT, capture_output=True, text=True,
                          timeout=600)

@@ -1,7 +1,7 @@
 """Run a test script in the real FreeCAD GUI under Xvfb and read back what it recorded.
 
 The script gets ``OUT`` (the JSON file it must write), ``TMP``, ``ROOT`` and ``SHOTS``
-(``$SIMPHANT_SCREENSHOTS``: where to keep screenshots, or "") defined before its text,
+(``$SIMPHANT_SCREENSHOT_DIR``: where to keep screenshots, or "") defined before its text,
 and two functions for its ``finally:`` block: ``close_gui()`` closes every document
 (unsaved: the window would ask) and the main window; ``finish(res)`` writes ``res`` to
 ``OUT`` as JSON and then closes the GUI.
@@ -56,7 +56,7 @@ def run_gui_script(tmp, name, script):
     out = tmp / "result.json"
     path = tmp / ("%s.py" % name)
     path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
-                    % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOTS", ""))
+                    % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOT_DIR", ""))
                     + _HELPERS + script)
     env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only

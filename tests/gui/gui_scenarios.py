@@ -13,9 +13,14 @@ import time
 import traceback
 import xml.etree.ElementTree as ET
 
+import sys
+
 import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gui_events import pump  # noqa: E402
 
 OUT = os.environ["SIMPHANT_GUI_OUT"]
 SHOTS = os.environ.get("SIMPHANT_SCREENSHOT_DIR") or OUT
@@ -38,15 +43,6 @@ def step(name):
 
 
 STEPS = []
-
-
-def pump(seconds=0.0):
-    t0 = time.perf_counter()
-    while True:
-        QtGui.QApplication.processEvents()
-        if time.perf_counter() - t0 >= seconds:
-            break
-        time.sleep(0.01)
 
 
 def pl_tuple(pl):

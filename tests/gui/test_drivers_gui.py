@@ -3,7 +3,7 @@ kind, in the model toolbar, active only with a joint selected that has its degre
 freedom; running it adds a Driver (tree icon of its kind) that the study solves with;
 the joint's tree context menu lists the driver commands; the driver's task panel opens on
 creation and on double-click, checks its values as they are typed (through
-``conversion.driver_data``) and writes them on OK only."""
+``document.elements.driver_data``) and writes them on OK only."""
 import os
 import textwrap
 

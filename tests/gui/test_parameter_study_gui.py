@@ -4,8 +4,8 @@ the fields); a small in-process run fills the results table and the plot with ex
 sweep's numbers (line, and a heat map over two variables); exports; "Apply best" changes the
 property in one undo step; OK stores spec and results in one undo step; Cancel changes nothing.
 
-Set SIMPHANT_SCREENSHOTS=DIR to keep the panel's screenshot in DIR (docs/images holds the
-one the README shows)."""
+Set SIMPHANT_SCREENSHOT_DIR=DIR to keep the panel's screenshot in DIR (docs/images holds the
+one the documentation shows)."""
 import json
 import textwrap
 

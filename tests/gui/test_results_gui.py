@@ -4,8 +4,8 @@ the GUI exports write the CLI's files and a GIF/MP4 of the 3-D view with the fra
 asked for (placements put back), the viewer opens inside FreeCAD, and the commands are
 active or, without PyVista, the viewer's is disabled with a tooltip saying how to install it.
 
-Set SIMPHANT_SCREENSHOTS=DIR to keep the panel's and the viewer's screenshots in DIR
-(docs/images holds the ones the README shows)."""
+Set SIMPHANT_SCREENSHOT_DIR=DIR to keep the panel's and the viewer's screenshots in DIR
+(docs/images holds the ones the documentation shows)."""
 import textwrap
 
 import pytest

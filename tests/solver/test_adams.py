@@ -1,14 +1,17 @@
 """Validation against MSC.ADAMS: the 11 single-body joint cases of tests/data/chrono_adams.
 
-The README's table of RMS errors is pinned here (``README_RMS``, copied from it): each
-figure may grow by at most ``MARGIN`` (4x), so a 10x regression fails. Energy drift and
-constraint violation RMS are pinned per case the same way (``DRIFT``, measured with the
-README's run: RK4, dt = 0.25 ms, 5 s) and must also stay below the README's summary
-figures (3e-5 J, 6e-9). Quantities the README does not list (accelerations, reaction
-torques) keep the acceptance used with these files by Project Chrono (``TOL``).
+The table of RMS errors in docs/validation.md is pinned here (``DOC_RMS``; a test checks
+that the page shows exactly these figures): each figure may grow by at most ``MARGIN``
+(4x), so a 10x regression fails. Energy drift and constraint violation RMS are pinned per
+case the same way (``DRIFT``, measured with the page's run: RK4, dt = 0.25 ms, 5 s) and must
+also stay below the page's summary figures (3e-5 J, 6e-9). Quantities the page does not
+list (accelerations, reaction torques) keep the acceptance used with these files by Project
+Chrono (``TOL``).
 The three cases at 3e-4 are limited by their reference files (same motion as
 Revolute_Case01, which matches to 3e-6).
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -16,9 +19,9 @@ from .adams import CASES, build, load, rms
 
 MARGIN = 4.0
 
-#: README table: position [m], velocity [m/s], quaternion, angular velocity [rad/s],
+#: the table of docs/validation.md: position [m], velocity [m/s], quaternion, angular velocity [rad/s],
 #: reaction force [N] (None: no reference file)
-README_RMS = {
+DOC_RMS = {
     "Revolute_Case01": (2.6e-6, 2.6e-6, 2.6e-7, 2.5e-6, 1.3e-4),
     "Revolute_Case02": (3.0e-6, 2.4e-6, 2.7e-7, 2.3e-6, 2.4e-4),
     "Spherical_Case01": (3.0e-4, 9.6e-4, 8.2e-5, 4.3e-4, 3.8e-3),
@@ -31,9 +34,9 @@ README_RMS = {
     "Distance_Case03": (2.8e-7, 2.7e-7, 2.4e-7, 7.9e-7, 1.5e-4),
     "RevSpherical_Case01": (9.1e-6, 4.1e-5, 2.3e-6, 7.1e-5, None),
 }
-README_COLUMNS = ("Pos", "Vel", "Quat", "Avel", "Rforce")
-README_ENERGY_RMS = 3e-5       # J, "Energy drift RMS below 3e-5 J"
-README_VIOLATION_RMS = 6e-9    # "constraint violation RMS below 6e-9"
+DOC_COLUMNS = ("Pos", "Vel", "Quat", "Avel", "Rforce")
+DOC_ENERGY_RMS = 3e-5       # J, "Energy drift RMS below 3e-5 J"
+DOC_VIOLATION_RMS = 6e-9    # "constraint violation RMS below 6e-9"
 
 #: measured energy drift RMS [J] and constraint violation RMS per case
 DRIFT = {
@@ -45,7 +48,7 @@ DRIFT = {
     "RevSpherical_Case01": (2.3e-5, 5.1e-9),
 }
 
-# quantities without a README figure: RMS tolerances; reactions relative to max(1, max |ref|)
+# quantities without a figure in the documentation: RMS tolerances; reactions relative to max(1, max |ref|)
 TOL = {"Acc": 1e-2, "Aacc": 5e-2, "Rtorque": 1e-3}
 
 
@@ -73,23 +76,23 @@ def test_adams_case(name):
         if qty == "Quat":   # q and -q are the same rotation
             val = val * np.sign(np.sum(val * v_ref, axis=1))[:, None]
         err = rms(val, v_ref).max()
-        if qty in README_COLUMNS:
-            tol = MARGIN * README_RMS[name][README_COLUMNS.index(qty)]
+        if qty in DOC_COLUMNS:
+            tol = MARGIN * DOC_RMS[name][DOC_COLUMNS.index(qty)]
         else:
             tol = TOL[qty] * (max(1.0, np.abs(v_ref).max()) if qty == "Rtorque" else 1.0)
         assert err <= tol, "%s %s: RMS error %.3g > %.3g" % (name, qty, err, tol)
         checked.append(qty)
-    expected = {"Pos", "Vel", "Quat", "Avel"} | ({"Rforce"} if README_RMS[name][4] else set())
+    expected = {"Pos", "Vel", "Quat", "Avel"} | ({"Rforce"} if DOC_RMS[name][4] else set())
     assert expected <= set(checked)
     E = r.energy()["total"]
     drift = np.sqrt(np.mean((E - E[0]) ** 2))
     violation = np.sqrt(np.mean(r.constraint_violation()["position"] ** 2))
-    assert drift <= min(MARGIN * DRIFT[name][0], README_ENERGY_RMS), drift
-    assert violation <= min(MARGIN * DRIFT[name][1], README_VIOLATION_RMS), violation
+    assert drift <= min(MARGIN * DRIFT[name][0], DOC_ENERGY_RMS), drift
+    assert violation <= min(MARGIN * DRIFT[name][1], DOC_VIOLATION_RMS), violation
 
 
 def test_revolute_case01_spot_values():
-    """README spot values: Pos(1 s), Pos(5 s), initial angular acceleration m g 2/(0.1 + 4)."""
+    """Spot values of the reference: Pos(1 s), Pos(5 s), initial angular acceleration m g 2/(0.1 + 4)."""
     r, b, j = _run("Revolute_Case01")
     k1 = int(np.argmin(np.abs(r.t - 1.0)))
     np.testing.assert_allclose(r.position(b)[k1], (-0.892381, 0, -1.789880), atol=1e-5)
@@ -111,3 +114,18 @@ def test_spherical_and_universal_pendulums_match_the_revolute_one():
     # Universal_Case01 swings in the y-z plane: distance from the pivot and height match
     z_u = r_u.position(b_u)[:, 2]
     np.testing.assert_allclose(z_u, r_rev.position(b_rev)[:, 2], atol=1e-8)
+
+
+def test_the_documented_table_is_the_pinned_one():
+    """docs/validation.md shows the figures pinned here, and the summary bounds."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "validation.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    shown = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] in DOC_RMS:
+            shown[cells[0]] = tuple(None if c == "\u2014" else float(c) for c in cells[1:])
+    assert shown == DOC_RMS
+    assert "Energy drift RMS below 3e-5 J" in text and DOC_ENERGY_RMS == 3e-5
+    assert "constraint violation RMS below 6e-9" in text and DOC_VIOLATION_RMS == 6e-9

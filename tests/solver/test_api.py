@@ -7,8 +7,8 @@ import pytest
 from SimPhantWorkbench.solver import Model, Result
 from SimPhantWorkbench.solver.rotations import (euler_zyx, quat_from_axis_angle, quat_multiply,
                                                 quat_to_matrix)
+from SimPhantWorkbench.solver.zoo import chain, compound_pendulum
 
-from .models import chain, compound_pendulum
 
 
 def _free(gravity=(0, 0, 0), **kw):

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from SimPhantWorkbench.solver import AssemblyError, Model
+from SimPhantWorkbench.solver.zoo import four_bar
 
-from .models import four_bar
 
 
 def _pendulum_with_gap(gap):

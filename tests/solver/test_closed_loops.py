@@ -3,7 +3,7 @@ the Bricard mechanism (5 links, 6 revolutes, 1 DOF despite a Gruebler count of 0
 import numpy as np
 import pytest
 
-from .models import bricard, four_bar
+from SimPhantWorkbench.solver.zoo import bricard, four_bar
 
 
 def _rank_and_dof(sysm, Y):

@@ -9,9 +9,8 @@ import pytest
 from scipy.special import ellipk
 
 from SimPhantWorkbench.solver import Model
-
-from .models import (bob, bricard, chain, compound_pendulum, four_bar, mass_ratio_chain,
-                     parallelogram_chain)
+from SimPhantWorkbench.solver.zoo import (bob, bricard, chain, compound_pendulum, four_bar,
+                                         mass_ratio_chain, parallelogram_chain)
 
 
 def _joint_gap(r, joints):
@@ -184,6 +183,27 @@ def test_refinement_can_be_switched_off_and_then_the_bias_returns():
     exact = np.linalg.solve(C, b_rhs)
     assert np.abs(lam[act] - exact).max() <= 1e-9 * np.abs(exact).max()
     assert np.abs(lam_plain[act] - exact).max() >= 1e-7 * np.abs(exact).max()   # 1e-6
+
+
+def test_refinement_is_skipped_when_the_plain_solve_is_already_exact():
+    """A feature costs only when it changes the answer: with a regularisation far below
+    what double precision resolves the plain solve's residual ``E lambda_0`` meets
+    ``REFINE_TOL`` and no refinement step is taken; the multipliers are still exact."""
+    from SimPhantWorkbench.solver import kernels
+    m, bodies, joints = chain(3)
+    r_skip = m.simulate(t_end=0.05, dt=1e-3, output_dt=0.01, regularization=1e-20)
+    assert r_skip.settings["refinement_steps_mean"] == 0.0
+    r = m.simulate(t_end=0.05, dt=1e-3, output_dt=0.01)
+    assert r.settings["refinement_steps_mean"] >= 1.0      # at 1e-12: one step
+    np.testing.assert_allclose(r_skip.states, r.states, rtol=0, atol=1e-12)
+    sysm = m.compile(alpha=50.0, beta=50.0, regularization=1e-20)
+    _, J, _g = sysm.constraint_state(r.states[-1])
+    sysm.evaluate(0.0, r.states[-1])
+    C = J @ (sysm.mass_matrix_inverse().reshape(-1)[:, None] * J.T)
+    act = sysm.active_rows
+    exact = np.linalg.solve(C, sysm.W.rhs[act])
+    assert np.abs(sysm.W.lam[act] - exact).max() <= 1e-9 * np.abs(exact).max()
+    assert sysm.W.stats[kernels.STAT_REFINE_SUM] == 0.0
 
 
 def test_reactions_are_reported_in_model_joint_order():

@@ -17,7 +17,7 @@ import pytest
 from SimPhantWorkbench.solver import Model, ModelError
 from SimPhantWorkbench.solver.drivers import MotionFunction, direction_motions
 
-from .models import flow, jacobian_fd, random_inertia, random_rotation
+from .helpers import flow, jacobian_fd, random_inertia, random_rotation
 
 G = 9.81
 

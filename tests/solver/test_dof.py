@@ -8,8 +8,8 @@ import pytest
 
 from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.solver import dof as dofmod
+from SimPhantWorkbench.solver.zoo import bricard, four_bar
 
-from .models import bricard, four_bar
 
 
 def _with_kinds(model, kinds):

@@ -10,8 +10,7 @@ from scipy.integrate import trapezoid
 
 from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.solver.drivers import MotionFunction
-
-from .test_drivers import G, slider_crank
+from SimPhantWorkbench.solver.zoo import GRAVITY as G, slider_crank
 
 
 def _drift(e):

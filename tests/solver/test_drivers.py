@@ -17,47 +17,12 @@ import pytest
 from SimPhantWorkbench.solver import Model, ModelError
 from SimPhantWorkbench.solver.drivers import FUNCTION_TYPES, MotionFunction
 from SimPhantWorkbench.solver.errors import AssemblyError
+from SimPhantWorkbench.solver.zoo import GRAVITY as G, held_pendulum, slider_crank
 
-from .models import flow, jacobian_fd, random_inertia, random_rotation
-
-G = 9.81
-
-
-# --------------------------------------------------------------------------- models
-def slider_crank(omega=2 * math.pi, theta0=math.radians(30.0), r=0.1, l=0.35, masses=(1.0, 2.0, 3.0),
-                 gravity=(0.0, -G, 0.0)):
-    """Crank (ground revolute at the origin, z axis), rod, slider on the x axis; the crank
-    driven at ``omega`` from its initial angle ``theta0`` (the driver's 0)."""
-    m = Model(gravity=gravity)
-    c, s = math.cos(theta0), math.sin(theta0)
-    A = np.array([r * c, r * s, 0.0])
-    xs = r * c + math.sqrt(l * l - (r * s) ** 2)
-    B = np.array([xs, 0.0, 0.0])
-    mc, mr, ms = masses
-    rad = 0.01
-
-    def bar_inertia(mass, length):
-        return (0.5 * mass * rad ** 2, mass * length ** 2 / 12, mass * length ** 2 / 12)
-
-    def orient(direction):
-        d = direction / np.linalg.norm(direction)
-        R = np.column_stack([d, np.cross([0, 0, 1.0], d), [0, 0, 1.0]])
-        return R
-
-    crank = m.add_body("crank", mass=mc, inertia=bar_inertia(mc, r), position=A / 2,
-                       orientation=orient(A))
-    rod = m.add_body("rod", mass=mr, inertia=bar_inertia(mr, l), position=(A + B) / 2,
-                     orientation=orient(B - A))
-    slider = m.add_body("slider", mass=ms, inertia=(0.001, 0.001, 0.001), position=B)
-    z = (0.0, 0.0, 1.0)
-    j1 = m.add_joint("revolute", m.ground, crank, point=(0, 0, 0), axis=z, name="crank_pin")
-    m.add_joint("revolute", crank, rod, point=A, axis=z, name="rod_pin")
-    m.add_joint("revolute", rod, slider, point=B, axis=z, name="slider_pin")
-    m.add_joint("prismatic", m.ground, slider, point=B, axis=(1.0, 0.0, 0.0), name="slide")
-    motor = m.add_driver(j1, MotionFunction("ramp", value=0.0, rate=omega), name="motor")
-    return m, (crank, rod, slider), motor
+from .helpers import flow, jacobian_fd, random_inertia, random_rotation
 
 
+# --------------------------------------------------------------------------- closed forms
 def slider_closed_form(theta, omega, r=0.1, l=0.35):
     s, c = np.sin(theta), np.cos(theta)
     S = np.sqrt(l * l - (r * s) ** 2)
@@ -65,15 +30,6 @@ def slider_closed_form(theta, omega, r=0.1, l=0.35):
     x1 = -r * s - r * r * s * c / S
     x2 = -r * c - r * r * (c * c - s * s) / S - r ** 4 * s * s * c * c / S ** 3
     return x, x1 * omega, x2 * omega ** 2
-
-
-def pendulum(theta, mass=2.0, length=0.8):
-    """Point-like bob hanging at -z from a ground revolute about +y, held at ``theta``."""
-    m = Model(gravity=(0.0, 0.0, -G))
-    bob = m.add_body("bob", mass=mass, inertia=(1e-3, 1e-3, 1e-3), position=(0.0, 0.0, -length))
-    j = m.add_joint("revolute", m.ground, bob, point=(0, 0, 0), axis=(0.0, 1.0, 0.0), name="pivot")
-    d = m.add_driver(j, theta, name="hold")
-    return m, bob, j, d
 
 
 # --------------------------------------------------------------------------- finite differences
@@ -238,7 +194,7 @@ def test_kinematic_and_dynamic_agree():
 @pytest.mark.parametrize("mode", ["dynamic", "kinematic"])
 def test_held_pendulum_torque(theta, mode):
     mass, length = 2.0, 0.8
-    m, bob, j, d = pendulum(theta, mass, length)
+    m, bob, j, d = held_pendulum(theta, mass, length)
     r = m.simulate(t_end=0.2, dt=1e-3, output_dt=0.05) if mode == "dynamic" \
         else m.kinematic(t_end=0.2, output_dt=0.05)
     # rotated by theta about +y from hanging at -z
@@ -376,7 +332,7 @@ def test_fingerprint_sees_drivers():
     assert fingerprint(m1, {}) is not None
     assert fingerprint(m1, {}) != fingerprint(m2, {})
     assert fingerprint(m1, {}) == fingerprint(slider_crank(omega=1.0)[0], {})
-    m, bob, j, d = pendulum(0.3)
+    m, bob, j, d = held_pendulum(0.3)
     m.drivers[0].motions = [type(d.motion).from_callables(lambda t: 0.3)]
     assert fingerprint(m, {}) is None       # a Python callable cannot be described
 

@@ -7,8 +7,8 @@ import pytest
 
 from SimPhantWorkbench.solver import (JOINT_TYPES, Model, ModelError, SimulationCancelled,
                                       SimulationError)
+from SimPhantWorkbench.solver.zoo import chain
 
-from .models import chain
 
 
 def _model():

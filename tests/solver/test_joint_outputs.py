@@ -7,8 +7,8 @@ import pytest
 
 from SimPhantWorkbench.solver import Model, Result
 from SimPhantWorkbench.solver.joint_outputs import joint_coordinates
+from SimPhantWorkbench.solver.zoo import compound_pendulum, four_bar
 
-from .models import compound_pendulum, four_bar
 
 
 def _fd4(x, t):

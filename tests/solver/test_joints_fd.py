@@ -14,7 +14,7 @@ import pytest
 
 from SimPhantWorkbench.solver import JOINT_TYPES, Model
 
-from .models import flow, jacobian_fd, random_inertia, random_rotation
+from .helpers import flow, jacobian_fd, random_inertia, random_rotation
 
 KINDS = list(JOINT_TYPES)
 

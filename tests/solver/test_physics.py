@@ -7,8 +7,9 @@ import pytest
 from scipy.special import ellipk
 
 from SimPhantWorkbench.solver import Model
+from SimPhantWorkbench.solver.zoo import compound_pendulum
 
-from .models import compound_pendulum, period_from_crossings, swing_angle
+from .helpers import period_from_crossings, swing_angle
 
 
 def test_small_angle_period_matches_analytic():

@@ -10,7 +10,7 @@ from SimPhantWorkbench.solver.rotations import (as_rotation_matrix, euler_zyx, m
                                                 orthonormal_frame, quat_from_axis_angle,
                                                 quat_multiply, quat_to_matrix)
 
-from .models import random_rotation
+from .helpers import random_rotation
 
 SEED = 20261130
 

@@ -19,8 +19,9 @@ from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.solver.sparse import analyse
 
 from SimPhantWorkbench.solver.rotations import quat_to_matrix
+from SimPhantWorkbench.solver.zoo import bricard, chain, four_bar
 
-from .models import bricard, chain, flow, four_bar, random_inertia, random_rotation, retract
+from .helpers import flow, random_inertia, random_rotation, retract
 
 
 def _dense_kkt(sysm, Y):

@@ -25,7 +25,7 @@ def _pendulum(kind):
 def test_every_block_size_has_a_warmup_joint(bs):
     kind = warmup.warmup_kind(bs)
     assert kind is not None and kernels.block_size(len(JOINT_TYPES[kind].rows)) == bs
-    m = warmup._warmup_model(bs)          # what the warm-up runs for that size
+    m = warmup._warmup_model(bs, Model)   # what the warm-up runs for that size
     assert [j.kind for j in m.joints] == [kind]
     assert warmup.model_block_size(m) == bs
     assert m.compile().block_size == bs
@@ -80,8 +80,8 @@ def test_a_fixed_step_run_does_not_load_the_adaptive_machinery():
 _CHILD = """
 import json, sys
 sys.path.insert(0, %r)
-from SimPhantWorkbench.solver import warmup
-warmup.ensure(5)
+from SimPhantWorkbench.solver import Model, warmup
+warmup.ensure(5, model_class=Model)
 hits, misses = warmup.compile_counts()
 print(json.dumps(dict(hits=hits, misses=misses, path=warmup.cache_path())))
 """

@@ -2,8 +2,8 @@
 import numpy as np
 
 from SimPhantWorkbench.solver import Model, Result
+from SimPhantWorkbench.solver.zoo import bob, chain, mass_ratio_chain
 
-from .models import bob, chain, mass_ratio_chain
 
 
 def _pendulum_far_from_its_joint(offset):

@@ -1,0 +1,2239 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS><TS version="1.1">
+<context>
+    <name>SimPhant</name>
+    <message>
+        <location filename="InitGui.py" line="19"/>
+        <source>Rigid multibody dynamics: motion studies with real mass and inertia</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_drivers.py" line="32"/>
+        <source>There is no active study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_drivers.py" line="35"/>
+        <source>Select one joint of study &apos;%s&apos; in the tree.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_drivers.py" line="39"/>
+        <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_drivers.py" line="42"/>
+        <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_drivers.py" line="57"/>
+        <source>Select a joint of the active study first (%s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="51"/>
+        <source>Select a vertex, circle or face on each of two bodies first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="52"/>
+        <source>Select the joint first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="66"/>
+        <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="75"/>
+        <source>Select the joint the %s acts on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_joints.py" line="34"/>
+        <source>%s joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="34"/>
+        <source>New SimPhant study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="72"/>
+        <source>Select one or more solids that are not yet bodies of study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="108"/>
+        <source>&apos;%s&apos; is not in the active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="121"/>
+        <source>Select a moving body of study &apos;%s&apos; (or a vertex, edge or face of it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="185"/>
+        <source>Make a study from a FreeCAD Assembly&apos;s parts and joints. Needs FreeCAD 1.0 or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command is disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="18"/>
+        <source>Study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="45"/>
+        <source>The study cannot be solved as it is:
+%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="48"/>
+        <source>SimPhant: check &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_sweep.py" line="46"/>
+        <source>Study &apos;%s&apos; has no moving body to vary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="60"/>
+        <source>%s (study &apos;%s&apos;):
+%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="90"/>
+        <source>Not available: %s. %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="106"/>
+        <source>SimPhant: wrote %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="124"/>
+        <source>Export CSV of &apos;%s&apos; into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="138"/>
+        <source>Export plots of &apos;%s&apos; into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="155"/>
+        <source>Export animation of &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="165"/>
+        <source> x real time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="166"/>
+        <source>Width [px]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="167"/>
+        <source>Height [px]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="168"/>
+        <source>Frames per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="97"/>
+        <source>Speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="178"/>
+        <source>Save animation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="179"/>
+        <source>Video (*.mp4 *.gif)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="185"/>
+        <source>SimPhant: wrote %s (%d frames)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="63"/>
+        <source>SimPhant: compiling the solver kernels in the background (first use only, about half a minute per joint block size, %d sizes); a solve started meanwhile waits for them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="69"/>
+        <source>SimPhant: could not prepare the solver kernels (%s); they are compiled when a study is solved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="76"/>
+        <source>SimPhant: solver kernels compiled in %.0f s (cached for later sessions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="89"/>
+        <source>compiling the solver kernels, first use only (joint block size %d): %.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="53"/>
+        <source> (of which %.2f s compiling/loading the solver kernels)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="233"/>
+        <source>SimPhant: cannot solve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="129"/>
+        <source>Cancelling ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="131"/>
+        <source>SimPhant: solving &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="141"/>
+        <source>First run in this session: the solver&apos;s numba kernels are being loaded (the very first run on this computer compiles them, which takes a minute; later runs start at once).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="118"/>
+        <source>remaining ~%.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="120"/>
+        <source>remaining: estimating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="166"/>
+        <source>t = %.4g s of %.4g s   elapsed %.1f s   %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="204"/>
+        <source>SimPhant: study &apos;%s&apos; solved: %d frames, %.2f s wall time%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="210"/>
+        <source>SimPhant: cannot store the result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="216"/>
+        <source>SimPhant: solving &apos;%s&apos; cancelled; the document is unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="222"/>
+        <source>SimPhant: the simulation failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="225"/>
+        <source>Keep the partial result (%d frames up to t = %.4g s) for playback?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="viewer.py" line="14"/>
+        <source>Study &apos;%s&apos; has no result yet: run it first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="36"/>
+        <source>&apos;%s&apos; is not a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="80"/>
+        <source>frame size %dx%d is too small</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="86"/>
+        <source>document &apos;%s&apos; has no 3-D view to record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="41"/>
+        <source>Body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="65"/>
+        <source>Joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="71"/>
+        <source>Point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="44"/>
+        <source>Force element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="47"/>
+        <source>Driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="106"/>
+        <source>PlotPanel needs a study or a result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="556"/>
+        <source>SimPhant plot: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="129"/>
+        <source>SimPhant plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="34"/>
+        <source>Quantity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="144"/>
+        <source>Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="147"/>
+        <source>Preferences (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="151"/>
+        <source>Units</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="156"/>
+        <source>Objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="162"/>
+        <source>From selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="164"/>
+        <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="167"/>
+        <source>Add picked vertex</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="170"/>
+        <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="177"/>
+        <source>Export the curves shown as %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="233"/>
+        <source>|mag|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="262"/>
+        <source>unknown quantity %r</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="272"/>
+        <source>%s has no frame %r</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="277"/>
+        <source>unknown unit system %r</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="312"/>
+        <source>&apos;%s&apos; is not a moving body of the result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="446"/>
+        <source>%s on body 2, %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="450"/>
+        <source>time [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="508"/>
+        <source>no curves to export: pick an object and a component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="520"/>
+        <source>Export plot as %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="27"/>
+        <source>line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="28"/>
+        <source>scatter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="29"/>
+        <source>heat map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="32"/>
+        <source>Pareto front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="32"/>
+        <source>variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="33"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="34"/>
+        <source>feasible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="35"/>
+        <source>pareto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="38"/>
+        <source>message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="38"/>
+        <source>%s (minimize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="42"/>
+        <source>%s (maximize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="49"/>
+        <source>Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="63"/>
+        <source>Metric</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="64"/>
+        <source>vs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="203"/>
+        <source>and</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="66"/>
+        <source>as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="79"/>
+        <source>Export PNG ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="80"/>
+        <source>Export CSV ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="81"/>
+        <source>Apply best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="84"/>
+        <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="365"/>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="197"/>
+        <source>Run the study to see its results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="203"/>
+        <source>variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="205"/>
+        <source>Pareto front (%d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="246"/>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="250"/>
+        <source>best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="271"/>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="273"/>
+        <source>CSV table (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="274"/>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_parameter_study.py" line="28"/>
+        <source>SimPhant: apply best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="288"/>
+        <source>No best variant: choose a best variant (objective) and run the study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="28"/>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="34"/>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>Low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>High</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="32"/>
+        <source>Rel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Reducer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="37"/>
+        <source>Expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="45"/>
+        <source>In this process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="46"/>
+        <source>Local cores (Dask)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="47"/>
+        <source>Dask scheduler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="478"/>
+        <source>Parameter study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="128"/>
+        <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="132"/>
+        <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="135"/>
+        <source>Metrics (SI units)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="139"/>
+        <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="212"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="180"/>
+        <source>Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="181"/>
+        <source>samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="182"/>
+        <source>seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="231"/>
+        <source>workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="191"/>
+        <source>Optimiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="192"/>
+        <source>trials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="193"/>
+        <source>in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="201"/>
+        <source>A second objective: the Pareto front of both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="202"/>
+        <source>Best variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="206"/>
+        <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="207"/>
+        <source>Constraints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="210"/>
+        <source>the study&apos;s (%g s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="41"/>
+        <source>End time [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="214"/>
+        <source>timeout per variant [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="229"/>
+        <source>tcp://host:8786</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="250"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="233"/>
+        <source>Cache results in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="236"/>
+        <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="251"/>
+        <source>Cancel run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="290"/>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="291"/>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="370"/>
+        <source>minimize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="371"/>
+        <source>maximize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="463"/>
+        <source>the result cache needs a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="18"/>
+        <source>SimPhant body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="20"/>
+        <source>Body &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="21"/>
+        <source>Mass properties (from the solid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="37"/>
+        <source>Mass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="25"/>
+        <source>CoG (world)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="26"/>
+        <source>Centre of gravity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="30"/>
+        <source>Principal moments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="31"/>
+        <source>Principal moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="35"/>
+        <source>density %.6g kg/m^3 (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="36"/>
+        <source>Computed with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="39"/>
+        <source>0 = from the object&apos;s material (else a default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="88"/>
+        <source>Density</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="41"/>
+        <source>0: the material of the solid, else a default density</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="43"/>
+        <source>Replaces volume x density (0 = not used)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="89"/>
+        <source>Mass override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="45"/>
+        <source>Fixed (ground: does not move)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="48"/>
+        <source>Initial motion (world axes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="50"/>
+        <source>Velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="51"/>
+        <source>Initial velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="53"/>
+        <source>deg/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="54"/>
+        <source>rpm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="68"/>
+        <source>Angular velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="92"/>
+        <source>%s must be 0 or positive.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="32"/>
+        <source>Angle (value, start, offset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="33"/>
+        <source>End angle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="34"/>
+        <source>Angle amplitude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="35"/>
+        <source>Speed [rpm]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="36"/>
+        <source>Distance (value, start, offset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="37"/>
+        <source>End distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="38"/>
+        <source>Distance amplitude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="39"/>
+        <source>Velocity [mm/s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="40"/>
+        <source>Start time [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="42"/>
+        <source>Frequency [Hz]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="43"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="54"/>
+        <source>SimPhant driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="59"/>
+        <source>Driver &apos;%s&apos; (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="61"/>
+        <source>Driven joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="70"/>
+        <source>%s (%s joints)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="73"/>
+        <source>Driven</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="74"/>
+        <source>Motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="80"/>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="98"/>
+        <source>Expression in t [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="99"/>
+        <source>SI (rad or m), e.g. 0.5*sin(2*pi*t)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="26"/>
+        <source>Stiffness (e.g. &apos;10 %s&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="28"/>
+        <source>Damping (e.g. &apos;10 %s&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="30"/>
+        <source>rotation about the joint z axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="33"/>
+        <source>translation along the joint z axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="42"/>
+        <source>SimPhant force element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="61"/>
+        <source>Degree of freedom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="66"/>
+        <source>or a table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="69"/>
+        <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="71"/>
+        <source>its value at the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="74"/>
+        <source>Free length / rest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="75"/>
+        <source>otherwise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="77"/>
+        <source>Preload [N]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="78"/>
+        <source>Force [N]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="80"/>
+        <source>Value [N m or N]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="90"/>
+        <source>or a function of t [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="92"/>
+        <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="38"/>
+        <source>&apos;%s&apos; is in another document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="102"/>
+        <source>Edit joint &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="254"/>
+        <source>New joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="107"/>
+        <source>Joint kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="119"/>
+        <source>Reference %d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="122"/>
+        <source>Click, then pick a vertex, edge or face to replace this reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="126"/>
+        <source>Offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="132"/>
+        <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="137"/>
+        <source>Reverse the joint axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="215"/>
+        <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="112"/>
+        <source>Refused: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="261"/>
+        <source>%s.%s  (body &apos;%s&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="263"/>
+        <source>(not picked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="265"/>
+        <source>pick a vertex, edge or face</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="274"/>
+        <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="278"/>
+        <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="291"/>
+        <source>Cannot make this joint: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="299"/>
+        <source>Ready: press OK to update the joint (%s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="301"/>
+        <source>Ready: press OK to create the joint (%s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="331"/>
+        <source>Not ready: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="333"/>
+        <source>Edit SimPhant joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="334"/>
+        <source>Add SimPhant joint (%s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="360"/>
+        <source>SimPhant joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="36"/>
+        <source>SimPhant load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="40"/>
+        <source>Torque</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="41"/>
+        <source>Force</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="42"/>
+        <source>%s &apos;%s&apos; on &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="44"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="49"/>
+        <source>Constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="46"/>
+        <source>Function of time t [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="55"/>
+        <source>e.g. 0, 0, 10*sin(2*pi*t)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="60"/>
+        <source>World axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="61"/>
+        <source>Body axes (turning with the body)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="63"/>
+        <source>Components in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="66"/>
+        <source>Point of application</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="72"/>
+        <source>Use the centre of gravity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="widgets.py" line="211"/>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="102"/>
+        <source>the centre of gravity (pick a vertex, edge or face of the body in the 3D view to change it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="105"/>
+        <source>%s.%s (pick another element to change it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="86"/>
+        <source>Starting %d variants ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="91"/>
+        <source>SimPhant: parameter study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="105"/>
+        <source>%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s).%s OK keeps the results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="108"/>
+        <source>nothing run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="122"/>
+        <source>%d of %d variants (%d failed, %d lost, %d from the cache)   elapsed %.1f s   %s%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="140"/>
+        <source>SimPhant parameter study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_base.py" line="159"/>
+        <source>Edit %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="44"/>
+        <source>Study &apos;%s&apos; has no result yet: solve it first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="55"/>
+        <source>SimPhant: playback of &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="65"/>
+        <source>Playback: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="81"/>
+        <source>Previous frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="85"/>
+        <source>Play / pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="89"/>
+        <source>Next frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="94"/>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="104"/>
+        <source>Playback speed: 1 = real time (0.1 to 10)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="108"/>
+        <source>Reset to the start pose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="110"/>
+        <source>Put the bodies exactly where they were when the run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="115"/>
+        <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="134"/>
+        <source>t = %.4f s    frame %d / %d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="201"/>
+        <source>start pose (t = %.4f s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="211"/>
+        <source>SimPhant playback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="214"/>
+        <source>Keep the pose shown (t = %.4g s)?
+No puts the bodies back where they were before playback.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="16"/>
+        <source>SimPhant study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="19"/>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="21"/>
+        <source>Simulated time span</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="22"/>
+        <source>End time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="26"/>
+        <source>Step of the fixed-step integrators; largest step of the adaptive ones (0 = unlimited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="27"/>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="30"/>
+        <source>Time between stored frames (0 = at most 1000 frames)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="31"/>
+        <source>Output interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="32"/>
+        <source>Integrator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="39"/>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="43"/>
+        <source>Relative tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="44"/>
+        <source>Absolute tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="45"/>
+        <source>Stabilisation of the constraints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="47"/>
+        <source>Time constant and damping ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="49"/>
+        <source>Baumgarte alpha, beta</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="51"/>
+        <source>Set by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="54"/>
+        <source>Decay time of constraint errors (0 = automatic: max(0.02 s, 5 steps))</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="55"/>
+        <source>Time constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="60"/>
+        <source>Damping ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="67"/>
+        <source>Alpha</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="68"/>
+        <source>Beta</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="70"/>
+        <source>Gravity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="74"/>
+        <source>Acceleration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="87"/>
+        <source>Direction (x, y, z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_study.py" line="114"/>
+        <source>%s: %r is not a number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="widgets.py" line="122"/>
+        <source>SimPhant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="widgets.py" line="189"/>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_base.py" line="163"/>
+        <source>Solve &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_base.py" line="165"/>
+        <source>Set active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_joint.py" line="31"/>
+        <source>%s: %s is not on a body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_parameter_study.py" line="31"/>
+        <source>Apply best variant (%d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="view_result.py" line="22"/>
+        <source>Playback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="11"/>
+        <source>Fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="12"/>
+        <source>Welds the two bodies together (removes 6 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="13"/>
+        <source>Revolute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="14"/>
+        <source>Hinge: rotation about the joint z axis (removes 5 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="15"/>
+        <source>Prismatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="16"/>
+        <source>Slider: translation along the joint z axis (removes 5 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="17"/>
+        <source>Cylindrical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="18"/>
+        <source>Rotation about and translation along the joint z axis (removes 4 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="19"/>
+        <source>Spherical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="20"/>
+        <source>Ball joint: the two anchor points coincide (removes 3 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="21"/>
+        <source>Planar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="22"/>
+        <source>Body 2 slides on the plane normal to the joint z axis (removes 3 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="23"/>
+        <source>Universal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="24"/>
+        <source>Cardan joint: cross axes x (body 1) and y (body 2) stay perpendicular (removes 4 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="25"/>
+        <source>Distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="26"/>
+        <source>Keeps the distance between two points constant (removes 1 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="27"/>
+        <source>Revolute-spherical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="28"/>
+        <source>Point of body 2 on a circle about the joint z axis of body 1 (removes 2 DOF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="29"/>
+        <source>Spring-damper</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="30"/>
+        <source>Translational spring and damper between two body points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="31"/>
+        <source>Damper</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="32"/>
+        <source>Damper on the rate of change of the distance of two body points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="33"/>
+        <source>Contractile force</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="34"/>
+        <source>Force of constant magnitude along the line of two body points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="35"/>
+        <source>Joint spring-damper</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="36"/>
+        <source>Torsional or linear spring and damper on a joint&apos;s axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="37"/>
+        <source>Joint actuator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="38"/>
+        <source>Prescribed moment about or force along a joint&apos;s z axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="39"/>
+        <source>Rotation driver (motor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="40"/>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="41"/>
+        <source>Translation driver (actuator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="42"/>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="43"/>
+        <source>Point trajectory driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="44"/>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="45"/>
+        <source>Angle driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="46"/>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="47"/>
+        <source>Direction driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="48"/>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="50"/>
+        <source>Constant rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="51"/>
+        <source>Smooth step (cubic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="52"/>
+        <source>Smooth step (quintic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="53"/>
+        <source>Harmonic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="54"/>
+        <source>Expression in t</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="55"/>
+        <source>explicit Euler, fixed step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="56"/>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="57"/>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="58"/>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="59"/>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="60"/>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="61"/>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="62"/>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="63"/>
+        <source>CoG position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="64"/>
+        <source>CoG velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="65"/>
+        <source>CoG acceleration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="66"/>
+        <source>angular velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="67"/>
+        <source>angular acceleration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="68"/>
+        <source>Euler angles (Z-Y-X)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="69"/>
+        <source>point position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="70"/>
+        <source>point velocity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="71"/>
+        <source>reaction force</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="72"/>
+        <source>reaction torque</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="73"/>
+        <source>joint angle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="74"/>
+        <source>joint angle rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="75"/>
+        <source>joint angle acceleration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="76"/>
+        <source>joint slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="77"/>
+        <source>joint slide rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="78"/>
+        <source>joint slide acceleration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="79"/>
+        <source>force element force / moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="80"/>
+        <source>force element length / angle / slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="81"/>
+        <source>force element power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="82"/>
+        <source>driver effort (torque / force)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="83"/>
+        <source>driver power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="84"/>
+        <source>energy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="85"/>
+        <source>constraint violation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="86"/>
+        <source>world axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="87"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="88"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="89"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="90"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="91"/>
+        <source>joint z axis on body 2 (point driver: world axes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_AddBody</name>
+    <message>
+        <location filename="cmd_model.py" line="86"/>
+        <source>Add body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="91"/>
+        <source>Make the selected solids moving bodies of the active study (several at once); mass, CoG and inertia come from the solids and their density</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_AddFixedBody</name>
+    <message>
+        <location filename="cmd_model.py" line="95"/>
+        <source>Add fixed body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="97"/>
+        <source>Make the selected solids fixed bodies (the ground) of the active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_AddForce</name>
+    <message>
+        <location filename="cmd_model.py" line="160"/>
+        <source>Add force</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="165"/>
+        <source>Add a force on the selected moving body, at the selected vertex, edge or face (else at its CoG); constant or a function of time t</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_AddTorque</name>
+    <message>
+        <location filename="cmd_model.py" line="169"/>
+        <source>Add torque</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="171"/>
+        <source>Add a pure torque on the selected moving body; constant or a function of time t</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_Check</name>
+    <message>
+        <location filename="cmd_run.py" line="31"/>
+        <source>Check model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="36"/>
+        <source>Check the study before solving: bodies, joints, loads, degrees of freedom (mobility, redundant joints, singular or locked mechanisms) and how far the joints are from assembled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ExportAnimation</name>
+    <message>
+        <location filename="results_commands.py" line="146"/>
+        <source>Export animation (GIF/MP4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="149"/>
+        <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ExportResultPlots</name>
+    <message>
+        <location filename="results_commands.py" line="132"/>
+        <source>Export result plots (PNG)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="136"/>
+        <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ExportResultsCSV</name>
+    <message>
+        <location filename="results_commands.py" line="118"/>
+        <source>Export results as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="122"/>
+        <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ForceElements</name>
+    <message>
+        <location filename="cmd_forces.py" line="98"/>
+        <source>Force elements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="101"/>
+        <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ImportAssembly</name>
+    <message>
+        <location filename="cmd_model.py" line="179"/>
+        <source>Import FreeCAD Assembly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="190"/>
+        <source>Make a study from the selected FreeCAD Assembly: one body per part (grounded parts fixed), one joint per supported Assembly joint, frames kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_Joints</name>
+    <message>
+        <location filename="cmd_joints.py" line="62"/>
+        <source>Joints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_joints.py" line="65"/>
+        <source>Add a joint between two bodies of the active study: pick a vertex, edge or face on each</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_NewParameterStudy</name>
+    <message>
+        <location filename="cmd_sweep.py" line="34"/>
+        <source>New parameter study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_sweep.py" line="38"/>
+        <source>Add a parameter study to the active study: sweep properties (design variables), compute metrics of each run, plot a metric against the variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_NewStudy</name>
+    <message>
+        <location filename="cmd_model.py" line="27"/>
+        <source>New study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="31"/>
+        <source>Add a motion study (the container of bodies, joints, loads and the result) and make it the active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_Playback</name>
+    <message>
+        <location filename="cmd_run.py" line="74"/>
+        <source>Playback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="77"/>
+        <source>Play the study&apos;s result back on the document: time slider, play/pause, speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_PlotResults</name>
+    <message>
+        <location filename="results_commands.py" line="69"/>
+        <source>Plot results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="73"/>
+        <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_Reset</name>
+    <message>
+        <location filename="cmd_run.py" line="90"/>
+        <source>Reset placements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="93"/>
+        <source>Put the bodies back exactly where they were when the last run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ResultsViewer</name>
+    <message>
+        <location filename="results_commands.py" line="81"/>
+        <source>3-D results viewer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="85"/>
+        <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_SetActiveStudy</name>
+    <message>
+        <location filename="cmd_model.py" line="46"/>
+        <source>Set active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_model.py" line="49"/>
+        <source>New bodies, joints and loads go into the selected study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_Solve</name>
+    <message>
+        <location filename="cmd_run.py" line="55"/>
+        <source>Solve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="59"/>
+        <source>Run the motion study in the background (FreeCAD stays usable; Cancel in the progress window); the result is stored in the study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Workbench</name>
+    <message>
+        <location filename="__init__.py" line="21"/>
+        <source>SimPhant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="__init__.py" line="22"/>
+        <source>SimPhant model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="__init__.py" line="26"/>
+        <source>SimPhant run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="__init__.py" line="29"/>
+        <source>SimPhant results</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

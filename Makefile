@@ -64,7 +64,8 @@ bench: setup
 		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS); \
 	fi
 
-# Parameter-study benchmark (bench/README.md): 200-variant sweep vs a serial loop, Dask overhead.
+# Parameter-study benchmark (bench/README.md): 120-variant sweep vs a serial loop, Dask overhead,
+# a rerun from the cache.
 bench-sweep: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_sweep.py $(BENCH_ARGS)
 

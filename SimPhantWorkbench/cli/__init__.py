@@ -7,7 +7,8 @@
                  [--video FILE.mp4] [--fps N]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
                       [--no-triads]
-    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
+    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N]
+                   [--connect-timeout S] [--worker-timeout S] ...
                  (a parameter study: ``cli.sweep``)
     simphant doctor [--here] [--json] [--freecadcmd PATH]
                  (what the solver needs, checked in FreeCAD's Python: ``cli.doctor``)
@@ -42,8 +43,9 @@ Modules: ``run``, ``view``, ``sweep`` and ``doctor`` (the commands), ``summary``
 (the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
-study, model); 3 the integration failed; 4 a package the solver needs is missing
-or broken (the message says what to install; ``simphant doctor``); 130 cancelled.
+study, model); 3 the integration failed; 4 a parameter study's infrastructure
+failed (scheduler, workers); 5 a package the solver needs is missing or broken (the
+message says what to install; ``simphant doctor``); 130 cancelled (Ctrl-C or SIGTERM).
 ``simphant view`` and ``--help`` work without FreeCAD: nothing here imports the
 document side before a command needs it; ``simphant doctor`` imports neither the
 solver nor numpy before its check.
@@ -55,12 +57,14 @@ import sys
 
 from .. import __version__
 from ..deps import DependencyError
-from .common import (EXIT_CANCELLED, EXIT_DEPENDENCIES, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK,
+from .common import (EXIT_CANCELLED, EXIT_DEPENDENCIES, EXIT_INFRASTRUCTURE, EXIT_INPUT,
+                     EXIT_INTERNAL, EXIT_OK,
                      EXIT_SIMULATION, CliError)
 from .progress import Interrupt
 
 __all__ = ["main", "build_parser", "default_model", "summary_lines", "EXIT_OK", "EXIT_INTERNAL",
-           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED", "EXIT_DEPENDENCIES"]
+           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_INFRASTRUCTURE", "EXIT_CANCELLED",
+           "EXIT_DEPENDENCIES"]
 
 
 def __getattr__(name):
@@ -162,7 +166,7 @@ def build_parser():
     from .doctor import add_parser as add_doctor_parser
     from .sweep import add_parser as add_sweep_parser
     ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
-                   "sweep": add_sweep_parser(sub, _positive_int),
+                   "sweep": add_sweep_parser(sub, _positive_int, _positive),
                    "doctor": add_doctor_parser(sub)}
     return ap
 

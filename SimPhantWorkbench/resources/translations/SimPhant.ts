@@ -275,7 +275,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="461"/>
+        <location filename="task_parameter_study.py" line="129"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -290,12 +290,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="451"/>
+        <location filename="task_parameter_study.py" line="118"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="453"/>
+        <location filename="task_parameter_study.py" line="120"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
@@ -390,7 +390,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="parameter_study_spec.py" line="34"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -485,112 +485,147 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="23"/>
+        <location filename="parameter_study_results.py" line="27"/>
         <source>line</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="24"/>
+        <location filename="parameter_study_results.py" line="28"/>
         <source>scatter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="27"/>
+        <location filename="parameter_study_results.py" line="29"/>
         <source>heat map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="27"/>
-        <source>variant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="parameter_study_results.py" line="28"/>
-        <source>status</source>
+        <location filename="parameter_study_results.py" line="32"/>
+        <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="parameter_study_results.py" line="32"/>
+        <source>variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="33"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="34"/>
+        <source>feasible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="35"/>
+        <source>pareto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="38"/>
         <source>message</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="39"/>
+        <location filename="parameter_study_results.py" line="38"/>
+        <source>%s (minimize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="42"/>
+        <source>%s (maximize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="49"/>
         <source>Results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="53"/>
+        <location filename="parameter_study_results.py" line="63"/>
         <source>Metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="54"/>
+        <location filename="parameter_study_results.py" line="64"/>
         <source>vs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="55"/>
+        <location filename="parameter_study_spec.py" line="203"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="56"/>
+        <location filename="parameter_study_results.py" line="66"/>
         <source>as</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="69"/>
+        <location filename="parameter_study_results.py" line="79"/>
         <source>Export PNG ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="70"/>
+        <location filename="parameter_study_results.py" line="80"/>
         <source>Export CSV ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="71"/>
+        <location filename="parameter_study_results.py" line="81"/>
         <source>Apply best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="74"/>
+        <location filename="parameter_study_results.py" line="84"/>
         <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="329"/>
+        <location filename="parameter_study_spec.py" line="365"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="167"/>
+        <location filename="parameter_study_results.py" line="197"/>
         <source>Run the study to see its results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="198"/>
+        <location filename="parameter_study_results.py" line="203"/>
+        <source>variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="205"/>
+        <source>Pareto front (%d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="246"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="202"/>
+        <location filename="parameter_study_results.py" line="250"/>
         <source>best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="225"/>
+        <location filename="parameter_study_results.py" line="271"/>
         <source>PNG image (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="227"/>
+        <location filename="parameter_study_results.py" line="273"/>
         <source>CSV table (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="228"/>
+        <location filename="parameter_study_results.py" line="274"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
@@ -600,8 +635,243 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="242"/>
+        <location filename="parameter_study_results.py" line="288"/>
         <source>No best variant: choose a best variant (objective) and run the study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="28"/>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="34"/>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>Low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>High</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="32"/>
+        <source>Rel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Reducer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="37"/>
+        <source>Expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="45"/>
+        <source>In this process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="46"/>
+        <source>Local cores (Dask)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="47"/>
+        <source>Dask scheduler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="478"/>
+        <source>Parameter study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="128"/>
+        <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="132"/>
+        <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="135"/>
+        <source>Metrics (SI units)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="139"/>
+        <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="212"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="180"/>
+        <source>Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="181"/>
+        <source>samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="182"/>
+        <source>seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="231"/>
+        <source>workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="191"/>
+        <source>Optimiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="192"/>
+        <source>trials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="193"/>
+        <source>in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="201"/>
+        <source>A second objective: the Pareto front of both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="202"/>
+        <source>Best variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="206"/>
+        <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="207"/>
+        <source>Constraints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="210"/>
+        <source>the study&apos;s (%g s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="41"/>
+        <source>End time [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="214"/>
+        <source>timeout per variant [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="229"/>
+        <source>tcp://host:8786</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="250"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="233"/>
+        <source>Cache results in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="236"/>
+        <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="251"/>
+        <source>Cancel run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="290"/>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="291"/>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="370"/>
+        <source>minimize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="371"/>
+        <source>maximize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="463"/>
+        <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -762,11 +1032,6 @@
     <message>
         <location filename="task_driver.py" line="40"/>
         <source>Start time [s]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="195"/>
-        <source>End time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1100,192 +1365,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
-        <source>Target</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="50"/>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="45"/>
-        <source>Values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="45"/>
-        <source>Start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="46"/>
-        <source>Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="46"/>
-        <source>Count</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="47"/>
-        <source>Low</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="47"/>
-        <source>High</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="48"/>
-        <source>Rel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="51"/>
-        <source>Object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="51"/>
-        <source>Component</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="52"/>
-        <source>Reducer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="52"/>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="391"/>
-        <source>Parameter study &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="157"/>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="160"/>
-        <source>samples</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="162"/>
-        <source>seed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="164"/>
-        <source>Design</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="168"/>
-        <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="174"/>
-        <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs: Low/High or Rel (+- fraction of the document&apos;s value)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="179"/>
-        <source>Metrics (SI units)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="184"/>
-        <source>A reducer of a result signal: &apos;at&apos; takes a time [s], &apos;first_crossing&apos; a level and a direction, &apos;period&apos; a level</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="191"/>
-        <source>Best variant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="194"/>
-        <source>the study&apos;s (%g s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="197"/>
-        <source>In this process</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="199"/>
-        <source>Local cores (Dask)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="206"/>
-        <source>workers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="216"/>
-        <source>Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="217"/>
-        <source>Cancel run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="258"/>
-        <source>Add</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="259"/>
-        <source>Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="334"/>
-        <source>minimize %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="335"/>
-        <source>maximize %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="422"/>
+        <location filename="task_parameter_study.py" line="86"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="427"/>
+        <location filename="task_parameter_study.py" line="91"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="441"/>
-        <source>%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps the results.</source>
+        <location filename="task_parameter_study.py" line="105"/>
+        <source>%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s).%s OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="455"/>
-        <source>%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s   %s</source>
+        <location filename="task_parameter_study.py" line="108"/>
+        <source>nothing run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="472"/>
+        <location filename="task_parameter_study.py" line="122"/>
+        <source>%d of %d variants (%d failed, %d lost, %d from the cache)   elapsed %.1f s   %s%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="140"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2,7 +2,12 @@
 
 * ``resolve_pick`` turns a selection ``(top-level object, "Part.Body.Face3")``
   into the study Body it lies on and a reference ``(object, subname)`` the
-  factory accepts, or says why it cannot be used;
+  factory accepts, or says why it cannot be used. The selection is the one a
+  click gives without resolving links: the top-level object of the document
+  shown and the path from it, through ``App::Link`` objects to parts of other
+  files (Assembly4, FreeCAD 1.x "Insert Component"), down to the element;
+* ``body_shape_of_pick`` is the object of the study's document a selection
+  designates as a body's shape (the part clicked, or the link that shows it);
 * ``joint_frames`` gives the world joint frames of a joint that does not exist
   yet (kind, two references, offset, reverse) through the same
   ``joints.joint_data`` the solver conversion and the factory use, so the
@@ -16,36 +21,72 @@ import FreeCAD
 from .bodies import body_of_object
 from .joints import joint_data
 from .units import frame_to_placement
-from .references import reference_frame, split_subname
+from .references import is_datum_frame, reference_frame, split_subname
 from ..solver import JOINT_TYPES, ModelError
 from ..solver.rotations import orthonormal_frame
 
-__all__ = ["resolve_pick", "joint_frames", "reference_frame_placement", "needs_text"]
+__all__ = ["resolve_pick", "body_shape_of_pick", "path_objects", "joint_frames",
+           "reference_frame_placement", "needs_text"]
 
 
-def resolve_pick(bodies, obj, subname):
-    """``(body, ref_obj, ref_sub)`` of a picked element, or ``ModelError`` saying why not.
-
-    ``obj``/``subname`` are what FreeCAD's selection reports: the top-level
-    object and a dotted path to the element. The reference is expressed from
-    the deepest object on the path that belongs to a body of ``bodies``.
-    """
-    path, element = split_subname(subname or "")
-    if not element or not element.rstrip("0123456789") in ("Vertex", "Edge", "Face"):
-        raise ModelError("'%s': pick a vertex, an edge or a face, not the whole object"
-                         % obj.Label)
-    names = [n for n in path.split(".") if n]
+def path_objects(obj, subname):
+    """``[(object, prefix)]`` along a selection path: ``(obj, "")`` and then each object
+    the dotted path names (an ``App::Link`` itself, not what it links to), with the
+    path leading to it (``"Model.Piston_1."``)."""
+    path, _ = split_subname(subname or "")
     chain = [(obj, "")]
     prefix = ""
-    for n in names:
+    for n in (n for n in path.split(".") if n):
         prefix += n + "."
         sub_obj = obj.getSubObject(prefix, 1)
         if sub_obj is None:
             break
         chain.append((sub_obj, prefix))
+    return chain
+
+
+def _is_plain_container(obj):
+    """An ``App::Part`` or group (not a link): a click inside it designates what it holds."""
+    if obj.isDerivedFrom("App::Link"):
+        return False
+    return obj.isDerivedFrom("App::Part") or obj.isDerivedFrom("App::DocumentObjectGroup")
+
+
+def body_shape_of_pick(obj, subname):
+    """The object of ``obj``'s document that a selection ``(obj, subname)`` designates as
+    a body's shape: the first object along the path that is not a plain container
+    (``App::Part``, group), and at the latest the last one before the path enters
+    another document (the ``App::Link`` showing a part of another file). A click on
+    ``Model.Piston_1.Body.Pad.Face3`` designates the link ``Piston_1``; one on
+    ``Body.Pad.Face3`` the PartDesign Body; a tree click on an App::Part the part."""
+    own = []
+    for candidate, _ in path_objects(obj, subname):
+        if candidate.Document is not obj.Document:
+            break
+        own.append(candidate)
+    return next((c for c in own if not _is_plain_container(c)), own[-1])
+
+
+def resolve_pick(bodies, obj, subname):
+    """``(body, ref_obj, ref_sub)`` of a picked element, or ``ModelError`` saying why not.
+
+    ``obj``/``subname`` are what FreeCAD's selection reports without resolving links:
+    the top-level object and a dotted path to the element. The reference is expressed
+    from the deepest object on the path that belongs to a body of ``bodies``. An element
+    is a vertex, an edge or a face, or a datum coordinate system picked whole (see
+    ``references.reference_frame``).
+    """
+    path, element = split_subname(subname or "")
+    chain = path_objects(obj, subname)
+    if not element and not is_datum_frame(chain[-1][0]):
+        raise ModelError("'%s': pick a vertex, an edge, a face or a datum coordinate system, "
+                         "not the whole object" % obj.Label)
+    if element and element.rstrip("0123456789") not in ("Vertex", "Edge", "Face"):
+        raise ModelError("'%s': pick a vertex, an edge or a face, not the whole object"
+                         % obj.Label)
     for candidate, used in reversed(chain):
         body = body_of_object(bodies, candidate)
-        if body is not None:
+        if body is not None and subname[len(used):]:     # a datum: from its container
             if candidate is not obj and body.ShapeObject is not None \
                     and body_of_object([body], candidate) is body:
                 ref_obj, ref_sub = candidate, subname[len(used):]
@@ -53,8 +94,9 @@ def resolve_pick(bodies, obj, subname):
                 ref_obj, ref_sub = obj, subname
             reference_frame(ref_obj, ref_sub)          # raises for unsupported geometry
             return body, ref_obj, ref_sub
+    shape = body_shape_of_pick(obj, subname)
     raise ModelError("'%s.%s' is not on a body of the study: add a body for '%s' first"
-                     % (obj.Label, element, obj.Label))
+                     % (obj.Label, element or chain[-1][0].Label, shape.Label))
 
 
 class _Draft:

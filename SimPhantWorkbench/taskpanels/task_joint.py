@@ -16,7 +16,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..gui.common import icon_path, message, obj_expr, run_in_transaction
+from ..gui.common import UNRESOLVED, icon_path, message, obj_expr, run_in_transaction
 from ..document.joints import reference_of
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
@@ -27,7 +27,7 @@ __all__ = ["TaskJoint"]
 
 
 class _Gate:
-    """Selection gate: only elements of the study's bodies; remembers why it refused."""
+    """Selection gate: only elements of the study's bodies; shows why it refused."""
 
     def __init__(self, panel):
         self.panel = panel
@@ -36,6 +36,7 @@ class _Gate:
     def allow(self, doc, obj, sub):
         if doc is not self.panel.study.Document:
             self.reason = translate("SimPhant", "'%s' is in another document") % obj.Label
+            self.panel.show_refusal(self.reason)
             return False
         ok, reason = self.panel.check_pick(obj, sub or "")
         if not ok:
@@ -92,8 +93,10 @@ class TaskJoint:
         self.gate = _Gate(self)
         self.observer = _Observer(self)
         FreeCADGui.Selection.clearSelection()
-        FreeCADGui.Selection.addSelectionGate(self.gate)
-        FreeCADGui.Selection.addObserver(self.observer)
+        # unresolved (0): the top-level object of this document and the path from it,
+        # through App::Links to parts of other files, as a click gives it
+        FreeCADGui.Selection.addSelectionGate(self.gate, UNRESOLVED)
+        FreeCADGui.Selection.addObserver(self.observer, UNRESOLVED)
         self.update()
 
     # ------------------------------------------------------------------ form

@@ -58,7 +58,7 @@ def test_refused_picks_say_why(hinge):
     bodies = study_bodies(hinge["study"])
     with pytest.raises(ModelError, match="not on a body of the study.*'Loose'"):
         picking.resolve_pick(bodies, hinge["loose"], "Face1")
-    with pytest.raises(ModelError, match="pick a vertex, an edge or a face"):
+    with pytest.raises(ModelError, match="pick a vertex, an edge, a face or a datum"):
         picking.resolve_pick(bodies, hinge["pin"], "")
 
 

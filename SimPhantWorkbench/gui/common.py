@@ -16,6 +16,7 @@ from .translation import translate
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
            "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
+           "add_and_edit",
            "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -200,6 +201,31 @@ def run_in_transaction(doc, title, lines):
         message("error", title, str(exc))
         return False
     return True
+
+
+def add_and_edit(doc, title, lines, type_name):
+    """Run ``lines`` (adding an object of ``type_name``) and open the new object's task
+    panel, in one undo step: when the panel does not open, the step is aborted, so no
+    object is left behind without its panel (a second try would add a second one).
+    Returns the new object, or ``None`` (the reason shown)."""
+    before = {o.Name for o in doc.Objects}
+    try:
+        with transaction(doc, title):
+            for line in lines:
+                FreeCADGui.doCommand(line)
+            new = [o for o in doc.Objects if o.Name not in before and is_type(o, type_name)]
+            FreeCADGui.Selection.clearSelection()
+            for obj in new[:1]:
+                FreeCADGui.Selection.addSelection(obj)
+                FreeCADGui.getDocument(doc.Name).setEdit(obj.Name)
+                if not in_edit():
+                    raise RuntimeError(translate("SimPhant", "the task panel of '%s' did not "
+                                                 "open (see the Report view); nothing was "
+                                                 "added") % obj.Label)
+    except Exception as exc:  # noqa: BLE001 - shown to the user, document unchanged
+        message("error", title, str(exc))
+        return None
+    return new[0] if new else None
 
 
 def in_edit():

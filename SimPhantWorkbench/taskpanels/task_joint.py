@@ -22,6 +22,7 @@ from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
+from .widgets import quantity_box, quantity_value
 
 __all__ = ["TaskJoint"]
 
@@ -127,14 +128,10 @@ class TaskJoint:
             grid.addWidget(b, 1 + i, 1)
             self.ref_buttons.append(b)
         grid.addWidget(QtGui.QLabel(translate("SimPhant", "Offset")), 3, 0)
-        self.offset = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
-        self.offset.setProperty("unit", "mm")
-        self.offset.setProperty("minimum", -1e9)
-        self.offset.setProperty("maximum", 1e9)
-        self.offset.setToolTip(translate("SimPhant", "Side 2 stands this far ahead of side 1 "
-                                         "along the joint axis"))
-        if self.joint is not None:
-            self.offset.setProperty("rawValue", float(self.joint.Offset.Value))
+        self.offset = quantity_box("mm", float(self.joint.Offset.Value) if self.joint
+                                   else 0.0, -1e9, 1e9, tooltip=translate(
+                                       "SimPhant", "Side 2 stands this far ahead of side 1 "
+                                       "along the joint axis"))
         self.offset.valueChanged.connect(lambda *a: self.update())
         grid.addWidget(self.offset, 3, 1)
         self.reverse = QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))
@@ -162,8 +159,7 @@ class TaskJoint:
         self.update()
 
     def offset_mm(self):
-        q = self.offset.property("rawValue")
-        return float(q if q is not None else 0.0)
+        return quantity_value(self.offset)
 
     # ------------------------------------------------------------------ preview
     def _build_preview(self):

@@ -827,6 +827,40 @@ MUTANTS = [
            ["tests/app/test_undo.py::"
             "test_a_document_without_undo_leaves_no_transaction_open_for_the_next"],
            "a headless document leaves FreeCAD's transaction open for the next document"),
+    Mutant("result-drivers-dropped-on-reopen", "SimPhantWorkbench/document/result_check.py",
+           "    if nd:\n", "    if False:\n",
+           ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
+            "reopen_bit_for_bit"],
+           "a reopened result loses its driver efforts, power, values and rates"),
+    Mutant("result-forces-dropped-on-reopen", "SimPhantWorkbench/document/result_check.py",
+           "    if nf:\n", "    if False:\n",
+           ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
+            "reopen_bit_for_bit"],
+           "a reopened result loses its force-element series"),
+    Mutant("pick-link-is-not-the-body", "SimPhantWorkbench/document/picking.py",
+           "        if candidate.Document is not obj.Document:\n            break",
+           "        if False:\n            break",
+           ["tests/app/test_linked_picking.py"],
+           "a click on a part linked from another file designates the part of the other file"),
+    Mutant("datum-frame-x-ignored", "SimPhantWorkbench/document/joints.py",
+           "    return None if rotation is None else np.asarray(rotation)[:, 0]",
+           "    return None",
+           ["tests/app/test_linked_picking.py"],
+           "a joint on a datum coordinate system does not take the datum's x axis"),
+    Mutant("selection-resolved-into-other-file", "SimPhantWorkbench/gui/common.py",
+           "UNRESOLVED = 0\n", "UNRESOLVED = 1\n",
+           ["tests/gui/test_linked_assembly_gui.py"],
+           "the joint panel and Add body get the innermost feature of the linked file"),
+    Mutant("dead-spin-box-wrapper-kept", "SimPhantWorkbench/taskpanels/widgets.py",
+           "    _released_when_deleted(box)\n", "",
+           ["tests/gui/test_panels_open_gui.py::"
+            "test_a_spin_box_made_where_a_deleted_one_was_is_usable"],
+           "a spin box made where a deleted one was gets its dead wrapper: the panel fails"),
+    Mutant("stray-object-on-failed-panel", "SimPhantWorkbench/gui/common.py",
+           "                if not in_edit():\n", "                if False:\n",
+           ["tests/gui/test_panels_open_gui.py::"
+            "test_the_motor_command_leaves_nothing_when_its_panel_fails"],
+           "the motor command leaves a driver behind when its panel fails to open"),
 ]
 
 

@@ -57,10 +57,11 @@ def result_label(res_obj):
 
 # ============================================================================ the archive
 
-def _expected_shapes(n, nb, nj, derived=False):
+def _expected_shapes(n, nb, nj, derived=False, nf=0, nd=0):
     """Shape of every array of a result with n samples, nb moving bodies, nj joints
     (``None``: any length on that axis): ``R_pu``, or with ``derived`` (format 1) the
-    per-body series."""
+    per-body series; the force-element series of its ``nf`` elements and the driver
+    series of its ``nd`` driver rows when it has any."""
     out = dict(t=(n,), states=(n, 13 * nb), masses=(nb,), gravity=(3,),
                multipliers=(n, None), phi_max=(n,), phidot_max=(n,), react=(n, nj, 6),
                anchors=(n, nj, 2, 3), acc=(n, nb, 3), alpha_w=(n, nb, 3),
@@ -70,7 +71,22 @@ def _expected_shapes(n, nb, nj, derived=False):
                    omega_b=(n, nb, 3))
     else:
         out.update(R_pu=(nb, 3, 3))
+    if nf:
+        out.update(frc=(n, nf, 3), frc_pot=(n, nf), frc_diss=(n, nf), frc_work=(n, nf))
+    if nd:
+        out.update(driver_effort=(n, nd), driver_power=(n, nd), driver_value=(n, nd),
+                   driver_rate=(n, nd))
     return out
+
+
+def _driver_columns(meta):
+    """Columns of the driver series: one per driver row (``driver_rows``, 1 each when
+    absent)."""
+    names = meta.get("driver_names", [])
+    rows = meta.get("driver_rows", [1] * len(names))
+    if len(rows) != len(names):
+        raise KeyError("driver_rows")
+    return sum(int(r) for r in rows)
 
 
 def _headers(z, what):
@@ -120,6 +136,7 @@ def read_result_file(path, what="Result", max_bytes=None):
                     meta = json.loads(str(np.lib.format.read_array(fh, allow_pickle=False)))
                 body_names = [str(b) for b in meta["body_names"]]
                 joint_names = [str(j) for j in meta["joint_names"]]
+                nf, nd = len(meta.get("force_names", [])), _driver_columns(meta)
             except (ValueError, KeyError, TypeError) as exc:
                 raise ResultError("%s: its result metadata is damaged (%s)" % (what, exc)) \
                     from None
@@ -130,7 +147,8 @@ def read_result_file(path, what="Result", max_bytes=None):
                 raise ResultError("%s: its result file has no time series" % what)
             n = t_head[2][0]
             expected = _expected_shapes(n, len(body_names), len(joint_names),
-                                        derived="R_pu" not in heads)
+                                        derived="R_pu" not in heads,
+                                        nf=nf, nd=nd)
             missing = sorted(set(expected) - set(heads))
             if missing:
                 raise ResultError("%s: its result file lacks %s" % (what, ", ".join(missing)))

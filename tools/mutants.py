@@ -838,7 +838,8 @@ MUTANTS = [
             "reopen_bit_for_bit"],
            "a reopened result loses its force-element series"),
     Mutant("pick-link-is-not-the-body", "SimPhantWorkbench/document/picking.py",
-           "    return obj.isDerivedFrom(\"App::Part\") or obj.isDerivedFrom(\"App::DocumentObjectGroup\")",
+           "    return obj.isDerivedFrom(\"App::Part\") or "
+           "obj.isDerivedFrom(\"App::DocumentObjectGroup\")",
            "    return False",
            ["tests/app/test_linked_picking.py"],
            "a click on a linked part designates the assembly's App::Part, not the part"),

@@ -857,6 +857,16 @@ MUTANTS = [
            ["tests/gui/test_panels_open_gui.py::"
             "test_a_spin_box_made_where_a_deleted_one_was_is_usable"],
            "a spin box made where a deleted one was gets its dead wrapper: the panel fails"),
+    Mutant("joint-gap-point-rows-ignored", "SimPhantWorkbench/solver/dof.py",
+           "            distance = max(distance, abs(float(d[a])))",
+           "            pass",
+           ["tests/app/test_picking.py::test_frame_gap_evaluates_the_rows_of_each_kind"],
+           "the joint panel calls frames apart along the axis of a revolute joint aligned"),
+    Mutant("joint-gap-angle-sign", "SimPhantWorkbench/solver/dof.py",
+           "            angle = max(angle, abs(math.asin(c)))",
+           "            angle = max(angle, math.asin(c))",
+           ["tests/app/test_picking.py::test_frame_gap_evaluates_the_rows_of_each_kind"],
+           "an axis tilted the other way counts as aligned"),
     Mutant("stray-object-on-failed-panel", "SimPhantWorkbench/gui/common.py",
            "                if not in_edit():\n", "                if False:\n",
            ["tests/gui/test_panels_open_gui.py::"

@@ -12,21 +12,29 @@
   yet (kind, two references, offset, reverse) through the same
   ``joints.joint_data`` the solver conversion and the factory use, so the
   preview shows exactly the frames the joint will get;
+* ``joint_gap`` says how far those frames are from meeting the joint (a pin picked
+  at mid-length and a hole at its face are apart along the axis; a Solve would have
+  to move the body, or fail);
 * ``reference_frame_placement`` is one picked element's frame (hover preview).
 
 No FreeCADGui import: the functions are tested headless.
 """
+import math
+
+import numpy as np
+
 import FreeCAD
 
 from .bodies import body_of_object
 from .joints import joint_data
-from .units import frame_to_placement
+from .units import M_PER_MM, frame_to_placement
 from .references import is_datum_frame, reference_frame, split_subname
 from ..solver import JOINT_TYPES, ModelError
+from ..solver.dof import frame_gap
 from ..solver.rotations import orthonormal_frame
 
-__all__ = ["resolve_pick", "body_shape_of_pick", "path_objects", "joint_frames",
-           "reference_frame_placement", "needs_text"]
+__all__ = ["resolve_pick", "body_shape_of_pick", "path_objects", "joint_frames", "joint_gap",
+           "GAP_TOLERANCE", "reference_frame_placement", "needs_text"]
 
 
 def path_objects(obj, subname):
@@ -126,10 +134,32 @@ def joint_frames(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0
     mm. Raises ``ModelError`` with the reason (missing axis, same body, both
     fixed, unsupported element...) exactly as creating the joint would.
     """
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
+    return tuple(frame_to_placement(p, R) for p, R in (jd.frame1, jd.frame2))
+
+
+def _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label):
     if kind not in JOINT_TYPES:
         raise ModelError("unknown joint type %r; valid types: %s" % (kind, ", ".join(JOINT_TYPES)))
-    jd = joint_data(_Draft(kind, ref1, ref2, offset, reverse, length, label), bodies)
-    return tuple(frame_to_placement(p, R) for p, R in (jd.frame1, jd.frame2))
+    return joint_data(_Draft(kind, ref1, ref2, offset, reverse, length, label), bodies)
+
+
+#: gaps below these count as none: 1 nm, 1e-9 rad
+GAP_TOLERANCE = (1e-6, 1e-9)
+
+
+def joint_gap(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
+              label="New joint"):
+    """How far the frames a joint would get are from meeting its constraints, before any
+    assembly: ``(distance [mm], angle [deg], axial [mm])`` -- the largest translational
+    and angular residual of the kind's rows (``solver.dof.frame_gap``), and the part of
+    the distance between the frames' origins along the joint axis (what ``Offset`` would
+    have to add to keep the frames apart as picked). Arguments as ``joint_frames``."""
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
+    distance, angle = frame_gap(kind, jd.frame1, jd.frame2, jd.length)
+    (p1, R1), (p2, _) = jd.frame1, jd.frame2
+    axial = float((np.asarray(p2) - np.asarray(p1)) @ R1[:, 2])
+    return distance / M_PER_MM, math.degrees(angle), axial / M_PER_MM
 
 
 def reference_frame_placement(obj, subname):

@@ -22,7 +22,7 @@ from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
-from .widgets import quantity_box, quantity_value
+from .widgets import quantity_box, quantity_value, set_quantity
 
 __all__ = ["TaskJoint"]
 
@@ -80,6 +80,7 @@ class TaskJoint:
         self.bodies = study_bodies(study)
         self.kind = str(joint.JointType) if joint is not None else kind
         self.refs = [None, None]        # (body, obj, sub) per side
+        self.misaligned = False
         self.slot = 0                   # the side the next pick fills
         self.closed = False
         if joint is not None:
@@ -139,6 +140,15 @@ class TaskJoint:
         self.reverse.toggled.connect(lambda *a: self.update())
         grid.addWidget(self.reverse, 4, 1)
         lay.addLayout(grid)
+        self.gap_label = QtGui.QLabel()
+        self.gap_label.setWordWrap(True)
+        lay.addWidget(self.gap_label)
+        self.gap_offset = QtGui.QPushButton(translate("SimPhant", "Keep the gap along the axis "
+                                                      "(set Offset)"))
+        self.gap_offset.setToolTip(translate("SimPhant", "Set Offset so that the frames stay "
+                                             "as far apart along the joint axis as picked"))
+        self.gap_offset.clicked.connect(self.offset_from_gap)
+        lay.addWidget(self.gap_offset)
         self.needs_label = QtGui.QLabel()
         self.needs_label.setWordWrap(True)
         lay.addWidget(self.needs_label)
@@ -160,6 +170,19 @@ class TaskJoint:
 
     def offset_mm(self):
         return quantity_value(self.offset)
+
+    def gap(self):
+        """``(distance mm, angle deg, axial mm)`` between the frames as picked
+        (``picking.joint_gap``)."""
+        r1, r2 = ((r[1], r[2]) for r in self.refs)
+        return picking.joint_gap(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
+                                 reverse=self.reverse.isChecked(),
+                                 length=float(self.joint.Length.Value) if self.joint else 0.0)
+
+    def offset_from_gap(self):
+        """Set Offset to keep the frames as far apart along the axis as picked."""
+        set_quantity(self.offset, self.offset_mm() + self.gap()[2])
+        self.update()
 
     # ------------------------------------------------------------------ preview
     def _build_preview(self):
@@ -265,6 +288,8 @@ class TaskJoint:
             b.setText(text)
         for t in self.side_triads:
             t.show(False)
+        self.gap_label.setText("")
+        self.gap_offset.setVisible(False)
         missing = [i + 1 for i, r in enumerate(self.refs) if r is None]
         if missing:
             if len(missing) == 2 or missing[0] == 1:
@@ -293,12 +318,31 @@ class TaskJoint:
         for t, pl in zip(self.side_triads, (f1, f2)):
             t.set_placement(pl)
             t.show(True)
+        self._show_gap()
         label = translate("SimPhant", JOINT_TYPES[self.kind].label)
         self.status.setText(translate("SimPhant", "Ready: press OK to update the joint (%s).")
                             % label if self.joint is not None else
                             translate("SimPhant", "Ready: press OK to create the joint (%s).")
                             % label)
         return True
+
+    def _show_gap(self):
+        """The gap between the frames, and whether the joint's constraints are met."""
+        distance, angle, axial = self.gap()
+        self.misaligned = distance > picking.GAP_TOLERANCE[0] \
+            or angle > picking.GAP_TOLERANCE[1]
+        if not self.misaligned:
+            self.gap_label.setStyleSheet("color: #4e9a06")
+            self.gap_label.setText(translate("SimPhant", "Aligned: the two frames meet the "
+                                             "joint's constraints."))
+            return
+        self.gap_label.setStyleSheet("color: #ce5c00")
+        self.gap_label.setText(translate(
+            "SimPhant", "Not aligned: the frames are %.4g mm and %.4g deg from meeting the "
+            "joint (%.4g mm along the axis). A Solve first moves the bodies to close the "
+            "gap, or fails; pick other elements, or keep the gap along the axis with "
+            "Offset.") % tuple(0.0 if abs(v) < 1e-9 else v for v in (distance, angle, axial)))
+        self.gap_offset.setVisible(abs(axial) > picking.GAP_TOLERANCE[0])
 
     # ------------------------------------------------------------------ dialog
     def getStandardButtons(self):
@@ -334,6 +378,8 @@ class TaskJoint:
                 "SimPhant", JOINT_TYPES[self.kind].label)
         if not run_in_transaction(self.doc, title, self._lines()):
             return False
+        if self.misaligned:
+            FreeCAD.Console.PrintWarning("SimPhant: %s\n" % self.gap_label.text())
         self._close()
         return True
 

@@ -71,8 +71,17 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.Selection.addSelection(doc.Name, model.Name, "Ground_1.Sketch.Edge2")
         pump()
         res["same_body_refusal"] = panel.refusal.text()
+        FreeCADGui.Selection.addSelection(doc.Name, model.Name, "Crank_1.LCS_Tip.")
+        pump()
+        res["tip_gap"] = [panel.gap_label.text(), panel.gap_offset.isVisibleTo(panel.form)]
+        panel.gap_offset.click()
+        pump()
+        res["tip_gap_offset"] = [panel.offset_mm(), panel.gap_label.text()]
+        panel.offset.setProperty("rawValue", 0.0)
+        pump()
         FreeCADGui.Selection.addSelection(doc.Name, model.Name, "Crank_1.LCS_Pivot.")
         pump()
+        res["pivot_gap"] = [panel.gap_label.text(), panel.gap_offset.isVisibleTo(panel.form)]
         res["panel_refs"] = [None if r is None else [r[0].Label, r[1].Name, r[2]]
                              for r in panel.refs]
         res["ready"] = panel.update()
@@ -123,6 +132,17 @@ def test_the_joint_panel_takes_clicks_through_links_and_says_why_it_refuses(link
     assert linked["panel_refs"] == [["Ground_1_body", "Ground_1", "LCS_Pivot."],
                                     ["Crank_1_body", "Crank_1", "LCS_Pivot."]]
     assert linked["ready"] and linked["accepted"]
+
+
+def test_the_joint_panel_shows_whether_the_frames_meet(linked):
+    text, offer = linked["tip_gap"]
+    # the tip's LCS is 100 mm out along the bar and 5 mm up from the pivot's
+    assert text.startswith("Not aligned") and "(5 mm along the axis)" in text, text
+    assert offer
+    offset, text = linked["tip_gap_offset"]
+    assert abs(offset) == pytest.approx(5.0) and "(0 mm along the axis)" in text, text
+    assert linked["pivot_gap"] == ["Aligned: the two frames meet the joint's constraints.",
+                                   False]
     assert linked["stored"] == [["App::PropertyLinkSubGlobal", "Ground_1", ["LCS_Pivot."]],
                                 ["App::PropertyLinkSubGlobal", "Crank_1", ["LCS_Pivot."]]]
 

@@ -12,7 +12,7 @@ import pytest
 from freecad_gui import run_gui_script
 
 SCRIPT = textwrap.dedent('''
-    import sys, traceback
+    import os, sys, traceback
     import numpy as np
     import FreeCAD, FreeCADGui
     sys.path.insert(0, os.path.join(ROOT, "tests", "app"))

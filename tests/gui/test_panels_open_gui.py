@@ -16,18 +16,15 @@ from freecad_gui import ROOT, run_gui_script
 ROUNDS = 12
 
 SCRIPT = textwrap.dedent('''
-    import sys, time, traceback
+    import os, sys, traceback
     import FreeCAD, FreeCADGui
-    from PySide import QtCore, QtGui
+    from PySide import QtGui
+    sys.path.insert(0, os.path.join(ROOT, "tests", "gui"))
+    from gui_events import pump
     res = {"messages": []}
 
-    def settle(seconds=0.0):
-        t0 = time.perf_counter()
-        while True:
-            QtGui.QApplication.processEvents()
-            QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.DeferredDelete)
-            if time.perf_counter() - t0 >= seconds:
-                break
+    def settle():
+        pump(deferred_deletes=True)
 
     def close_panel():
         for box in FreeCADGui.getMainWindow().findChildren(QtGui.QDialogButtonBox):

@@ -58,9 +58,11 @@ SCRIPT = textwrap.dedent('''
         res["boxes_failed"] = failed
 
         doc = FreeCAD.openDocument(MODEL)
+        settle()
         gdoc = FreeCADGui.getDocument(doc.Name)
-        objs = [o for o in doc.Objects if is_simphant(o)
-                and getattr(o.ViewObject.Proxy, "task_panel", None) is not None]
+        objs = [o for o in doc.Objects if is_simphant(o)]     # every kind has a panel
+        res["without_proxy"] = sorted(o.Name for o in objs if not hasattr(
+            getattr(o.ViewObject, "Proxy", None), "task_panel"))
         res["objects"] = sorted(o.Name for o in objs)
         commands = ["SimPhant_Joint_revolute", "SimPhant_Joint_spherical"]
         opened, closed, panels = {}, {}, []
@@ -70,8 +72,10 @@ SCRIPT = textwrap.dedent('''
                 if isinstance(what, str):
                     FreeCADGui.Selection.clearSelection()
                     FreeCADGui.runCommand(what)
-                else:
+                elif hasattr(getattr(what.ViewObject, "Proxy", None), "doubleClicked"):
                     what.ViewObject.Proxy.doubleClicked(what.ViewObject)   # as in the tree
+                else:
+                    gdoc.setEdit(what.Name)
                 settle()
                 ok = bool(common.in_edit())
                 opened[name] = opened.get(name, 0) + ok

@@ -8,47 +8,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="32"/>
+        <location filename="cmd_drivers.py" line="31"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="35"/>
+        <location filename="cmd_drivers.py" line="34"/>
         <source>Select one joint of study &apos;%s&apos; in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="39"/>
+        <location filename="cmd_drivers.py" line="38"/>
         <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="42"/>
+        <location filename="cmd_drivers.py" line="41"/>
         <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="57"/>
+        <location filename="cmd_drivers.py" line="56"/>
         <source>Select a joint of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="51"/>
+        <location filename="cmd_forces.py" line="62"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="52"/>
+        <location filename="cmd_forces.py" line="63"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="66"/>
+        <location filename="cmd_forces.py" line="77"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="75"/>
+        <location filename="cmd_forces.py" line="86"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -63,12 +63,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="72"/>
-        <source>Select one or more solids that are not yet bodies of study &apos;%s&apos;.</source>
+        <location filename="cmd_model.py" line="73"/>
+        <source>Select one or more parts that are not yet bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="108"/>
+        <location filename="cmd_model.py" line="109"/>
         <source>&apos;%s&apos; is not in the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -175,7 +175,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="197"/>
+        <location filename="common.py" line="172"/>
+        <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="175"/>
+        <source>&apos;%s&apos; has no placement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="184"/>
+        <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="224"/>
+        <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="264"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1170,52 +1190,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="38"/>
+        <location filename="task_joint.py" line="39"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="102"/>
+        <location filename="task_joint.py" line="107"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="254"/>
+        <location filename="task_joint.py" line="276"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="107"/>
+        <location filename="task_joint.py" line="112"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="119"/>
+        <location filename="task_joint.py" line="124"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="122"/>
+        <location filename="task_joint.py" line="127"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="126"/>
+        <location filename="task_joint.py" line="131"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="132"/>
+        <location filename="task_joint.py" line="135"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="137"/>
+        <location filename="task_joint.py" line="138"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="215"/>
+        <location filename="task_joint.py" line="147"/>
+        <source>Keep the gap along the axis (set Offset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="149"/>
+        <source>Set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="237"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1225,62 +1255,72 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="261"/>
+        <location filename="task_joint.py" line="283"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="263"/>
+        <location filename="task_joint.py" line="285"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="265"/>
+        <location filename="task_joint.py" line="287"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="274"/>
+        <location filename="task_joint.py" line="298"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="278"/>
+        <location filename="task_joint.py" line="302"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="291"/>
+        <location filename="task_joint.py" line="315"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="299"/>
+        <location filename="task_joint.py" line="324"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="301"/>
+        <location filename="task_joint.py" line="326"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="331"/>
+        <location filename="task_joint.py" line="337"/>
+        <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="344"/>
+        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; pick other elements, or keep the gap along the axis with Offset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="374"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="333"/>
+        <location filename="task_joint.py" line="376"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="334"/>
+        <location filename="task_joint.py" line="377"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="360"/>
+        <location filename="task_joint.py" line="405"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1350,7 +1390,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="211"/>
+        <location filename="widgets.py" line="237"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1601,12 +1641,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="122"/>
+        <location filename="widgets.py" line="148"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="189"/>
+        <location filename="widgets.py" line="215"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2039,12 +2079,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddBody</name>
     <message>
-        <location filename="cmd_model.py" line="86"/>
+        <location filename="cmd_model.py" line="88"/>
         <source>Add body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="91"/>
+        <location filename="cmd_model.py" line="93"/>
         <source>Make the selected solids moving bodies of the active study (several at once); mass, CoG and inertia come from the solids and their density</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2052,12 +2092,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddFixedBody</name>
     <message>
-        <location filename="cmd_model.py" line="95"/>
+        <location filename="cmd_model.py" line="97"/>
         <source>Add fixed body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="97"/>
+        <location filename="cmd_model.py" line="99"/>
         <source>Make the selected solids fixed bodies (the ground) of the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2156,12 +2196,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="98"/>
+        <location filename="cmd_forces.py" line="103"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="101"/>
+        <location filename="cmd_forces.py" line="106"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2182,12 +2222,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Joints</name>
     <message>
-        <location filename="cmd_joints.py" line="62"/>
+        <location filename="cmd_joints.py" line="61"/>
         <source>Joints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_joints.py" line="65"/>
+        <location filename="cmd_joints.py" line="64"/>
         <source>Add a joint between two bodies of the active study: pick a vertex, edge or face on each</source>
         <translation type="unfinished"></translation>
     </message>

@@ -87,12 +87,46 @@ class Trajectory:
         A = self.A[k] @ Rotation.from_rotvec(s * self.turn[k]).as_matrix()
         return r, A
 
+    def boxes(self, lo, hi):
+        """(lo, hi) (n, 3) world axis-aligned boxes at the samples around the body-frame
+        box ``lo``..``hi`` (they hold every point of it)."""
+        centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        c = self.pos + self.A @ centre
+        e = np.abs(self.A) @ half
+        return c - e, c + e
+
+    def all_velocity_controls(self):
+        """(n - 1, 3, 3): ``velocity_controls`` of every segment."""
+        h = np.diff(self.t)[:, None]
+        v0, v1 = self.vel[:-1], self.vel[1:]
+        mid = np.where(h > 0, 3.0 * np.diff(self.pos, axis=0) / np.where(h > 0, h, 1.0)
+                       - v0 - v1, v0)
+        return np.stack([v0, mid, v1], axis=1)
+
     def velocity_controls(self, k):
         """(3, 3): the Bezier control points of the CoG velocity on segment ``k``."""
         h = self.t[k + 1] - self.t[k]
         v0, v1 = self.vel[k], self.vel[k + 1]
         mid = 3.0 * (self.pos[k + 1] - self.pos[k]) / h - v0 - v1 if h > 0 else v0
         return np.stack([v0, mid, v1])
+
+
+def speed_bounds(traj_a, radius_a, traj_b, radius_b):
+    """``speed_bound`` of every segment, (n - 1,)."""
+    n = len(traj_a.t) - 1
+    if n <= 0:
+        return np.zeros(0)
+    dv = np.zeros((n, 3, 3))
+    if not traj_a.is_fixed:
+        dv = dv + traj_a.all_velocity_controls()
+    if not traj_b.is_fixed:
+        dv = dv - traj_b.all_velocity_controls()
+    v = np.linalg.norm(dv, axis=2).max(axis=1)
+    if not traj_a.is_fixed:
+        v = v + traj_a.omega * radius_a
+    if not traj_b.is_fixed:
+        v = v + traj_b.omega * radius_b
+    return v
 
 
 def speed_bound(traj_a, radius_a, traj_b, radius_b, k):
@@ -108,4 +142,4 @@ def speed_bound(traj_a, radius_a, traj_b, radius_b, k):
     return float(np.linalg.norm(dv, axis=1).max()) + wa + wb
 
 
-__all__.append("speed_bound")
+__all__ += ["speed_bound", "speed_bounds"]

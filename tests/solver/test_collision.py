@@ -157,9 +157,11 @@ def test_hermite_and_constant_rate_rotation_between_samples():
         >= R * w + 0.05 * w - 1e-12
 
 
-def test_rotating_bar_matches_a_dense_brute_force_scan():
+@pytest.mark.parametrize("bar_first", [True, False], ids=["bar-cube", "cube-bar"])
+def test_rotating_bar_matches_a_dense_brute_force_scan(bar_first):
     """A 100 mm bar turning about z at 1 rev/s, sampled every 45 deg, sweeps through a
-    small fixed cube at 40 mm: the search finds what a scan every 0.1 deg finds."""
+    small fixed cube at 40 mm: the search finds what a scan every 0.1 deg finds (either
+    solid first)."""
     w = 2 * math.pi
     t = np.arange(0.0, 1.0 + 1e-9, 1.0 / 8)
     traj = motion.Trajectory(t, np.zeros((len(t), 3)), np.array([rz(w * x) for x in t]),
@@ -167,7 +169,8 @@ def test_rotating_bar_matches_a_dense_brute_force_scan():
     bar = Solid(*box((50 * MM, 2 * MM, 2 * MM)), label="bar", name="bar")
     cube = Solid(*box((3 * MM,) * 3, centre=(0.0, 40 * MM, 0.0)), label="cube")
     fixed = motion.Trajectory.fixed(t)
-    rep = along.check_pair(bar, traj, cube, fixed, 0.01 * MM)
+    rep = along.check_pair(bar, traj, cube, fixed, 0.01 * MM) if bar_first \
+        else along.check_pair(cube, fixed, bar, traj, 0.01 * MM)
     dense = np.linspace(0.0, 1.0, 3601)
     inside = np.array([proximity(bar, traj.pose(x), cube, fixed.pose(x)).overlap
                        for x in dense])
@@ -179,6 +182,32 @@ def test_rotating_bar_matches_a_dense_brute_force_scan():
     depths = [-proximity(bar, traj.pose(x), cube, fixed.pose(x)).distance
               for x in dense[inside]]
     assert rep.max_depth == pytest.approx(max(depths), abs=0.05 * MM)
+
+
+def test_the_broad_phase_bounds_the_distance_from_below():
+    """The gap between the world boxes never exceeds the exact distance (random poses of a
+    turned bar and a box), and equals it for boxes turned by 90 deg apart along x."""
+    rng = np.random.default_rng(7)
+    bar = Solid(*box((50 * MM, 2 * MM, 5 * MM), centre=(10 * MM, 0, 0)), label="bar")
+    cube = Solid(*box((8 * MM, 6 * MM, 4 * MM)), label="cube")
+    n = 60
+    t = np.linspace(0.0, 1.0, n)
+    from scipy.spatial.transform import Rotation
+    turns = Rotation.random(n, random_state=7).as_matrix()
+    pos = rng.uniform(-0.08, 0.08, (n, 3))
+    ta = motion.Trajectory(t, pos, turns, np.zeros((n, 3)))
+    tb = motion.Trajectory.fixed(t)
+    bounds = along.box_bounds(bar, ta, cube, tb)
+    exact = np.array([proximity(bar, ta.pose(x), cube, tb.pose(x)).distance for x in t])
+    assert np.all(bounds <= np.maximum(exact, 0.0) + 1e-12)
+    assert np.count_nonzero(bounds > 0) > n // 3          # not a trivial bound
+    # turned 90 deg about z: the bar (x -40 .. 60 mm about its frame) along world y from
+    # 76 - 40 mm, 30 mm beyond the cube's face at 6 mm; its box is the bar itself
+    tc = motion.Trajectory(t[:1], [[0.0, 0.076, 0.0]], [rz(math.pi / 2)])
+    gap = along.box_bounds(bar, tc, cube, motion.Trajectory.fixed(t[:1]))[0]
+    assert gap == pytest.approx(0.030, abs=1e-12)
+    assert proximity(bar, tc.pose(0.0), cube, (np.zeros(3), I3)).distance \
+        == pytest.approx(0.030, abs=1e-12)
 
 
 def test_far_pairs_skip_the_exact_queries():

@@ -74,7 +74,7 @@ EXPECTED_FILES = sorted([
     "body_Crank.csv", "body_ConnectingRod.csv", "body_Slider.csv", "reactions.csv", "joints.csv",
     "energy.csv", "positions.png", "energy.png", "reactions.png", "joints.png", "animation.gif",
     "slider_crank_result.FCStd",
-    "summary.txt", "run.json", "result.npz", "scene.npz"])
+    "summary.txt", "run.json", "result.npz", "scene.npz", "interference.csv"])
 
 
 def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(demo):
@@ -104,6 +104,9 @@ def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(
     assert "run        rk4, dt 0.001 s, t = 0 .. 3 s, %d samples every 0.01 s" % SAMPLES in text
     assert "steps      3000 (mean step 0.001 s)" in text
     assert "assembly   initial conditions consistent (no correction)" in text
+    # no interference but between the bodies its joints connect (left out)
+    assert ("collisions 5 pairs checked (5 excluded: joints, fixed), deflection 0.1 mm: "
+            "none; smallest clearance 0 mm (Rail - ConnectingRod at t = ") in text
     info = json.load(open(os.path.join(demo["out"], "run.json")))
     assert info["energy_drift_relative"] < 1e-5
     assert info["dof"]["mobility"] == 1 and info["dof"]["redundant"] == 3

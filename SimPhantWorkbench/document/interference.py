@@ -128,22 +128,3 @@ def check_study(study, pairs=None, deflection_mm=DEFLECTION_MM, tolerance_mm=Non
     return Interference(reports, excluded, deflection_mm * M_PER_MM, deflection_mm * M_PER_MM,
                         tolerance_mm * M_PER_MM, time.perf_counter() - t0)
 
-
-def frame_contacts(interference, solids, index):
-    """``[(report, Proximity)]`` of the interfering pairs overlapping at output sample
-    ``index`` (for drawing the contact points of the frame shown)."""
-    from ..collision.geometry import proximity
-    by_label = {s.label: (s, t) for s, t in solids}
-    out = []
-    for rep in interference.interfering():
-        (sa, ta), (sb, tb) = by_label[rep.a], by_label[rep.b]
-        time_i = float(ta.t[index])
-        if not any(iv.start <= time_i <= iv.end for iv in rep.intervals):
-            continue
-        p = proximity(sa, ta.pose(time_i), sb, tb.pose(time_i))
-        if p.overlap:
-            out.append((rep, p))
-    return out
-
-
-__all__.append("frame_contacts")

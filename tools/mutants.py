@@ -1114,6 +1114,18 @@ MUTANTS = [
            '            0 and rows.append(head + ["clear", r.min_distance,',
            ["tests/app/test_interference.py::test_interference_csv_rows"],
            "interference.csv leaves out the pairs that never touch"),
+    Mutant("interference-gui-instant-not-shown", "SimPhantWorkbench/results_gui/interference.py",
+           "        show_time(self.study, float(time))",
+           "        pass",
+           ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
+            "bodies_selected"],
+           "Check interference does not move the bodies to the first contact"),
+    Mutant("interference-gui-rows-from-the-wrong-end", "SimPhantWorkbench/results_gui/interference.py",
+           "                             iv.start, (r.a, r.b)))",
+           "                             iv.end, (r.a, r.b)))",
+           ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
+            "bodies_selected"],
+           "the panel shows the end of an interval as its first contact"),
 ]
 
 

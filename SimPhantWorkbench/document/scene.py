@@ -43,6 +43,10 @@ def tessellate(shape, rel_tol=0.004, deflection=None):
     """
     tol = max(rel_tol * shape.BoundBox.DiagonalLength, 1e-3) if deflection is None \
         else float(deflection)
+    if deflection is not None:
+        # OCC keeps a shape's triangulation in the shape: a finer one than the view's
+        # would end up in the saved document; a copy carries it instead
+        shape = shape.copy()
     if shape.Solids:
         pts, tris = shape.tessellate(tol)
         if tris:

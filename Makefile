@@ -40,7 +40,7 @@ test-gui: setup
 
 # The main job: a motion study on a bundled example, outputs in out/demo.
 demo: setup
-	@$(ROOT)/bin/simphant run --out $(ROOT)/out/demo
+	@$(ROOT)/bin/simphant run --interference --out $(ROOT)/out/demo
 
 examples: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/examples/make_examples.py

@@ -1384,6 +1384,75 @@ MUTANTS = [
            ["tests/gui/test_panels_open_gui.py::"
             "test_the_motor_command_leaves_nothing_when_its_panel_fails"],
            "the motor command leaves a driver behind when its panel fails to open"),
+    Mutant("interference-at-samples-only", "SimPhantWorkbench/collision/along.py",
+           "                self.span(t[k], t[k + 1], k, speeds[k])",
+           "                pass",
+           ["tests/solver/test_collision.py::test_a_near_miss_between_samples_gives_the_"
+            "minimum_clearance",
+            "tests/app/test_interference.py::test_a_wall_never_touched_gets_its_smallest_"
+            "clearance_between_samples"],
+           "the search looks at the output samples only, not between them"),
+    Mutant("interference-speed-bound-without-rotation", "SimPhantWorkbench/collision/motion.py",
+           "        v = v + traj_b.omega * radius_b",
+           "        v = v + 0.0 * traj_b.omega",
+           ["tests/solver/test_collision.py::test_rotating_bar_matches_a_dense_brute_force_scan"],
+           "the speed bound leaves out the turning of the second solid"),
+    Mutant("interference-broad-phase-overestimates", "SimPhantWorkbench/collision/along.py",
+           "    return np.linalg.norm(gap, axis=1)",
+           "    return 2.0 * np.linalg.norm(gap, axis=1)",
+           ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
+            "below"],
+           "the bounding boxes claim the solids farther apart than they can be"),
+    Mutant("interference-box-extent-signed", "SimPhantWorkbench/collision/motion.py",
+           "        e = np.abs(self.A) @ half", "        e = self.A @ half",
+           ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
+            "below"],
+           "a turned body's bounding box shrinks (negative rotation entries)"),
+    Mutant("interference-jointed-pairs-kept", "SimPhantWorkbench/document/interference.py",
+           "                elif not include_jointed and frozenset((a.label, b.label)) in jointed:",
+           "                elif False:",
+           ["tests/app/test_interference.py::test_bar_into_block_first_contact_end_and_"
+            "depth_between_samples"],
+           "bodies a joint connects are checked against each other by default"),
+    Mutant("interference-rotation-transposed", "SimPhantWorkbench/document/interference.py",
+           "result.rotation_matrix(m.name),",
+           "result.rotation_matrix(m.name).transpose(0, 2, 1),",
+           ["tests/app/test_interference.py::test_bar_into_block_first_contact_end_and_"
+            "depth_between_samples"],
+           "the solids turn world -> body instead of body -> world"),
+    Mutant("interference-no-touching-tolerance", "SimPhantWorkbench/document/interference.py",
+           "    tolerance_mm = 2.0 * deflection_mm if tolerance_mm is None else float(tolerance_mm)",
+           "    tolerance_mm = 0.0 if tolerance_mm is None else float(tolerance_mm)",
+           ["tests/app/test_interference.py::test_chosen_pairs_jointed_pairs_and_bad_input"],
+           "faces that touch count as interference"),
+    Mutant("interference-deflection-option-ignored", "SimPhantWorkbench/cli/run.py",
+           "        deflection = self.args.deflection or DEFLECTION_MM",
+           "        deflection = DEFLECTION_MM",
+           ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"
+            "the_summary_line"],
+           "simphant run --deflection is ignored"),
+    Mutant("interference-summary-end-of-first-interval", "SimPhantWorkbench/cli/summary.py",
+           'fmt(h["intervals"][-1][1])', 'fmt(h["intervals"][-1][0])',
+           ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"
+            "the_summary_line"],
+           "the summary gives the start of the last interval as its end"),
+    Mutant("interference-csv-clear-rows-dropped", "SimPhantWorkbench/output/tables.py",
+           '            rows.append(head + ["clear", r.min_distance,',
+           '            0 and rows.append(head + ["clear", r.min_distance,',
+           ["tests/app/test_interference.py::test_interference_csv_rows"],
+           "interference.csv leaves out the pairs that never touch"),
+    Mutant("interference-gui-instant-not-shown", "SimPhantWorkbench/results_gui/interference.py",
+           "        show_time(self.study, float(time))",
+           "        pass",
+           ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
+            "bodies_selected"],
+           "Check interference does not move the bodies to the first contact"),
+    Mutant("interference-gui-rows-from-the-wrong-end", "SimPhantWorkbench/results_gui/interference.py",
+           "                             iv.start, (r.a, r.b)))",
+           "                             iv.end, (r.a, r.b)))",
+           ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
+            "bodies_selected"],
+           "the panel shows the end of an interval as its first contact"),
 ]
 
 

@@ -12,7 +12,8 @@
 #     results viewer, the parameter studies' optimiser and dashboard).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver), so no solve waits for them.
-#  5. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
+#  5. python-fcl (optional: the interference checks) like numba, --no-deps.
+#  6. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
 #     extractor of translatable strings that reads Python.
 #
 # Nothing is done twice: each step checks first.
@@ -102,6 +103,20 @@ else
 fi
 apt_optional "the optimiser and the dashboard" $EXTRA_APT
 pip_optional "$BOKEH (the Dask dashboard)" bokeh --only-binary=:all: "$BOKEH"
+
+# --- optional interference checks (python-fcl: FCL's mesh distance and collision queries) ---
+# A self-contained wheel; --no-deps so that Debian's NumPy stays in charge. Failure here only
+# disables the interference commands.
+if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import fcl" >/dev/null 2>&1; then
+    log "installing python-fcl (interference checks) into $SIMPHANT_PYPKG_DIR"
+    PIP="/usr/bin/python3 -m pip"
+    $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
+    $PIP install -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        --python-version "$SIMPHANT_PYVER" --target "$SIMPHANT_PYPKG_DIR" \
+        -r "$here/requirements-collision.txt" >&2 \
+        || log "warning: could not install python-fcl (the interference checks stay disabled)"
+fi
+# --- end of the interference block -------------------------------------------------------
 
 mkdir -p "$SIMPHANT_MOD_DIR"
 link="$SIMPHANT_MOD_DIR/SimPhant"

@@ -4,7 +4,7 @@
 
     simphant run [MODEL.FCStd] [--study NAME] [--t-end S] [--dt S] [--method M]
                  [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
-                 [--video FILE.mp4] [--fps N]
+                 [--video FILE.mp4] [--fps N] [--interference] [--deflection MM]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
                       [--no-triads]
     simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N]
@@ -27,6 +27,9 @@ a summary is printed on stdout and these files are written to ``DIR`` (default
   input file is never written, unless ``--in-place`` asks for it), with the
   input's view data (``GuiDocument.xml``: visibility, colours), which FreeCAD
   does not write without its GUI;
+* ``interference.csv``: per pair of bodies (those sharing a joint left out) the
+  minimum clearance, every interval of interference with its largest penetration
+  (``document.interference``; needs python-fcl, else a line says why);
 * ``summary.txt`` (the printed summary) and ``run.json`` (the same, for
   programs, with the list of files).
 
@@ -146,6 +149,12 @@ def build_parser():
                           "is written into DIR")
     run.add_argument("--fps", type=_positive_int, default=None, metavar="N",
                      help="frames per second of --video (default 30)")
+    run.add_argument("--interference", action="store_true",
+                     help="check the bodies for interference along the motion (seconds to "
+                          "minutes: every pair of bodies between the samples too)")
+    run.add_argument("--deflection", type=_positive, default=None, metavar="MM",
+                     help="deflection [mm] of the tessellation the interference check uses "
+                          "(default 0.1)")
     run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
     view = sub.add_parser(
         "view", help="show a run's result in the 3-D viewer (PyVista; no FreeCAD needed)",

@@ -3,7 +3,7 @@ import os
 
 from .common import fmt
 
-__all__ = ["analyse", "summary_lines"]
+__all__ = ["analyse", "summary_lines", "interference_line"]
 
 
 def analyse(run, result, path, wall_total):
@@ -129,6 +129,39 @@ def summary_lines(info):
                                            for j, dof, lo, hi, u in motion[:4]))
         if len(motion) > 4:
             L.append("           and %d more joint coordinates (joints.csv)" % (len(motion) - 4))
+    line = interference_line(info.get("interference"))
+    if line is not None:
+        L.append(line)
     for w in info.get("warnings") or []:
         L.append("warning    " + w)
     return L
+
+
+
+def interference_line(data):
+    """The summary's line of an interference check: ``collision.along.Interference.summary()``
+    (or ``dict(unavailable=why)``); None without one."""
+    if not data:
+        return None
+    if data.get("unavailable"):
+        return "collisions not checked: %s" % data["unavailable"]
+    mm = 1e3
+    n_excluded = len(data["excluded"])
+    head = "collisions %d pairs checked%s, deflection %s mm" % (
+        data["pairs"], " (%d excluded: joints, fixed)" % n_excluded if n_excluded else "",
+        fmt(data["deflection"] * mm))
+    if not data["complete"]:
+        head += " (search stopped early for some pairs: the figures are those found)"
+    hits = data["interfering"]
+    if hits:
+        parts = ["%s - %s %s .. %s s, depth %s mm" % (
+            h["a"], h["b"], fmt(h["intervals"][0][0]), fmt(h["intervals"][-1][1]),
+            fmt(h["max_depth"] * mm)) for h in hits[:3]]
+        more = "; and %d more pairs (interference.csv)" % (len(hits) - 3) if len(hits) > 3 else ""
+        return "%s: %d interfering: %s%s" % (head, len(hits), "; ".join(parts), more)
+    close = data["closest"]
+    if close is None:
+        return "%s: no pair to check" % head
+    return "%s: none; smallest clearance %s mm (%s - %s at t = %s s)" % (
+        head, fmt(max(close["min_distance"], 0.0) * mm), close["a"], close["b"],
+        fmt(close["time"]))

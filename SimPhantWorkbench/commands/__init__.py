@@ -4,8 +4,8 @@ One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
 generated), ``cmd_run``
-(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
-exports). ``register`` adds them all to FreeCADGui.
+(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
+interference check, exports). ``register`` adds them all to FreeCADGui.
 """
 from ..gui.translation import QT_TRANSLATE_NOOP
 
@@ -27,7 +27,8 @@ TOOLBARS = (
         "SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
         "SimPhant_NewParameterStudy")),
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant results"), (
-        "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_ExportResultsCSV",
+        "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_CheckInterference",
+        "SimPhant_ExportResultsCSV",
         "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation")),
 )
 

@@ -65,7 +65,7 @@ def demo(tmp_path_factory):
     before = sha(cli.default_model())
     from SimPhantWorkbench.solver import warmup
     warmup._ready.clear()       # kernels prepared as in a fresh process (reported apart)
-    code, stdout, stderr = run_cli("run", "--out", out, "--frames", FRAMES)
+    code, stdout, stderr = run_cli("run", "--interference", "--out", out, "--frames", FRAMES)
     return dict(code=code, out=str(out), stdout=stdout, stderr=stderr, before=before)
 
 
@@ -73,7 +73,7 @@ EXPECTED_FILES = sorted([
     "body_Crank.csv", "body_ConnectingRod.csv", "body_Slider.csv", "reactions.csv", "joints.csv",
     "energy.csv", "positions.png", "energy.png", "reactions.png", "joints.png", "animation.gif",
     "slider_crank_result.FCStd",
-    "summary.txt", "run.json", "result.npz", "scene.npz"])
+    "summary.txt", "run.json", "result.npz", "scene.npz", "interference.csv"])
 
 
 def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(demo):
@@ -103,6 +103,9 @@ def test_run_without_model_runs_the_bundled_slider_crank_and_prints_the_summary(
     assert "run        rk4, dt 0.001 s, t = 0 .. 3 s, %d samples every 0.01 s" % SAMPLES in text
     assert "steps      3000 (mean step 0.001 s)" in text
     assert "assembly   initial conditions consistent (no correction)" in text
+    # no interference but between the bodies its joints connect (left out)
+    assert ("collisions 5 pairs checked (5 excluded: joints, fixed), deflection 0.1 mm: "
+            "none; smallest clearance 0 mm (Rail - ConnectingRod at t = ") in text
     info = json.load(open(os.path.join(demo["out"], "run.json")))
     assert info["energy_drift_relative"] < 1e-5
     assert info["dof"]["mobility"] == 1 and info["dof"]["redundant"] == 3

@@ -196,6 +196,8 @@ SCRIPT = textwrap.dedent('''
                                                  run("SimPhant_PlotResults"))),
         "SimPhant_ResultsViewer": (ran, lambda m: (select(m["study"]),
                                                    run("SimPhant_ResultsViewer"))),
+        "SimPhant_CheckInterference": (ran, lambda m: (select(m["study"]),
+                                                       run("SimPhant_CheckInterference"))),
         "SimPhant_ExportResultsCSV": (ran, lambda m: (export_dir(m), select(m["study"]),
                                                       run("SimPhant_ExportResultsCSV"))),
         "SimPhant_ExportResultPlots": (ran, lambda m: (export_dir(m), select(m["study"]),
@@ -307,7 +309,7 @@ SCRIPT = textwrap.dedent('''
 
 #: commands that only read the document (no undo step, nothing changed)
 READ_ONLY = {"SimPhant_SetActiveStudy", "SimPhant_Check", "SimPhant_PlotResults",
-             "SimPhant_ResultsViewer", "SimPhant_ExportResultsCSV",
+             "SimPhant_ResultsViewer", "SimPhant_CheckInterference", "SimPhant_ExportResultsCSV",
              "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation",
              "SimPhant_CheckDependencies"}
 

@@ -104,53 +104,53 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="60"/>
+        <location filename="results_commands.py" line="63"/>
         <source>%s (study &apos;%s&apos;):
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="90"/>
+        <location filename="results_commands.py" line="121"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="106"/>
+        <location filename="results_commands.py" line="136"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="124"/>
+        <location filename="results_commands.py" line="154"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="138"/>
+        <location filename="results_commands.py" line="168"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="155"/>
+        <location filename="results_commands.py" line="185"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="165"/>
+        <location filename="results_commands.py" line="195"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="166"/>
+        <location filename="results_commands.py" line="196"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="167"/>
+        <location filename="results_commands.py" line="197"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="198"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
@@ -160,17 +160,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="178"/>
+        <location filename="results_commands.py" line="208"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="179"/>
+        <location filename="results_commands.py" line="209"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="185"/>
+        <location filename="results_commands.py" line="215"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -370,6 +370,101 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="interference.py" line="37"/>
+        <source>Interference: %d pairs checked, %d left out (joints, fixed), deflection %s mm, %d distance queries, %.3g s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="44"/>
+        <source>  %s - %s interfere from %s s to %s s, up to %s mm deep at %s s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="50"/>
+        <source>  no interference; smallest clearance %s mm (%s - %s at %s s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="53"/>
+        <source>  the search stopped early for some pairs: the figures are those found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="62"/>
+        <source>Body A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="62"/>
+        <source>Body B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="63"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="63"/>
+        <source>From [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="64"/>
+        <source>To [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="65"/>
+        <source>Max depth [mm]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="66"/>
+        <source>At [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="67"/>
+        <source>Min clearance [mm]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="86"/>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="89"/>
+        <source>Move the bodies to the output frame nearest to the row&apos;s instant and select the two bodies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="100"/>
+        <source>interference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="105"/>
+        <source>clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="109"/>
+        <source>left out: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="166"/>
+        <source>SimPhant: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="172"/>
+        <source>SimPhant interference: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="plot_panel.py" line="41"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
@@ -400,7 +495,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="556"/>
+        <location filename="plot_panel.py" line="570"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2155,14 +2250,27 @@ No puts the bodies back where they were before playback.</source>
     </message>
 </context>
 <context>
+    <name>SimPhant_CheckInterference</name>
+    <message>
+        <location filename="results_commands.py" line="111"/>
+        <source>Check interference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="116"/>
+        <source>Do the bodies collide anywhere along the result, between its frames too? Lists per pair the intervals of interference and their depth or the smallest clearance, and shows the first contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="146"/>
+        <location filename="results_commands.py" line="176"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="149"/>
+        <location filename="results_commands.py" line="179"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2170,12 +2278,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="132"/>
+        <location filename="results_commands.py" line="162"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="136"/>
+        <location filename="results_commands.py" line="166"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2183,12 +2291,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="118"/>
+        <location filename="results_commands.py" line="148"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="122"/>
+        <location filename="results_commands.py" line="152"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2274,12 +2382,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="69"/>
+        <location filename="results_commands.py" line="72"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="73"/>
+        <location filename="results_commands.py" line="76"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2300,12 +2408,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="81"/>
+        <location filename="results_commands.py" line="84"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="85"/>
+        <location filename="results_commands.py" line="88"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1343,6 +1343,12 @@ MUTANTS = [
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
            "a reopened result loses its driver efforts, power, values and rates"),
+    Mutant("result-indeterminacy-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
+           '    out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)\n',
+           "",
+           ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
+            "reopen_bit_for_bit"],
+           "a reopened result forgets which reaction components were indeterminate"),
     Mutant("result-forces-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
            "out = dict(frc=(n, nf, 3), frc_pot=(n, nf), frc_diss=(n, nf), frc_work=(n, nf))",
            "out = dict()",

@@ -17,14 +17,19 @@ class SimPhantWorkbench(FreeCADGui.Workbench):
             "SimPhant", "Rigid multibody dynamics: motion studies with real mass and inertia")
 
     def Initialize(self):
+        # what the solver needs, first: without it the workbench still activates, a
+        # dialog says what to install and the commands that need the solver are greyed
+        from SimPhantWorkbench.gui import dependencies
+        report = dependencies.check_at_load()
         from SimPhantWorkbench import commands
         commands.register()
         for name, names in commands.TOOLBARS:
             self.appendToolbar(name, list(names))
         self.appendMenu(commands.MENU, commands.menu())
-        # compile (first use) or load the solver kernels while the user models
-        from SimPhantWorkbench.gui import kernel_warmup
-        kernel_warmup.start_background()
+        if report.ok:
+            # load (or compile, first use) the kernels the open studies need
+            from SimPhantWorkbench.gui import kernel_warmup
+            kernel_warmup.start_background()
 
     def Activated(self):
         from SimPhantWorkbench.gui.following import attach_missing

@@ -4,14 +4,23 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ENV_FILE := $(ROOT)/.simphant-env
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-solver test-app test-gui test-fc1 demo bench bench-sweep bench-outputs examples translations clean
+.PHONY: setup test test-solver test-app test-gui test-fc1 test-addon test-addon-fc1 demo bench bench-sweep bench-outputs bench-first-solve examples translations clean
 
 setup:
 	@$(ROOT)/tools/setup_env.sh > $(ENV_FILE)
 
 # Runs the whole test suite (solver, headless FreeCAD, FreeCAD GUI under Xvfb).
 test: setup
-	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests
+	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) --ignore=tests/addon tests
+
+# SimPhant installed as FreeCAD's Addon Manager does it, in fresh profiles, used from the
+# GUI under Xvfb (tests/addon; pip downloads into /var/cache/simphant/pip). On FreeCAD 1.x:
+# make test-addon-fc1 (the chroot of test-fc1).
+test-addon: setup
+	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/addon
+
+test-addon-fc1:
+	@PYTEST_ARGS="$(PYTEST_ARGS)" $(ROOT)/tools/test_fc1.sh addon
 
 test-solver: setup
 	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/solver
@@ -31,7 +40,7 @@ test-gui: setup
 
 # The main job: a motion study on a bundled example, outputs in out/demo.
 demo: setup
-	@$(ROOT)/bin/simphant run --out $(ROOT)/out/demo
+	@$(ROOT)/bin/simphant run --interference --out $(ROOT)/out/demo
 
 examples: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/examples/make_examples.py
@@ -55,7 +64,8 @@ bench: setup
 		$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_chain.py $(BENCH_ARGS); \
 	fi
 
-# Parameter-study benchmark (bench/README.md): 200-variant sweep vs a serial loop, Dask overhead.
+# Parameter-study benchmark (bench/README.md): 120-variant sweep vs a serial loop, Dask overhead,
+# a rerun from the cache.
 bench-sweep: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_sweep.py $(BENCH_ARGS)
 
@@ -64,6 +74,11 @@ bench-sweep: setup
 bench-outputs: setup
 	@$(ROOT)/bench/install_deps.sh
 	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_outputs.py $(BENCH_ARGS)
+
+# First solve after an Addon Manager install, cold (nothing compiled) and warm (a second
+# FreeCAD session): the tier of make test-addon, timed; JSON in bench/results/.
+bench-first-solve: setup
+	@$(ROOT)/tools/run_python.sh $(ROOT)/bench/bench_first_solve.py $(BENCH_ARGS)
 
 # Curated mutant suite (tools/mutants.py): every planted bug must make its tests fail.
 # Not part of `make test` (about 7 minutes). make mutants MUTANTS_ARGS="--only ID,ID".

@@ -8,7 +8,9 @@ Cases
   builds them, hinged end to end, released horizontal), 10 s at dt = 1 ms, one
   output sample per 10 steps (1001 samples), RK4, through ``runner.run_study``:
   the stages convert, solve (the integration loop, ``settings["wall_time"]``),
-  ``Result.from_run`` (post-processing), ``store_result``, ``doc.saveAs``.
+  ``Result.from_run`` (post-processing), ``store_result``, the interference check of
+  every pair of links not hinged together (``document.interference.check_study``,
+  default deflection), ``doc.saveAs``.
   Ratios to the solve, median over ``--repeats`` runs (paired: each ratio is
   taken within one run).
 * **cli** (in process): ``simphant run`` (``cli.main``) on the same document
@@ -54,6 +56,9 @@ T_END = 10.0
 DT = 1e-3
 OUTPUT_DT = 1e-2
 CHAIN_N = 256
+#: the study case also times ``document.interference.check_study`` (every pair of links
+#: but those hinged together; --no-interference leaves it out)
+INTERFERENCE = True
 
 
 def log(msg):
@@ -148,6 +153,15 @@ def study_once(path, out_dir):
         times["solve"] = float(result.settings["wall_time"])
         times["samples"] = len(result.t)
         times["steps"] = int(result.settings.get("steps", 0))
+        if INTERFERENCE:
+            from SimPhantWorkbench.document.interference import check_study
+            t0 = time.perf_counter()
+            check = check_study(study)
+            times["interference"] = time.perf_counter() - t0
+            times["interference_pairs"] = len(check.reports)
+            times["interference_queries"] = check.queries
+            times["interference_found"] = len(check.interfering())
+            times["interference_min_distance"] = check.closest().min_distance
         t0 = time.perf_counter()
         doc.saveAs(os.path.join(out_dir, "saved.FCStd"))
         times["save"] = time.perf_counter() - t0
@@ -157,8 +171,9 @@ def study_once(path, out_dir):
         pipeline.store_result = orig_store
         pipeline.convert = orig_convert
         FreeCAD.closeDocument(doc.Name)
-    for k in ("result_build", "store_result", "save"):
-        times[k + "_over_solve"] = times[k] / times["solve"]
+    for k in ("result_build", "store_result", "save", "interference"):
+        if k in times:
+            times[k + "_over_solve"] = times[k] / times["solve"]
     return times
 
 
@@ -338,12 +353,16 @@ def main(argv=None):
     ap.add_argument("--no-study", action="store_true")
     ap.add_argument("--no-cli", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--no-interference", action="store_true",
+                    help="leave the interference check out of the study case")
     ap.add_argument("--gif-pairs", type=int, default=3,
                     help="CLI runs with the animation in a second process vs in the run's "
                          "own process, back to back (0: none)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default="")
     args = ap.parse_args(argv)
+    global INTERFERENCE
+    INTERFERENCE = not args.no_interference
     import FreeCAD  # noqa: F401
     res = dict(date=_dt.datetime.now().isoformat(timespec="seconds"),
                git_commit=git("rev-parse", "HEAD"), dirty=bool(git("status", "--porcelain")),

@@ -1,13 +1,14 @@
-"""Parameter-study benchmark: a 200-variant sweep of the slider-crank, and Dask's overhead.
+"""Parameter-study benchmark: a 120-variant sweep of the slider-crank, Dask's overhead and a
+rerun from the cache.
 
-1. **Speed-up**: the 200 variants (slider density x crank speed, the bundled
+1. **Speed-up**: the 120 variants (slider density x crank speed, the bundled
    ``examples/slider_crank.FCStd`` as it is: 3 s, RK4, dt 1 ms) run
 
    * ``serial``: one after the other in this process (``executor="in-process"``:
      set the variables, convert, simulate - the loop a script would write);
-   * ``dask``: ``sweep.execute(workers=N)`` as ``simphant sweep`` does it: a
-     LocalCluster of N worker processes started and stopped by the sweep
-     (start-up included);
+   * ``dask``: ``sweep.execute(workers=N)`` as ``simphant sweep`` does it: the
+     embedded cluster (a scheduler here and N ``dask worker`` processes over TLS)
+     started and stopped by the sweep (start-up included);
    * ``dask-running``: the same on a cluster started beforehand (as with
      ``--scheduler``), so the start-up is not counted.
 
@@ -19,6 +20,11 @@
    the Dask executor of a running cluster: overhead = (workers x wall time -
    summed run times in the workers) / summed run times, i.e. the share of the
    workers' time not spent simulating.
+
+3. **Rerun from the cache**: the same 120 variants run once with a cache
+   directory, then again (``simphant sweep``'s rerun): every variant from the
+   cache, no cluster started (the default executor, Dask on N workers); the
+   rerun's wall time against the first run's.
 
 Writes ``bench/results/sweep_<date>.json`` and ``bench/results/sweep_latest.json``
 and prints a summary. ``--quick``: 40 variants, one repeat.
@@ -180,6 +186,29 @@ def overhead(study, n_tasks, workers, target=0.05):
     return out
 
 
+def cache_rerun(study, sp, workers):
+    """Wall time of a sweep into a cache, then of its rerun (every variant cached)."""
+    import shutil
+    import tempfile
+    cache = tempfile.mkdtemp(prefix="simphant_bench_cache_")
+    try:
+        first_wall, first, la = timed(lambda: sweep.execute(study, sp, executor="in-process",
+                                                            cache_dir=cache))
+        rerun_wall, rerun, la2 = timed(lambda: sweep.execute(study, sp, workers=workers,
+                                                             cache_dir=cache))
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    cached = sum(1 for r in rerun.rows if r["cached"])
+    out = dict(first_wall=first_wall, rerun_wall=rerun_wall, cached=cached,
+               variants=len(rerun.rows), rerun_executor=rerun.stats["executor"],
+               rerun_conversion=rerun.stats["conversion_time"],
+               rerun_per_variant=rerun_wall / len(rerun.rows), load_1min=[la, la2])
+    print("cache: first run %.2f s, rerun %.2f s (%d/%d from the cache, %.1f ms per variant, "
+          "executor: %s)" % (first_wall, rerun_wall, cached, len(rerun.rows),
+                             1e3 * out["rerun_per_variant"], out["rerun_executor"]), flush=True)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="40 variants, one repeat")
@@ -189,7 +218,7 @@ def main():
     repeats = args.repeats or (1 if args.quick else 3)
     doc = FreeCAD.openDocument(MODEL)
     study = doc.getObject("Study")
-    sp = spec(8, 5) if args.quick else spec(20, 10)
+    sp = spec(8, 5) if args.quick else spec(12, 10)
     started = time.gmtime()
     info = dict(date=time.strftime("%Y-%m-%dT%H:%M:%SZ", started), machine=platform.node(),
                 cpus=os.cpu_count(), python=platform.python_version(), variants=sp.size(),
@@ -202,6 +231,7 @@ def main():
           % ((sp.size(), args.workers, repeats) + tuple(info["load_before"])), flush=True)
     info["speedup"] = speedup(study, sp, repeats, args.workers)
     info["overhead"] = overhead(study, 20 if args.quick else 60, args.workers)
+    info["cache"] = cache_rerun(study, sp, args.workers)
     info["load_after"] = load()
     su = info["speedup"]
     print("speed-up (median): %.2fx with the cluster start, %.2fx on a running cluster; "

@@ -6,22 +6,13 @@ import sys
 import FreeCAD
 
 user = FreeCAD.getUserAppDataDir()
-base = os.path.join(user, "AdditionalPythonPackages")
-versioned = os.path.join(base, "py%d%d" % sys.version_info[:2])
-# FreeCAD 0.20 appends <user>/AdditionalPythonPackages to sys.path; 1.x appends both
-# <user>/AdditionalPythonPackages/py3XX (the Addon Manager's target for this Python) and the
-# plain folder. Take the versioned folder when FreeCAD lists it, else the plain one when it
-# does, else what the release would use: one answer per installation, so that running the
-# setup again finds what the first run installed.
-on_path = [p.rstrip("/") for p in sys.path if "AdditionalPythonPackages" in p]
-if versioned in on_path:
-    pypkg = versioned
-elif on_path:
-    pypkg = on_path[0]
-elif FreeCAD.Version()[0] == "0":
-    pypkg = base
-else:
-    pypkg = versioned
+# the Addon Manager's package folder of this FreeCAD: the one it lists on sys.path, else
+# what the release uses (one answer per installation, so that running the setup again
+# finds what the first run installed); SimPhantWorkbench.deps holds the rule
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from SimPhantWorkbench.deps import addon_target  # noqa: E402
+
+pypkg = addon_target(user, FreeCAD.Version()[0])
 mod = os.path.join(user, "Mod")
 if hasattr(FreeCAD, "getUserModDir"):
     mod = FreeCAD.getUserModDir()

@@ -8,13 +8,13 @@
 #     Debian 13 (FreeCAD 1.x).
 #  2. numba + llvmlite into FreeCAD's AdditionalPythonPackages directory (the
 #     Addon Manager's place), with --no-deps so Debian's numpy stays in charge.
-#     Optional Debian packages: calculix-ccx and gmsh (Loads to FEM), python3-vtk9,
-#     python3-qtpy, ffmpeg and PyVista (the results viewer); without them only that
-#     feature is off.
-#  3. The workbench linked into FreeCAD's user Mod directory.
+#  3. The workbench linked into FreeCAD's user Mod directory (after the optional extras: the
+#     results viewer, the parameter studies' optimiser and dashboard, and calculix-ccx and
+#     gmsh for Loads to FEM).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver), so no solve waits for them.
-#  5. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
+#  5. python-fcl (optional: the interference checks) like numba, --no-deps.
+#  6. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
 #     extractor of translatable strings that reads Python.
 #
 # Nothing is done twice: each step checks first.
@@ -57,23 +57,33 @@ if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import numba" >/dev/n
         -r "$here/requirements-freecad.txt" >&2
 fi
 
-# Optional Debian packages: install_optional "WHAT" "WHAT STAYS DISABLED" PACKAGE... installs
-# the missing ones (refreshing the package lists once if they are not found); a failure only
-# disables that feature.
-install_optional() {
-    local what=$1 disabled=$2 missing="" p
-    shift 2
+# apt_optional WHAT PACKAGE...: the missing Debian packages (refreshing the package lists once
+# if they are not found); a failure only disables WHAT
+apt_optional() {
+    local what=$1 missing="" p SUDO=""
+    shift
     for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
     done
     [ -n "$missing" ] || return 0
     log "installing Debian packages for $what:$missing"
-    local SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get install -y -q --no-install-recommends $missing >&2 \
         || { $SUDO apt-get update -q >&2 && $SUDO apt-get install -y -q --no-install-recommends $missing >&2; } \
-        || log "warning: could not install$missing ($disabled)"
+        || log "warning: could not install$missing ($what stays disabled)"
+}
+
+# pip_optional WHAT MODULES PIP-ARGUMENTS...: pip install --no-deps into FreeCAD's
+# AdditionalPythonPackages when MODULES ("a, b") do not import; a failure only disables WHAT
+pip_optional() {
+    local what=$1 modules=$2 PIP="/usr/bin/python3 -m pip"
+    shift 2
+    PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import $modules" >/dev/null 2>&1 && return 0
+    log "installing $what into $SIMPHANT_PYPKG_DIR"
+    $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
+    $PIP install -q --disable-pip-version-check --no-deps --target "$SIMPHANT_PYPKG_DIR" "$@" >&2 \
+        || log "warning: could not install $what (it stays disabled)"
 }
 
 # --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
@@ -103,28 +113,52 @@ install_calculix_from_debian12() {
     rm -rf "$tmp"
     return 1
 }
-install_optional "stress analysis" "Loads to FEM stays disabled and says so" gmsh
+apt_optional "Loads to FEM" gmsh
 if ! dpkg-query -W -f='${Status}' calculix-ccx 2>/dev/null | grep -q "install ok installed"; then
     if apt-cache policy calculix-ccx 2>/dev/null | grep -q "Candidate: (none)" \
         || [ -z "$(apt-cache policy calculix-ccx 2>/dev/null)" ]; then
         install_calculix_from_debian12 \
             || log "warning: could not install calculix-ccx (Loads to FEM stays disabled and says so)"
     else
-        install_optional "stress analysis" "Loads to FEM stays disabled and says so" calculix-ccx
+        apt_optional "Loads to FEM" calculix-ccx
     fi
 fi
 
 # --- optional 3-D results viewer (PyVista on Debian's VTK; MP4 through ffmpeg) -------------
-install_optional "the results viewer" "the results viewer stays disabled" python3-vtk9 python3-qtpy ffmpeg
-if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import pyvista, pyvistaqt" >/dev/null 2>&1; then
-    log "installing PyVista (results viewer) into $SIMPHANT_PYPKG_DIR"
+apt_optional "the results viewer" python3-vtk9 python3-qtpy ffmpeg
+pip_optional "PyVista (the results viewer)" "pyvista, pyvistaqt" --upgrade \
+    -r "$here/requirements-viewer.txt"
+
+# --- optional parameter-study extras: the optimiser and the Dask dashboard ------------------
+# Optuna from Debian (Debian 12: 3.1, Debian 13: 4.1; both have TPE with constraints, CMA-ES
+# through python3-cmaes and NSGA-II, and Debian builds them and their dependencies, SQLAlchemy
+# and alembic, for the Python FreeCAD uses); python3-cryptography gives the local cluster its
+# TLS. Bokeh, which the dashboard needs, is not in Debian: it goes into FreeCAD's
+# AdditionalPythonPackages with --no-deps (its dependencies from Debian, so numpy stays
+# Debian's), in the version the installed distributed accepts (2022.x: bokeh < 3; later: 3.x).
+EXTRA_APT="python3-optuna python3-cryptography python3-jinja2 python3-yaml python3-typing-extensions"
+if dpkg --compare-versions "$(dpkg-query -W -f='${Version}' python3-distributed 2>/dev/null || echo 0)" ge 2023; then
+    EXTRA_APT="$EXTRA_APT python3-contourpy python3-xyzservices"
+    BOKEH="bokeh>=3.1,<3.7"
+else
+    BOKEH="bokeh>=2.4.2,<3"
+fi
+apt_optional "the optimiser and the dashboard" $EXTRA_APT
+pip_optional "$BOKEH (the Dask dashboard)" bokeh --only-binary=:all: "$BOKEH"
+
+# --- optional interference checks (python-fcl: FCL's mesh distance and collision queries) ---
+# A self-contained wheel; --no-deps so that Debian's NumPy stays in charge. Failure here only
+# disables the interference commands.
+if ! PYTHONPATH="$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -c "import fcl" >/dev/null 2>&1; then
+    log "installing python-fcl (interference checks) into $SIMPHANT_PYPKG_DIR"
     PIP="/usr/bin/python3 -m pip"
     $PIP --version >/dev/null 2>&1 || PIP="python3 -m pip"
-    $PIP install -q --disable-pip-version-check --no-deps --upgrade \
-        --target "$SIMPHANT_PYPKG_DIR" -r "$here/requirements-viewer.txt" >&2 \
-        || log "warning: could not install PyVista (the results viewer stays disabled)"
+    $PIP install -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        --python-version "$SIMPHANT_PYVER" --target "$SIMPHANT_PYPKG_DIR" \
+        -r "$here/requirements-collision.txt" >&2 \
+        || log "warning: could not install python-fcl (the interference checks stay disabled)"
 fi
-# --- end of the results viewer block ------------------------------------------------------
+# --- end of the interference block -------------------------------------------------------
 
 mkdir -p "$SIMPHANT_MOD_DIR"
 link="$SIMPHANT_MOD_DIR/SimPhant"

@@ -2,6 +2,7 @@
 # `make test-fc1`: the whole test suite on FreeCAD 1.x, in a Debian 13 (trixie) chroot.
 #
 #   tools/test_fc1.sh                 make setup + make test inside the chroot
+#   tools/test_fc1.sh addon           make setup + make test-addon inside the chroot
 #   tools/test_fc1.sh shell CMD...    run CMD in the chroot's copy of the repository
 #   tools/test_fc1.sh fixtures        rebuild the FreeCAD 1.x Assembly test documents
 #                                     (tests/app/fixtures/make_fc1_assemblies.py) and copy
@@ -226,6 +227,8 @@ namespace_main() {   # runs as PID 1 of a private PID + mount namespace
                     fi" ;;
         test)
             inside "make test" ;;
+        addon)
+            inside "make test-addon" ;;
         shell)
             inside "$*" ;;
     esac
@@ -261,6 +264,8 @@ stage setup-again run_ns setup-again
 case $mode in
     test)
         stage test run_ns test ;;
+    addon)
+        stage addon run_ns addon ;;
     shell)
         stage shell run_ns shell "$@" ;;
     fixtures)
@@ -269,5 +274,5 @@ case $mode in
             "&& test \$(ls fc1_*.FCStd | wc -l) -eq 7"
         cp -v "$CHROOT$SRC"/tests/app/fixtures/fc1_*.FCStd "$here/tests/app/fixtures/" >&2 ;;
     *)
-        die "unknown mode '$mode' (test, shell, fixtures)" ;;
+        die "unknown mode '$mode' (test, addon, shell, fixtures)" ;;
 esac

@@ -4,13 +4,16 @@
 
     simphant run [MODEL.FCStd] [--study NAME] [--t-end S] [--dt S] [--method M]
                  [--output-dt S] [--out DIR] [--no-animation] [--frames N] [--in-place]
-                 [--video FILE.mp4] [--fps N]
+                 [--video FILE.mp4] [--fps N] [--interference] [--deflection MM]
     simphant view DIR [--time S] [--screenshot FILE.png] [--size WxH] [--trails]
                       [--no-triads]
-    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N] ...
+    simphant sweep MODEL.FCStd SPEC.toml --out DIR [--scheduler ADDRESS] [--workers N]
+                   [--connect-timeout S] [--worker-timeout S] ...
                  (a parameter study: ``cli.sweep``)
     simphant fem MODEL.FCStd --body NAME --at INSTANT [--study NAME] [--mesh-size MM] ...
                  (a stress analysis of one body at one instant: ``cli.fem``)
+    simphant doctor [--here] [--json] [--freecadcmd PATH]
+                 (what the solver needs, checked in FreeCAD's Python: ``cli.doctor``)
 
 Without ``MODEL`` it runs the bundled slider-crank example. The study is run
 with the run pipeline (``SimPhantWorkbench.run``; a text progress bar on stderr),
@@ -26,6 +29,9 @@ a summary is printed on stdout and these files are written to ``DIR`` (default
   input file is never written, unless ``--in-place`` asks for it), with the
   input's view data (``GuiDocument.xml``: visibility, colours), which FreeCAD
   does not write without its GUI;
+* ``interference.csv``: per pair of bodies (those sharing a joint left out) the
+  minimum clearance, every interval of interference with its largest penetration
+  (``document.interference``; needs python-fcl, else a line says why);
 * ``summary.txt`` (the printed summary) and ``run.json`` (the same, for
   programs, with the list of files).
 
@@ -38,13 +44,16 @@ manifest proves were written by that run and are unchanged since, never the
 model (see ``output.outdir``). The model file is opened and saved by
 ``document.opening`` (its checks are those of every entry point).
 
-Modules: ``run``, ``view``, ``sweep`` and ``fem`` (the commands), ``summary``, ``progress``
-(the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
+Modules: ``run``, ``view``, ``sweep``, ``fem`` and ``doctor`` (the commands), ``summary``,
+``progress`` (the progress bar and Ctrl-C), ``common`` (exit codes, errors, FreeCAD start-up).
 
 Exit codes: 0 success; 1 internal error; 2 bad input (command line, file,
-study, model); 3 the integration failed; 130 cancelled. ``simphant view`` and
-``--help`` work without FreeCAD: nothing here imports the document side before a
-command needs it.
+study, model); 3 the integration failed; 4 a parameter study's infrastructure
+failed (scheduler, workers); 5 a package the solver needs is missing or broken (the
+message says what to install; ``simphant doctor``); 130 cancelled (Ctrl-C or SIGTERM).
+``simphant view`` and ``--help`` work without FreeCAD: nothing here imports the
+document side before a command needs it; ``simphant doctor`` imports neither the
+solver nor numpy before its check.
 """
 import argparse
 import contextlib
@@ -52,15 +61,27 @@ import math
 import sys
 
 from .. import __version__
-from ..solver import METHODS, ModelError
-from .common import (EXIT_CANCELLED, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_SIMULATION,
-                     CliError)
+from ..deps import DependencyError
+from .common import (EXIT_CANCELLED, EXIT_DEPENDENCIES, EXIT_INFRASTRUCTURE, EXIT_INPUT,
+                     EXIT_INTERNAL, EXIT_OK,
+                     EXIT_SIMULATION, CliError)
 from .progress import Interrupt
-from .run import DEFAULT_EXAMPLE, default_model
-from .summary import summary_lines
 
 __all__ = ["main", "build_parser", "default_model", "summary_lines", "EXIT_OK", "EXIT_INTERNAL",
-           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED"]
+           "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_INFRASTRUCTURE", "EXIT_CANCELLED",
+           "EXIT_DEPENDENCIES"]
+
+
+def __getattr__(name):
+    """``default_model`` and ``summary_lines`` (they import the solver: not before a
+    command needs it, so that ``simphant doctor`` runs where numpy is broken)."""
+    if name == "default_model":
+        from .run import default_model
+        return default_model
+    if name == "summary_lines":
+        from .summary import summary_lines
+        return summary_lines
+    raise AttributeError(name)
 
 
 def _positive(text):
@@ -89,6 +110,8 @@ def _default_frames():
 
 
 def build_parser():
+    from ..solver import METHODS
+    from .run import DEFAULT_EXAMPLE
     ap = argparse.ArgumentParser(
         prog="simphant", description="SimPhant: rigid multibody dynamics on FreeCAD documents.")
     ap.add_argument("--version", action="version", version="SimPhant %s" % __version__)
@@ -128,6 +151,12 @@ def build_parser():
                           "is written into DIR")
     run.add_argument("--fps", type=_positive_int, default=None, metavar="N",
                      help="frames per second of --video (default 30)")
+    run.add_argument("--interference", action="store_true",
+                     help="check the bodies for interference along the motion (seconds to "
+                          "minutes: every pair of bodies between the samples too)")
+    run.add_argument("--deflection", type=_positive, default=None, metavar="MM",
+                     help="deflection [mm] of the tessellation the interference check uses "
+                          "(default 0.1)")
     run.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
     view = sub.add_parser(
         "view", help="show a run's result in the 3-D viewer (PyVista; no FreeCAD needed)",
@@ -145,11 +174,21 @@ def build_parser():
     view.add_argument("--trails", action="store_true", help="show the CoG trails")
     view.add_argument("--no-triads", action="store_true", help="hide the joint frames")
     view.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    from .doctor import add_parser as add_doctor_parser
     from .sweep import add_parser as add_sweep_parser
     from .fem import add_parser as add_fem_parser
     ap.commands = {"run": run, "view": view,    # the sub-command parsers, for documentation checks
-                   "sweep": add_sweep_parser(sub, _positive_int),
-                   "fem": add_fem_parser(sub, _positive)}
+                   "sweep": add_sweep_parser(sub, _positive_int, _positive),
+                   "fem": add_fem_parser(sub, _positive),
+                   "doctor": add_doctor_parser(sub)}
+    return ap
+
+
+def _doctor_parser():
+    """The parser of ``simphant doctor`` alone (the full parser imports the solver)."""
+    from .doctor import add_parser
+    ap = argparse.ArgumentParser(prog="simphant")
+    add_parser(ap.add_subparsers(dest="command", metavar="COMMAND"))
     return ap
 
 
@@ -161,7 +200,8 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
     """
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _doctor_parser() if argv[:1] == ["doctor"] else build_parser()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             args = parser.parse_args(argv)
@@ -170,6 +210,14 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
     if args.command is None:
         parser.print_help(err)
         return EXIT_INPUT
+    if args.command == "doctor":
+        from .doctor import doctor
+        try:
+            return doctor(args, out, err)
+        except CliError as exc:
+            err.write("simphant: error: %s\n" % exc)
+            return exc.code
+    from ..solver import ModelError
     with Interrupt() as interrupt:
         try:
             if args.command == "view":
@@ -190,6 +238,9 @@ def main(argv=None, progress=None, stdout=None, stderr=None):
         except ModelError as exc:       # the model, its file or the study: bad input
             err.write("simphant: error: %s\n" % exc)
             return EXIT_INPUT
+        except DependencyError as exc:  # numba, scipy ...: what to install
+            err.write("simphant: error: %s\n" % exc)
+            return EXIT_DEPENDENCIES
         except KeyboardInterrupt:
             err.write("\nsimphant: run cancelled; nothing written\n")
             return EXIT_CANCELLED

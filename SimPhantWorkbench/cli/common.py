@@ -1,13 +1,17 @@
 """What the ``simphant`` commands share: exit codes, the user-facing error, FreeCAD
 started headless, the model file opened and checked (``document.opening``)."""
-__all__ = ["EXIT_OK", "EXIT_INTERNAL", "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_CANCELLED",
-           "CliError", "import_freecad", "open_model", "size_text", "fmt"]
+__all__ = ["EXIT_OK", "EXIT_INTERNAL", "EXIT_INPUT", "EXIT_SIMULATION", "EXIT_INFRASTRUCTURE",
+           "EXIT_CANCELLED", "EXIT_DEPENDENCIES", "CliError", "import_freecad", "open_model",
+           "size_text", "fmt"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_INPUT = 2
 EXIT_SIMULATION = 3
+EXIT_INFRASTRUCTURE = 4          # a parameter study's cluster failed (not the model)
 EXIT_CANCELLED = 130
+#: a package the solver needs is missing, broken, too old or mismatched (``simphant doctor``)
+EXIT_DEPENDENCIES = 5
 
 
 class CliError(Exception):

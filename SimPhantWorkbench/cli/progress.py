@@ -54,28 +54,31 @@ class ProgressBar:
 
 
 class Interrupt:
-    """SIGINT while integrating asks the runner to cancel (at its next progress
-    report); a second one, or one at any other time (also before the first
+    """SIGINT (Ctrl-C) or SIGTERM while integrating asks the runner to cancel (at its
+    next progress report); a second one, or one at any other time (also before the first
     progress report: compiling, assembling), raises KeyboardInterrupt. While the
     outputs are being moved into place it is held back."""
+
+    SIGNALS = ("SIGINT", "SIGTERM")
 
     def __init__(self):
         self.requested = False
         self.simulating = False
         self.integrating = False     # the runner has reported progress (it can cancel)
         self.committing = False
-        self._previous = None
-        self._installed = False
+        self._previous = {}
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handler)
-            self._installed = True
+            for name in self.SIGNALS:
+                sig = getattr(signal, name)
+                self._previous[sig] = signal.signal(sig, self._handler)
         return self
 
     def __exit__(self, *exc):
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)
+        for sig, previous in self._previous.items():
+            signal.signal(sig, previous)
+        self._previous = {}
         return False
 
     def _handler(self, signum, frame):

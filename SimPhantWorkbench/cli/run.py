@@ -365,6 +365,7 @@ class _RunCommand:
                 self.model.gui.get("GuiDocument.xml", b"")), title=title)
         self.job = _start_animation(self.job, args, result, scene, staging, title)
         names = output.write_all(result, staging, None, title=title, progress=self.note)
+        check = self._interference(staging, names)
         names += _write_view_outputs(args, result, scene, staging, title, self.note, self.err,
                                      self.job)
         doc_name = self.stem + "_result.FCStd"
@@ -382,6 +383,8 @@ class _RunCommand:
                            time.perf_counter() - self.t_start)
             if self.imported is not None:
                 info["imported_assembly"] = _import_info(self.imported, doc_name)
+            if check is not None:
+                info["interference"] = check
             lines = summary_lines(info)
             with open(os.path.join(staging, "summary.txt"), "w") as fh:
                 fh.write("\n".join(lines) + "\n")
@@ -392,6 +395,25 @@ class _RunCommand:
         except ModelFileError as exc:
             raise CliError(str(exc)) from None
         return names, lines, info
+
+    def _interference(self, staging, names):
+        """interference.csv into ``staging`` (its name added to ``names``); run.json's
+        record of the check (``Interference.summary()``, or why it was not made; None
+        without --interference)."""
+        if not self.args.interference:
+            return None
+        from .. import collision
+        from ..document.interference import DEFLECTION_MM, check_study
+        from ..output.tables import write_interference_csv
+        reason = collision.missing_reason()
+        if reason is not None:
+            return dict(unavailable="%s. %s" % (reason, collision.INSTALL_HINT))
+        self.note("interference.csv")
+        deflection = self.args.deflection or DEFLECTION_MM
+        check = check_study(self.study, deflection_mm=deflection)
+        write_interference_csv(check, os.path.join(staging, "interference.csv"))
+        names.append("interference.csv")
+        return check.summary()
 
     def _commit(self, names, info):
         """Move the outputs into place (Ctrl-C held back meanwhile) and a --video outside

@@ -3,7 +3,7 @@ import os
 
 from .common import fmt
 
-__all__ = ["analyse", "summary_lines"]
+__all__ = ["analyse", "summary_lines", "interference_line"]
 
 
 def analyse(run, result, path, wall_total):
@@ -28,7 +28,7 @@ def analyse(run, result, path, wall_total):
         method=s.get("method"), dt=s.get("dt"), t0=s.get("t0"), t_end=s.get("t_end"),
         output_dt=s.get("output_dt"), samples=len(result.t), steps=s.get("steps"),
         nfev=s.get("nfev"), solver_wall_time=s.get("wall_time"), wall_time=wall_total,
-        compile_time=s.get("compile_time"),
+        compile_time=s.get("compile_time"), kernels_compiled=s.get("kernels_compiled"),
         energy_initial=float(total[0]) if len(total) else None,
         energy_drift_max=drift, kinetic_energy_peak=peak_ke,
         energy_drift_relative=drift / peak_ke if peak_ke > 0 else None,
@@ -76,8 +76,9 @@ def _driver_info(result):
 
 def summary_lines(info):
     """The human summary of ``_analyse``'s data, one string per line."""
-    L = []
     from ..run.check import fact_lines
+    from ..solver.kernel_times import preparation_text
+    L = []
     L.append("model      %s, study '%s'" % (info["model"], info["study"]))
     imported = info.get("imported_assembly")
     if imported:
@@ -97,8 +98,7 @@ def summary_lines(info):
     L.append("steps      %d%s, %d force evaluations, %s solver wall time"
              % (steps, " (mean step %s)" % fmt(span / steps, "s") if steps else "",
                 info["nfev"] or 0, fmt(info["solver_wall_time"] or 0, "s"))
-             + (" (+ %s compiling/loading the solver kernels, first use only)"
-                % fmt(info["compile_time"], "s") if info.get("compile_time") else ""))
+             + (" (+ %s)" % preparation_text(info) if preparation_text(info) else ""))
     if info["energy_initial"] is not None:
         rel = info["energy_drift_relative"]
         line = "energy     E0 = %s, max |E - E0| = %s" % (fmt(info["energy_initial"], "J"),
@@ -129,6 +129,39 @@ def summary_lines(info):
                                            for j, dof, lo, hi, u in motion[:4]))
         if len(motion) > 4:
             L.append("           and %d more joint coordinates (joints.csv)" % (len(motion) - 4))
+    line = interference_line(info.get("interference"))
+    if line is not None:
+        L.append(line)
     for w in info.get("warnings") or []:
         L.append("warning    " + w)
     return L
+
+
+
+def interference_line(data):
+    """The summary's line of an interference check: ``collision.along.Interference.summary()``
+    (or ``dict(unavailable=why)``); None without one."""
+    if not data:
+        return None
+    if data.get("unavailable"):
+        return "collisions not checked: %s" % data["unavailable"]
+    mm = 1e3
+    n_excluded = len(data["excluded"])
+    head = "collisions %d pairs checked%s, deflection %s mm" % (
+        data["pairs"], " (%d excluded: joints, fixed)" % n_excluded if n_excluded else "",
+        fmt(data["deflection"] * mm))
+    if not data["complete"]:
+        head += " (search stopped early for some pairs: the figures are those found)"
+    hits = data["interfering"]
+    if hits:
+        parts = ["%s - %s %s .. %s s, depth %s mm" % (
+            h["a"], h["b"], fmt(h["intervals"][0][0]), fmt(h["intervals"][-1][1]),
+            fmt(h["max_depth"] * mm)) for h in hits[:3]]
+        more = "; and %d more pairs (interference.csv)" % (len(hits) - 3) if len(hits) > 3 else ""
+        return "%s: %d interfering: %s%s" % (head, len(hits), "; ".join(parts), more)
+    close = data["closest"]
+    if close is None:
+        return "%s: no pair to check" % head
+    return "%s: none; smallest clearance %s mm (%s - %s at t = %s s)" % (
+        head, fmt(max(close["min_distance"], 0.0) * mm), close["a"], close["b"],
+        fmt(close["time"]))

@@ -4,8 +4,9 @@ One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
 generated), ``cmd_run``
-(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
-exports), ``cmd_fem`` (Loads to FEM). ``register`` adds them all to FreeCADGui.
+(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
+interference check, exports), ``cmd_fem`` (Loads to FEM). ``register`` adds them all to
+FreeCADGui.
 """
 from ..gui.translation import QT_TRANSLATE_NOOP
 
@@ -27,7 +28,8 @@ TOOLBARS = (
         "SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
         "SimPhant_NewParameterStudy")),
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant results"), (
-        "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_ExportResultsCSV",
+        "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_CheckInterference",
+        "SimPhant_ExportResultsCSV",
         "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation", "SimPhant_LoadsToFEM")),
 )
 
@@ -72,4 +74,4 @@ def menu():
     return model[:3] + ["Separator"] + joints + ["Separator"] + forces + ["Separator"] \
         + model[3:] + [
         "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1]) + [
-        "Separator"] + list(TOOLBARS[2][1])
+        "Separator"] + list(TOOLBARS[2][1]) + ["Separator", "SimPhant_CheckDependencies"]

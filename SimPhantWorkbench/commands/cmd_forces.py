@@ -16,7 +16,7 @@ import FreeCADGui
 from ..document.base import is_type
 from ..solver.forces import FORCE_TYPES
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.common import Command, active_study, obj_expr
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 GROUP = "SimPhant_ForceElements"
@@ -27,9 +27,20 @@ def command_name(kind):
     return "SimPhant_Force_" + kind
 
 
-def _picked_points():
-    return [(s.Object, sub) for s in FreeCADGui.Selection.getSelectionEx()
-            for sub in s.SubElementNames if sub][:3]
+def _picked_points(study):
+    """The selected elements as references on bodies of ``study`` (a click on a part in a
+    container or linked from another file resolves to the body's object, as the joint
+    panel's picks do), or ``(None, reason)``."""
+    from ..document.base import study_bodies
+    from ..document.picking import resolve_pick
+    bodies = study_bodies(study)
+    refs = []
+    for obj, sub in [(obj, sub) for obj, sub in common.selected_elements() if sub][:3]:
+        try:
+            refs.append(resolve_pick(bodies, obj, sub)[1:])
+        except Exception as exc:  # noqa: BLE001 - the reason is shown
+            return None, str(exc)
+    return refs, ""
 
 
 def _picked_joint():
@@ -59,9 +70,9 @@ class ForceCommand(Command):
         study = active_study()
         doc = study.Document
         if self.spec.attach == "points":
-            picks = _picked_points()
-            if len(picks) != 2:
-                common.message("warning", self.title(), translate(
+            picks, why = _picked_points(study)
+            if picks is None or len(picks) != 2:
+                common.message("warning", self.title(), why or translate(
                     "SimPhant", "Select exactly two elements (a vertex, circle or face) on two "
                     "bodies of study '%s'.") % study.Label)
                 return
@@ -75,14 +86,8 @@ class ForceCommand(Command):
                     "SimPhant", "Select the joint the %s acts on.") % self.title())
                 return
             args = "%s, %r, joint=%s" % (obj_expr(study), self.kind, obj_expr(joint))
-        before = {o.Name for o in doc.Objects}
-        if run_in_transaction(doc, self.title(), [
-                IMPORT, "factory.make_force_element(%s)" % args]):
-            FreeCADGui.Selection.clearSelection()
-            for o in doc.Objects:
-                if o.Name not in before and is_type(o, "SimPhant::ForceElement"):
-                    FreeCADGui.Selection.addSelection(o)
-                    FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
+        common.add_and_edit(doc, self.title(), [IMPORT, "factory.make_force_element(%s)"
+                                                % args], "SimPhant::ForceElement")
 
 
 class ForceGroup:

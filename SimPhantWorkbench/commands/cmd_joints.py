@@ -41,8 +41,7 @@ class JointCommand(Command):
     def run(self):
         from ..taskpanels.task_joint import TaskJoint
         study = active_study()
-        preselected = [(s.Object, sub) for s in FreeCADGui.Selection.getSelectionEx()
-                       for sub in s.SubElementNames if sub][:2]
+        preselected = [(obj, sub) for obj, sub in common.selected_elements() if sub][:2]
         panel = TaskJoint(study, kind=self.kind)
         FreeCADGui.Control.showDialog(panel)
         for obj, sub in preselected:

@@ -60,16 +60,18 @@ class _AddBody(Command):
     fixed = False
 
     def active(self):
+        # active on any selection: what cannot become a body is explained when run
         study = active_study()
-        return study is not None and bool(common.selected_shapes(study))
+        return study is not None and bool(common.selected_elements())
 
     def run(self):
         study = active_study()
-        shapes = common.selected_shapes(study)
+        shapes, refusals = common.selected_shapes(study, fixed=self.fixed)
+        if refusals or not shapes:
+            common.message("warning", self.title(), "\n".join(refusals + [translate(
+                "SimPhant", "Select one or more parts that are not yet bodies of study '%s'.")
+                % study.Label] if not shapes else refusals))
         if not shapes:
-            common.message("warning", self.title(), translate(
-                "SimPhant", "Select one or more solids that are not yet bodies of study '%s'.")
-                % study.Label)
             return
         lines = [IMPORT]
         for shape in shapes:
@@ -101,20 +103,18 @@ def _load_target(study):
     """(Body object, reference (obj, sub) or None) of the selection, or (None, reason)."""
     from ..document.bodies import body_of_object
     bodies = study_bodies(study)
-    for sel in FreeCADGui.Selection.getSelectionEx():
-        obj = sel.Object
+    for obj, sub in common.selected_elements():
         if is_type(obj, "SimPhant::Body"):
             return (obj, None) if find_study(obj) == study else (
                 None, translate("SimPhant", "'%s' is not in the active study") % obj.Label)
-        subs = [s for s in sel.SubElementNames if s]
         from ..document import picking
-        if subs:
+        if sub and not sub.endswith("."):
             try:
-                body, ref_obj, ref_sub = picking.resolve_pick(bodies, obj, subs[0])
+                body, ref_obj, ref_sub = picking.resolve_pick(bodies, obj, sub)
             except Exception as exc:  # noqa: BLE001 - reason shown to the user
                 return None, str(exc)
             return body, (ref_obj, ref_sub)
-        body = body_of_object(bodies, obj)
+        body = body_of_object(bodies, picking.body_shape_of_pick(obj, sub))
         if body is not None:
             return body, None
     return None, translate("SimPhant", "Select a moving body of study '%s' (or a vertex, edge "

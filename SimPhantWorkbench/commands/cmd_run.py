@@ -1,4 +1,4 @@
-"""Commands that run and show a study: Check, Solve, Playback, Reset."""
+"""Commands that run and show a study: Check, Solve, Playback, Reset; Check dependencies."""
 import FreeCADGui
 
 from ..document.base import has_result
@@ -26,6 +26,7 @@ def check_report(study):
 
 class CheckModel(Command):
     name = "SimPhant_Check"
+    needs_solver = True
     icon = "Check.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_Check", "Check model")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_Check", "Check the study before solving: bodies, "
@@ -50,6 +51,7 @@ class CheckModel(Command):
 
 class Solve(Command):
     name = "SimPhant_Solve"
+    needs_solver = True
     icon = "Solve.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_Solve", "Solve")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_Solve", "Run the motion study in the background "
@@ -100,5 +102,22 @@ class ResetPlacements(Command):
             "playback.reset(%s)" % obj_expr(study)])
 
 
-COMMANDS = [CheckModel(), Solve(), Playback(), ResetPlacements()]
+class CheckDependencies(Command):
+    name = "SimPhant_CheckDependencies"
+    icon = "SimPhant.svg"
+    menu = QT_TRANSLATE_NOOP("SimPhant_CheckDependencies", "Check dependencies")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_CheckDependencies", "Check what the solver needs in "
+                                "FreeCAD's Python (numpy, scipy, numba, llvmlite: present, "
+                                "versions, agreeing) and show the commands that install what "
+                                "is missing")
+
+    def active(self):
+        return True
+
+    def run(self):
+        FreeCADGui.doCommand("from SimPhantWorkbench.gui import dependencies")
+        FreeCADGui.doCommand("dependencies.show_dialog(dependencies.recheck())")
+
+
+COMMANDS = [CheckModel(), Solve(), Playback(), ResetPlacements(), CheckDependencies()]
 

@@ -1,14 +1,17 @@
-"""GUI commands for results: plot panel, 3-D viewer, exports (CSV, PNG plots, GIF/MP4).
+"""GUI commands for results: plot panel, 3-D viewer, interference check, exports (CSV, PNG
+plots, GIF/MP4).
 
 ``COMMANDS`` maps each command name to its instance; ``register()`` adds them to
 FreeCADGui and returns the names in toolbar order. Each command acts on the
 current study (``current_study``: the study of the selected object, else the
 only study of the active document that has a result) and calls one plain
 function (``results_gui.plot_panel.open_plot_panel``, ``results_gui.viewer.open_viewer``,
-``results_gui.export.*``), which scripts can call as well.
+``results_gui.interference.check_interference``, ``results_gui.export.*``), which
+scripts can call as well.
 
 The viewer is optional: without PyVista its command is greyed out and its
-tooltip says how to install it (``viewer.INSTALL_HINT``).
+tooltip says how to install it (``viewer.INSTALL_HINT``); so is the interference check's
+without python-fcl (``collision.INSTALL_HINT``).
 """
 import FreeCAD
 
@@ -101,6 +104,33 @@ class ResultsViewer(ResultCommand):
         return open_viewer(study, parent=FreeCADGui.getMainWindow())
 
 
+class CheckInterference(ResultCommand):
+    name = "SimPhant_CheckInterference"
+    icon = "Interference.svg"
+    menu = QT_TRANSLATE_NOOP("SimPhant_CheckInterference", "Check interference")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_CheckInterference", "Do the bodies collide anywhere "
+                                "along the result, between its frames too? Lists per pair the "
+                                "intervals of interference and their depth or the smallest "
+                                "clearance, and shows the first contact")
+
+    def GetResources(self):
+        res = super().GetResources()
+        from .. import collision
+        reason = collision.missing_reason()
+        if reason is not None:
+            res["ToolTip"] = translate("SimPhant", "Not available: %s. %s") % (
+                reason, collision.INSTALL_HINT)
+        return res
+
+    def active(self):
+        from .. import collision
+        return collision.available() and super().active()
+
+    def run_on(self, study):
+        from ..results_gui.interference import check_interference
+        return check_interference(study)
+
+
 def _report_written(paths):
     for p in paths:
         FreeCAD.Console.PrintMessage(translate("SimPhant", "SimPhant: wrote %s") % p + "\n")
@@ -185,8 +215,8 @@ class ExportAnimation(ResultCommand):
                                      % (written, n) + "\n")
 
 
-COMMANDS = {c.name: c for c in (PlotResults(), ResultsViewer(), ExportCSV(), ExportPlots(),
-                                 ExportAnimation())}
+COMMANDS = {c.name: c for c in (PlotResults(), ResultsViewer(), CheckInterference(),
+                                 ExportCSV(), ExportPlots(), ExportAnimation())}
 
 
 def register():

@@ -22,7 +22,7 @@ from .units import (KG_M2_TO_KG_MM2, M_PER_MM, global_placement, matrix_to_rotat
                     placement_to_frame, vector_array)
 
 __all__ = ["BodyData", "body_data", "reused_body_data", "update_body_properties",
-           "body_of_object"]
+           "density_warning", "body_of_object"]
 
 
 BodyData = namedtuple("BodyData", [
@@ -61,12 +61,21 @@ def _body_mass_properties(body):
     return mp
 
 
-def _warn_default_density(body, mp):
-    if mp.density_source == "default":
-        FreeCAD.Console.PrintWarning(
-            "SimPhant: %s: '%s' has no material and the body no Density; using the default "
-            "density %g kg/m^3 (mass %.6g kg). Set the body's Density or MassOverride.\n"
-            % (object_label(body), body.ShapeObject.Label, mp.density, mp.mass))
+def density_warning(bd):
+    """The warning of a ``BodyData`` whose mass comes from the default density (no
+    material, no Density, no MassOverride), else None."""
+    mp = bd.mass_props
+    if mp is None or bd.fixed or mp.density_source != "default":
+        return None
+    return ("%s: '%s' has no material and the body no Density; using the default density "
+            "%g kg/m^3 (mass %.6g kg). Set the body's Density or MassOverride."
+            % (object_label(bd.obj), bd.shape.Label, mp.density, mp.mass))
+
+
+def _warn_default_density(bd):
+    text = density_warning(bd)
+    if text:
+        FreeCAD.Console.PrintWarning("SimPhant: %s\n" % text)
 
 
 #: ``{body Name: BodyData}`` while ``reused_body_data`` is active, else None
@@ -121,14 +130,15 @@ def _evaluate_body(body, warn):
         if not body.Fixed:
             raise
         mp = None
-    if warn and mp is not None and not body.Fixed:
-        _warn_default_density(body, mp)
     origin, R = placement_to_frame(pl)
     cog_local = None if mp is None \
         else R.T @ (np.asarray(mp.cog, dtype=float) - origin) / M_PER_MM
     v = vector_array(body.InitialVelocity) * M_PER_MM
     w = np.radians(vector_array(body.InitialAngularVelocity))
-    return BodyData(body, shape, bool(body.Fixed), mp, pl, (origin, R), cog_local, v, w)
+    bd = BodyData(body, shape, bool(body.Fixed), mp, pl, (origin, R), cog_local, v, w)
+    if warn:
+        _warn_default_density(bd)
+    return bd
 
 
 def update_body_properties(body):

@@ -70,6 +70,13 @@ def _reference_frame(joint, which, bodies):
     return body, rf
 
 
+def _datum_x(rf1, rf2):
+    """The x axis of the first side picked as a datum coordinate system (its frame is the
+    joint frame), else ``None`` (x then follows from z)."""
+    rotation = rf1.rotation if rf1.rotation is not None else rf2.rotation
+    return None if rotation is None else np.asarray(rotation)[:, 0]
+
+
 def _aligned(a, b):
     """1 - |cos| of the angle between unit vectors a and b is below the tolerance."""
     return 1.0 - abs(float(np.dot(a, b))) < _PARALLEL_TOL
@@ -201,7 +208,7 @@ def _reference_frames(joint, kind, spec, bodies):
             z2 = a2 if a2 is not None else a1
             if np.dot(z1, z2) < 0.0:
                 z2 = -z2       # a pin and its hole: keep the mechanism as modelled
-            R1 = orthonormal_frame(z1)
+            R1 = orthonormal_frame(z1, x_hint=_datum_x(rf1, rf2))
             R2 = R1.copy() if (_aligned(z1, z2) or kind == "fixed") \
                 else orthonormal_frame(z2, x_hint=R1[:, 0])
     return body1, body2, (p1, R1), (p2, R2), a1 is not None or a2 is not None

@@ -14,21 +14,28 @@ from collections import namedtuple
 
 import numpy as np
 
+import FreeCAD
 import Part
 
 from .massprops import M_PER_MM, container_matrix, shape_at
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["RefFrame", "KINDS", "reference_frame", "global_element", "split_subname"]
+__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "reference_frame", "global_element",
+           "split_subname", "is_datum_frame"]
 
 RefFrame = namedtuple("RefFrame", [
     "kind",   # one of KINDS
     "point",  # (3,) m, world
     "axis",   # (3,) unit vector, world; None for "vertex" and "sphere"
     "label",  # "<Label>.<subname>", for messages
-])
+    "rotation",  # (3, 3) world axes of a datum coordinate system (columns x, y, z), else None
+], defaults=(None,))
 
-KINDS = ("vertex", "line", "circle", "plane", "cylinder", "sphere", "cone")
+KINDS = ("vertex", "line", "circle", "plane", "cylinder", "sphere", "cone", "frame")
+
+#: datum coordinate systems picked whole give their own frame (Assembly4's LCS are
+#: ``PartDesign::CoordinateSystem``; FreeCAD 1.x adds ``App::LocalCoordinateSystem`` kinds)
+DATUM_FRAME_TYPES = ("PartDesign::CoordinateSystem", "App::LocalCoordinateSystem")
 
 SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar, "
                   "cylindrical, spherical or conical face")
@@ -116,6 +123,28 @@ def _missing_message(obj, path, element, mat, label):
         label, element, owner.Label, count, plural)
 
 
+def is_datum_frame(obj):
+    """Whether ``obj`` is a datum coordinate system (``DATUM_FRAME_TYPES``)."""
+    return obj is not None and any(obj.isDerivedFrom(t) for t in DATUM_FRAME_TYPES)
+
+
+def _datum_frame(obj, path, label):
+    """``RefFrame`` of the datum coordinate system at ``path`` below ``obj`` (``""``:
+    ``obj`` itself): its origin, its z axis and its full rotation, in world."""
+    if path:
+        found = obj.getSubObject(path, 2)         # (object, matrix, ...)
+        target, matrix = (found[0], found[1]) if found else (None, None)
+    else:
+        target, matrix = obj, obj.Placement.toMatrix()
+    if not is_datum_frame(target):
+        raise ModelError("%s: no element: the path does not name a vertex, edge or face, and "
+                         "'%s' is not a datum coordinate system"
+                         % (label, getattr(target, "Label", path.rstrip(".") or obj.Label)))
+    world = FreeCAD.Placement(container_matrix(obj).multiply(matrix))
+    R = np.array(world.Rotation.toMatrix().A, dtype=float).reshape(4, 4)[:3, :3]
+    return RefFrame("frame", _array(world.Base) * M_PER_MM, R[:, 2].copy(), label, R)
+
+
 def reference_frame(obj, subname):
     """Point and axis of a picked vertex, edge or face, in world coordinates.
 
@@ -131,6 +160,8 @@ def reference_frame(obj, subname):
     cylinder  face centre of mass projected on the axis   the cylinder's Axis
     sphere    centre                                      None
     cone      apex                                        the cone's Axis
+    frame     origin of a datum coordinate system         its z axis (``rotation``: all
+              (the path names it, no element)             three axes)
     ========  ==========================================  ============================
 
     Axes of circles, cylinders and cones are as FreeCAD's geometry reports
@@ -160,6 +191,9 @@ def reference_frame(obj, subname):
         face, ellipse edge, torus...); the message names ``<Label>.<subname>``.
     """
     label = "%s.%s" % (obj.Label, subname)
+    path, element = split_subname(subname)
+    if not element:
+        return _datum_frame(obj, path, label)
     element = global_element(obj, subname)
     kind, point, axis = _ELEMENT_FRAMES[element.ShapeType](element, label)
     return RefFrame(kind, _array(point) * M_PER_MM, None if axis is None else _unit(axis),

@@ -28,8 +28,10 @@ def _closed(shape, points, triangles):
     return volume > 0.0 and abs(signed_volume(points, triangles) - volume) < 0.02 * volume
 
 
-def tessellate(shape, rel_tol=0.004):
-    """(points [mm], triangles, closed) of a shape, deviation ``rel_tol`` of its size.
+def tessellate(shape, rel_tol=0.004, deflection=None):
+    """(points [mm], triangles, closed) of a shape, deviation ``rel_tol`` of its size
+    (or ``deflection`` [mm] when given: the largest distance of the triangles from the
+    true surface).
 
     The whole shape in one ``Part.Shape.tessellate`` (shared vertices merged), kept
     when it is a closed, consistently oriented surface that bounds the shape's
@@ -39,7 +41,12 @@ def tessellate(shape, rel_tol=0.004):
     when the signed volume of that mesh matches the solids'. The first way is
     about 8x faster on CAD parts of a few dozen faces.
     """
-    tol = max(rel_tol * shape.BoundBox.DiagonalLength, 1e-3)
+    tol = max(rel_tol * shape.BoundBox.DiagonalLength, 1e-3) if deflection is None \
+        else float(deflection)
+    if deflection is not None:
+        # OCC keeps a shape's triangulation in the shape: a finer one than the view's
+        # would end up in the saved document; a copy carries it instead
+        shape = shape.copy()
     if shape.Solids:
         pts, tris = shape.tessellate(tol)
         if tris:
@@ -77,8 +84,9 @@ def tessellate(shape, rel_tol=0.004):
 
 
 
-def body_meshes(study, result):
-    """Tessellate every body of ``study`` once (``Part.Shape.tessellate``).
+def body_meshes(study, result, deflection=None):
+    """Tessellate every body of ``study`` once (``Part.Shape.tessellate``; ``deflection``
+    [mm]: see ``tessellate``).
 
     Moving bodies are expressed in their own frame about their CoG, as the
     document shows them now (the poses the run started from), so that
@@ -91,7 +99,7 @@ def body_meshes(study, result):
     for body in study_bodies(study):
         try:
             shape = global_shape(body.ShapeObject)
-            pts_mm, tris, closed = tessellate(shape)
+            pts_mm, tris, closed = tessellate(shape, deflection=deflection)
         except Exception:  # noqa: BLE001 - a body we cannot draw is left out
             continue
         if len(tris) == 0:

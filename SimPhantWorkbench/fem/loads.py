@@ -25,7 +25,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..solver import ModelError
-from ..solver.metrics import parse_metric
+from ..solver.metrics import parse_signal
 from ..document.base import (find_object, find_study, is_type, object_label, study_bodies,
                              study_joints)
 from ..document.bodies import body_data, body_of_object
@@ -152,15 +152,15 @@ def _time_instant(study, t, time):
 def _peak_instant(study, result, signal, text, keys):
     head, paren, tail = signal.partition("(")
     signal = _ALIASES.get(head.strip(), head.strip()) + paren + tail
-    metric = parse_metric("max(%s)" % signal, name=text)
-    if metric.kind != "system":
-        obj = find_object(study.Document, metric.target, "instant %r" % text)
+    sig = parse_signal(signal, name=text)
+    if sig.kind != "system":
+        obj = find_object(study.Document, sig.target, "instant %r" % text)
         keys = result_keys(study) if keys is None else keys
         if obj.Name not in keys:
             raise ModelError("instant %r: '%s' is not a moving body or a joint of the result "
                              "of study '%s'" % (text, obj.Label, study.Label))
-        metric = metric.resolved(keys[obj.Name])
-    _t, x = metric.signal(result)
+        sig = sig.resolved(keys[obj.Name])
+    _t, x = sig.values(result)
     k = int(np.nanargmax(x))
     return Instant(k, float(result.t[k]), "peak of %s: %.6g at t = %.6g s (frame %d)"
                    % (signal, x[k], result.t[k], k))

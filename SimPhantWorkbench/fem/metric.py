@@ -8,10 +8,14 @@ is removed again. ``INSTANT`` is as ``fem.loads``'s: a time, ``frame:N`` or
 ``peak:SIGNAL``.
 """
 import re
+from collections import namedtuple
 
 from ..solver import ModelError
 
 __all__ = ["StressMetric", "parse_stress_metric", "is_document_metric"]
+
+#: the body a stress metric reads, as the sweep checks a metric's signals before it runs
+BodySignal = namedtuple("BodySignal", ["kind", "target", "quantity"])
 
 _FORM = re.compile(r"^\s*max_stress\s*\((.*)\)\s*$", re.S)
 
@@ -28,6 +32,12 @@ class StressMetric:
         self.target = body
         self.instant = instant
         self.mesh_size = mesh_size
+
+    @property
+    def signals(self):
+        """The body, checked by the sweep as a metric's signals are (a moving body of the
+        study)."""
+        return [BodySignal("body", self.target, self.quantity)]
 
     def evaluate(self, study, result, keys):
         """The peak von Mises stress [Pa] of the variant whose ``result`` (and solver

@@ -15,11 +15,18 @@ from ..document.base import STUDY, find_study, is_type, studies, study_bodies, t
 from .translation import translate
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
-           "selected_objects", "Command", "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
+           "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
+           "add_and_edit",
+           "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "resources", "icons")
 ACTIVE_KEY = "simphantstudy"
+
+#: FreeCAD's selection resolve mode that keeps a click as it is: the top-level object of
+#: the document shown and the path from it (through ``App::Link`` objects into other
+#: files); the default (1) gives the innermost object, of the other file
+UNRESOLVED = 0
 
 _active = {}      # document Name -> Study object Name
 
@@ -123,24 +130,59 @@ def selection_study():
     return active_study()
 
 
-def selected_shapes(study):
-    """Selected objects that can become bodies of ``study`` (have a shape, not yet bodies)."""
-    used = {b.ShapeObject for b in study_bodies(study)} if study else set()
+def selected_elements():
+    """``[(object, subname)]`` of the selection as a click gives it (``UNRESOLVED``): the
+    top-level object and the path to the picked element (``""`` for a whole object)."""
     out = []
-    for obj in selected_objects():
-        if is_type(obj, "SimPhant::Body") or obj.TypeId.startswith("App::DocumentObjectGroup"):
-            continue
-        if obj in used:
-            continue
-        try:                   # Part features, PartDesign Bodies, App::Part, App::Link
-            import Part
-            shape = Part.getShape(obj)
-        except Exception:  # noqa: BLE001 - not a shape object
-            continue
-        if shape.isNull() or not shape.Solids:
-            continue
-        out.append(obj)
+    for s in FreeCADGui.Selection.getSelectionEx("", UNRESOLVED):
+        subs = [sub for sub in s.SubElementNames if sub] or [""]
+        out.extend((s.Object, sub) for sub in subs)
     return out
+
+
+def selected_shapes(study, fixed=False):
+    """``(shapes, refusals)``: the objects the selection designates as new bodies of
+    ``study`` (``picking.body_shape_of_pick``: a click on a part linked from another file
+    designates its ``App::Link``), and one sentence per selected object that cannot be
+    one, saying why. A moving body needs a solid; a fixed one (the ground) may be a
+    sketch or datums only."""
+    from ..document.picking import body_shape_of_pick
+    used = {b.ShapeObject: b for b in study_bodies(study)} if study else {}
+    shapes, refusals = [], []
+    for obj, sub in selected_elements():
+        if is_type(obj, "SimPhant::Body") or find_study(obj) is not None \
+                or is_type(obj, STUDY):
+            continue
+        shape_obj = body_shape_of_pick(obj, sub)
+        if shape_obj in shapes:
+            continue
+        why = _body_refusal(shape_obj, used, fixed)
+        if why:
+            if why not in refusals:
+                refusals.append(why)
+        else:
+            shapes.append(shape_obj)
+    return shapes, refusals
+
+
+def _body_refusal(shape_obj, used, fixed):
+    """Why ``shape_obj`` cannot become a (``fixed``) body, or ``""``."""
+    import Part
+    if shape_obj in used:
+        return translate("SimPhant", "'%s' is already body '%s'") % (shape_obj.Label,
+                                                                      used[shape_obj].Label)
+    if not hasattr(shape_obj, "Placement"):
+        return translate("SimPhant", "'%s' has no placement") % shape_obj.Label
+    if fixed:
+        return ""
+    try:                   # Part features, PartDesign Bodies, App::Part, App::Link
+        shape = Part.getShape(shape_obj)
+    except Exception:  # noqa: BLE001 - not a shape object
+        shape = Part.Shape()
+    if shape.isNull() or not shape.Solids:
+        return translate("SimPhant", "'%s' has no solid, so no mass: a moving body needs one "
+                         "(a sketch or datum part can be a fixed body)") % shape_obj.Label
+    return ""
 
 
 # ----------------------------------------------------------------------------- commands
@@ -161,6 +203,31 @@ def run_in_transaction(doc, title, lines):
     return True
 
 
+def add_and_edit(doc, title, lines, type_name):
+    """Run ``lines`` (adding an object of ``type_name``) and open the new object's task
+    panel, in one undo step: when the panel does not open, the step is aborted, so no
+    object is left behind without its panel (a second try would add a second one).
+    Returns the new object, or ``None`` (the reason shown)."""
+    before = {o.Name for o in doc.Objects}
+    try:
+        with transaction(doc, title):
+            for line in lines:
+                FreeCADGui.doCommand(line)
+            new = [o for o in doc.Objects if o.Name not in before and is_type(o, type_name)]
+            FreeCADGui.Selection.clearSelection()
+            for obj in new[:1]:
+                FreeCADGui.Selection.addSelection(obj)
+                FreeCADGui.getDocument(doc.Name).setEdit(obj.Name)
+                if not in_edit():
+                    raise RuntimeError(translate("SimPhant", "the task panel of '%s' did not "
+                                                 "open (see the Report view); nothing was "
+                                                 "added") % obj.Label)
+    except Exception as exc:  # noqa: BLE001 - shown to the user, document unchanged
+        message("error", title, str(exc))
+        return None
+    return new[0] if new else None
+
+
 def in_edit():
     """True while a task dialog is open (commands that open one are then inactive)."""
     try:
@@ -171,7 +238,9 @@ def in_edit():
 
 class Command:
     """Declarative command: subclasses set ``icon``, ``menu``, ``tooltip`` and implement
-    ``active()`` and ``run()``.
+    ``active()`` and ``run()``. ``needs_solver``: greyed out, with the reason in the
+    tooltip, when a package the solver needs is missing or broken
+    (``gui.dependencies``).
 
     ``menu`` and ``tooltip`` are marked ``QT_TRANSLATE_NOOP(name, text)``: FreeCAD
     translates a Python command's resources itself, with the command's name as context.
@@ -182,9 +251,19 @@ class Command:
     menu = ""
     tooltip = ""
     accel = None
+    needs_solver = False
 
     def GetResources(self):
-        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": self.tooltip}
+        tip = self.tooltip
+        if self.needs_solver:
+            from .dependencies import unavailable_reason
+            reason = unavailable_reason()
+            if reason:
+                # translated here: FreeCAD finds no translation of the joined text
+                tip = translate("SimPhant", "Not available: %s (SimPhant > Check dependencies "
+                                "says how to install it).") % reason + " " + translate(
+                                    self.name, tip)
+        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": tip}
         if self.accel:
             res["Accel"] = self.accel
         return res
@@ -195,6 +274,10 @@ class Command:
 
     def IsActive(self):
         try:
+            if self.needs_solver:
+                from .dependencies import unavailable_reason
+                if unavailable_reason():
+                    return False
             return bool(self.active())
         except Exception:  # noqa: BLE001 - IsActive must never raise
             return False

@@ -30,6 +30,23 @@ TORQUE = (0.6, 0.1, 0.7)
 SIZE_FRACTION = 0.15
 
 
+#: a bounding box larger than this [mm] is unbounded geometry (a datum plane, the
+#: face FreeCAD gives a datum coordinate system), not the size of a part
+_UNBOUNDED = 1e9
+
+
+def _finite_box(shape):
+    """Bounding box of ``shape`` without its unbounded pieces (datum planes)."""
+    box = shape.BoundBox
+    if box.DiagonalLength < _UNBOUNDED:
+        return box
+    box = FreeCAD.BoundBox()
+    for piece in list(shape.Edges) + list(shape.Vertexes):
+        if piece.BoundBox.DiagonalLength < _UNBOUNDED:
+            box.add(piece.BoundBox)
+    return box
+
+
 def model_size(objs):
     """Diagonal [mm] of the bounding box of ``objs``' shapes (100 when there is none)."""
     box = FreeCAD.BoundBox()
@@ -37,7 +54,9 @@ def model_size(objs):
         shape = getattr(o, "Shape", None)
         try:
             if shape is not None and not shape.isNull():
-                box.add(shape.BoundBox)
+                piece = _finite_box(shape)
+                if piece.isValid():
+                    box.add(piece)
         except Exception:  # noqa: BLE001 - objects without a usable shape
             continue
     if not box.isValid() or box.DiagonalLength <= 0.0:

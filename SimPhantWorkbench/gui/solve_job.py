@@ -26,8 +26,10 @@ import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
+from ..deps import DependencyError
 from ..run import prepare
 from ..solver import ModelError, SimulationCancelled, SimulationError
+from ..solver.kernel_times import preparation_text
 from . import common, kernel_warmup
 from .translation import translate
 
@@ -48,9 +50,10 @@ def current_job(study=None):
 
 def _compile_note(result):
     """The share of a run's wall time spent compiling or loading the solver kernels."""
-    sec = result.settings.get("compile_time") or 0.0
-    return translate("SimPhant", " (of which %.2f s compiling/loading the solver kernels)") \
-        % sec if sec >= 0.05 else ""
+    text = preparation_text(result.settings, compiled=translate(
+        "SimPhant", "%.1f s compiling the solver kernels (first use on this computer)"),
+        loaded=translate("SimPhant", "%.2f s loading the solver kernels"))
+    return translate("SimPhant", " (of which %s)") % text if text else ""
 
 
 class SolveJob(QtCore.QObject):
@@ -84,7 +87,7 @@ class SolveJob(QtCore.QObject):
         study = self.study
         try:
             self.run = prepare(study, **self.overrides)
-        except ModelError as exc:
+        except (ModelError, DependencyError) as exc:
             self.state = "error"
             self.error = exc
             common.message("error", translate("SimPhant", "SimPhant: cannot solve"),
@@ -136,9 +139,9 @@ class SolveJob(QtCore.QObject):
         self.note.setWordWrap(True)
         if self.first_use:
             self.note.setText(translate("SimPhant", "First run in this session: the solver's "
-                                        "numba kernels are being loaded (the very first run on "
-                                        "this computer compiles them, which takes a minute; "
-                                        "later runs start at once)."))
+                                        "kernels are loaded from numba's cache; on their first "
+                                        "use on this computer they are compiled first (the line "
+                                        "below says which, and how long)."))
         lay.addWidget(self.note)
         self.bar = QtGui.QProgressBar()
         self.bar.setRange(0, 1000)
@@ -159,7 +162,7 @@ class SolveJob(QtCore.QObject):
         elapsed = time.perf_counter() - self.wall0
         compiling = kernel_warmup.status_text()
         if compiling is not None and not self.t:
-            return 0.0, compiling
+            return kernel_warmup.fraction() or 0.0, compiling
         frac = min(1.0, max(0.0, self.t / self.t_end)) if self.t_end else 0.0
         remaining = translate("SimPhant", "remaining ~%.0f s") % (elapsed * (1.0 - frac) / frac) \
             if frac > 0.02 else translate("SimPhant", "remaining: estimating")
@@ -167,6 +170,7 @@ class SolveJob(QtCore.QObject):
             self.t, self.t_end or 0.0, elapsed, remaining)
 
     def _update_dialog(self):
+        kernel_warmup.update_status_bar()
         if self.dialog is None:
             return
         frac, text = self.progress_text()

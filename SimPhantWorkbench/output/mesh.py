@@ -1,6 +1,8 @@
 """Triangle meshes of bodies (what the animation and the 3-D viewer draw), in SI units."""
 import numpy as np
 
+from ..collision.geometry import subdivide
+
 __all__ = ["Mesh", "signed_volume", "oriented_closed", "subdivide"]
 
 
@@ -45,37 +47,3 @@ def oriented_closed(triangles):
     codes = a * n + b
     return (len(np.unique(codes)) == len(codes)
             and bool(np.isin(b * n + a, codes, assume_unique=True).all()))
-
-
-
-def subdivide(points, triangles, max_edge, max_rounds=12):
-    """Split triangles at the middle of their longest edge until no edge is longer
-    than ``max_edge`` (or ``max_rounds`` rounds). Winding is kept.
-
-    Painter's algorithm sorts whole triangles by their mean depth; a long triangle
-    (a rail, the side of a long bar) can then be drawn over a nearer small one.
-    Short triangles keep those errors below the size of a pixel or two.
-    """
-    points = np.asarray(points, dtype=float)
-    tris = np.asarray(triangles, dtype=np.int64)
-    for _ in range(max_rounds):
-        p = points[tris]
-        edges = np.stack([np.linalg.norm(p[:, 1] - p[:, 0], axis=1),
-                          np.linalg.norm(p[:, 2] - p[:, 1], axis=1),
-                          np.linalg.norm(p[:, 0] - p[:, 2], axis=1)], axis=1)
-        longest = edges.argmax(axis=1)
-        split = np.nonzero(edges[np.arange(len(tris)), longest] > max_edge)[0]
-        if len(split) == 0:
-            break
-        # rotate each split triangle so that its longest edge is (a, b)
-        t = tris[split]
-        k = longest[split]
-        rot = np.stack([t[np.arange(len(t)), (k + j) % 3] for j in range(3)], axis=1)
-        a, b, c = rot[:, 0], rot[:, 1], rot[:, 2]
-        mid = len(points) + np.arange(len(t))
-        points = np.concatenate([points, 0.5 * (points[a] + points[b])])
-        keep = np.ones(len(tris), dtype=bool)
-        keep[split] = False
-        tris = np.concatenate([tris[keep], np.stack([a, mid, c], axis=1),
-                               np.stack([mid, b, c], axis=1)])
-    return points, tris

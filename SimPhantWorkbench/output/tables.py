@@ -14,7 +14,8 @@ import numpy as np
 __all__ = ["BODY_COLUMNS", "REACTION_COMPONENTS", "JOINT_UNITS", "ENERGY_COLUMNS", "safe_name",
            "body_csv_name", "has_joint_frames", "is_rotation", "write_body_csv",
            "write_reactions_csv", "write_joints_csv", "write_forces_csv", "write_energy_csv",
-           "driver_columns", "write_drivers_csv"]
+           "driver_columns", "write_drivers_csv", "INTERFERENCE_COLUMNS", "interference_rows",
+           "write_interference_csv"]
 
 BODY_COLUMNS = (
     "time [s]",
@@ -175,3 +176,42 @@ def write_drivers_csv(result, path):
             cols += list(series.T) if series.ndim == 2 else [series]
         cols.append(result.driver_power(d))
     return _write_table(path, header, cols)
+
+
+INTERFERENCE_COLUMNS = (
+    "body_a", "body_b", "status", "min_distance [m]", "time_of_min [s]", "start [s]",
+    "end [s]", "max_depth [m]", "time_of_max_depth [s]",
+    "point_a_x [m]", "point_a_y [m]", "point_a_z [m]",
+    "point_b_x [m]", "point_b_y [m]", "point_b_z [m]")
+
+
+def interference_rows(check):
+    """The rows of ``interference.csv`` for a ``collision.along.Interference``: one per
+    interval of interference (status ``interference``), one per pair without any
+    (``clear``; witness points where the clearance is smallest), one per pair left out
+    (``excluded: <why>``, no figures)."""
+    rows = []
+    for r in check.reports:
+        head = [r.a, r.b]
+        if r.intervals:
+            for iv in r.intervals:
+                rows.append(head + ["interference", r.min_distance, r.time_of_min, iv.start,
+                                    iv.end, iv.max_depth, iv.time_of_max]
+                            + list(iv.point_a) + list(iv.point_b))
+        else:
+            pts = list(r.point_a) + list(r.point_b) if r.point_a is not None else [""] * 6
+            rows.append(head + ["clear", r.min_distance, r.time_of_min, "", "", 0.0, ""] + pts)
+    for a, b, why in check.excluded:
+        rows.append([a, b, "excluded: %s" % why] + [""] * 12)
+    return rows
+
+
+def write_interference_csv(check, path):
+    """``interference.csv`` (``INTERFERENCE_COLUMNS``, ``interference_rows``)."""
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(INTERFERENCE_COLUMNS)
+        for row in interference_rows(check):
+            w.writerow([repr(float(x)) if isinstance(x, (float, np.floating)) else x
+                        for x in row])
+    return path

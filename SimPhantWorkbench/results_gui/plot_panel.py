@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from ..output import quantities as Q
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of"]
+__all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of", "show_time"]
 
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#17becf", "#bcbd22", "#7f7f7f")
@@ -537,6 +537,20 @@ class PlotPanel(QtGui.QWidget):
 timeline = None
 
 
+def show_time(study, t):
+    """Show the frame of ``study``'s result nearest to time ``t`` [s] in the document: the
+    timeline open on the study moves there (slider, readout), else ``playback.apply_frame``
+    moves the bodies."""
+    import FreeCADGui
+    from .. import playback
+    tl = timeline
+    if tl is not None and not tl.closed and tl.study == study:
+        tl.seek(t)
+    else:
+        playback.apply_frame(study, float(t))
+    FreeCADGui.updateGui()
+
+
 def panels_of(study):
     """The plot panels open now on ``study`` (the playback moves their cursor lines)."""
     return [p for p in _open if getattr(p, "study", None) == study]
@@ -563,16 +577,7 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
     dock.show()
     panel.dock = dock
     if show_clicked_frame:
-        from .. import playback
-
-        def show(t):
-            tl = timeline
-            if tl is not None and not tl.closed and tl.study == study:
-                tl.seek(t)                   # the timeline moves there (slider, readout)
-            else:
-                playback.apply_frame(study, float(t))
-            FreeCADGui.updateGui()
-        panel.time_clicked.append(show)
+        panel.time_clicked.append(lambda t: show_time(study, t))
     _open.append(panel)
     dock.destroyed.connect(lambda *_: _open.remove(panel) if panel in _open else None)
     panel.select_from_gui()

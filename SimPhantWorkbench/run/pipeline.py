@@ -2,13 +2,16 @@
 
 See ``SimPhantWorkbench.run``. Everything that can fail before the solver
 runs -- the study, the overrides, the model, the result size -- fails in
-``prepare``, with a ``ModelError`` that names the study and the object at fault,
-before anything is computed or written.
+``prepare``, with a ``ModelError`` that names the study and the object at fault
+(or a ``deps.DependencyError`` when a package the solver needs is missing or
+broken), before anything is computed or written.
 """
 import inspect
 
+from ..deps import require_solver
 from ..document.base import require_study
 from ..document.conversion import convert
+from ..document.installation import advice
 from ..document.settings import analysis_mode, simulation_settings
 from ..solver import Model, ModelError, SimulationError
 from ..solver.kinematics import run_analysis
@@ -105,8 +108,10 @@ def prepare(study, recompute=True, **overrides):
     ``recompute``: recompute the document first when the study or its shapes have
     pending changes (a parameter study recomputes itself). ``ModelError`` naming
     the study (and the object at fault) when anything is wrong; the document is
-    not changed.
+    not changed. ``deps.DependencyError`` (saying what to install) when the solver
+    cannot run in this Python.
     """
+    require_solver(advice)
     require_study(study)
     unknown = sorted(set(overrides) - simulate_settings_names())
     if unknown:

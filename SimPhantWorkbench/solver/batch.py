@@ -1,18 +1,21 @@
 """Running many models: the work a parameter-study worker does, and model fingerprints.
 
 ``run_batch(tasks)`` simulates a list of ``Task``\\ s one after the other and
-returns one plain dict per task (status, message, metric values, timings);
-a failing model is recorded and the next one runs. It needs only this
-package (numpy, scipy, numba): any process that can import
+returns one plain dict per task (status, message, metric values, kept time
+series, warnings, timings); a failing model is recorded and the next one runs.
+It needs only this package (numpy, scipy, numba): any process that can import
 ``SimPhantWorkbench.solver`` can run it, e.g. a Dask worker. The numba
 kernels are compiled once per process (and loaded from numba's on-disk cache
 in a new one); every task reports how many kernel specialisations it had to
 load or compile (``new_kernels``), which is 0 for all but a process's first.
 
+``solver_digest()`` is the SHA-256 of this package's sources: a task carries the
+client's, and a worker running other sources refuses the batch
+(``VersionMismatch``) instead of returning numbers of another solver.
 ``fingerprint(model, settings)`` is a SHA-256 of everything that determines a
-run (the model's bodies, joints, loads, gravity and the simulation settings),
-exact to the last bit of every float: two variants with the same fingerprint
-give the same result, so a cache can be keyed by it.
+run (the solver's sources, the model's bodies, joints, loads, gravity and the
+simulation settings), exact to the last bit of every float: two variants with
+the same fingerprint give the same result, so a cache can be keyed by it.
 """
 import hashlib
 import json
@@ -23,23 +26,52 @@ from collections import namedtuple
 
 import numpy as np
 
-from .errors import ModelError, SimPhantError, SimulationError
+from .errors import ModelError, SimPhantError, SimulationCancelled, SimulationError
 from .expressions import TimeFunction
 
-__all__ = ["Task", "run_batch", "run_task", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT"]
+__all__ = ["Task", "run_batch", "run_task", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT",
+           "solver_digest", "VersionMismatch"]
 
 #: part of every fingerprint; changed when what a fingerprint covers changes
-FINGERPRINT_FORMAT = "simphant-model-1"
+#: (2: the solver's sources are part of it)
+FINGERPRINT_FORMAT = "simphant-model-2"
 
 #: index: the variant's number; key: its fingerprint; model: a solver ``Model``;
-#: settings: keyword arguments of ``Model.simulate``; metrics: resolved ``Metric``\ s
-Task = namedtuple("Task", ["index", "key", "model", "settings", "metrics"])
+#: settings: keyword arguments of ``Model.simulate``; metrics: resolved ``Metric``\ s;
+#: keep: resolved ``metrics.Signal``\ s whose samples come back; timeout: wall-clock
+#: seconds the run may take (None: no limit); solver: the client's ``solver_digest()``
+#: (None: not checked)
+Task = namedtuple("Task", ["index", "key", "model", "settings", "metrics", "keep", "timeout",
+                           "solver"], defaults=((), None, None))
+
+
+class VersionMismatch(RuntimeError):
+    """A worker runs other solver sources than the client that sent the task."""
+
+
+_DIGEST = []
+
+
+def solver_digest():
+    """SHA-256 (hex) of the solver's sources: the name and bytes of every ``.py`` file of
+    this package (a superset of the kernels' ``kernels.CACHE_SOURCES``: the integrators,
+    the results and the metrics change numbers too), taken once per process."""
+    if not _DIGEST:
+        here = os.path.dirname(os.path.abspath(__file__))
+        h = hashlib.sha256()
+        for name in sorted(f for f in os.listdir(here) if f.endswith(".py")):
+            with open(os.path.join(here, name), "rb") as fh:
+                h.update(b"%s\0%s\0" % (name.encode("utf-8"), fh.read()))
+        _DIGEST.append(h.hexdigest())
+    return _DIGEST[0]
 
 
 def kernel_count():
     """Number of numba kernel specialisations loaded in this process (compiled or from cache)."""
+    from . import blocks, jit, kernels
+    if not jit.AVAILABLE:
+        return 0
     from numba.core.dispatcher import Dispatcher
-    from . import blocks, kernels
     n = 0
     for module in (kernels, blocks):
         for obj in vars(module).values():
@@ -51,43 +83,77 @@ def kernel_count():
 def run_task(task):
     """Simulate one task; a dict with its status ("ok" or "failed"), never an exception.
 
-    Keys: index, key, status, error (class name or ""), message, metrics
+    Keys: index, key, status, error (class name, "Timeout" or ""), message, metrics
     ({name: float}; NaN when the run failed or a metric cannot be had),
-    metric_errors ({name: message}), sim_time [s] (wall clock), cpu_time [s] (this
-    process's CPU time), steps, worker (host:pid), new_kernels.
+    metric_errors ({name: message}), series ({name: (t, x)} of ``task.keep``), warnings
+    (the run's), sim_time [s] (wall clock), cpu_time [s] (this process's CPU time),
+    steps, worker (host:pid), new_kernels.
     """
     k0 = kernel_count()
     t0 = time.perf_counter()
     c0 = time.process_time()
     out = dict(index=task.index, key=task.key, status="ok", error="", message="",
                metrics={m.name: float("nan") for m in task.metrics}, metric_errors={},
-               sim_time=0.0, steps=0, worker="%s:%d" % (socket.gethostname(), os.getpid()))
-    try:
-        from .kinematics import run_analysis
-        settings = dict(task.settings)
-        result = run_analysis(task.model, settings, settings.pop("analysis", "dynamic"))
-        out["steps"] = int(result.settings.get("steps", 0) or 0)
-    except (ModelError, SimulationError) as exc:     # assembly errors are ModelErrors
-        out.update(status="failed", error=type(exc).__name__, message=str(exc))
-        result = None
-    except Exception as exc:  # noqa: BLE001 - one bad variant must not stop the batch
-        out.update(status="failed", error=type(exc).__name__,
-                   message="%s: %s" % (type(exc).__name__, exc))
-        result = None
+               series={}, warnings=[], sim_time=0.0, steps=0,
+               worker="%s:%d" % (socket.gethostname(), os.getpid()))
+    result = _simulate(task, out, t0)
     out["sim_time"] = time.perf_counter() - t0
     out["cpu_time"] = time.process_time() - c0
     if result is not None:
+        out["warnings"] = [str(w) for w in getattr(result, "warnings", ())]
         for m in task.metrics:
             try:
                 out["metrics"][m.name] = float(m.evaluate(result))
-            except (SimPhantError, ValueError, KeyError, IndexError) as exc:
+            except (SimPhantError, ArithmeticError, ValueError, KeyError, IndexError) as exc:
                 out["metric_errors"][m.name] = str(exc)
+        for sig in task.keep:
+            try:
+                out["series"][sig.name] = sig.values(result)
+            except (SimPhantError, ValueError, KeyError, IndexError) as exc:
+                out["metric_errors"][sig.name] = str(exc)
     out["new_kernels"] = kernel_count() - k0
     return out
 
 
+def _until(deadline):
+    """A progress callback that cancels the run at the wall-clock ``deadline``."""
+    return lambda t, t_end: time.perf_counter() < deadline
+
+
+def _simulate(task, out, t0):
+    """The task's run (a ``Result``), or None with the failure written into ``out``."""
+    progress = _until(t0 + float(task.timeout)) if task.timeout else None
+    try:
+        from .kinematics import run_analysis
+        settings = dict(task.settings)
+        result = run_analysis(task.model, settings, settings.pop("analysis", "dynamic"),
+                              progress=progress)
+        out["steps"] = int(result.settings.get("steps", 0) or 0)
+        return result
+    except SimulationCancelled as exc:               # only the timeout cancels here
+        out.update(status="failed", error="Timeout",
+                   message="stopped by the timeout of %g s at t = %.6g s"
+                           % (task.timeout, exc.time if exc.time is not None else 0.0))
+    except (ModelError, SimulationError) as exc:     # assembly errors are ModelErrors
+        out.update(status="failed", error=type(exc).__name__, message=str(exc))
+    except Exception as exc:  # noqa: BLE001 - one bad variant must not stop the batch
+        out.update(status="failed", error=type(exc).__name__,
+                   message="%s: %s" % (type(exc).__name__, exc))
+    return None
+
+
 def run_batch(tasks):
-    """``run_task`` for each task, in order; the list of their dicts."""
+    """``run_task`` for each task, in order; the list of their dicts.
+
+    ``VersionMismatch`` (nothing run) when a task was sent by a client whose solver
+    sources differ from this process's."""
+    mine = solver_digest()
+    for t in tasks:
+        if t.solver is not None and t.solver != mine:
+            raise VersionMismatch(
+                "the worker %s:%d runs other SimPhant solver sources (%s) than the client "
+                "(%s): give the workers the client's SimPhant checkout"
+                % (socket.gethostname(), os.getpid(), mine[:12], t.solver[:12]))
     return [run_task(t) for t in tasks]
 
 
@@ -146,8 +212,9 @@ def description(model, settings):
         elif isinstance(v, (tuple, list)):
             v = [float(x).hex() if isinstance(x, float) else x for x in v]
         clean[k] = v
-    out = dict(format=FINGERPRINT_FORMAT, gravity=_floats(model.gravity), bodies=bodies,
-               joints=joints, loads=loads, settings=clean)
+    out = dict(format=FINGERPRINT_FORMAT, solver=solver_digest(),
+               gravity=_floats(model.gravity), bodies=bodies, joints=joints, loads=loads,
+               settings=clean)
     if elements:             # (models without force elements keep their fingerprints)
         out["force_elements"] = elements
     if drivers:              # (models without drivers keep their fingerprints)

@@ -16,7 +16,7 @@ one straight-line version per B; ``<kernel>(B, ...)`` dispatches on B.
 """
 import math
 
-from numba import njit
+from .jit import njit
 
 _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})

@@ -16,6 +16,8 @@ scaled by the model size ``L`` (so translations and rotations ``L theta`` are bo
 lengths), rows scaled to unit norm; singular values below ``RANK_TOLERANCE`` x the
 largest count as zero.
 """
+import math
+
 import numpy as np
 
 from .diagnostics import model_size
@@ -23,7 +25,8 @@ from .reactions import component_labels, indeterminate_components
 from .joints import JOINT_TYPES, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 from .rotations import quat_to_matrix
 
-__all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "RANK_TOLERANCE",
+__all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "frame_gap",
+           "RANK_TOLERANCE",
            "NEAR_SINGULAR", "SINGULAR_STEP", "SUGGEST_MAX_EVALUATIONS"]
 
 #: singular values of the equilibrated Jacobian below this x the largest are zero
@@ -80,6 +83,33 @@ def twist_directions(spec, R1=np.eye(3)):
             return None
         out.append(d)
     return np.array(out).reshape(-1, 6)
+
+
+def frame_gap(kind, frame1, frame2, length=None):
+    """How far two joint frames are from meeting the constraints of a joint ``kind``.
+
+    ``frame1``/``frame2`` are ``(point (3,) m, rotation (3, 3) with columns x, y, z)`` in
+    world axes; ``length`` the distance a distance row keeps (``None``: the frames' own
+    distance, met by definition). Each row of the kind is evaluated as the solver's
+    primitives define it (``joints``); returns ``(distance [m], angle [rad])``: the
+    largest translational residual (point, dot-2 and distance rows) and the largest angle
+    by which an axis pair misses being perpendicular (dot-1 rows); both 0 when the
+    frames meet the joint."""
+    p1, R1 = np.asarray(frame1[0], dtype=float), np.asarray(frame1[1], dtype=float)
+    p2, R2 = np.asarray(frame2[0], dtype=float), np.asarray(frame2[1], dtype=float)
+    d = p1 - p2
+    distance = angle = 0.0
+    for prim, a, b in JOINT_TYPES[kind].rows:
+        if prim == PRIM_POINT:
+            distance = max(distance, abs(float(d[a])))
+        elif prim == PRIM_DOT2:
+            distance = max(distance, abs(float(R1[:, a] @ d)))
+        elif prim == PRIM_DIST and length is not None:
+            distance = max(distance, abs(float(np.linalg.norm(d)) - length))
+        elif prim == PRIM_DOT1:
+            c = float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))
+            angle = max(angle, abs(math.asin(c)))
+    return distance, angle
 
 
 def _rank(A, tol=RANK_TOLERANCE):

@@ -41,7 +41,7 @@ import numbers
 from collections import OrderedDict, namedtuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .errors import ModelError
 from .vec3 import cross, frame_axis, rot, rot_t

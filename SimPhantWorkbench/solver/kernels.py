@@ -27,10 +27,10 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from . import blocks
+from . import blocks, jit
 from .forces import apply_forces
+from .jit import njit
 from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
 from .vec3 import cross as _cross, frame_axis as _frame_axis, rot as _rot, rot_t as _rot_t
 
@@ -1252,6 +1252,8 @@ def sources_digest():
 
 def cache_dirs():
     """The directories numba caches the kernels of this module and ``blocks`` in."""
+    if not jit.AVAILABLE:
+        return []
     from numba.core.dispatcher import Dispatcher
     out = set()
     for obj in list(globals().values()) + list(vars(blocks).values()):

@@ -7,26 +7,38 @@ A metric is a reducer applied to a signal (a time series) of a result::
     at(position(Bob).z, 0.5)                z of Bob's CoG at t = 0.5 s [m]
     first_crossing(velocity(Bob).x, 0, "down")   time [s] vx first falls through 0
     period(velocity(Bob).x)                 oscillation period [s] (same-direction crossings)
+    percentile(spring_force(Tyre), 95)      the 95th percentile of a force element's force [N]
     max(energy_drift)                       largest drift of the energy balance [J]
     max(violation)                          largest constraint violation |Phi|
+
+or arithmetic on such terms and numbers (``+ - * / **``, parentheses, and the
+functions ``abs``, ``sqrt``, ``log``, ``exp``, ``min(a, b, ...)``,
+``max(a, b, ...)``)::
+
+    max(spring_force(Suspension)) / 1000                the peak force in kN
+    max(acceleration(Body).z) / min(acceleration(Body).z)
+    2 * max(reaction_force(Hinge)) - min(reaction_force(Hinge))
 
 Signals are ``QUANTITY(OBJECT)`` with an optional component ``.x``, ``.y``,
 ``.z`` or ``.norm`` (the default for vectors), or a system quantity without
 object. ``OBJECT`` is a name (``Hinge``) or a quoted label
-(``"Crank post"``); callers map it to the solver's body or joint name
-(``Metric.resolved``). Quantities and reducers are tables (``QUANTITIES``,
-``REDUCERS``): a new result quantity (a spring force, a driver's effort) is one
-entry. All values SI.
+(``"Crank post"``); callers map it to the solver's body, joint, force element or
+driver name (``Metric.resolved``). Quantities and reducers are tables
+(``QUANTITIES``, ``REDUCERS``): a new result quantity (a spring force, a driver's
+effort) is one entry. ``parse_signal`` reads a signal alone (the time series a
+parameter study keeps per variant). All values SI.
 """
 import ast
 import math
+import operator
 from collections import namedtuple
 
 import numpy as np
 
 from .errors import ModelError
 
-__all__ = ["Metric", "parse_metric", "QUANTITIES", "REDUCERS", "COMPONENTS"]
+__all__ = ["Metric", "Signal", "Term", "parse_metric", "parse_signal", "QUANTITIES",
+           "REDUCERS", "COMPONENTS", "FUNCTIONS", "MAX_EXPRESSION_LENGTH"]
 
 #: kind "body", "joint", "element" (force element), "driver" or "system"; vector: 3
 #: components; fn(result, name) -> (n,) or (n, 3)
@@ -130,6 +142,10 @@ def _at(t, x, time):
     return float(np.interp(time, t, x))
 
 
+def _percentile(t, x, q):
+    return float(np.percentile(x, float(q)))
+
+
 #: name -> (function(t, x, *args), allowed keyword names, doc)
 REDUCERS = {
     "max": (lambda t, x: float(x.max()), (), "largest value"),
@@ -146,45 +162,69 @@ REDUCERS = {
                        "NaN if none"),
     "period": (_period, ("level",), "mean interval [s] between crossings of a level in the "
                                     "same direction; NaN if fewer than two"),
+    "percentile": (_percentile, ("q",), "the q-th percentile of the samples (q in 0..100)"),
+    "median": (lambda t, x: float(np.median(x)), (), "median of the samples"),
+    "std": (lambda t, x: float(np.std(x)), (), "standard deviation of the samples"),
+    "integral": (lambda t, x: float(np.sum(0.5 * (x[1:] + x[:-1]) * np.diff(t))), (),
+                 "integral over time (trapezoids) [unit x s]"),
 }
 
 
-class Metric:
-    """A parsed metric expression (see the module docstring).
+
+#: functions of metric values an expression may use: name -> (function, arity or None)
+FUNCTIONS = {"abs": (abs, 1), "sqrt": (math.sqrt, 1), "log": (math.log, 1),
+             "exp": (math.exp, 1), "min": (min, None), "max": (max, None)}
+
+#: bounds of an expression: characters, nodes and nesting (a hostile spec stays cheap)
+MAX_EXPRESSION_LENGTH = 2000
+MAX_NODES = 200
+MAX_DEPTH = 40
+
+#: arithmetic of expressions: AST operator -> (symbol, function)
+_OPS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub),
+        ast.Mult: ("*", operator.mul), ast.Div: ("/", operator.truediv),
+        ast.Pow: ("**", operator.pow)}
+_BINARY = dict(_OPS.values())
+
+
+class Signal:
+    """A time series of a result: ``QUANTITY(OBJECT)[.COMPONENT]`` or a system quantity.
 
     Attributes
     ----------
-    name : column name; text : the expression; reducer, quantity, component;
-    target : the object named in the expression (document name or label) or None;
-    args : positional arguments of the reducer after the signal (numbers or strings);
-    solver_name : the solver body/joint the target maps to (``resolved``), or None.
+    name : what it is called (a column or key name; default the text)
+    quantity, target (the object named, document name or label; None for a system
+    quantity), component; solver_name : the solver body, joint, force element or
+    driver the target maps to (``resolved``), or None.
     """
 
-    def __init__(self, name, text, reducer, quantity, target, component, args, solver_name=None):
-        self.name = name
-        self.text = text
-        self.reducer = reducer
+    def __init__(self, quantity, target, component, solver_name=None, name=None):
         self.quantity = quantity
         self.target = target
         self.component = component
-        self.args = tuple(args)
         self.solver_name = solver_name
+        self.name = name or self.text
 
     @property
     def kind(self):
-        """"body", "joint", "element" or "system": what ``target`` must be."""
+        """"body", "joint", "element", "driver" or "system": what ``target`` must be."""
         return QUANTITIES[self.quantity].kind
 
-    def resolved(self, solver_name):
-        """A copy whose target is the solver's body or joint ``solver_name``."""
-        return Metric(self.name, self.text, self.reducer, self.quantity, self.target,
-                      self.component, self.args, solver_name)
+    @property
+    def text(self):
+        q = QUANTITIES[self.quantity]
+        sig = self.quantity if q.kind == "system" else "%s(%s)" % (self.quantity,
+                                                                   _target_text(self.target))
+        return sig + ("." + self.component if self.component else "")
 
-    def signal(self, result):
-        """(t, x): the time series the reducer reduces."""
+    def resolved(self, solver_name):
+        return Signal(self.quantity, self.target, self.component, solver_name, self.name)
+
+    def values(self, result):
+        """(t, x): the samples of the signal in ``result``."""
         q = QUANTITIES[self.quantity]
         if q.kind != "system" and self.solver_name is None:
-            raise ModelError("metric %r: %r is not mapped to a solver %s"
+            raise ModelError("signal %r: %r is not mapped to a solver %s"
                              % (self.name, self.target, q.kind))
         x = np.asarray(q.fn(result, self.solver_name), dtype=float)
         if x.ndim == 2:
@@ -192,16 +232,138 @@ class Metric:
             x = np.linalg.norm(x, axis=1) if c is None else x[:, c]
         return np.asarray(result.t, dtype=float), x
 
+    def __repr__(self):
+        return "Signal(%r)" % self.text
+
+
+def _target_text(target):
+    return target if target.isidentifier() else '"%s"' % target.replace('"', '\\"')
+
+
+class Term:
+    """A reducer applied to a signal: ``max(reaction_force(Hinge))``."""
+
+    def __init__(self, reducer, signal, args):
+        self.reducer = reducer
+        self.signal = signal
+        self.args = tuple(args)
+
+    def resolved(self, names):
+        name = _solver_name(self.signal, names)
+        return Term(self.reducer, self.signal.resolved(name), self.args)
+
     def evaluate(self, result):
-        """The metric's value (float, SI) for ``result``."""
-        t, x = self.signal(result)
+        t, x = self.signal.values(result)
         if len(t) == 0:
             return math.nan
-        fn = REDUCERS[self.reducer][0]
-        return fn(t, x, *self.args)
+        return REDUCERS[self.reducer][0](t, x, *self.args)
+
+
+def _solver_name(signal, names):
+    if signal.kind == "system":
+        return None
+    if isinstance(names, str):
+        return names
+    return names.get((signal.kind, signal.target), signal.solver_name)
+
+
+class Metric:
+    """A parsed metric expression (see the module docstring).
+
+    Attributes
+    ----------
+    name : column name; text : the expression; terms : its ``Term``\\ s (reducer of a
+    signal), in the order written. A metric of one term (``simple``) also answers
+    ``reducer``, ``quantity``, ``target``, ``component``, ``args``, ``kind`` and
+    ``solver_name`` of that term (None for an expression).
+    """
+
+    def __init__(self, name, text, tree):
+        self.name = name
+        self.text = text
+        self.tree = tree
+        self.terms = []
+        _collect_terms(tree, self.terms)
+
+    @property
+    def simple(self):
+        return self.tree[0] == "term"
+
+    def _single(self, attr, of_signal):
+        if self.tree[0] != "term":
+            return None
+        return getattr(self.tree[1].signal if of_signal else self.tree[1], attr)
+
+    reducer = property(lambda self: self._single("reducer", False))
+    args = property(lambda self: self._single("args", False))
+    quantity = property(lambda self: self._single("quantity", True))
+    target = property(lambda self: self._single("target", True))
+    component = property(lambda self: self._single("component", True))
+    kind = property(lambda self: self._single("kind", True))
+    solver_name = property(lambda self: self._single("solver_name", True))
+
+    @property
+    def signals(self):
+        """The signals of its terms (one per term, in order)."""
+        return [t.signal for t in self.terms]
+
+    def resolved(self, names):
+        """A copy whose signals name solver entities: ``names`` is one solver name for every
+        signal with an object, or ``{(kind, target): solver name}``."""
+        return Metric(self.name, self.text, _map_tree(self.tree,
+                                                      lambda term: term.resolved(names)))
+
+    def evaluate(self, result):
+        """The metric's value (float, SI) for ``result``; ``ModelError`` for arithmetic
+        that has no value (a division by zero, the root of a negative number)."""
+        try:
+            return float(_evaluate(self.tree, result))
+        except (ArithmeticError, ValueError) as exc:
+            if isinstance(exc, ModelError):
+                raise
+            raise ModelError("metric %r: %s" % (self.name, exc)) from None
 
     def __repr__(self):
         return "Metric(%r, %r)" % (self.name, self.text)
+
+
+def _collect_terms(node, out):
+    if node[0] == "term":
+        out.append(node[1])
+    elif node[0] == "neg":
+        _collect_terms(node[1], out)
+    elif node[0] == "bin":
+        _collect_terms(node[2], out)
+        _collect_terms(node[3], out)
+    elif node[0] == "fn":
+        for a in node[2]:
+            _collect_terms(a, out)
+
+
+def _map_tree(node, fn):
+    if node[0] == "term":
+        return ("term", fn(node[1]))
+    if node[0] == "neg":
+        return ("neg", _map_tree(node[1], fn))
+    if node[0] == "bin":
+        return ("bin", node[1], _map_tree(node[2], fn), _map_tree(node[3], fn))
+    if node[0] == "fn":
+        return ("fn", node[1], [_map_tree(a, fn) for a in node[2]])
+    return node
+
+
+def _evaluate(node, result):
+    kind = node[0]
+    if kind == "num":
+        return node[1]
+    if kind == "term":
+        return node[1].evaluate(result)
+    if kind == "neg":
+        return -_evaluate(node[1], result)
+    if kind == "bin":
+        return _BINARY[node[1]](_evaluate(node[2], result), _evaluate(node[3], result))
+    fn = FUNCTIONS[node[1]][0]
+    return float(fn(*[_evaluate(a, result) for a in node[2]]))
 
 
 def _literal(node, what):
@@ -217,26 +379,110 @@ def _literal(node, what):
     raise ModelError("%s: arguments must be numbers or words" % what)
 
 
-def parse_metric(text, name=None):
-    """Parse ``text`` (e.g. ``"max(reaction_force(Hinge).norm)"``) into a ``Metric``.
-
-    ``name`` is its column name (default: the text). ``ModelError`` explains
-    what is wrong and lists the valid reducers, quantities or components.
-    """
-    text = str(text).strip()
-    name = str(name).strip() if name else text
-    what = "metric %r" % name
+def _parse_tree(text, what):
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ModelError("%s: the expression has %d characters, more than %d"
+                         % (what, len(text), MAX_EXPRESSION_LENGTH))
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as exc:
         raise ModelError("%s: cannot read %r: %s" % (what, text, exc.msg)) from None
-    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)) or not tree.args:
-        raise ModelError("%s: expected REDUCER(SIGNAL, ...), e.g. max(speed(Body)); reducers: %s"
-                         % (what, ", ".join(REDUCERS)))
+    except (RecursionError, MemoryError, ValueError):
+        raise ModelError("%s: the expression is nested too deeply" % what) from None
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        raise ModelError("%s: the expression is too long (more than %d parts)"
+                         % (what, MAX_NODES))
+    return tree
+
+
+def parse_metric(text, name=None):
+    """Parse ``text`` (e.g. ``"max(reaction_force(Hinge).norm)"``, or arithmetic on such
+    terms) into a ``Metric``.
+
+    ``name`` is its column name (default: the text). ``ModelError`` explains
+    what is wrong and lists the valid reducers, quantities, components or functions.
+    """
+    text = str(text).strip()
+    name = str(name).strip() if name else text
+    what = "metric %r" % _short(name)
+    tree = _expression(_parse_tree(text, what), what, 0)
+    metric = Metric(name, text, tree)
+    if not metric.terms:
+        raise ModelError("%s: expected REDUCER(SIGNAL, ...), e.g. max(speed(Body)), or "
+                         "arithmetic on such terms; reducers: %s" % (what, ", ".join(REDUCERS)))
+    return metric
+
+
+def parse_signal(text, name=None):
+    """Parse a signal alone (``"position(Bob).z"``, ``"kinetic_energy"``) into a ``Signal``."""
+    text = str(text).strip()
+    name = str(name).strip() if name else text
+    what = "signal %r" % _short(name)
+    quantity, target, component = _signal(_parse_tree(text, what), what)
+    return Signal(quantity, target, component, name=name)
+
+
+def _short(text, n=60):
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _is_signal(node):
+    if isinstance(node, ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in QUANTITIES
+    return isinstance(node, ast.Name) and node.id in QUANTITIES
+
+
+def _expression(node, what, depth):
+    """The evaluation tree of an expression node (see ``Metric``)."""
+    if depth > MAX_DEPTH:
+        raise ModelError("%s: the expression is nested too deeply" % what)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+            and not isinstance(node.value, bool):
+        return ("num", float(node.value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _expression(node.operand, what, depth + 1)
+        return ("neg", inner) if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return ("bin", _OPS[type(node.op)][0], _expression(node.left, what, depth + 1),
+                _expression(node.right, what, depth + 1))
+    if _is_signal(node):
+        raise ModelError("%s: %s is a signal, not a number: reduce it, e.g. max(%s); "
+                         "reducers: %s" % (what, ast.unparse(node), ast.unparse(node),
+                                           ", ".join(REDUCERS)))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        fname = node.func.id
+        if fname in REDUCERS and node.args and _is_signal(node.args[0]):
+            return ("term", _term(node, what))
+        if fname in FUNCTIONS:
+            return _function(node, what, depth)
+        arg = node.args[0] if len(node.args) == 1 else None
+        if isinstance(arg, ast.Name) or (isinstance(arg, ast.Constant)
+                                         and isinstance(arg.value, str)):
+            raise ModelError("%s: unknown quantity %r; valid: %s"
+                             % (what, fname, ", ".join(QUANTITIES)))
+        raise ModelError("%s: unknown reducer or function %r; reducers: %s; functions: %s"
+                         % (what, fname, ", ".join(REDUCERS), ", ".join(FUNCTIONS)))
+    if isinstance(node, ast.Name):
+        raise ModelError("%s: unknown name %r: a metric is REDUCER(SIGNAL, ...), e.g. "
+                         "max(speed(Body)), or arithmetic on such terms" % (what, node.id))
+    raise ModelError("%s: expected REDUCER(SIGNAL, ...), e.g. max(speed(Body)), numbers and "
+                     "+ - * / **; reducers: %s" % (what, ", ".join(REDUCERS)))
+
+
+def _function(node, what, depth):
+    fname = node.func.id
+    arity = FUNCTIONS[fname][1]
+    if node.keywords or not node.args or (arity is not None and len(node.args) != arity):
+        raise ModelError("%s: %s() takes %s" % (what, fname, "%d value(s)" % arity if arity
+                                                else "one or more values"))
+    return ("fn", fname, [_expression(a, what, depth + 1) for a in node.args])
+
+
+def _term(tree, what):
+    """A ``Term`` of a reducer call ``tree`` whose first argument is a signal."""
     reducer = tree.func.id
-    if reducer not in REDUCERS:
-        raise ModelError("%s: unknown reducer %r; valid: %s" % (what, reducer,
-                                                                ", ".join(REDUCERS)))
     _fn, keywords, _doc = REDUCERS[reducer]
     args = [_literal(a, what) for a in tree.args[1:]]
     for kw in tree.keywords:
@@ -252,17 +498,19 @@ def parse_metric(text, name=None):
     if len(args) > len(keywords):
         raise ModelError("%s: %s() takes at most %d argument(s) after the signal (%s)"
                          % (what, reducer, len(keywords), ", ".join(keywords)))
-    if reducer == "at" and len(args) != 1:
-        raise ModelError("%s: at() needs a time: at(SIGNAL, 0.5)" % what)
+    if reducer in ("at", "percentile") and len(args) != 1:
+        raise ModelError("%s: %s() needs a %s: %s(SIGNAL, %s)"
+                         % (what, reducer, keywords[0], reducer,
+                            "0.5" if reducer == "at" else "95"))
     for k, v in zip(keywords, args):
-        if k in ("time", "level") and not isinstance(v, (int, float)):
+        if k in ("time", "level", "q") and (isinstance(v, str) or not math.isfinite(v)):
             raise ModelError("%s: %s must be a number, got %r" % (what, k, v))
+        if k == "q" and not 0.0 <= v <= 100.0:
+            raise ModelError("%s: the percentile q must be in 0 .. 100, got %r" % (what, v))
         if k == "direction" and v not in ("any", "up", "down"):
             raise ModelError("%s: direction must be any, up or down, got %r" % (what, v))
     quantity, target, component = _signal(tree.args[0], what)
-    return Metric(name, text, reducer, quantity, target, component, args)
-
-
+    return Term(reducer, Signal(quantity, target, component), args)
 def _signal(node, what):
     component = None
     if isinstance(node, ast.Attribute):

@@ -52,7 +52,8 @@ def _expected_shapes(n, nb, nj, derived=False):
 
 
 def _optional_shapes(n, meta, what):
-    """Shapes of the force-element and driver series a result of ``meta`` may hold."""
+    """Shapes of the force-element and driver series and the reactions' indeterminacy
+    counts a result of ``meta`` may hold."""
     try:
         nf = len(list(meta.get("force_names") or ()))
         rows = meta.get("driver_rows")
@@ -62,6 +63,8 @@ def _optional_shapes(n, meta, what):
     except (TypeError, ValueError, AttributeError) as exc:
         raise ResultError("%s: its result metadata is damaged (%s)" % (what, exc)) from None
     out = dict(frc=(n, nf, 3), frc_pot=(n, nf), frc_diss=(n, nf), frc_work=(n, nf))
+    # per joint: at how many samples each reaction component was indeterminate
+    out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)
     out.update((k, (n, ncol)) for k in ("driver_effort", "driver_power", "driver_value",
                                         "driver_rate"))
     return out

@@ -4,18 +4,27 @@ import time as _time
 
 import numpy as np
 
-from . import kernels, warmup
+from . import kernels, stability, warmup
 from .assembly import assemble as _assemble
 from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
 from .integrators import method_info
 from .result import Result
 
-__all__ = ["simulate", "output_times", "baumgarte_constants", "check_positive", "time_span"]
+__all__ = ["simulate", "output_times", "baumgarte_constants", "check_positive", "time_span",
+           "check_counts", "MAX_STEPS", "MAX_SAMPLES"]
 
 #: Fixed-step integration runs in chunks of about this much wall time between
 #: progress reports (and cancel checks).
 CHUNK_SECONDS = 0.1
+#: the most steps a run may take (1e10 steps of the smallest model take hours)
+MAX_STEPS = 10 ** 10
+#: the most output samples a run may store (each a whole state vector)
+MAX_SAMPLES = 10 ** 7
+#: the largest piece of an output interval one kernel call integrates (between two
+#: progress reports and cancel checks), in evaluations of a one-body model; a model of
+#: ``nb`` bodies gets ``PIECE_EVALUATIONS / nb`` steps (at least 16)
+PIECE_EVALUATIONS = 2 ** 14
 
 
 def check_positive(value, what):
@@ -63,6 +72,29 @@ def baumgarte_constants(baumgarte=None, time_constant=None, damping_ratio=1.0, d
     return zeta / tc, 1.0 / tc
 
 
+def check_counts(t0, t_end, dt, output_dt):
+    """``ModelError`` unless a run over ``t0 .. t_end`` with steps ``dt`` (or None) and
+    samples every ``output_dt`` is representable: at most ``MAX_STEPS`` steps, at most
+    ``MAX_SAMPLES`` samples, and a step that advances the time in floating point."""
+    span = t_end - t0
+    samples = span / output_dt
+    if not math.isfinite(samples) or samples > MAX_SAMPLES:
+        raise ModelError("output_dt = %g s gives %.3g output samples over t = %g .. %g s; at "
+                         "most %.0e are stored (choose a larger output_dt)"
+                         % (output_dt, samples, t0, t_end, MAX_SAMPLES))
+    if dt is None:
+        return
+    steps = span / dt
+    if not math.isfinite(steps) or steps > MAX_STEPS:
+        raise ModelError("dt = %g s needs %.3g steps over t = %g .. %g s; at most %.0e "
+                         "(choose a larger dt)" % (dt, steps, t0, t_end, MAX_STEPS))
+    t_max = max(abs(t0), abs(t_end))
+    if t_max + dt == t_max or t_max + 0.5 * dt == t_max:
+        raise ModelError("dt = %g s is below the resolution of the time near t = %g s "
+                         "(floating point): the time would not advance (choose a larger dt)"
+                         % (dt, t_max))
+
+
 def output_times(t0, t_end, output_dt):
     """Output sample times t0, t0 + output_dt, ..., always ending exactly at t_end."""
     n = int(math.floor((t_end - t0) / output_dt + 1e-9))
@@ -88,6 +120,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     if output_dt is None:
         output_dt = max(dt or 0.0, (t_end - t0) / 1000.0)
     output_dt = check_positive(output_dt, "output_dt")
+    check_counts(t0, t_end, dt, output_dt)
     if not info.fixed_step:
         rtol = check_positive(rtol, "rtol")
         atol = check_positive(atol, "atol")
@@ -99,8 +132,10 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
 
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
+    compiled0 = warmup.kernels_compiled()
     compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step,
                                  model_class=type(model))
+    kernels_compiled = warmup.kernels_compiled() - compiled0    # 0: loaded from the cache
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
     report = None
@@ -109,10 +144,16 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         Y0, report = _assemble(system, Y0)      # also finds the redundant rows
     elif system.find_redundant_rows(Y0):
         system.set_regularization(regularization)
+    step_warnings = []
+    if info.fixed_step:
+        step_warnings, refusal = stability.step_check(system, Y0, t0, t_end, dt, info.name)
+        if refusal is not None:
+            raise ModelError(refusal)
     times = output_times(t0, t_end, output_dt)
     settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
                     alpha=alpha, beta=beta, regularization=regularization,
-                    t0=t0, t_end=t_end, compile_time=compile_time)
+                    t0=t0, t_end=t_end, compile_time=compile_time,
+                    kernels_compiled=kernels_compiled)
     settings["redundant_rows"] = int(system.redundant.sum())
     system.W.stats[:] = 0.0
     wall0 = _time.perf_counter()
@@ -138,6 +179,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
     result.warnings = run_warnings(system, result, report, stats)
     result.warnings += driver_warnings(system)
+    result.warnings += step_warnings
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)
@@ -188,33 +230,46 @@ class _FixedStepRun(_Run):
         spans = np.diff(times)
         self.nsub = np.maximum(1, np.ceil(spans / dt - 1e-9)).astype(np.int64)
         self.hsub = spans / self.nsub
+        self.plan = _pieces(times[:-1], self.nsub, self.hsub,
+                            max(16, PIECE_EVALUATIONS // max(1, system.nb)))
 
     def run(self):
         sysm = self.system
         Y = self.Ys[0].copy()
-        nint = len(self.nsub)
+        tstart_all, nsub_all, hsub_all, ends = self.plan
+        npiece = len(nsub_all)
+        split = npiece > len(self.nsub)
+        # the states at the pieces' ends; stored in place when no interval is cut
+        scratch = np.zeros((npiece, len(Y))) if split else self.Ys[1:]
         k = 0
-        chunk = max(1, min(nint, int(2000 // max(1, self.nsub[0]))))
-        while k < nint:
-            kend = min(nint, k + chunk)
-            nsub = self.nsub[k:kend]
-            hsub = self.hsub[k:kend]
-            tstart = self.times[k:kend]
+        chunk = max(1, min(npiece, int(2000 // max(1, nsub_all[0]))))
+        while k < npiece:
+            kend = min(npiece, k + chunk)
+            nsub = nsub_all[k:kend]
+            hsub = hsub_all[k:kend]
+            tstart = tstart_all[k:kend]
             if sysm.has_timed_inputs:
                 tt = np.concatenate([ts + 0.5 * h * np.arange(2 * n + 1)
                                      for ts, n, h in zip(tstart, nsub, hsub)])
                 tab = sysm.load_table(tt)
             else:
                 tab = np.zeros((1, 0, 3))
-            out = self.Ys[k + 1:kend + 1]
+            out = scratch[k:kend]
             w0 = _time.perf_counter()
             status, ndone, t_stop, _viol = kernels.integrate_fixed(
                 self.info.kernel_id, Y, tstart, nsub, hsub, sysm.S, sysm.W, tab, out,
                 self.violation_limit)
             wall = _time.perf_counter() - w0
             self.steps += int(nsub[:ndone].sum())
-            self.done = k + 1 + ndone
             self.nfev += self.info.evals_per_step * int(nsub[:ndone].sum())
+            if split:                                   # the pieces that end an interval
+                done = ends[k:k + ndone]
+                done_mask = done >= 0
+                self.Ys[done[done_mask] + 1] = scratch[k:k + ndone][done_mask]
+                if done_mask.any():
+                    self.done = int(done[done_mask].max()) + 2
+            else:
+                self.done = k + 1 + ndone
             if status == 1:
                 self._nonfinite_error(t_stop)
                 return
@@ -227,11 +282,29 @@ class _FixedStepRun(_Run):
                 self._violation_error(t_stop, sysm.residuals(Y)[0])
                 return
             k = kend
-            if not self._report(self.times[self.done - 1]):
+            if not self._report(tstart[-1] + nsub[-1] * hsub[-1]):
                 return
             # aim for CHUNK_SECONDS of work per chunk
             per = wall / len(nsub)
             chunk = max(1, min(4 * chunk, int(CHUNK_SECONDS / max(per, 1e-9))))
+
+
+def _pieces(tstart, nsub, hsub, most):
+    """The output intervals (starting at ``tstart``, ``nsub`` steps of ``hsub``) cut into
+    pieces of at most ``most`` steps, so that no kernel call runs unbounded between two
+    cancel checks: ``(tstart, nsub, hsub, ends)`` per piece, ``ends[p]`` the interval piece
+    ``p`` ends, or -1. Intervals of at most ``most`` steps stay whole (one piece each)."""
+    if len(nsub) == 0 or nsub.max() <= most:
+        return tstart, nsub, hsub, np.arange(len(nsub), dtype=np.int64)
+    cuts = (nsub + most - 1) // most
+    interval = np.repeat(np.arange(len(nsub)), cuts)
+    first = np.cumsum(cuts) - cuts                      # index of each interval's first piece
+    j = np.arange(len(interval)) - first[interval]       # piece number within its interval
+    steps = np.minimum(most, nsub[interval] - j * most).astype(np.int64)
+    h = hsub[interval]
+    starts = tstart[interval] + (j * most) * h
+    ends = np.where(j == cuts[interval] - 1, interval, -1).astype(np.int64)
+    return starts, steps, h, ends
 
 
 class _ScipyRun(_Run):

@@ -3,7 +3,7 @@
 Vectors travel as three scalars, rotations as ``A[b]`` of the workspace's (nb + 1, 3, 3)
 principal-frame-to-world matrices: no temporary arrays inside the loops.
 """
-from numba import njit
+from .jit import njit
 
 __all__ = ["cross", "rot", "rot_t", "frame_axis"]
 

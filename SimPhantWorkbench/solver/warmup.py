@@ -27,14 +27,17 @@ for it instead of compiling it a second time.
 import threading
 import time
 
-from . import kernels, reactions
+from . import jit, kernel_cache, kernel_times, kernels, reactions
 from .joints import JOINT_TYPES
 
-__all__ = ["ensure", "ensure_all", "model_block_size", "warmup_kind", "busy", "ready_sizes",
-           "compile_counts", "cache_path"]
+__all__ = ["ensure", "ensure_all", "model_block_size", "kinds_block_size", "warmup_kind", "busy",
+           "progress", "ready_sizes", "compile_counts", "kernels_compiled", "cache_path"]
 
 _lock = threading.RLock()
 _ready = set()
+_prefilled = []
+#: kernel specialisations compiled (not loaded) by the preparations of this process
+_compiled = [0]
 #: ``active``: this thread is running a warm-up model (whose own ``simulate``
 #: must not ask for one again)
 _local = threading.local()
@@ -45,6 +48,13 @@ _busy = [None]
 def model_block_size(model):
     """The joint block size ``System`` will use for ``model``."""
     return kernels.block_size(max([len(j.spec.rows) for j in model.joints], default=1))
+
+
+def kinds_block_size(kinds):
+    """The joint block size of a model with joints of these registry kinds (unknown
+    kinds ignored): what a document's study needs, before it is converted."""
+    return kernels.block_size(max([len(JOINT_TYPES[k].rows) for k in kinds
+                                   if k in JOINT_TYPES], default=1))
 
 
 def warmup_kind(block_size):
@@ -93,26 +103,38 @@ def _run_part(block_size, adaptive, model_class):
 def ensure(block_size, adaptive=False, model_class=None):
     """Compile or load the kernels for ``block_size`` in this process (with
     ``adaptive`` also the evaluator of the SciPy methods), running a tiny model of
-    ``model_class`` (``Model``; needed unless they are ready); seconds spent (0.0 when
-    they were ready already)."""
+    ``model_class`` (``Model``; needed unless they are ready); seconds spent, waiting for
+    another thread preparing them included (0.0 when they were ready already)."""
     parts = [(block_size, False)] + ([(block_size, True)] if adaptive else [])
     if all(p in _ready for p in parts) or getattr(_local, "active", False):
         return 0.0
+    t0 = time.perf_counter()
     with _lock:
+        if not _prefilled and jit.AVAILABLE:
+            # a read-only install's kernels, compiled next to the sources by its owner
+            _prefilled.append(kernel_cache.prefill())
         todo = [p for p in parts if p not in _ready]
-        if not todo:
-            return 0.0
-        t0 = time.perf_counter()
-        _busy[0] = (block_size, t0)
         _local.active = True
         try:
             for _bs, part_adaptive in todo:
-                _run_part(block_size, part_adaptive, model_class)
-                _ready.add((block_size, part_adaptive))
+                _prepare_part(block_size, part_adaptive, model_class)
         finally:
             _local.active = False
             _busy[0] = None
         return time.perf_counter() - t0
+
+
+def _prepare_part(block_size, adaptive, model_class):
+    """One part, timed; a compile's time and kernel count are kept (``kernel_times``)."""
+    counts = compile_counts()
+    t0 = time.perf_counter()
+    _busy[0] = dict(block_size=block_size, adaptive=adaptive, t0=t0, counts=counts)
+    _run_part(block_size, adaptive, model_class)
+    _ready.add((block_size, adaptive))
+    made = compile_counts()[1] - counts[1]
+    _compiled[0] += made
+    if made:
+        kernel_times.record(cache_path(), block_size, adaptive, time.perf_counter() - t0, made)
 
 
 def ensure_all(model_class, report=None):
@@ -128,12 +150,32 @@ def ensure_all(model_class, report=None):
     return out
 
 
+def kernels_compiled():
+    """How many kernel specialisations the preparations of this process compiled rather
+    than loaded from the cache (a counter: cheap to read before and after a run)."""
+    return _compiled[0]
+
+
 def busy():
     """``(block_size, seconds so far)`` of a preparation under way, else None."""
     b = _busy[0]
     if b is None:
         return None
-    return b[0], time.perf_counter() - b[1]
+    return b["block_size"], time.perf_counter() - b["t0"]
+
+
+def progress():
+    """The preparation under way, else None: a dict with ``block_size``, ``adaptive``,
+    ``elapsed`` [s], ``compiling`` (True once a kernel was compiled rather than loaded
+    from the cache), ``kernels`` (specialisations compiled so far) and ``estimate``
+    (``(seconds, kernels)`` a compile of this part took on this computer, or None)."""
+    b = _busy[0]
+    if b is None:
+        return None
+    made = compile_counts()[1] - b["counts"][1]
+    return dict(block_size=b["block_size"], adaptive=b["adaptive"],
+                elapsed=time.perf_counter() - b["t0"], compiling=made > 0, kernels=made,
+                estimate=kernel_times.estimate(cache_path(), b["block_size"], b["adaptive"]))
 
 
 def ready_sizes():
@@ -142,6 +184,8 @@ def ready_sizes():
 
 
 def _dispatchers():
+    if not jit.AVAILABLE:
+        return
     from numba.core.dispatcher import Dispatcher
     from . import blocks
     for module in (kernels, blocks):
@@ -156,8 +200,14 @@ def compile_counts():
     hits = misses = 0
     for d in _dispatchers():
         st = d.stats
-        hits += sum(st.cache_hits.values())
-        misses += sum(st.cache_misses.values())
+        for _attempt in range(3):       # another thread may be compiling: retry a resize
+            try:
+                h, m = sum(list(st.cache_hits.values())), sum(list(st.cache_misses.values()))
+                break
+            except RuntimeError:
+                h = m = 0
+        hits += h
+        misses += m
     return hits, misses
 
 

@@ -9,10 +9,16 @@
 ``run`` returns a pandas DataFrame (a NumPy structured array without pandas),
 one row per variant: its status, the variables, the metrics and why a failed
 variant failed. ``execute`` returns the ``SweepOutcome`` behind it (rows,
-statistics, the best variant). The design variables (``targets``), the
-specification (``spec``, also read from TOML/JSON), the run (``engine``), where
-it runs (``executors``) and the files (``outputs``) each have a module;
-``apply_variant`` writes a variant's values into the document.
+statistics, the best variant, the Pareto front, Sobol' indices, kept series). The
+design variables (``targets``), the specification (``spec``, also read from
+TOML/JSON), the designs (``designs``), the run (``engine``), where it runs
+(``executors``), the cache (``cache``), the optimiser (``optimize``), the
+sensitivity indices (``sensitivity``), the outcome (``outcome``) and the files
+(``outputs``) each have a module; ``apply_variant`` writes a variant's values into
+the document.
+
+Safe from a script without ``if __name__ == "__main__":``: the local cluster's
+workers are started as separate programs, which never import the caller's script.
 """
 from .spec import Spec, Variable, load_spec, make_spec, spec_from_dict
 
@@ -64,7 +70,8 @@ def _as_spec(variables, metrics, kwargs):
         if metrics is not None:
             raise TypeError("give the metrics in the Spec, not separately")
         return variables
-    keys = ("design", "count", "seed", "settings", "objective", "batch_size")
+    keys = ("design", "count", "seed", "settings", "objective", "batch_size", "optimize",
+            "timeout", "keep")
     spec_kw = {k: kwargs.pop(k) for k in keys if k in kwargs}
     return make_spec(variables, metrics, **spec_kw)
 
@@ -88,15 +95,19 @@ def run(study, variables, metrics=None, **kwargs):
         ``"max_stress(Rod, peak:reaction(Hinge))"``, a CalculiX run per variant on this
         process, which has the document)
     design, count, seed : the design: "grid" (full factorial, default), "lhs",
-        "uniform" or "normal" with ``count`` samples and a ``seed``
+        "uniform", "normal", "sobol", "halton" or "saltelli" (Sobol' indices) with
+        ``count`` samples and a ``seed``
     settings : dict of simulation settings for every variant (``t_end``, ``dt`` ...)
-    objective : ``{"minimize": metric}`` or ``{"maximize": metric}``
-    executor, scheduler, workers, client, cache_dir, progress, batch_size :
-        where and how it runs (``engine.execute``)
+    objective : ``{"minimize": metric}`` or ``{"maximize": metric}`` (lists: several
+        objectives, a Pareto front), with ``"constraints": ["metric <= 3.0", ...]``
+    optimize : ``{"sampler": "tpe", "trials": 40}``: Optuna chooses the variants
+    timeout : seconds a variant may take; keep : time series kept per variant
+    executor, scheduler, workers, client, cache_dir, progress, batch_size,
+    connect_timeout, worker_timeout, retries : where and how it runs (``engine.execute``)
 
     Returns a pandas DataFrame (or a NumPy structured array without pandas):
-    variant, status ("ok", "failed", "cancelled"), one column per variable and
-    metric, message, error, key (model fingerprint), cached, worker, sim_time,
+    variant, status ("ok", "failed", "lost", "cancelled"), one column per variable and
+    metric, message, warnings, error, key (model fingerprint), cached, worker, sim_time,
     new_kernels. The DataFrame's ``attrs["sweep"]`` holds the statistics.
     """
     return execute(study, variables, metrics, **kwargs).table()
@@ -148,7 +159,7 @@ def store_outcome(pstudy, outcome):
             pstudy.ResultsFile = path
             pstudy.Variants = len(outcome.rows)
             pstudy.Succeeded = outcome.count("ok")
-            pstudy.Failed = outcome.count("failed")
+            pstudy.Failed = outcome.count("failed") + outcome.count("lost")
             pstudy.BestVariant = -1 if best is None else int(best["variant"])
             pstudy.WallTime = float(outcome.stats.get("wall_time", 0.0))
             pstudy.purgeTouched()
@@ -177,11 +188,16 @@ def apply_best(pstudy):
     from ..solver import ModelError
     spec = stored_spec(pstudy)
     if not spec.objective:
-        raise ModelError("Parameter study '%s' has no objective" % pstudy.Label)
+        raise ModelError("Parameter study '%s' has no single objective (none, or several: "
+                         "pick a variant of the Pareto front with apply_variant)"
+                         % pstudy.Label)
     if pstudy.BestVariant < 0:
         raise ModelError("Parameter study '%s' has no best variant (not run, or no variant "
                          "finished)" % pstudy.Label)
     rows = stored_rows(pstudy)
-    row = next(r for r in rows if int(r["variant"]) == pstudy.BestVariant)
+    row = next((r for r in rows if int(r["variant"]) == pstudy.BestVariant), None)
+    if row is None:
+        raise ModelError("Parameter study '%s': its results have no variant %d"
+                         % (pstudy.Label, pstudy.BestVariant))
     apply_variant(study_of(pstudy), {v.target: row[v.name] for v in spec.variables})
     return row

@@ -16,18 +16,19 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..gui.common import icon_path, message, obj_expr, run_in_transaction
+from ..gui.common import UNRESOLVED, icon_path, message, obj_expr, run_in_transaction
 from ..document.joints import reference_of
 from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
+from .widgets import quantity_box, quantity_value, set_quantity
 
 __all__ = ["TaskJoint"]
 
 
 class _Gate:
-    """Selection gate: only elements of the study's bodies; remembers why it refused."""
+    """Selection gate: only elements of the study's bodies; shows why it refused."""
 
     def __init__(self, panel):
         self.panel = panel
@@ -36,6 +37,7 @@ class _Gate:
     def allow(self, doc, obj, sub):
         if doc is not self.panel.study.Document:
             self.reason = translate("SimPhant", "'%s' is in another document") % obj.Label
+            self.panel.show_refusal(self.reason)
             return False
         ok, reason = self.panel.check_pick(obj, sub or "")
         if not ok:
@@ -78,6 +80,7 @@ class TaskJoint:
         self.bodies = study_bodies(study)
         self.kind = str(joint.JointType) if joint is not None else kind
         self.refs = [None, None]        # (body, obj, sub) per side
+        self.misaligned = False
         self.slot = 0                   # the side the next pick fills
         self.closed = False
         if joint is not None:
@@ -92,8 +95,10 @@ class TaskJoint:
         self.gate = _Gate(self)
         self.observer = _Observer(self)
         FreeCADGui.Selection.clearSelection()
-        FreeCADGui.Selection.addSelectionGate(self.gate)
-        FreeCADGui.Selection.addObserver(self.observer)
+        # unresolved (0): the top-level object of this document and the path from it,
+        # through App::Links to parts of other files, as a click gives it
+        FreeCADGui.Selection.addSelectionGate(self.gate, UNRESOLVED)
+        FreeCADGui.Selection.addObserver(self.observer, UNRESOLVED)
         self.update()
 
     # ------------------------------------------------------------------ form
@@ -124,14 +129,10 @@ class TaskJoint:
             grid.addWidget(b, 1 + i, 1)
             self.ref_buttons.append(b)
         grid.addWidget(QtGui.QLabel(translate("SimPhant", "Offset")), 3, 0)
-        self.offset = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
-        self.offset.setProperty("unit", "mm")
-        self.offset.setProperty("minimum", -1e9)
-        self.offset.setProperty("maximum", 1e9)
-        self.offset.setToolTip(translate("SimPhant", "Side 2 stands this far ahead of side 1 "
-                                         "along the joint axis"))
-        if self.joint is not None:
-            self.offset.setProperty("rawValue", float(self.joint.Offset.Value))
+        self.offset = quantity_box("mm", float(self.joint.Offset.Value) if self.joint
+                                   else 0.0, -1e9, 1e9, tooltip=translate(
+                                       "SimPhant", "Side 2 stands this far ahead of side 1 "
+                                       "along the joint axis"))
         self.offset.valueChanged.connect(lambda *a: self.update())
         grid.addWidget(self.offset, 3, 1)
         self.reverse = QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))
@@ -139,6 +140,15 @@ class TaskJoint:
         self.reverse.toggled.connect(lambda *a: self.update())
         grid.addWidget(self.reverse, 4, 1)
         lay.addLayout(grid)
+        self.gap_label = QtGui.QLabel()
+        self.gap_label.setWordWrap(True)
+        lay.addWidget(self.gap_label)
+        self.gap_offset = QtGui.QPushButton(translate("SimPhant", "Keep the gap along the axis "
+                                                      "(set Offset)"))
+        self.gap_offset.setToolTip(translate("SimPhant", "Set Offset so that the frames stay "
+                                             "as far apart along the joint axis as picked"))
+        self.gap_offset.clicked.connect(self.offset_from_gap)
+        lay.addWidget(self.gap_offset)
         self.needs_label = QtGui.QLabel()
         self.needs_label.setWordWrap(True)
         lay.addWidget(self.needs_label)
@@ -159,8 +169,20 @@ class TaskJoint:
         self.update()
 
     def offset_mm(self):
-        q = self.offset.property("rawValue")
-        return float(q if q is not None else 0.0)
+        return quantity_value(self.offset)
+
+    def gap(self):
+        """``(distance mm, angle deg, axial mm)`` between the frames as picked
+        (``picking.joint_gap``)."""
+        r1, r2 = ((r[1], r[2]) for r in self.refs)
+        return picking.joint_gap(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
+                                 reverse=self.reverse.isChecked(),
+                                 length=float(self.joint.Length.Value) if self.joint else 0.0)
+
+    def offset_from_gap(self):
+        """Set Offset to keep the frames as far apart along the axis as picked."""
+        set_quantity(self.offset, self.offset_mm() + self.gap()[2])
+        self.update()
 
     # ------------------------------------------------------------------ preview
     def _build_preview(self):
@@ -266,6 +288,8 @@ class TaskJoint:
             b.setText(text)
         for t in self.side_triads:
             t.show(False)
+        self.gap_label.setText("")
+        self.gap_offset.setVisible(False)
         missing = [i + 1 for i, r in enumerate(self.refs) if r is None]
         if missing:
             if len(missing) == 2 or missing[0] == 1:
@@ -294,12 +318,31 @@ class TaskJoint:
         for t, pl in zip(self.side_triads, (f1, f2)):
             t.set_placement(pl)
             t.show(True)
+        self._show_gap()
         label = translate("SimPhant", JOINT_TYPES[self.kind].label)
         self.status.setText(translate("SimPhant", "Ready: press OK to update the joint (%s).")
                             % label if self.joint is not None else
                             translate("SimPhant", "Ready: press OK to create the joint (%s).")
                             % label)
         return True
+
+    def _show_gap(self):
+        """The gap between the frames, and whether the joint's constraints are met."""
+        distance, angle, axial = self.gap()
+        self.misaligned = distance > picking.GAP_TOLERANCE[0] \
+            or angle > picking.GAP_TOLERANCE[1]
+        if not self.misaligned:
+            self.gap_label.setStyleSheet("color: #4e9a06")
+            self.gap_label.setText(translate("SimPhant", "Aligned: the two frames meet the "
+                                             "joint's constraints."))
+            return
+        self.gap_label.setStyleSheet("color: #ce5c00")
+        self.gap_label.setText(translate(
+            "SimPhant", "Not aligned: the frames are %.4g mm and %.4g deg from meeting the "
+            "joint (%.4g mm along the axis). A Solve first moves the bodies to close the "
+            "gap, or fails; pick other elements, or keep the gap along the axis with "
+            "Offset.") % tuple(0.0 if abs(v) < 1e-9 else v for v in (distance, angle, axial)))
+        self.gap_offset.setVisible(abs(axial) > picking.GAP_TOLERANCE[0])
 
     # ------------------------------------------------------------------ dialog
     def getStandardButtons(self):
@@ -335,6 +378,8 @@ class TaskJoint:
                 "SimPhant", JOINT_TYPES[self.kind].label)
         if not run_in_transaction(self.doc, title, self._lines()):
             return False
+        if self.misaligned:
+            FreeCAD.Console.PrintWarning("SimPhant: %s\n" % self.gap_label.text())
         self._close()
         return True
 

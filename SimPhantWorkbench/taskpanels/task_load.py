@@ -10,7 +10,7 @@ import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..gui.common import icon_path, obj_expr
+from ..gui.common import UNRESOLVED, icon_path, obj_expr
 from ..document.elements import parse_time_function
 from ..document.joints import reference_of
 from ..document.base import is_type
@@ -74,7 +74,7 @@ class TaskLoad(PropertyPanel):
             f.row("", cog)
             self.observer = _PointObserver(self)
             FreeCADGui.Selection.clearSelection()
-            FreeCADGui.Selection.addObserver(self.observer)
+            FreeCADGui.Selection.addObserver(self.observer, UNRESOLVED)
             self._show_point()
         f.finish()
         self.form = f.widget

@@ -1,8 +1,14 @@
 """Small widget helpers shared by the task panels (Quantity spin boxes with units)."""
+import importlib
 import types
+import weakref
 
 import FreeCADGui
 from PySide import QtGui
+
+# the shiboken of the PySide FreeCAD runs with (PySide2 on 0.20, PySide2 or 6 on 1.x)
+shiboken = importlib.import_module(
+    "shiboken" + QtGui.QWidget.__module__.split(".")[0][len("PySide"):])
 
 from ..gui.common import run_in_transaction
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
@@ -11,9 +17,29 @@ __all__ = ["quantity_box", "quantity_value", "set_quantity", "refill_combo", "ch
            "format_value", "Form", "PropertyPanel", "CheckedPanel"]
 
 
+def _released_when_deleted(box):
+    """Let go of ``box``'s Python wrapper when Qt deletes the widget.
+
+    A ``Gui::QuantitySpinBox`` is made by C++ (``UiLoader.createWidget``); PySide does not
+    learn when C++ deletes it (with its task panel), and while Python still refers to the
+    wrapper (a closed panel not yet collected), the wrapper stays registered for the
+    widget's address. The next spin box C++ allocates at that address is then handed that
+    dead wrapper: "Internal C++ object (QAbstractSpinBox) already deleted", and the panel
+    fails to open. Releasing the wrapper on ``destroyed`` leaves nothing to hand out."""
+    ref = weakref.ref(box)
+
+    def release(*args):
+        wrapper = ref()
+        if wrapper is not None:
+            shiboken.invalidate(wrapper)
+
+    box.destroyed.connect(release)
+
+
 def quantity_box(unit, value=0.0, minimum=-1e12, maximum=1e12, tooltip="", read_only=False):
     """A ``Gui::QuantitySpinBox`` (FreeCAD's unit-aware spin box) showing ``value`` in ``unit``."""
     box = FreeCADGui.UiLoader().createWidget("Gui::QuantitySpinBox")
+    _released_when_deleted(box)
     box.setProperty("unit", unit)
     box.setProperty("minimum", minimum)
     box.setProperty("maximum", maximum)

@@ -21,7 +21,8 @@ __all__ = ["available", "missing_reason", "prepare_qt_api", "INSTALL_HINT"]
 INSTALL_HINT = ("The 3-D results viewer needs PyVista and VTK: run 'make setup' in the "
                 "SimPhant folder (Debian: apt install python3-vtk9 python3-qtpy, then pip "
                 "install --no-deps -r requirements-viewer.txt into FreeCAD's "
-                "AdditionalPythonPackages).")
+                "AdditionalPythonPackages; never pip's vtk). SimPhant > Check dependencies "
+                "and 'simphant doctor' give the exact commands.")
 
 _CHECKED = {}
 

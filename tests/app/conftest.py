@@ -53,3 +53,18 @@ def partdesign():
         import PartDesign  # noqa: F401  (registers the Python side of PartDesign)
     except ImportError as exc:
         pytest.skip("PartDesign is not importable: %s" % exc)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A ``dask.distributed`` LocalCluster of 2 worker processes (one thread each, tcp on
+    localhost: a user's own cluster) and its client; shut down after the module."""
+    distributed = pytest.importorskip("distributed")
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 host="127.0.0.1", dashboard_address="127.0.0.1:0")
+    client = distributed.Client(c)
+    try:
+        yield c, client
+    finally:
+        client.close()
+        c.close()

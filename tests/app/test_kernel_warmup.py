@@ -1,18 +1,78 @@
-"""What the solve dialog shows while the solver kernels are being prepared."""
+"""What the status bar and the solve dialog show while the solver kernels are prepared:
+loading (from the cache) and compiling told apart, the ETA only from a compile measured
+on this computer; the block sizes a document's studies need."""
 import time
 
 import FreeCAD  # noqa: F401 - the app layer's environment
 
 from SimPhantWorkbench.gui import kernel_warmup
-from SimPhantWorkbench.solver import warmup
+from SimPhantWorkbench.solver import kernel_times, warmup
 
 
-def test_status_text_says_compiling_first_use_only_while_a_preparation_runs(monkeypatch):
+def _busy(monkeypatch, elapsed, compiled, block_size=5, adaptive=False):
+    hits, misses = warmup.compile_counts()
+    monkeypatch.setattr(warmup, "_busy", [dict(block_size=block_size, adaptive=adaptive,
+                                               t0=time.perf_counter() - elapsed,
+                                               counts=(hits, misses - compiled))])
+
+
+def test_status_text_tells_loading_from_compiling(monkeypatch, tmp_path):
+    monkeypatch.setattr(warmup, "cache_path", lambda: str(tmp_path))
     assert kernel_warmup.status_text() is None          # nothing under way
-    monkeypatch.setattr(warmup, "_busy", [(5, time.perf_counter() - 12.0)])
+    _busy(monkeypatch, 12.0, compiled=3)
     text = kernel_warmup.status_text()
-    assert "compiling the solver kernels" in text and "first use only" in text
+    assert text.startswith("compiling the solver kernels, first use on this computer")
     assert "block size 5" in text and "12 s" in text
-    # a preparation that is only loading from the cache (short) is not announced
-    monkeypatch.setattr(warmup, "_busy", [(5, time.perf_counter())])
+    assert "left" not in text and kernel_warmup.fraction() is None    # nothing measured yet
+    # loading from the cache: announced only when it takes a while, and as loading
+    _busy(monkeypatch, 0.2, compiled=0)
     assert kernel_warmup.status_text() is None
+    _busy(monkeypatch, 3.0, compiled=0)
+    text = kernel_warmup.status_text()
+    assert text.startswith("loading the solver kernels from the cache") and "3 s" in text
+    assert "compiling" not in text
+
+
+def test_eta_comes_from_a_compile_measured_here(monkeypatch, tmp_path):
+    monkeypatch.setattr(warmup, "cache_path", lambda: str(tmp_path))
+    kernel_times.record(str(tmp_path), 3, False, 40.0, 20)
+    _busy(monkeypatch, 10.0, compiled=5, block_size=5)
+    text = kernel_warmup.status_text()        # block size 5 not measured: block 3's time
+    assert "about 30 s left (40 s measured here before)" in text
+    assert abs(kernel_warmup.fraction() - 5 / 20) < 1e-9
+    kernel_times.record(str(tmp_path), 5, False, 60.0, 10)
+    assert "about 50 s left (60 s measured here before)" in kernel_warmup.status_text()
+    assert kernel_times.estimate(str(tmp_path), 5, True) is None      # adaptive: not measured
+    # another numba compiles at another speed: its measurements are not used
+    monkeypatch.setattr(kernel_times, "_numba_version", lambda: "0.0.1")
+    assert kernel_times.estimate(str(tmp_path), 5, False) is None
+
+
+def test_the_parts_a_study_needs(tmp_path):
+    from SimPhantWorkbench import factory
+    doc = FreeCAD.newDocument("WarmupParts")
+    try:
+        a = doc.addObject("Part::Box", "A")
+        b = doc.addObject("Part::Box", "B")
+        b.Placement.Base = FreeCAD.Vector(20, 0, 0)
+        doc.recompute()
+        study = factory.make_study(doc)
+        assert kernel_warmup.study_parts(study) == [(3, False)]       # no joint
+        factory.make_body(study, a, fixed=True)
+        factory.make_body(study, b)
+        factory.make_joint(study, "spherical", (a, "Vertex7"), (b, "Vertex1"))
+        assert kernel_warmup.study_parts(study) == [(3, False)]
+        factory.make_joint(study, "revolute", (a, "Edge6"), (b, "Edge4"))
+        assert kernel_warmup.study_parts(study) == [(5, False)]
+        study.Integrator = "Radau"
+        assert kernel_warmup.study_parts(study) == [(5, True)]
+    finally:
+        FreeCAD.closeDocument(doc.Name)
+
+
+def test_a_runs_kernel_preparation_is_told_as_compiling_or_loading():
+    assert kernel_times.preparation_text(dict(compile_time=0.01)) == ""
+    assert kernel_times.preparation_text(dict(compile_time=0.4, kernels_compiled=0)) == \
+        "0.40 s loading the solver kernels"
+    assert kernel_times.preparation_text(dict(compile_time=48.04, kernels_compiled=18)) == \
+        "48.0 s compiling the solver kernels (first use on this computer)"

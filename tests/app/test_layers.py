@@ -15,15 +15,16 @@ GUI_ONLY = {"FreeCADGui", "PySide", "PySide2", "PySide6", "pivy"}
 
 #: the rooms from the bottom up: a room may import only rooms before it. "" is the package
 #: root (the scripting facade: factory, runner, playback, conversion, assembly_import).
-APP_ROOMS = ("solver", "output", "viewer", "document", "objects", "run", "fem", "sweep", "",
-             "cli")
+APP_ROOMS = ("deps", "solver", "collision", "output", "viewer", "document", "objects", "run",
+             "fem", "sweep", "", "cli")
 GUI_ROOMS = ("gui", "results_gui", "taskpanels", "viewproviders", "commands")
 #: the GUI rooms sit on the application side's facade (not on the command line)
 ORDER = {room: i for i, room in enumerate(APP_ROOMS[:-1] + GUI_ROOMS)}
 ORDER["cli"] = ORDER[""] + 1
 #: rooms that must run without FreeCAD or its GUI
-FREECAD_FREE = ("solver", "output", "viewer")
-APP_SIDE = ("", "solver", "output", "document", "objects", "run", "fem", "sweep", "cli")
+FREECAD_FREE = ("deps", "solver", "collision", "output", "viewer")
+APP_SIDE = ("", "deps", "solver", "collision", "output", "document", "objects", "run", "fem",
+            "sweep", "cli")
 
 
 def _modules():

@@ -1,5 +1,8 @@
 """What the joint panel computes headless (``SimPhantWorkbench.document.picking``): picked elements
 resolved to study bodies, and preview frames equal to the ones the factory gives."""
+import math
+
+import numpy as np
 import pytest
 
 import FreeCAD
@@ -58,7 +61,7 @@ def test_refused_picks_say_why(hinge):
     bodies = study_bodies(hinge["study"])
     with pytest.raises(ModelError, match="not on a body of the study.*'Loose'"):
         picking.resolve_pick(bodies, hinge["loose"], "Face1")
-    with pytest.raises(ModelError, match="pick a vertex, an edge or a face"):
+    with pytest.raises(ModelError, match="pick a vertex, an edge, a face or a datum"):
         picking.resolve_pick(bodies, hinge["pin"], "")
 
 
@@ -101,3 +104,40 @@ def test_hover_frame_of_a_circle(hinge):
     assert (pl.Base - FreeCAD.Vector(0, 5, 0)).Length < 1e-9
     z = pl.Rotation.multVec(FreeCAD.Vector(0, 0, 1))
     assert abs(abs(z.y) - 1.0) < 1e-12
+
+
+def test_the_gap_between_the_frames_a_joint_would_get(hinge):
+    bodies = study_bodies(hinge["study"])
+    pin, arm = hinge["pin"], hinge["arm"]
+    far_edge = element_name(arm, "Edge", (0, -5, 0), curve="Circle")   # the boss's other face
+    assert picking.joint_gap("revolute", (pin, "Face1"), (arm, hinge["edge"]), bodies) \
+        == pytest.approx((0.0, 0.0, 0.0), abs=1e-9)
+    distance, angle, axial = picking.joint_gap("revolute", (pin, "Face1"), (arm, far_edge),
+                                               bodies)
+    assert distance == pytest.approx(10.0) and angle == pytest.approx(0.0, abs=1e-9)
+    assert abs(axial) == pytest.approx(10.0)
+    # a cylindrical joint lets the frames slide along the axis; an offset closes the gap
+    assert picking.joint_gap("cylindrical", (pin, "Face1"), (arm, far_edge), bodies)[0] \
+        == pytest.approx(0.0, abs=1e-9)
+    assert picking.joint_gap("revolute", (pin, "Face1"), (arm, far_edge), bodies,
+                             offset=axial)[0] == pytest.approx(0.0, abs=1e-9)
+    end = element_name(arm, "Face", (150, 0, 0))               # the arm's end, normal x
+    distance, angle, _ = picking.joint_gap("revolute", (pin, "Face1"), (arm, end), bodies)
+    assert angle == pytest.approx(90.0) and distance == pytest.approx(150.0)   # largest row
+
+
+def test_frame_gap_evaluates_the_rows_of_each_kind():
+    from SimPhantWorkbench.solver.dof import frame_gap
+    I = np.eye(3)
+    apart = ((np.zeros(3), I), (np.array([0.001, -0.002, 0.003]), I))
+    assert frame_gap("spherical", *apart) == pytest.approx((0.003, 0.0))
+    along_z = ((np.zeros(3), I), (np.array([0.0, 0.0, 0.5]), I))
+    assert frame_gap("prismatic", *along_z) == (0.0, 0.0)
+    assert frame_gap("revolute", *along_z) == (0.5, 0.0)
+    assert frame_gap("distance", *along_z, length=0.4) == pytest.approx((0.1, 0.0))
+    c, s = math.cos(0.1), math.sin(0.1)
+    tilted = ((np.zeros(3), I), (np.zeros(3), np.array([[1, 0, 0], [0, c, -s], [0, s, c]])))
+    assert frame_gap("revolute", *tilted) == pytest.approx((0.0, 0.1))
+    other_way = (tilted[0], (np.zeros(3), tilted[1][1].T))
+    assert frame_gap("revolute", *other_way) == pytest.approx((0.0, 0.1))
+    assert frame_gap("spherical", *tilted) == (0.0, 0.0)

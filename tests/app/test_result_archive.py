@@ -1,14 +1,19 @@
 """The Result archive in a document: written without compression now; an archive deflated
 as earlier versions wrote it (``np.savez_compressed``) still loads, validated, to the same
 values, also from a saved and reopened document; playback uses it."""
+import json
+import os
+import shutil
 import zipfile
 
 import numpy as np
 import pytest
 
 from helpers_doc import docs, pendulum, reopen  # noqa: F401
+import FreeCAD
+
 from SimPhantWorkbench import playback, runner
-from SimPhantWorkbench.document.base import study_result
+from SimPhantWorkbench.document.base import studies, study_result
 
 
 @pytest.fixture
@@ -66,3 +71,33 @@ def test_an_archive_of_an_earlier_version_loads_and_plays_back(ran, tmp_path):
     assert (moved.Base - before.Base).Length > 1e-3          # moved to the last frame's pose
     playback.apply_frame(st2, 0)
     assert (rod.Placement.Base - before.Base).Length < 1e-9
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples")
+
+
+@pytest.mark.parametrize("name, mode", [(n[:-6], "Dynamic") for n in sorted(
+    os.listdir(EXAMPLES)) if n.endswith(".FCStd")] + [("driven_slider_crank", "Kinematic")])
+def test_every_member_of_a_result_survives_save_and_reopen_bit_for_bit(name, mode, docs,
+                                                                        tmp_path):
+    """Drivers (efforts, power, values, rates) and force elements included: a reopened
+    document's result had lost them (read back as empty series)."""
+    docs()                                   # closes what the test opens
+    path = str(tmp_path / (name + ".FCStd"))
+    shutil.copy(os.path.join(EXAMPLES, name + ".FCStd"), path)
+    doc = FreeCAD.openDocument(path)
+    study = studies(doc)[0]
+    study.AnalysisMode = mode
+    fresh = runner.run_study(study, t_end=0.05, output_dt=0.01).to_arrays()
+    doc.save()
+    FreeCAD.closeDocument(doc.Name)
+    doc = FreeCAD.openDocument(path)
+    stored = runner.get_result(studies(doc)[0]).to_arrays()
+    assert sorted(stored) == sorted(fresh)
+    for key, value in fresh.items():
+        if key == "meta":
+            assert json.loads(str(stored[key])) == json.loads(str(value))
+        else:
+            assert stored[key].shape == value.shape, key
+            np.testing.assert_array_equal(stored[key], value, err_msg=key)

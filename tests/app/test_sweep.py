@@ -22,17 +22,11 @@ RADIUS = 2.0            # rod radius [mm] (helpers_doc.pendulum)
 LENGTHS = list(np.linspace(100.0, 400.0, 16))
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """2 worker processes, one thread each, on localhost; shut down after the module."""
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address="127.0.0.1:0")
-    client = distributed.Client(c)
-    try:
-        yield c, client
-    finally:
-        client.close()
-        c.close()
+def cached_count(directory):
+    """Entries of the result cache in ``directory``."""
+    from SimPhantWorkbench.sweep.cache import Cache
+    with Cache(str(directory)) as c:
+        return len(c)
 
 
 def sheet_pendulum(doc, length=200.0):
@@ -199,7 +193,8 @@ def test_a_rerun_takes_finished_variants_from_the_cache(docs, tmp_path):
     first = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0]}, metrics,
                           executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
     assert [r["cached"] for r in first.rows] == [False, False, False]
-    assert len(os.listdir(cache)) == 2          # the unbuildable variant has no model
+    assert cached_count(cache) == 2          # the unbuildable variant has no model
+    assert os.listdir(cache) == ["results.sqlite"]     # one file, not one per variant
     again = sweep.execute(p["study"], {"Sheet.length": [150.0, 200.0, -5.0, 250.0]}, metrics,
                           executor="in-process", cache_dir=cache, settings={"t_end": 2.0})
     assert [r["cached"] for r in again.rows] == [True, True, False, False]
@@ -234,7 +229,7 @@ def test_cancel_keeps_finished_variants_and_restores_the_document(docs, tmp_path
     status = [r["status"] for r in out.rows]
     assert status[:2] == ["ok", "ok"] and set(status[2:]) == {"cancelled"}
     assert out.stats["cancelled"] and "cancelled" in out.rows[-1]["message"]
-    assert len(os.listdir(tmp_path / "cache")) == 2
+    assert cached_count(tmp_path / "cache") == 2
     assert seen[-1].done == 2 and seen[-1].total == 6
     assert _state(doc, p) == before
 
@@ -410,7 +405,7 @@ def test_simphant_sweep_on_the_embedded_cluster_then_from_the_cache(docs, tmp_pa
     out2 = io.StringIO()
     code = cli.main(["sweep", model, spec, "--out", str(out_dir), "--workers", "1"],
                     stdout=out2, stderr=io.StringIO())
-    assert code == 0 and "4 ok, 0 failed, 0 cancelled, 4 from the cache" in out2.getvalue()
+    assert code == 0 and "4 ok, 0 failed, 0 lost, 0 cancelled, 4 from the cache" in out2.getvalue()
     assert [r["period"] for r in read_csv(str(out_dir / "results.csv"))] == \
         [r["period"] for r in rows]
 
@@ -456,7 +451,7 @@ def test_ctrl_c_cancels_the_sweep_and_keeps_finished_variants(docs, tmp_path):
     status = [r["status"] for r in rows]
     assert len(rows) == 12 and status.count("ok") >= 1 and status.count("cancelled") >= 1
     assert set(status) == {"ok", "cancelled"}
-    assert len(os.listdir(out_dir / "cache")) == status.count("ok")
+    assert cached_count(out_dir / "cache") == status.count("ok")
 
 
 def test_designs_grid_latin_hypercube_uniform_and_normal():
@@ -514,7 +509,7 @@ def test_specifications_from_toml_and_json_and_their_errors(tmp_path):
          "needs low and high"),
         (dict(variables=[{"target": "A.x", "mean": 1}], design="normal", count=3),
          "needs mean and std"),
-        (dict(variables=[{"target": "A.x", "values": [1]}], design="sobol"), "design must be"),
+        (dict(variables=[{"target": "A.x", "values": [1]}], design="simplex"), "design must be"),
         (dict(variables=[{"target": "Ax", "values": [1]}]), "OBJECT.PROPERTY"),
         (dict(variables=[{"target": "A.x", "values": [1], "step": 2}]), "unknown key"),
         (dict(variables=[{"target": "A.x", "values": [1]}], settings={"t_ned": 1}),
@@ -602,3 +597,102 @@ def test_inside_freecadcmd_the_local_cluster_starts_python_workers(tmp_path, mon
                          timeout=600)
     assert "RESULT ['ok', 'ok'] Dask (local cluster, 2 workers)" in run.stdout, \
         run.stdout[-2000:] + run.stderr[-2000:]
+
+
+def test_quasi_random_designs_fill_the_ranges_evenly_and_repeat_with_their_seed():
+    from scipy.stats import qmc
+    m = {"m": "max(speed(Rod))"}
+    variables = [{"target": "A.x", "low": 10, "high": 20}, {"target": "B.y", "rel": 0.1}]
+    rand = sweep.make_spec(variables, m, design="uniform", count=256, seed=4).points(
+        {"B.y": 50.0})
+    for design in ("sobol", "halton"):
+        spec = sweep.make_spec(variables, m, design=design, count=256, seed=4)
+        p = spec.points({"B.y": 50.0})
+        assert p.shape == (256, 2) and p[:, 0].min() >= 10 and p[:, 0].max() <= 20
+        assert p[:, 1].min() >= 45 and p[:, 1].max() <= 55
+        np.testing.assert_array_equal(p, spec.points({"B.y": 50.0}))
+        unit = (p - [10, 45]) / 10.0
+        assert qmc.discrepancy(unit) < 0.2 * qmc.discrepancy((rand - [10, 45]) / 10.0)
+        assert sweep.spec_from_dict(spec.to_dict()).to_dict() == spec.to_dict()
+    with pytest.raises(ModelError, match="sobol design samples its variables"):
+        sweep.make_spec({"A.x": [1.0]}, m, design="sobol", count=4)
+
+
+def test_a_saltelli_design_gives_the_sobol_indices_of_each_metric(docs, tmp_path):
+    """The peak speed of a pendulum released with a push depends on the push, not on the
+    density (a uniform rod's motion does not depend on its density)."""
+    doc = docs()
+    p = pendulum(doc)
+    spec = sweep.make_spec([{"target": "Rod_body.Density", "name": "density", "low": 500,
+                             "high": 3000},
+                            {"target": "Rod_body.InitialVelocity.x", "name": "push",
+                             "low": 0.0, "high": 200.0}],
+                           {"peak": "max(speed(Rod_body))"}, design="saltelli", count=32,
+                           seed=1, settings={"t_end": 0.05})
+    assert spec.size() == 32 * 4
+    out = sweep.execute(p["study"], spec, executor="in-process")
+    assert out.count("ok") == 128
+    s = out.sensitivity()["peak"]
+    assert abs(s["S1"][0]) < 1e-9 and abs(s["ST"][0]) < 1e-9        # density: no effect
+    assert abs(s["S1"][1] - 1) < 0.05 and abs(s["ST"][1] - 1) < 0.05   # the push: all of it
+    from SimPhantWorkbench.sweep.outputs import write_all
+    names, _notes = write_all(out, str(tmp_path))
+    assert {"sensitivity.csv", "sensitivity.png"} <= set(names)
+    from SimPhantWorkbench.sweep.outputs import read_csv
+    rows = read_csv(str(tmp_path / "sensitivity.csv"))
+    assert [(r["metric"], r["variable"]) for r in rows] == [("peak", "density"), ("peak", "push")]
+
+
+def test_kept_series_are_written_per_variant_and_come_back_from_the_cache(docs, tmp_path):
+    doc = docs()
+    p = pendulum(doc)
+    kw = dict(keep={"x": "position(Rod_body).x", "angle": "joint_angle(Hinge)"},
+              settings={"t_end": 0.2}, executor="in-process", cache_dir=str(tmp_path / "c"))
+    out = sweep.execute(p["study"], {"Rod_body.Density": [1000.0, -1.0, 2000.0]},
+                        {"v": "max(speed(Rod_body))"}, **kw)
+    assert [r["status"] for r in out.rows] == ["ok", "failed", "ok"]
+    assert sorted(out.series) == [0, 2]
+    t, x = out.series[0]["x"]
+    assert len(t) == len(x) == 201 and abs(x[0]) < 1e-12 and x[-1] > 1e-3      # it swings
+    from SimPhantWorkbench.sweep.outputs import write_all
+    names, _notes = write_all(out, str(tmp_path / "o"))
+    assert "series.npz" in names
+    with np.load(str(tmp_path / "o" / "series.npz")) as z:
+        assert sorted(z.files) == ["0/angle", "0/t", "0/x", "2/angle", "2/t", "2/x"]
+        np.testing.assert_array_equal(z["0/x"], x)
+        np.testing.assert_array_equal(z["0/t"], t)
+    again = sweep.execute(p["study"], {"Rod_body.Density": [1000.0, 2000.0]},
+                          {"v": "max(speed(Rod_body))"}, **kw)
+    assert [r["cached"] for r in again.rows] == [True, True]
+    np.testing.assert_array_equal(again.series[0]["x"][1], x)
+    # another kept signal is not in the cache: that variant runs again
+    other = sweep.execute(p["study"], {"Rod_body.Density": [1000.0]},
+                          {"v": "max(speed(Rod_body))"},
+                          **dict(kw, keep={"x": "position(Rod_body).z"}))
+    assert other.rows[0]["cached"] is False
+    with pytest.raises(ModelError, match="kept series 'q'.*no object 'Ghost'"):
+        sweep.execute(p["study"], {"Rod_body.Density": [1000.0]}, {"v": "max(speed(Rod_body))"},
+                      **dict(kw, keep={"q": "speed(Ghost)"}))
+
+
+def test_kept_series_are_bounded_by_memory(docs, monkeypatch):
+    from SimPhantWorkbench.sweep import engine
+    monkeypatch.setattr(engine, "MAX_SERIES_BYTES", 5 * 10 ** 4)
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match=r"\[keep\]: 3 variants x \d+ samples x 2 series"):
+        sweep.execute(p["study"], {"Rod_body.Density": [1000.0, 1500.0, 2000.0]},
+                      {"v": "max(speed(Rod_body))"}, keep=["speed(Rod_body)"],
+                      settings={"t_end": 2.0}, executor="in-process")
+    assert p["link"].Density == 1000.0
+
+
+def test_an_optimiser_without_optuna_names_the_package(docs, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "optuna", None)
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match="needs Optuna.*python3-optuna"):
+        sweep.execute(p["study"], [{"target": "Rod_body.Density", "low": 500, "high": 900}],
+                      {"v": "max(speed(Rod_body))"}, objective={"maximize": "v"},
+                      optimize={"trials": 5}, executor="in-process")

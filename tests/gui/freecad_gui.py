@@ -20,11 +20,11 @@ def _this_checkout():
     # a checkout: it must be the one under test
     import os, json, SimPhantWorkbench
     here = os.path.realpath(os.path.dirname(SimPhantWorkbench.__file__))
-    if here != os.path.realpath(os.path.join(ROOT, "SimPhantWorkbench")):
+    if here != os.path.realpath(os.path.join(PACKAGE_ROOT, "SimPhantWorkbench")):
         with open(OUT, "w") as fh:
             json.dump({"error": "the GUI loaded SimPhantWorkbench from %s, not from the "
                                 "checkout under test %s (run make setup there)"
-                                % (here, ROOT)}, fh)
+                                % (here, PACKAGE_ROOT)}, fh)
         import FreeCADGui
         FreeCADGui.getMainWindow().close()
         raise SystemExit(1)
@@ -49,20 +49,22 @@ def finish(res):
 """
 
 
-def run_gui_script(tmp, name, script):
+def run_gui_script(tmp, name, script, env=None, timeout=600, package_root=ROOT):
     """Run ``script`` as ``tmp/name.py`` in ``freecad`` under Xvfb; returns
-    ``(results dict, completed process)``. Fails when it wrote no results."""
+    ``(results dict, completed process)``. Fails when it wrote no results. ``env``:
+    variables to set (e.g. another ``HOME``: a fresh FreeCAD profile); ``package_root``:
+    the folder the GUI must load SimPhantWorkbench from (default this checkout)."""
     assert shutil.which("xvfb-run"), "xvfb-run is missing (make setup installs xvfb)"
     out = tmp / "result.json"
     path = tmp / ("%s.py" % name)
-    path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nSHOTS = %r\n"
-                    % (str(out), str(tmp), ROOT, os.environ.get("SIMPHANT_SCREENSHOT_DIR", ""))
-                    + _HELPERS + script)
-    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1")
+    path.write_text("OUT = %r\nTMP = %r\nROOT = %r\nPACKAGE_ROOT = %r\nSHOTS = %r\n"
+                    % (str(out), str(tmp), ROOT, str(package_root),
+                       os.environ.get("SIMPHANT_SCREENSHOT_DIR", "")) + _HELPERS + script)
+    env = dict(os.environ, QTWEBENGINE_DISABLE_SANDBOX="1", **(env or {}))
     env.pop("PYTHONPATH", None)          # FreeCAD's own environment only
     env.pop("DISPLAY", None)
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "freecad",
                            str(path)], cwd=str(tmp), env=env, capture_output=True,
-                          encoding="utf-8", errors="replace", timeout=600)
+                          encoding="utf-8", errors="replace", timeout=timeout)
     assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
     return json.loads(out.read_text()), proc

@@ -14,7 +14,8 @@ import pytest
 from freecad_gui import run_gui_script
 
 
-SCRIPT = textwrap.dedent('''
+#: what both scripts start with: the workbench, the panel's module, messages recorded
+PRELUDE = textwrap.dedent('''
     import json, os, sys, traceback, math
     import numpy as np
     import FreeCAD, FreeCADGui
@@ -30,9 +31,13 @@ SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.document.base import is_type
         from SimPhantWorkbench.commands import cmd_sweep
         from SimPhantWorkbench.gui import common
+        from SimPhantWorkbench.solver.metrics import parse_metric
         from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
         common.message_hook = lambda kind, title, text: res.setdefault("messages", []).append(
             [kind, text])
+''')
+
+SCRIPT = PRELUDE + textwrap.dedent('''
         doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
         doc.UndoMode = 1
         FreeCADGui.updateGui()
@@ -325,3 +330,127 @@ def test_local_cores_give_the_same_results(gui):
         pytest.skip("dask.distributed is not installed: the panel offers in-process runs only")
     executor, workers, same, ticks = gui["dask"]
     assert workers == 2 and executor and same and ticks > 0
+
+
+SCRIPT_OPTIMISE = PRELUDE + textwrap.dedent('''
+        doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "quarter_car.FCStd"))
+        study = doc.getObject("Study")
+        common.set_active_study(study)
+        FreeCADGui.runCommand("SimPhant_NewParameterStudy")
+        FreeCADGui.updateGui()
+        panel = TaskParameterStudy.current
+        check("designs", [panel.design.itemText(i) for i in range(panel.design.count())])
+        check("places", [panel.executor.itemData(i) for i in range(panel.executor.count())])
+        panel.var_table.setRowCount(0)
+        panel.met_table.setRowCount(0)
+        panel.design.setCurrentIndex(panel.design.findText("sobol"))
+        panel.add_variable({"target": "Suspension.Damping", "name": "c", "low": 3.0,
+                            "high": 7.0})
+        panel.add_metric(parse_metric("max(acceleration(Sprung).z)", "acc"))
+        panel.add_metric(parse_metric("range(spring_length(Suspension)) * 1000", "travel_mm"))
+        panel._metrics_changed()
+        check("sobol_valid", [panel.validate(), panel.spec_dict()["design"],
+                              panel.met_table.item(1, 6).text()])
+        panel.design.setCurrentIndex(panel.design.findText("optimize"))
+        panel.objective.setCurrentIndex(panel.objective.findText("minimize acc"))
+        panel.objective2.setCurrentIndex(panel.objective2.findText("minimize travel_mm"))
+        panel.constraints.setText("acc <= 3")
+        panel.sampler.setCurrentIndex(panel.sampler.findText("tpe"))
+        panel.trials.setValue(12)
+        panel.seed.setText("2")
+        panel.t_end.setText("0.5")
+        panel.executor.setCurrentIndex(panel.executor.findData("scheduler"))
+        panel.scheduler.setText("tcp://nowhere")
+        check("bad_scheduler", [panel.validate(), panel.run_button.isEnabled()])
+        panel.scheduler.setText(ADDRESS)
+        panel.use_cache.setChecked(True)
+        panel.cache_dir.setText(os.path.join(TMP, "cache"))
+        check("valid", panel.validate())
+        check("spec", panel.spec_dict())
+        out = panel.run()
+        check("optimised", [len(out.rows), out.count("ok"), out.stats["executor"],
+                            sorted({r["cached"] for r in out.rows})])
+        d = panel.plot_data()
+        check("pareto", [d["kind"], sorted(d["front"]),
+                         sorted(r["variant"] for r in out.pareto()), len(d["x"])])
+        check("pareto_drawn", [[l.get_label() for l in panel.axes.get_lines()],
+                               panel.axes.get_xlabel(), panel.axes.get_ylabel()])
+        check("columns", panel.columns())
+        for _ in range(5):
+            FreeCADGui.updateGui()
+        shots = [f.grab() for f in panel.form]
+        width = sum(p.width() for p in shots) + 10
+        image = QtGui.QPixmap(width, max(p.height() for p in shots))
+        image.fill(QtGui.QColor("#ffffff"))
+        painter = QtGui.QPainter(image)
+        painter.drawPixmap(0, 0, shots[0])
+        painter.drawPixmap(shots[0].width() + 10, 0, shots[1])
+        painter.end()
+        image.save(os.path.join(TMP, "parameter_study_pareto.png"))
+        if SHOTS:
+            image.save(os.path.join(SHOTS, "parameter_study_pareto.png"))
+        again = panel.run()
+        check("from_cache", [again.count("ok"), sum(1 for r in again.rows if r["cached"]),
+                             again.stats["batches"]])
+        ok = panel.accept()
+        stored = sweep.stored_spec([o for o in doc.Objects
+                                    if is_type(o, "SimPhant::ParameterStudy")][0])
+        check("stored", [ok, stored.design, stored.optimize, stored.objectives,
+                         stored.constraints])
+    except Exception:
+        res["error"] = traceback.format_exc()
+    finally:
+        finish(res)
+''')
+
+
+@pytest.fixture(scope="module")
+def optimised(tmp_path_factory):
+    """The optimiser with two objectives from the panel, on a Dask scheduler (one worker)."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("optuna")
+    tmp = tmp_path_factory.mktemp("pstudy_opt_gui")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    try:
+        script = "ADDRESS = %r\n" % cluster.scheduler_address + SCRIPT_OPTIMISE
+        res, _proc = run_gui_script(tmp, "pstudy_opt_gui", script)
+    finally:
+        cluster.close()
+    assert "error" not in res, res["error"] + json.dumps(res)[:3000]
+    res["tmp"] = str(tmp)
+    return res
+
+
+def test_the_panel_offers_every_design_and_where_to_run(optimised):
+    assert optimised["designs"] == ["grid", "lhs", "uniform", "normal", "sobol", "halton",
+                                    "saltelli", "optimize"]
+    assert optimised["places"] == ["in-process", "dask", "scheduler"]
+    assert optimised["sobol_valid"] == ["", "sobol", "range(spring_length(Suspension)) * 1000"]
+    text, run_enabled = optimised["bad_scheduler"]
+    assert "scheduler address 'tcp://nowhere'" in text and not run_enabled
+    assert optimised["valid"] == ""
+    spec = optimised["spec"]
+    assert spec["optimize"] == {"sampler": "tpe", "trials": 12, "seed": 2}
+    assert spec["objective"] == {"minimize": ["acc", "travel_mm"], "constraints": ["acc <= 3"]}
+
+
+def test_the_optimiser_runs_on_the_scheduler_and_the_pareto_front_is_plotted(optimised):
+    rows, ok, executor, cached = optimised["optimised"]
+    assert rows == 12 and ok == 12 and "Dask (tcp://127.0.0.1:" in executor
+    assert cached == [False]
+    kind, front, sweep_front, points = optimised["pareto"]
+    assert kind == "Pareto front" and front == sweep_front and len(front) >= 2
+    assert points == 12
+    labels, xlabel, ylabel = optimised["pareto_drawn"]
+    assert labels == ["variants", "Pareto front (%d)" % len(front)]
+    assert xlabel == "acc (minimize)" and ylabel == "travel_mm (minimize)"
+    assert optimised["columns"][-3:] == ["feasible", "pareto", "message"]
+
+
+def test_the_panels_cache_serves_a_rerun_and_ok_stores_the_optimiser(optimised):
+    assert optimised["from_cache"] == [12, 12, 0]          # nothing submitted
+    ok, design, opt, objectives, constraints = optimised["stored"]
+    assert ok and design == "optimize" and opt == {"sampler": "tpe", "trials": 12, "seed": 2}
+    assert objectives == [["minimize", "acc"], ["minimize", "travel_mm"]]
+    assert constraints == [["acc", "<=", 3.0]]

@@ -256,7 +256,7 @@ def gui(tmp_path_factory):
 
 def test_commands_are_active_with_a_result(gui):
     assert gui["commands"] == ["SimPhant_PlotResults", "SimPhant_ResultsViewer",
-                               "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
+                               "SimPhant_CheckInterference", "SimPhant_ExportResultsCSV", "SimPhant_ExportResultPlots",
                                "SimPhant_ExportAnimation"]
     assert gui["active_before_run"] is False
     assert all(gui["active_after_run"].values()), gui["active_after_run"]

@@ -172,6 +172,13 @@ SCRIPT = textwrap.dedent('''
         select(m["rod"])
         run("SimPhant_LoadsToFEM")
 
+    def check_dependencies(m):
+        run("SimPhant_CheckDependencies")
+        from SimPhantWorkbench.gui import dependencies
+        if dependencies.last_dialog() is not None:
+            dependencies.last_dialog().close()
+            pump(0.05)
+
     from SimPhantWorkbench.solver import JOINT_TYPES
     from SimPhantWorkbench.solver.forces import FORCE_TYPES
     CASES = {
@@ -197,12 +204,15 @@ SCRIPT = textwrap.dedent('''
                                                  run("SimPhant_PlotResults"))),
         "SimPhant_ResultsViewer": (ran, lambda m: (select(m["study"]),
                                                    run("SimPhant_ResultsViewer"))),
+        "SimPhant_CheckInterference": (ran, lambda m: (select(m["study"]),
+                                                       run("SimPhant_CheckInterference"))),
         "SimPhant_ExportResultsCSV": (ran, lambda m: (export_dir(m), select(m["study"]),
                                                       run("SimPhant_ExportResultsCSV"))),
         "SimPhant_ExportResultPlots": (ran, lambda m: (export_dir(m), select(m["study"]),
                                                        run("SimPhant_ExportResultPlots"))),
         "SimPhant_ExportAnimation": (ran, export_animation),
         "SimPhant_LoadsToFEM": (U.ran_slider_crank, loads_to_fem),
+        "SimPhant_CheckDependencies": (base, check_dependencies),
     }
     for kind in JOINT_TYPES:
         CASES["SimPhant_Joint_" + kind] = (base, joint_command(kind))
@@ -308,8 +318,9 @@ SCRIPT = textwrap.dedent('''
 
 #: commands that only read the document (no undo step, nothing changed)
 READ_ONLY = {"SimPhant_SetActiveStudy", "SimPhant_Check", "SimPhant_PlotResults",
-             "SimPhant_ResultsViewer", "SimPhant_ExportResultsCSV",
-             "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation"}
+             "SimPhant_ResultsViewer", "SimPhant_CheckInterference", "SimPhant_ExportResultsCSV",
+             "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation",
+             "SimPhant_CheckDependencies"}
 
 
 @pytest.fixture(scope="module")

@@ -36,16 +36,22 @@ SCRIPT = textwrap.dedent('''
         factory.make_joint(study, "spherical", (base, "Vertex1"), (rod, "Face%d" % face))
         r = runner.run_study(study)
         out.write("samples=%d\\n" % len(r.t))
-        # activating the workbench started the kernel preparation in the background
-        import time
+        # no document was open at activation: nothing was prepared but what the solve
+        # needed (a spherical joint: block size 3)
+        import os, time
         from PySide import QtGui
         from SimPhantWorkbench.gui import kernel_warmup
         from SimPhantWorkbench.solver import warmup
+        out.write("kernels=%s\\n" % ",".join(str(b) for b in warmup.ready_sizes()))
+        # opening a document queues what its study needs (revolute joints: block size 5)
+        FreeCAD.openDocument(os.path.join(os.path.dirname(os.path.dirname(
+            SimPhantWorkbench.__file__)), "examples", "slider_crank.FCStd"))
         t0 = time.time()
-        while kernel_warmup._state["thread"].is_alive() and time.time() - t0 < 400:
+        while (5 not in warmup.ready_sizes() or not kernel_warmup.idle()) \
+                and time.time() - t0 < 400:
             QtGui.QApplication.processEvents()
             time.sleep(0.05)
-        out.write("kernels=%s\\n" % ",".join(str(b) for b in warmup.ready_sizes()))
+        out.write("kernels_after_open=%s\\n" % ",".join(str(b) for b in warmup.ready_sizes()))
     except Exception:
         out.write("error=" + traceback.format_exc().replace("\\n", " | ") + "\\n")
     finally:
@@ -74,5 +80,5 @@ def test_freecad_gui_lists_the_workbench_and_runs_a_study(tmp_path):
     assert res["active"] == "SimPhantWorkbench"
     assert res["numba"]
     assert int(res["samples"]) > 1
-    from SimPhantWorkbench.solver import kernels
-    assert res["kernels"] == ",".join(str(b) for b in kernels.BLOCK_SIZES)
+    assert res["kernels"] == "3"
+    assert res["kernels_after_open"] == "3,5"

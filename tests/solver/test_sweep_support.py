@@ -106,7 +106,7 @@ def test_metrics_against_the_simple_pendulum():
 
 
 def test_metric_expressions_are_checked_with_clear_messages():
-    for text, msg in (("speed(bob)", "unknown reducer"), ("max(sped(bob))", "unknown quantity"),
+    for text, msg in (("speed(bob)", "reduce it"), ("max(sped(bob))", "unknown quantity"),
                       ("max(speed(bob).x)", "scalar"), ("max(position(bob).w)", "component"),
                       ("max(energy_drift(bob))", "whole model"), ("max(position)", "needs a body"),
                       ("at(position(bob).z)", "needs a time"), ("max(", "cannot read"),
@@ -150,3 +150,74 @@ def test_energy_drift_is_the_drift_of_the_energy_balance():
     lost = e["total"][0] - e["total"][-1]
     assert lost > 0.5 * e["total"][0]
     assert parse_metric("max(energy_drift)").evaluate(r) < 1e-6 * e["total"][0]
+
+
+def test_metric_arithmetic_percentiles_and_their_errors():
+    r = pendulum(0.3).simulate(**dict(SETTINGS, t_end=1.0))
+    speed = np.linalg.norm(r.velocity("bob"), axis=1)
+    force = np.linalg.norm(r.reaction_force("hinge"), axis=1)
+    one = lambda text: parse_metric(text).resolved("bob" if "bob" in text else "hinge")  # noqa
+    vmax = one("max(speed(bob))").evaluate(r)
+    m = parse_metric("2 * max(speed(bob)) / max(reaction_force(hinge)) - 1").resolved(
+        {("body", "bob"): "bob", ("joint", "hinge"): "hinge"})
+    assert [t.signal.text for t in m.terms] == ["speed(bob)", "reaction_force(hinge)"]
+    assert m.evaluate(r) == 2 * vmax / force.max() - 1
+    assert one("percentile(speed(bob), 95)").evaluate(r) == float(np.percentile(speed, 95))
+    assert one("median(speed(bob))").evaluate(r) == float(np.median(speed))
+    assert one("std(speed(bob))").evaluate(r) == float(np.std(speed))
+    assert one("integral(speed(bob))").evaluate(r) == pytest.approx(
+        float(np.sum(0.5 * (speed[1:] + speed[:-1]) * np.diff(r.t))), rel=1e-15)
+    assert one("sqrt(abs(min(position(bob).z)))").evaluate(r) == \
+        math.sqrt(abs(r.position("bob")[:, 2].min()))
+    assert one("max(max(speed(bob)), 5)").evaluate(r) == 5.0
+    assert parse_metric("-max(energy_drift) + 1e-3").evaluate(r) == pytest.approx(1e-3, abs=1e-9)
+    with pytest.raises(ModelError, match="division by zero"):
+        one("max(speed(bob)) / (2 - 2)").evaluate(r)
+    for text, msg in (("max(speed(bob)) < 1", "expected REDUCER"), ("x + 1", "unknown name"),
+                      ("3", "at least one reducer|REDUCER"), ("foo(1)", "unknown reducer or "
+                                                                         "function"),
+                      ("percentile(speed(bob))", "needs a q"),
+                      ("percentile(speed(bob), 101)", "0 .. 100"),
+                      ("sqrt(max(speed(bob)), 2)", "takes 1 value"),
+                      ("-" * 60 + "max(speed(bob))", "nested too deeply"),
+                      ("-" * 500 + "max(speed(bob))", "too long|nested"),
+                      ("+".join(["max(speed(bob))"] * 80), "too long"),
+                      ("max(speed(%s))" % ("b" * 3000), "characters")):
+        with pytest.raises(ModelError, match=msg):
+            parse_metric(text)
+
+
+def test_a_timeout_fails_a_variant_and_kept_series_come_back():
+    from SimPhantWorkbench.solver.metrics import parse_signal
+    metrics = [parse_metric("max(speed(bob))").resolved("bob")]
+    keep = [parse_signal("position(bob).x", "x").resolved("bob"), parse_signal("kinetic_energy")]
+    long = dict(SETTINGS, t_end=200.0)
+    out = run_batch([Task(0, "a", pendulum(), long, metrics, timeout=0.3),
+                     Task(1, "b", pendulum(), dict(SETTINGS, t_end=0.2), metrics, keep)])
+    assert out[0]["status"] == "failed" and out[0]["error"] == "Timeout"
+    assert "timeout of 0.3 s" in out[0]["message"] and out[0]["sim_time"] < 5.0
+    t, x = out[1]["series"]["x"]
+    assert len(t) == 201 and x[0] == pytest.approx(0.3 * math.sin(math.radians(5.0)) / 0.3,
+                                                   rel=1e-12)
+    assert set(out[1]["series"]) == {"x", "kinetic_energy"}
+
+
+def test_sobol_indices_of_the_ishigami_function():
+    """The Saltelli design and estimators against the closed-form indices of
+    f = sin x1 + 7 sin^2 x2 + 0.1 x3^4 sin x1 on [-pi, pi]^3 (Ishigami & Homma 1990)."""
+    from SimPhantWorkbench.sweep.designs import saltelli_unit
+    from SimPhantWorkbench.sweep.sensitivity import sobol_indices
+    n, d = 2048, 3
+    x = -np.pi + 2 * np.pi * saltelli_unit(n, d, np.random.default_rng(1))
+    y = np.sin(x[:, 0]) + 7 * np.sin(x[:, 1]) ** 2 + 0.1 * x[:, 2] ** 4 * np.sin(x[:, 0])
+    a, b = 7.0, 0.1
+    v1 = 0.5 * (1 + b * np.pi ** 4 / 5) ** 2
+    v2 = a * a / 8
+    v13 = b * b * np.pi ** 8 * (1 / 18 - 1 / 50)
+    v = v1 + v2 + v13
+    r = sobol_indices(y, n, d)
+    np.testing.assert_allclose(r["S1"], [v1 / v, v2 / v, 0.0], atol=0.03)
+    np.testing.assert_allclose(r["ST"], [(v1 + v13) / v, v2 / v, v13 / v], atol=0.03)
+    assert np.all(r["S1_conf"] < 0.1) and r["samples"] == n
+    y[5] = np.nan                                   # a failed variant: its sample left out
+    assert sobol_indices(y, n, d)["samples"] == n - 1

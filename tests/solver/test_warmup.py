@@ -108,9 +108,10 @@ def test_kernels_cache_to_the_user_cache_when_the_package_dir_is_not_writable(tm
     """An add-on installed where the user cannot write: numba falls back to the user's
     cache directory. (A file named ``__pycache__`` blocks the in-tree cache even for root.)"""
     pkg = tmp_path / "addon"
-    shutil.copytree(os.path.join(ROOT, "SimPhantWorkbench", "solver"),
-                    pkg / "SimPhantWorkbench" / "solver",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for room in ("deps", "solver"):        # the solver and the room below it
+        shutil.copytree(os.path.join(ROOT, "SimPhantWorkbench", room),
+                        pkg / "SimPhantWorkbench" / room,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     (pkg / "SimPhantWorkbench" / "__init__.py").write_text("")
     (pkg / "SimPhantWorkbench" / "solver" / "__pycache__").write_text("not a directory")
     home = tmp_path / "home"
@@ -148,3 +149,39 @@ def test_cached_kernels_of_other_sources_are_dropped(tmp_path):
     (tmp_path / stale[0]).write_bytes(b"x")
     assert kernels.drop_stale_cache([str(tmp_path)], "abc") == []
     assert (tmp_path / stale[0]).exists()
+
+
+def test_time_waiting_for_another_threads_preparation_is_compile_time(monkeypatch):
+    """A solve that waits while the background warm-up prepares kernels reports that
+    wait as compile time, not as solve time."""
+    import threading
+    import time
+    monkeypatch.setattr(warmup, "_run_part", lambda bs, adaptive, model_class: None)
+    monkeypatch.setattr(warmup, "_ready", set())
+    held = threading.Event()
+
+    def other():
+        with warmup._lock:
+            held.set()
+            time.sleep(0.4)
+    t = threading.Thread(target=other)
+    t.start()
+    held.wait()
+    sec = warmup.ensure(5)
+    t.join()
+    assert sec >= 0.35, sec
+    assert warmup.ensure(5) == 0.0
+
+
+@pytest.mark.skipif(JIT_OFF, reason="numba's JIT is disabled: there is nothing to cache")
+def test_kernels_compiled_next_to_the_sources_prefill_another_cache(tmp_path):
+    """A read-only install: numba caches in another folder (here NUMBA_CACHE_DIR), and
+    the kernels its owner compiled next to the sources are copied there and loaded, not
+    compiled again."""
+    first = _child(_CHILD % ROOT)                  # the sources' own cache holds size 5
+    assert first["path"] and os.path.realpath(first["path"]).startswith(ROOT)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "user-cache"))
+    second = _child(_CHILD % ROOT, env)
+    assert os.path.realpath(second["path"]).startswith(str(tmp_path))
+    assert second["misses"] == 0 and second["hits"] > 0, second
+    assert any(n.endswith(".nbc") for n in os.listdir(second["path"]))

@@ -8,27 +8,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="32"/>
+        <location filename="cmd_drivers.py" line="31"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="35"/>
+        <location filename="cmd_drivers.py" line="34"/>
         <source>Select one joint of study &apos;%s&apos; in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="39"/>
+        <location filename="cmd_drivers.py" line="38"/>
         <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="42"/>
+        <location filename="cmd_drivers.py" line="41"/>
         <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="57"/>
+        <location filename="cmd_drivers.py" line="56"/>
         <source>Select a joint of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -73,22 +73,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="51"/>
+        <location filename="cmd_forces.py" line="62"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="52"/>
+        <location filename="cmd_forces.py" line="63"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="66"/>
+        <location filename="cmd_forces.py" line="77"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="75"/>
+        <location filename="cmd_forces.py" line="86"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -103,12 +103,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="72"/>
-        <source>Select one or more solids that are not yet bodies of study &apos;%s&apos;.</source>
+        <location filename="cmd_model.py" line="73"/>
+        <source>Select one or more parts that are not yet bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="108"/>
+        <location filename="cmd_model.py" line="109"/>
         <source>&apos;%s&apos; is not in the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -128,13 +128,13 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="45"/>
+        <location filename="cmd_run.py" line="46"/>
         <source>The study cannot be solved as it is:
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="48"/>
+        <location filename="cmd_run.py" line="49"/>
         <source>SimPhant: check &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -144,53 +144,53 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="60"/>
+        <location filename="results_commands.py" line="63"/>
         <source>%s (study &apos;%s&apos;):
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="90"/>
+        <location filename="results_commands.py" line="121"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="106"/>
+        <location filename="results_commands.py" line="136"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="124"/>
+        <location filename="results_commands.py" line="154"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="138"/>
+        <location filename="results_commands.py" line="168"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="155"/>
+        <location filename="results_commands.py" line="185"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="165"/>
+        <location filename="results_commands.py" line="195"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="166"/>
+        <location filename="results_commands.py" line="196"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="167"/>
+        <location filename="results_commands.py" line="197"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="198"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
@@ -200,102 +200,192 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="178"/>
+        <location filename="results_commands.py" line="208"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="179"/>
+        <location filename="results_commands.py" line="209"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="185"/>
+        <location filename="results_commands.py" line="215"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="63"/>
-        <source>SimPhant: compiling the solver kernels in the background (first use only, about half a minute per joint block size, %d sizes); a solve started meanwhile waits for them</source>
+        <location filename="common.py" line="172"/>
+        <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="69"/>
-        <source>SimPhant: could not prepare the solver kernels (%s); they are compiled when a study is solved</source>
+        <location filename="common.py" line="175"/>
+        <source>&apos;%s&apos; has no placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="76"/>
-        <source>SimPhant: solver kernels compiled in %.0f s (cached for later sessions)</source>
+        <location filename="common.py" line="184"/>
+        <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="89"/>
-        <source>compiling the solver kernels, first use only (joint block size %d): %.0f s</source>
+        <location filename="common.py" line="224"/>
+        <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="53"/>
-        <source> (of which %.2f s compiling/loading the solver kernels)</source>
+        <location filename="common.py" line="264"/>
+        <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="233"/>
+        <location filename="dependencies.py" line="53"/>
+        <source>SimPhant: the solver cannot run: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="dependencies.py" line="72"/>
+        <source>SimPhant: dependencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="dependencies.py" line="73"/>
+        <source>SimPhant: dependencies missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="dependencies.py" line="76"/>
+        <source>&lt;b&gt;Everything the solver needs is installed.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="dependencies.py" line="80"/>
+        <source>&lt;b&gt;SimPhant cannot solve: %s.&lt;/b&gt;&lt;br&gt;The workbench works otherwise (modelling, opening documents). Install what is missing with the commands below, in a terminal, with FreeCAD closed; then start FreeCAD again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="dependencies.py" line="95"/>
+        <source>Copy commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="165"/>
+        <source>SimPhant: solver kernels for block size %d%s compiled in %.0f s (cached for later sessions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="166"/>
+        <source> (adaptive integrators)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="174"/>
+        <source>SimPhant: could not prepare the solver kernels (%s); they are prepared when a study is solved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="186"/>
+        <source>joint block size %d%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="187"/>
+        <source>, adaptive integrators</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="191"/>
+        <source>loading the solver kernels from the cache (%s): %.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="194"/>
+        <source>compiling the solver kernels, first use on this computer (%s): %.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="198"/>
+        <source>, about %.0f s left (%.0f s measured here before)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="225"/>
+        <source>SimPhant: solver kernels ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="54"/>
+        <source>%.1f s compiling the solver kernels (first use on this computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="55"/>
+        <source>%.2f s loading the solver kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="56"/>
+        <source> (of which %s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="237"/>
         <source>SimPhant: cannot solve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="461"/>
+        <location filename="task_parameter_study.py" line="129"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="131"/>
+        <location filename="solve_job.py" line="134"/>
         <source>SimPhant: solving &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="141"/>
-        <source>First run in this session: the solver&apos;s numba kernels are being loaded (the very first run on this computer compiles them, which takes a minute; later runs start at once).</source>
+        <location filename="solve_job.py" line="144"/>
+        <source>First run in this session: the solver&apos;s kernels are loaded from numba&apos;s cache; on their first use on this computer they are compiled first (the line below says which, and how long).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="451"/>
+        <location filename="task_parameter_study.py" line="118"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="453"/>
+        <location filename="task_parameter_study.py" line="120"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="166"/>
+        <location filename="solve_job.py" line="169"/>
         <source>t = %.4g s of %.4g s   elapsed %.1f s   %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="204"/>
+        <location filename="solve_job.py" line="208"/>
         <source>SimPhant: study &apos;%s&apos; solved: %d frames, %.2f s wall time%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="210"/>
+        <location filename="solve_job.py" line="214"/>
         <source>SimPhant: cannot store the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="216"/>
+        <location filename="solve_job.py" line="220"/>
         <source>SimPhant: solving &apos;%s&apos; cancelled; the document is unchanged</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="222"/>
+        <location filename="solve_job.py" line="226"/>
         <source>SimPhant: the simulation failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="225"/>
+        <location filename="solve_job.py" line="229"/>
         <source>Keep the partial result (%d frames up to t = %.4g s) for playback?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -317,6 +407,101 @@
     <message>
         <location filename="export.py" line="86"/>
         <source>document &apos;%s&apos; has no 3-D view to record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="37"/>
+        <source>Interference: %d pairs checked, %d left out (joints, fixed), deflection %s mm, %d distance queries, %.3g s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="44"/>
+        <source>  %s - %s interfere from %s s to %s s, up to %s mm deep at %s s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="50"/>
+        <source>  no interference; smallest clearance %s mm (%s - %s at %s s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="53"/>
+        <source>  the search stopped early for some pairs: the figures are those found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="62"/>
+        <source>Body A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="62"/>
+        <source>Body B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="63"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="63"/>
+        <source>From [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="64"/>
+        <source>To [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="65"/>
+        <source>Max depth [mm]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="66"/>
+        <source>At [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="67"/>
+        <source>Min clearance [mm]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="86"/>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="89"/>
+        <source>Move the bodies to the output frame nearest to the row&apos;s instant and select the two bodies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="100"/>
+        <source>interference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="105"/>
+        <source>clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="109"/>
+        <source>left out: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="166"/>
+        <source>SimPhant: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference.py" line="172"/>
+        <source>SimPhant interference: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -345,7 +530,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="556"/>
+        <location filename="plot_panel.py" line="570"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -355,7 +540,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="50"/>
+        <location filename="parameter_study_spec.py" line="34"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -450,112 +635,147 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="23"/>
+        <location filename="parameter_study_results.py" line="27"/>
         <source>line</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="24"/>
+        <location filename="parameter_study_results.py" line="28"/>
         <source>scatter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="27"/>
+        <location filename="parameter_study_results.py" line="29"/>
         <source>heat map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="27"/>
-        <source>variant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="parameter_study_results.py" line="28"/>
-        <source>status</source>
+        <location filename="parameter_study_results.py" line="32"/>
+        <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="parameter_study_results.py" line="32"/>
+        <source>variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="33"/>
+        <source>status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="34"/>
+        <source>feasible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="35"/>
+        <source>pareto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="38"/>
         <source>message</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="39"/>
+        <location filename="parameter_study_results.py" line="38"/>
+        <source>%s (minimize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="42"/>
+        <source>%s (maximize)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="49"/>
         <source>Results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="53"/>
+        <location filename="parameter_study_results.py" line="63"/>
         <source>Metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="54"/>
+        <location filename="parameter_study_results.py" line="64"/>
         <source>vs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="55"/>
+        <location filename="parameter_study_spec.py" line="203"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="56"/>
+        <location filename="parameter_study_results.py" line="66"/>
         <source>as</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="69"/>
+        <location filename="parameter_study_results.py" line="79"/>
         <source>Export PNG ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="70"/>
+        <location filename="parameter_study_results.py" line="80"/>
         <source>Export CSV ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="71"/>
+        <location filename="parameter_study_results.py" line="81"/>
         <source>Apply best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="74"/>
+        <location filename="parameter_study_results.py" line="84"/>
         <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="329"/>
+        <location filename="parameter_study_spec.py" line="365"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="167"/>
+        <location filename="parameter_study_results.py" line="197"/>
         <source>Run the study to see its results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="198"/>
+        <location filename="parameter_study_results.py" line="203"/>
+        <source>variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="205"/>
+        <source>Pareto front (%d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_results.py" line="246"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="202"/>
+        <location filename="parameter_study_results.py" line="250"/>
         <source>best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="225"/>
+        <location filename="parameter_study_results.py" line="271"/>
         <source>PNG image (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="227"/>
+        <location filename="parameter_study_results.py" line="273"/>
         <source>CSV table (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="228"/>
+        <location filename="parameter_study_results.py" line="274"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
@@ -565,8 +785,243 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="242"/>
+        <location filename="parameter_study_results.py" line="288"/>
         <source>No best variant: choose a best variant (objective) and run the study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="28"/>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="34"/>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="29"/>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="30"/>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>Low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="31"/>
+        <source>High</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="32"/>
+        <source>Rel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="35"/>
+        <source>Component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Reducer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="36"/>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="37"/>
+        <source>Expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="45"/>
+        <source>In this process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="46"/>
+        <source>Local cores (Dask)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="47"/>
+        <source>Dask scheduler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="478"/>
+        <source>Parameter study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="128"/>
+        <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="132"/>
+        <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="135"/>
+        <source>Metrics (SI units)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="139"/>
+        <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="212"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="180"/>
+        <source>Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="181"/>
+        <source>samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="182"/>
+        <source>seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="231"/>
+        <source>workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="191"/>
+        <source>Optimiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="192"/>
+        <source>trials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="193"/>
+        <source>in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="201"/>
+        <source>A second objective: the Pareto front of both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="202"/>
+        <source>Best variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="206"/>
+        <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="207"/>
+        <source>Constraints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="210"/>
+        <source>the study&apos;s (%g s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="41"/>
+        <source>End time [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="214"/>
+        <source>timeout per variant [s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="229"/>
+        <source>tcp://host:8786</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="250"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="233"/>
+        <source>Cache results in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="236"/>
+        <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="251"/>
+        <source>Cancel run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="290"/>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="291"/>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="370"/>
+        <source>minimize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="371"/>
+        <source>maximize %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="parameter_study_spec.py" line="463"/>
+        <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -730,11 +1185,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="195"/>
-        <source>End time [s]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="42"/>
         <source>Frequency [Hz]</source>
         <translation type="unfinished"></translation>
@@ -870,52 +1320,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="38"/>
+        <location filename="task_joint.py" line="39"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="102"/>
+        <location filename="task_joint.py" line="107"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="254"/>
+        <location filename="task_joint.py" line="276"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="107"/>
+        <location filename="task_joint.py" line="112"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="119"/>
+        <location filename="task_joint.py" line="124"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="122"/>
+        <location filename="task_joint.py" line="127"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="126"/>
+        <location filename="task_joint.py" line="131"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="132"/>
+        <location filename="task_joint.py" line="135"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="137"/>
+        <location filename="task_joint.py" line="138"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="215"/>
+        <location filename="task_joint.py" line="147"/>
+        <source>Keep the gap along the axis (set Offset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="149"/>
+        <source>Set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="237"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -925,62 +1385,72 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="261"/>
+        <location filename="task_joint.py" line="283"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="263"/>
+        <location filename="task_joint.py" line="285"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="265"/>
+        <location filename="task_joint.py" line="287"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="274"/>
+        <location filename="task_joint.py" line="298"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="278"/>
+        <location filename="task_joint.py" line="302"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="291"/>
+        <location filename="task_joint.py" line="315"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="299"/>
+        <location filename="task_joint.py" line="324"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="301"/>
+        <location filename="task_joint.py" line="326"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="331"/>
+        <location filename="task_joint.py" line="337"/>
+        <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="344"/>
+        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; pick other elements, or keep the gap along the axis with Offset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="374"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="333"/>
+        <location filename="task_joint.py" line="376"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="334"/>
+        <location filename="task_joint.py" line="377"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="360"/>
+        <location filename="task_joint.py" line="405"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1050,7 +1520,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="211"/>
+        <location filename="widgets.py" line="237"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1065,192 +1535,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="44"/>
-        <source>Target</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="50"/>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="45"/>
-        <source>Values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="45"/>
-        <source>Start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="46"/>
-        <source>Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="46"/>
-        <source>Count</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="47"/>
-        <source>Low</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="47"/>
-        <source>High</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="48"/>
-        <source>Rel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="51"/>
-        <source>Object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="51"/>
-        <source>Component</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="52"/>
-        <source>Reducer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="52"/>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="391"/>
-        <source>Parameter study &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="157"/>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="160"/>
-        <source>samples</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="162"/>
-        <source>seed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="164"/>
-        <source>Design</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="168"/>
-        <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="174"/>
-        <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs: Low/High or Rel (+- fraction of the document&apos;s value)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="179"/>
-        <source>Metrics (SI units)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="184"/>
-        <source>A reducer of a result signal: &apos;at&apos; takes a time [s], &apos;first_crossing&apos; a level and a direction, &apos;period&apos; a level</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="191"/>
-        <source>Best variant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="194"/>
-        <source>the study&apos;s (%g s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="197"/>
-        <source>In this process</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="199"/>
-        <source>Local cores (Dask)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="206"/>
-        <source>workers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="216"/>
-        <source>Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="217"/>
-        <source>Cancel run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="258"/>
-        <source>Add</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="259"/>
-        <source>Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="334"/>
-        <source>minimize %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="335"/>
-        <source>maximize %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_parameter_study.py" line="422"/>
+        <location filename="task_parameter_study.py" line="86"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="427"/>
+        <location filename="task_parameter_study.py" line="91"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="441"/>
-        <source>%d variants: %d ok, %d failed, %d not run; %.1f s (%s). OK keeps the results.</source>
+        <location filename="task_parameter_study.py" line="105"/>
+        <source>%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s).%s OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="455"/>
-        <source>%d of %d variants (%d failed, %d from the cache)   elapsed %.1f s   %s</source>
+        <location filename="task_parameter_study.py" line="108"/>
+        <source>nothing run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="472"/>
+        <location filename="task_parameter_study.py" line="122"/>
+        <source>%d of %d variants (%d failed, %d lost, %d from the cache)   elapsed %.1f s   %s%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_parameter_study.py" line="140"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1461,12 +1771,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="122"/>
+        <location filename="widgets.py" line="148"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="189"/>
+        <location filename="widgets.py" line="215"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1899,12 +2209,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddBody</name>
     <message>
-        <location filename="cmd_model.py" line="86"/>
+        <location filename="cmd_model.py" line="88"/>
         <source>Add body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="91"/>
+        <location filename="cmd_model.py" line="93"/>
         <source>Make the selected solids moving bodies of the active study (several at once); mass, CoG and inertia come from the solids and their density</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1912,12 +2222,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddFixedBody</name>
     <message>
-        <location filename="cmd_model.py" line="95"/>
+        <location filename="cmd_model.py" line="97"/>
         <source>Add fixed body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="97"/>
+        <location filename="cmd_model.py" line="99"/>
         <source>Make the selected solids fixed bodies (the ground) of the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1951,25 +2261,51 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Check</name>
     <message>
-        <location filename="cmd_run.py" line="31"/>
+        <location filename="cmd_run.py" line="32"/>
         <source>Check model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="36"/>
+        <location filename="cmd_run.py" line="37"/>
         <source>Check the study before solving: bodies, joints, loads, degrees of freedom (mobility, redundant joints, singular or locked mechanisms) and how far the joints are from assembled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_CheckDependencies</name>
+    <message>
+        <location filename="cmd_run.py" line="109"/>
+        <source>Check dependencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="114"/>
+        <source>Check what the solver needs in FreeCAD&apos;s Python (numpy, scipy, numba, llvmlite: present, versions, agreeing) and show the commands that install what is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_CheckInterference</name>
+    <message>
+        <location filename="results_commands.py" line="111"/>
+        <source>Check interference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="116"/>
+        <source>Do the bodies collide anywhere along the result, between its frames too? Lists per pair the intervals of interference and their depth or the smallest clearance, and shows the first contact</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="146"/>
+        <location filename="results_commands.py" line="176"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="149"/>
+        <location filename="results_commands.py" line="179"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1977,12 +2313,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="132"/>
+        <location filename="results_commands.py" line="162"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="136"/>
+        <location filename="results_commands.py" line="166"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1990,12 +2326,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="118"/>
+        <location filename="results_commands.py" line="148"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="122"/>
+        <location filename="results_commands.py" line="152"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2003,12 +2339,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="98"/>
+        <location filename="cmd_forces.py" line="103"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="101"/>
+        <location filename="cmd_forces.py" line="106"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2029,12 +2365,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Joints</name>
     <message>
-        <location filename="cmd_joints.py" line="62"/>
+        <location filename="cmd_joints.py" line="61"/>
         <source>Joints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_joints.py" line="65"/>
+        <location filename="cmd_joints.py" line="64"/>
         <source>Add a joint between two bodies of the active study: pick a vertex, edge or face on each</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2081,12 +2417,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Playback</name>
     <message>
-        <location filename="cmd_run.py" line="74"/>
+        <location filename="cmd_run.py" line="76"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="77"/>
+        <location filename="cmd_run.py" line="79"/>
         <source>Play the study&apos;s result back on the document: time slider, play/pause, speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2094,12 +2430,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="69"/>
+        <location filename="results_commands.py" line="72"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="73"/>
+        <location filename="results_commands.py" line="76"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2107,12 +2443,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Reset</name>
     <message>
-        <location filename="cmd_run.py" line="90"/>
+        <location filename="cmd_run.py" line="92"/>
         <source>Reset placements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="93"/>
+        <location filename="cmd_run.py" line="95"/>
         <source>Put the bodies back exactly where they were when the last run started</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2120,12 +2456,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="81"/>
+        <location filename="results_commands.py" line="84"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="85"/>
+        <location filename="results_commands.py" line="88"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2146,12 +2482,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Solve</name>
     <message>
-        <location filename="cmd_run.py" line="55"/>
+        <location filename="cmd_run.py" line="57"/>
         <source>Solve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="59"/>
+        <location filename="cmd_run.py" line="61"/>
         <source>Run the motion study in the background (FreeCAD stays usable; Cancel in the progress window); the result is stored in the study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2159,22 +2495,22 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="21"/>
+        <location filename="__init__.py" line="22"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="22"/>
+        <location filename="__init__.py" line="23"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="26"/>
+        <location filename="__init__.py" line="27"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="29"/>
+        <location filename="__init__.py" line="30"/>
         <source>SimPhant results</source>
         <translation type="unfinished"></translation>
     </message>

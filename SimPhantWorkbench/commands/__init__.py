@@ -3,7 +3,7 @@
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
-generated), ``cmd_run``
+generated), ``cmd_couplers`` (one per registry coupler kind, generated), ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer,
 exports). ``register`` adds them all to FreeCADGui.
 """
@@ -13,12 +13,18 @@ def _driver_kinds():
     return joint_driver_kinds()
 
 
+def _coupler_kinds():
+    from ..solver.couplers import coupler_kinds
+    return coupler_kinds()
+
+
 #: Toolbars and their commands (``None`` = separator), in order.
 TOOLBARS = (
     ("SimPhant model", ("SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody",
                         "SimPhant_Joints", "SimPhant_ForceElements", "SimPhant_AddForce",
                         "SimPhant_AddTorque", "SimPhant_ImportAssembly") + tuple(
-                            "SimPhant_Driver_" + k for k in _driver_kinds())),
+                            "SimPhant_Driver_" + k for k in _driver_kinds()) + tuple(
+                            "SimPhant_Coupler_" + k for k in _coupler_kinds())),
     ("SimPhant run", ("SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback",
                       "SimPhant_Reset", "SimPhant_NewParameterStudy")),
     ("SimPhant results", ("SimPhant_PlotResults", "SimPhant_ResultsViewer",
@@ -31,10 +37,11 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import (cmd_drivers, cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep,
-                   results_commands)
+    from . import (cmd_couplers, cmd_drivers, cmd_forces, cmd_joints, cmd_model, cmd_run,
+                   cmd_sweep, results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
-        + cmd_drivers.commands() + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS)
+        + cmd_drivers.commands() + cmd_couplers.commands() + list(cmd_run.COMMANDS) \
+        + list(cmd_sweep.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

@@ -7,12 +7,11 @@ or in the 3D view (one of its frames' bodies' elements is not enough: the joint
 object itself), when the joint has that degree of freedom, and opens its task panel
 (``taskpanels.task_driver``: function and values, checked as you type).
 """
-import FreeCADGui
 
 from ..document.base import find_study, is_type
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.common import Command, active_study, add_and_edit, obj_expr
 
 IMPORT = "from SimPhantWorkbench import factory"
 
@@ -62,13 +61,7 @@ class DriverCommand(Command):
         doc = study.Document
         line = "_driver = factory.make_driver(%s, %s, %r, 'ramp')" % (
             obj_expr(study), obj_expr(joint), self.kind)
-        before = {o.Name for o in doc.Objects}
-        if run_in_transaction(doc, self.menu, [IMPORT, line]):
-            FreeCADGui.Selection.clearSelection()
-            for o in doc.Objects:
-                if o.Name not in before and is_type(o, "SimPhant::Driver"):
-                    FreeCADGui.Selection.addSelection(o)
-                    FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
+        add_and_edit(doc, self.menu, [IMPORT, line], "SimPhant::Driver")
 
 
 def commands():

@@ -16,7 +16,7 @@ import FreeCADGui
 from ..document.base import is_type
 from ..solver.forces import FORCE_TYPES
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.common import Command, active_study, add_and_edit, obj_expr
 
 GROUP = "SimPhant_ForceElements"
 IMPORT = "from SimPhantWorkbench import factory"
@@ -72,14 +72,8 @@ class ForceCommand(Command):
                                % self.spec.label.lower())
                 return
             args = "%s, %r, joint=%s" % (obj_expr(study), self.kind, obj_expr(joint))
-        before = {o.Name for o in doc.Objects}
-        if run_in_transaction(doc, "Add SimPhant " + self.spec.label.lower(), [
-                IMPORT, "factory.make_force_element(%s)" % args]):
-            FreeCADGui.Selection.clearSelection()
-            for o in doc.Objects:
-                if o.Name not in before and is_type(o, "SimPhant::ForceElement"):
-                    FreeCADGui.Selection.addSelection(o)
-                    FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
+        add_and_edit(doc, "Add SimPhant " + self.spec.label.lower(),
+                     [IMPORT, "factory.make_force_element(%s)" % args], "SimPhant::ForceElement")
 
 
 class ForceGroup:

@@ -26,9 +26,11 @@ Distance, plane face - plane    planar; ``Offset`` = ``Distance`` (JCS 2's origi
 face                            ``Distance`` ahead of JCS 1's plane along JCS 1's z)
 Distance, vertex - vertex       distance (``Length`` = ``Distance``), or spherical
                                 when ``Distance`` is 0 (as the 1.x solver does)
+Gears, Belt, RackPinion, Screw  a coupler between the imported joints that carry the
+                                parts (``assembly_couplers``)
 other Distance cases, Parallel, skipped with a warning naming the joint
-Perpendicular, Angle,           (``strict=True``: ``ModelError`` listing them all,
-RackPinion, Screw, Gears, Belt  before anything is created)
+Perpendicular, Angle            (``strict=True``: ``ModelError`` listing them all,
+                                before anything is created)
 ==============================  ===============================================
 
 What is read (property formats)
@@ -107,11 +109,12 @@ import FreeCAD
 import Part
 
 from ..solver import ModelError
+from .assembly_couplers import COUPLER_KIND_MAP, plan_coupler
 from .massprops import ancestors, container_placement
 
-__all__ = ["JOINT_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
+__all__ = ["JOINT_KIND_MAP", "COUPLER_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
            "ImportReport", "is_assembly", "assembly_joint_objects", "resolve_reference",
-           "plan_assembly", "joint_label", "joint_what"]
+           "plan_assembly", "joint_label", "coupler_label", "joint_what"]
 
 #: Assembly ``JointType`` -> SimPhant registry kind (Distance is decided per case).
 JOINT_KIND_MAP = {
@@ -123,8 +126,7 @@ JOINT_KIND_MAP = {
 }
 
 #: Assembly joint types SimPhant has no joint for (skipped, or an error in strict mode).
-UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle", "RackPinion", "Screw", "Gears",
-                     "Belt")
+UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle")
 
 _DISTANCE_ZERO = 1e-7        # mm; a point-point Distance below this is a ball joint (1.x)
 _MEET_TOL = 1e-3             # mm; JCS origins farther apart: the Assembly is not solved
@@ -167,7 +169,8 @@ AssemblyPlan = namedtuple("AssemblyPlan", [
     "skipped",    # (joint Label, reason)
     "problems",   # reasons that make strict mode fail
     "warnings",   # everything worth telling the user (skips included)
-])
+    "couplers",   # CouplerPlans (``assembly_couplers``) of Gears, Belt, RackPinion, Screw
+], defaults=((),))
 
 
 class ImportReport:
@@ -178,6 +181,7 @@ class ImportReport:
     study : the SimPhant Study
     bodies : dict part Name -> SimPhant Body (created or reused)
     joints : dict Assembly joint Name -> SimPhant Joint
+    couplers : dict Assembly joint Name -> SimPhant Coupler
     skipped : list of (Assembly joint Label, reason)
     warnings : list of str (also printed to the report view)
     """
@@ -187,6 +191,7 @@ class ImportReport:
         self.plan = plan
         self.bodies = {}
         self.joints = {}
+        self.couplers = {}
         self.skipped = list(plan.skipped)
         self.warnings = list(plan.warnings)
 
@@ -495,6 +500,23 @@ def _unsolved_warning(plan):
             "assemble the joint at t = 0" % (joint_what(plan.source), "; ".join(issues)))
 
 
+#: FreeCAD 1.x joint limit switches and the value each enables
+_LIMITS = (("EnableLengthMin", "LengthMin", "mm"), ("EnableLengthMax", "LengthMax", "mm"),
+           ("EnableAngleMin", "AngleMin", "deg"), ("EnableAngleMax", "AngleMax", "deg"))
+
+
+def _enabled_limits(joint):
+    """``["AngleMin = -30 deg", ...]``: the limits switched on in an Assembly joint."""
+    props = getattr(joint, "PropertiesList", ())
+    out = []
+    for switch, name, unit in _LIMITS:
+        if switch in props and bool(getattr(joint, switch)):
+            value = getattr(joint, name, None)
+            value = float(getattr(value, "Value", value)) if value is not None else float("nan")
+            out.append("%s = %g %s" % (name, value, unit))
+    return out
+
+
 def joint_what(joint):
     return "Assembly joint '%s'" % joint.Label
 
@@ -537,13 +559,15 @@ def plan_assembly(assembly, strict=False):
             use(obj)
 
     plans = []
+    coupling = []
     for joint in joints:
         off = _switched_off(joint)
         if off:
             skip(joint, off, problem=False)
             continue
         jtype = str(joint.JointType)
-        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP and jtype != "Distance"):
+        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP and jtype != "Distance"
+                                          and jtype not in COUPLER_KIND_MAP):
             skip(joint, "SimPhant has no joint for the Assembly type %s" % jtype)
             continue
         try:
@@ -554,6 +578,11 @@ def plan_assembly(assembly, strict=False):
             continue
         if ref1.part == ref2.part:
             skip(joint, "both references are on part '%s'" % ref1.part.Label)
+            continue
+        if jtype in COUPLER_KIND_MAP:
+            coupling.append((joint, COUPLER_KIND_MAP[jtype], ref1, ref2,
+                             ref1.owner_placement.multiply(joint.Placement1),
+                             ref2.owner_placement.multiply(joint.Placement2)))
             continue
         offset, length = 0.0, None
         if jtype == "Distance":
@@ -578,13 +607,27 @@ def plan_assembly(assembly, strict=False):
         message = _unsolved_warning(plan)
         if message:
             warnings.append(message)
+        limits = _enabled_limits(joint)
+        if limits:
+            reason = ("%s: its limits (%s) are not imported; SimPhant has no joint limits, "
+                      "the joint moves past them" % (joint_what(joint), ", ".join(limits)))
+            warnings.append(reason)
+            problems.append(reason)
         plans.append(plan)
 
+    couplers = []
+    for joint, kind, ref1, ref2, jcs1, jcs2 in coupling:
+        cp, reason = plan_coupler(joint, kind, ref1, ref2, jcs1, jcs2, plans)
+        if cp is None:
+            skip(joint, reason)
+        else:
+            couplers.append(cp)
     if strict and problems:
         raise ModelError("Assembly '%s' cannot be imported (strict mode):\n  %s"
                          % (assembly.Label, "\n  ".join(problems)))
     warnings.extend(_connectivity_warnings(assembly, joints, parts, grounded, plans))
-    return AssemblyPlan(assembly, parts, grounded, plans, skipped, problems, warnings)
+    return AssemblyPlan(assembly, parts, grounded, plans, skipped, problems, warnings,
+                        couplers)
 
 
 def _connectivity_warnings(assembly, joints, parts, grounded, plans):
@@ -612,6 +655,11 @@ def _connectivity_warnings(assembly, joints, parts, grounded, plans):
                    "%s fall freely" % (assembly.Label, ", ".join("'%s'" % n for n in loose),
                                        "it would" if len(loose) == 1 else "they would"))
     return out
+
+
+def coupler_label(assembly_joint):
+    """Label of the SimPhant coupler made of an Assembly coupling joint: ``"<Label>_coupler"``."""
+    return "%s_coupler" % assembly_joint.Label
 
 
 def joint_label(assembly_joint):

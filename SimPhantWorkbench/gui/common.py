@@ -160,6 +160,21 @@ def run_in_transaction(doc, title, lines):
     return True
 
 
+def add_and_edit(doc, title, lines, type_name):
+    """Run ``lines`` (``run_in_transaction``) that add an object of ``type_name`` to
+    ``doc``; then select the new object and open its task panel. Returns True on success."""
+    from ..document.base import is_type
+    before = {o.Name for o in doc.Objects}
+    if not run_in_transaction(doc, title, lines):
+        return False
+    FreeCADGui.Selection.clearSelection()
+    for o in doc.Objects:
+        if o.Name not in before and is_type(o, type_name):
+            FreeCADGui.Selection.addSelection(o)
+            FreeCADGui.getDocument(doc.Name).setEdit(o.Name)   # its task panel
+    return True
+
+
 def in_edit():
     """True while a task dialog is open (commands that open one are then inactive)."""
     try:

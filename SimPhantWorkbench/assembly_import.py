@@ -6,20 +6,23 @@ Assembly's joints connect (grounded parts become fixed bodies) and one SimPhant
 Joint per supported Assembly joint (labelled ``"<Assembly joint Label>_joint"``),
 with the joint coordinate systems the user already placed in the Assembly as
 explicit frames. ``import_assembly`` does the same and returns an
-``ImportReport`` (what was created, skipped and warned about); ``plan_assembly``
+``ImportReport`` (what was created, skipped and warned about; Gears, Belt, RackPinion
+and Screw joints become couplers between the imported joints, see
+``document.assembly_couplers``); ``plan_assembly``
 only reads.
 """
 import FreeCAD
 
 from . import factory
-from .document.assembly import (JOINT_KIND_MAP, UNSUPPORTED_TYPES, AssemblyPlan, AssemblyRef,
-                                ImportReport, JointPlan, assembly_joint_objects, is_assembly,
-                                joint_label, joint_what, plan_assembly, resolve_reference)
+from .document.assembly import (COUPLER_KIND_MAP, JOINT_KIND_MAP, UNSUPPORTED_TYPES, AssemblyPlan, AssemblyRef,
+                                ImportReport, JointPlan, assembly_joint_objects, coupler_label,
+                                is_assembly, joint_label, joint_what, plan_assembly,
+                                resolve_reference)
 from .document.base import study_bodies, transaction
 from .document.units import global_placement
 from .solver import ModelError
 
-__all__ = ["JOINT_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
+__all__ = ["JOINT_KIND_MAP", "COUPLER_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
            "ImportReport", "is_assembly", "assembly_joint_objects", "resolve_reference",
            "plan_assembly", "import_assembly", "study_from_assembly", "joint_label"]
 
@@ -70,6 +73,8 @@ def import_assembly(assembly, study=None, name="Study", strict=False):
                 report.bodies[part.Name] = body
             for jp in plan.joints:
                 report.joints[jp.source.Name] = _make_joint(study, report, jp, created)
+            for cp in plan.couplers:
+                report.couplers[cp.source.Name] = _make_coupler(study, report, cp, created)
     except Exception:
         _remove(doc, created)
         raise
@@ -91,6 +96,17 @@ def _make_joint(study, report, jp, created):
         raise ModelError("%s: %s" % (joint_what(jp.source), exc)) from None
     created.append(joint)
     return joint
+
+
+def _make_coupler(study, report, cp, created):
+    joints = [report.joints[jp.source.Name] for jp in cp.joints]
+    try:
+        coupler = factory.make_coupler(study, joints[0], joints[1] if len(joints) > 1 else None,
+                                       cp.kind, label=coupler_label(cp.source), **cp.values)
+    except ModelError as exc:
+        raise ModelError("%s: %s" % (joint_what(cp.source), exc)) from None
+    created.append(coupler)
+    return coupler
 
 
 def _remove(doc, objs):

@@ -31,7 +31,8 @@ from .solver import JOINT_TYPES, ModelError
 
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
            "make_parameter_study", "make_force_element", "make_spring", "make_damper",
-           "make_contractile_force", "make_joint_spring", "make_joint_actuator", "make_driver"]
+           "make_contractile_force", "make_joint_spring", "make_joint_actuator", "make_driver",
+           "make_coupler"]
 
 
 def _vector(value, unit, what):
@@ -521,18 +522,65 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
         obj.Joint = joint
         obj.DriverType = driver_type
         obj.Function = function
-        for key, value in values.items():
-            try:
-                setattr(obj, key, value)
-            except Exception as exc:  # noqa: BLE001 - FreeCAD unit/type errors
-                raise ModelError("%s: %s = %r: %s" % (what, key, value, exc)) from None
+        _set_values(obj, values, what)
         driver_data(obj)                 # validates the joint, its DOF and the motion
 
     return _create(study, "Add SimPhant driver", name or "Driver", "SimPhant::Driver",
                    label or name, fill)
 
 
+def make_coupler(study, joint1, joint2=None, coupler_type="gear", name=None, label=None,
+                 **values):
+    """Add a coupler between joints of ``study`` (``solver.couplers.COUPLER_TYPES``):
+    ``"gear"`` (external gear pair) or ``"belt"`` (belt, chain, internal gear) between two
+    revolute or cylindrical joints with parallel axes, ``Ratio`` = N2/N1; ``"rack_pinion"``
+    between a pinion's revolute (``joint1``) and a rack's prismatic (``joint2``), pitch
+    ``Radius``; ``"screw"`` on one cylindrical joint, ``Lead``. ``values`` set the
+    Coupler's properties, in document units or as quantity strings (``Radius="20 mm"``).
+
+    Example: ``make_coupler(study, pinion_hinge, wheel_hinge, "gear", Ratio=42 / 18)``.
+    """
+    from .document.couplers import coupler_data
+    from .solver.couplers import COUPLER_TYPES
+    require_study(study)
+    what = ("Coupler %s" % (repr(label or name) if (label or name) else "")).strip()
+    if coupler_type not in COUPLER_TYPES:
+        raise ModelError("%s: unknown coupler type %r; valid types: %s"
+                         % (what, coupler_type, ", ".join(COUPLER_TYPES)))
+    for joint in (joint1, joint2):
+        if joint is not None and (not is_type(joint, "SimPhant::Joint")
+                                  or find_study(joint) != study):
+            raise ModelError("%s: '%s' is not a joint of study '%s'"
+                             % (what, getattr(joint, "Label", joint), study.Label))
+    known = ("Ratio", "Radius", "Lead")
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ModelError("%s: unknown propert%s %s; valid: %s"
+                         % (what, "y" if len(unknown) == 1 else "ies", ", ".join(unknown),
+                            ", ".join(known)))
+
+    def fill(obj):
+        obj.CouplerType = coupler_type
+        obj.Joint1 = joint1
+        obj.Joint2 = joint2
+        _set_values(obj, values, what)
+        coupler_data(obj)                # validates the type, the joints and the value
+
+    return _create(study, "Add SimPhant coupler", name or "Coupler", "SimPhant::Coupler",
+                   label or name, fill)
+
+
 # ----------------------------------------------------------------------------- helpers
+
+def _set_values(obj, values, what):
+    """Set ``obj``'s properties from ``values`` (document units or quantity strings); a
+    value FreeCAD refuses is a ``ModelError`` naming ``what`` and the property."""
+    for key, value in values.items():
+        try:
+            setattr(obj, key, value)
+        except Exception as exc:  # noqa: BLE001 - FreeCAD unit/type errors
+            raise ModelError("%s: %s = %r: %s" % (what, key, value, exc)) from None
+
 
 def _create(study, title, name, type_name, label, fill):
     """Add a ``proxy_cls`` object to ``study`` and ``fill`` it, in one undo step.

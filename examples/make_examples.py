@@ -459,6 +459,39 @@ def build_door(doc):
     return study
 
 
+#: the gear train's tooth counts (module 2 mm: pitch radii N mm) and the pinion's speed
+GEAR_TEETH = (18, 42)
+GEAR_SPIN = 5.0      # rev/s
+
+
+def build_gear_train(doc):
+    """A steel pinion (18 teeth, module 2 mm: pitch radius 18 mm) spinning at 5 rev/s meshes
+    with a steel wheel (42 teeth, pitch radius 42 mm), both on pins of a fixed frame (axes
+    along y): an external gear pair couples the two hinges, so the wheel turns the other
+    way at 18/42 of the pinion's rate, for ever (the discs turn about their centres: gravity
+    does no work)."""
+    n1, n2 = GEAR_TEETH
+    r1, r2 = float(n1), float(n2)
+    study = new_study(doc, end_time=3.0)
+    gears = []
+    for name, label, r, x in (("Pinion", "Pinion", r1, 0.0), ("Wheel", "Wheel", r2, r1 + r2)):
+        pin = _y_cylinder(doc, name + "Pin", x, 0.0, -20.0, 20.0, 5.0)
+        pin.Label = label + " pin"
+        disc = _y_cylinder(doc, name + "Disc", x, 0.0, 0.0, 10.0, r)
+        disc.Label = label + " disc"
+        gears.append((pin, disc, x, label))
+    doc.recompute()
+    hinges = []
+    for (pin, disc, x, label), omega in zip(gears, (1.0, -r1 / r2)):
+        factory.make_body(study, pin, fixed=True, name=label + "Frame")
+        body = factory.make_body(study, disc, density=STEEL, name=label)
+        set_planar_motion(body, 2 * math.pi * GEAR_SPIN * omega, (x, 0.0))
+        hinges.append(factory.make_joint(study, "revolute", hinge(pin, x, 0, 0.0),
+                                         hinge(disc, x, 0, 0.0), name=label + "Hinge"))
+    factory.make_coupler(study, hinges[0], hinges[1], "gear", name="Mesh", Ratio=n2 / n1)
+    return study
+
+
 EXAMPLES = {
     "pendulum": build_pendulum,
     "double_pendulum": build_double_pendulum,
@@ -468,6 +501,7 @@ EXAMPLES = {
     "quarter_car": build_quarter_car,
     "door": build_door,
     "driven_slider_crank": lambda doc: build_slider_crank(doc, motor_rpm=MOTOR_RPM),
+    "gear_train": build_gear_train,
 }
 
 #: speed of the driven slider-crank's motor [rpm]

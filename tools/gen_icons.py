@@ -3,8 +3,8 @@
 Flat, 64 x 64, FreeCAD's icon look: dark outlines, two body colours (body 1
 blue, body 2 orange), red for loads, green for run/check. Every joint kind of
 the solver registry has one icon named by its spec (``JointSpec.icon``), and so has
-every force-element kind (``FORCE_TYPES``, ``.icon``) and every driver kind
-(``DriverSpec.icon``, green motor badge); a kind without a drawing here gets the
+every force-element kind (``FORCE_TYPES``, ``.icon``), every driver kind
+(``DriverSpec.icon``, green motor badge) and every coupler kind (``CouplerSpec.icon``); a kind without a drawing here gets the
 generic joint icon with its initial.
 
     python3 tools/gen_icons.py          # rewrite the icons
@@ -197,6 +197,46 @@ def driver_direction():
 DRIVER_DRAWINGS = {"rotation": driver_rotation, "translation": driver_translation,
                    "point": driver_point, "angle": driver_angle, "direction": driver_direction}
 
+# ---------------------------------------------------------------- couplers
+
+def _gear_wheel(cx, cy, r, teeth, fill, dark):
+    """A toothed wheel: a polygon of ``teeth`` teeth around a hub."""
+    import math
+    pts = []
+    for k in range(4 * teeth):
+        a = 2 * math.pi * k / (4 * teeth)
+        rr = r if (k % 4) in (0, 1) else r - 4
+        pts.append("%.1f,%.1f" % (cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return ['<polygon points="%s" fill="%s" %s/>' % (" ".join(pts), fill, W),
+            circle(cx, cy, 3, dark, stroke=False)]
+
+
+def coupler_gear():
+    return svg(*(_gear_wheel(20, 40, 16, 8, B1, B1D) + _gear_wheel(46, 20, 12, 6, B2, B2D)))
+
+
+def coupler_belt():
+    return svg(path("M14,22 L44,14 M14,52 L44,38", stroke=INK, width=3.5),
+               circle(14, 37, 15, B1), circle(14, 37, 3, B1D, stroke=False),
+               circle(44, 26, 12, B2), circle(44, 26, 3, B2D, stroke=False))
+
+
+def coupler_rack_pinion():
+    teeth = "".join("M%d,44 L%d,38 L%d,38 L%d,44 " % (x, x + 2, x + 6, x + 8)
+                    for x in range(6, 58, 10))
+    return svg(*(_gear_wheel(32, 22, 16, 8, B2, B2D) + [
+        rect(4, 44, 56, 12, B1, rx=1), path(teeth, stroke=INK, width=2)]))
+
+
+def coupler_screw():
+    thread = "".join("M20,%d L44,%d " % (y, y - 6) for y in range(14, 56, 8))
+    return svg(rect(26, 4, 12, 56, GREY, rx=2), path(thread, stroke=INK, width=2.5),
+               rect(14, 28, 36, 14, B2, rx=2))
+
+
+COUPLER_DRAWINGS = {"gear": coupler_gear, "belt": coupler_belt,
+                    "rack_pinion": coupler_rack_pinion, "screw": coupler_screw}
+
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,
     "cylindrical": joint_cylindrical, "spherical": joint_spherical, "planar": joint_planar,
@@ -343,6 +383,10 @@ def all_icons():
     from SimPhantWorkbench.solver.drivers import DRIVER_TYPES
     for kind, spec in DRIVER_TYPES.items():
         draw = DRIVER_DRAWINGS.get(kind)
+        out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
+    from SimPhantWorkbench.solver.couplers import COUPLER_TYPES
+    for kind, spec in COUPLER_TYPES.items():
+        draw = COUPLER_DRAWINGS.get(kind)
         out[spec.icon] = draw() if draw else joint_generic(spec.label[:1].upper())
     return out
 

@@ -90,6 +90,10 @@ DRV = "SimPhantWorkbench/solver/drivers.py"
 REACT = "SimPhantWorkbench/solver/reactions.py"
 T_REACT = "tests/solver/test_reactions.py"
 T_REACT_QUICK = T_REACT + "::test_four_bar_out_of_plane_load_least_norm_and_flags"
+CPL = "SimPhantWorkbench/solver/couplers.py"
+T_CPL = "tests/solver/test_couplers.py"
+T_CPL_FD = T_CPL + "::test_coupler_row_jacobian_and_gamma_match_finite_differences"
+T_CPL_GEAR = T_CPL + "::test_gear_pair_under_torque_matches_reflected_inertia"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -149,8 +153,10 @@ MUTANTS = [
            "return -(ia * ib + ja * jb - 2.0 * ia * jb + (2.0 * wij - wii - wjj) * phi)",
            [T_FD, T_RHS], "DOT1 gamma: (w_i.b)(w_j.a) taken as (w_i.a)(w_j.b)"),
     Mutant("gamma-dot2-coriolis", K,
-           "+ 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)",
-           "+ (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)",
+           "                        + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)\n"
+           "                        + wd * wa - wii * phi)",
+           "                        + (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)\n"
+           "                        + wd * wa - wii * phi)",
            [T_FD, T_RHS], "DOT2 gamma: Coriolis term 2 d_dot.(w_i x a) without its 2"),
     Mutant("gamma-distance-term", K,
            "gam = -((dd0 * dd0 + dd1 * dd1 + dd2 * dd2)",
@@ -510,12 +516,12 @@ MUTANTS = [
            "xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 2)",
            [T_DRV_HOLD], "driver angle measured from joint frame 1's z axis, not its x axis"),
     Mutant("driver-angle-frame-2-side", K,
-           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)\n                c = xa0",
-           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 1)\n                c = xa0",
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)\n    c = xa0",
+           "b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 1)\n    c = xa0",
            [T_DRV_HOLD], "driver angle of joint frame 2's y axis instead of its x axis"),
     Mutant("driver-angle-not-wrapped", K,
-           "phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)",
-           "phi -= 0.0",
+           "if prim == PRIM_ANGLE:\n                    phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)",
+           "if prim == PRIM_ANGLE:\n                    phi -= 0.0",
            [T_DRV_HOLD], "driver angle residual not wrapped to (-pi, pi] (no turns past pi)"),
     Mutant("driver-effort-in-joint-reaction", K,
            "continue    # a driver's effort is reported on its own, not as reaction",
@@ -1356,6 +1362,38 @@ MUTANTS = [
            "    m = model_class(",
            ["tests/solver/test_import.py::test_solver_modules_import_each_other_without_circles"],
            "the warm-up imports the model again: model -> simulation -> warmup -> model"),
+    # ---------------------------------------------------------------- couplers
+    Mutant("coupler-dot2-body-j-column", K,
+           "gj0, gj1, gj2 = _cross(a0, a1, a2, d0 - sj0, d1 - sj1, d2 - sj2)",
+           "gj0, gj1, gj2 = _cross(a0, a1, a2, d0 + sj0, d1 + sj1, d2 + sj2)",
+           [T_CPL_FD], "DOT2 with its axis on body j: rotational column a x (d + s_j)"),
+    Mutant("coupler-atan2-gamma", K,
+           "gam = ((c * sg - s * cg) + 2.0 * pd * (c * cd + s * sd)) * n",
+           "gam = ((c * sg - s * cg) + pd * (c * cd + s * sd)) * n",
+           [T_CPL_FD], "gamma of the centre-line angle without the factor 2 of its chain rule"),
+    Mutant("coupler-gear-sense", CPL,
+           'sense = 1.0 if kind == "gear" else -1.0',
+           'sense = -1.0 if kind == "gear" else 1.0',
+           [T_CPL_GEAR], "an external gear pair turning both gears the same way"),
+    Mutant("coupler-rack-radius", CPL,
+           "c1, c2 = 1.0, 1.0 / radius",
+           "c1, c2 = 1.0, radius",
+           [T_CPL + "::test_rack_and_pinion_under_force_matches_reflected_mass"],
+           "rack and pinion coupled by r instead of 1/r"),
+    Mutant("coupler-screw-hand", CPL,
+           "c1, c2 = 1.0, -2.0 * math.pi / lead",
+           "c1, c2 = 1.0, 2.0 * math.pi / lead",
+           [T_CPL + "::test_screw_descends_at_the_closed_form_rate"],
+           "a positive lead makes a left-handed screw"),
+    Mutant("coupler-reaction-sign", RES,
+           "cpl_react = react[:, system.coupler_pos]",
+           "cpl_react = -react[:, system.coupler_pos]",
+           [T_CPL_GEAR], "the coupler reaction reported on the wrong body"),
+    Mutant("assembly-gear-ratio-inverted", "SimPhantWorkbench/document/assembly_couplers.py",
+           'return CouplerPlan(joint, kind, found, {"Ratio": radius2 / distance}), None',
+           'return CouplerPlan(joint, kind, found, {"Ratio": distance / radius2}), None',
+           ["tests/app/test_assembly_couplers.py"],
+           "an Assembly Gears joint imported with the inverse ratio"),
     # ---------------------------------------------------------------- per-feature skips
     Mutant("refinement-never-skipped", K,
            "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",

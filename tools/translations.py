@@ -54,8 +54,9 @@ def registry_texts():
     from SimPhantWorkbench.solver import JOINT_TYPES, METHODS
     from SimPhantWorkbench.solver.drivers import DRIVER_TYPES, FUNCTION_TYPES
     from SimPhantWorkbench.solver.forces import FORCE_TYPES
+    from SimPhantWorkbench.solver.couplers import COUPLER_TYPES
     texts = []
-    for specs in (JOINT_TYPES, FORCE_TYPES, DRIVER_TYPES):
+    for specs in (JOINT_TYPES, FORCE_TYPES, DRIVER_TYPES, COUPLER_TYPES):
         for spec in specs.values():
             texts += [spec.label, spec.doc]
     texts += [f.label for f in FUNCTION_TYPES.values()]

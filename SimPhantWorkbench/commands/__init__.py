@@ -3,7 +3,8 @@
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
-generated), ``cmd_run``
+generated), ``cmd_couplers`` (one per registry coupler kind, generated),
+``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
 interference check, exports), ``cmd_fem`` (Loads to FEM). ``register`` adds them all to
 FreeCADGui.
@@ -16,6 +17,11 @@ def _driver_kinds():
     return joint_driver_kinds()
 
 
+def _coupler_kinds():
+    from ..solver.couplers import coupler_kinds
+    return coupler_kinds()
+
+
 #: The menu's name and the toolbars with their commands, in order (FreeCAD translates the
 #: names with the context "Workbench").
 MENU = QT_TRANSLATE_NOOP("Workbench", "SimPhant")
@@ -23,7 +29,8 @@ TOOLBARS = (
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant model"), (
         "SimPhant_NewStudy", "SimPhant_AddBody", "SimPhant_AddFixedBody", "SimPhant_Joints",
         "SimPhant_ForceElements", "SimPhant_AddForce", "SimPhant_AddTorque",
-        "SimPhant_ImportAssembly") + tuple("SimPhant_Driver_" + k for k in _driver_kinds())),
+        "SimPhant_ImportAssembly") + tuple("SimPhant_Driver_" + k for k in _driver_kinds())
+        + tuple("SimPhant_Coupler_" + k for k in _coupler_kinds())),
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant run"), (
         "SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
         "SimPhant_NewParameterStudy")),
@@ -38,11 +45,11 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import (cmd_drivers, cmd_fem, cmd_forces, cmd_joints, cmd_model, cmd_run, cmd_sweep,
-                   results_commands)
+    from . import (cmd_couplers, cmd_drivers, cmd_fem, cmd_forces, cmd_joints, cmd_model,
+                   cmd_run, cmd_sweep, results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
-        + cmd_drivers.commands() + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS) \
-        + list(cmd_fem.COMMANDS)
+        + cmd_drivers.commands() + cmd_couplers.commands() + list(cmd_run.COMMANDS) \
+        + list(cmd_sweep.COMMANDS) + list(cmd_fem.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

@@ -26,9 +26,11 @@ Distance, plane face - plane    planar; ``Offset`` = ``Distance`` (JCS 2's origi
 face                            ``Distance`` ahead of JCS 1's plane along JCS 1's z)
 Distance, vertex - vertex       distance (``Length`` = ``Distance``), or spherical
                                 when ``Distance`` is 0 (as the 1.x solver does)
+Gears, Belt, RackPinion, Screw  a coupler between the imported joints that carry the
+                                parts (``assembly_couplers``)
 other Distance cases, Parallel, skipped with a warning naming the joint
-Perpendicular, Angle,           (``strict=True``: ``ModelError`` listing them all,
-RackPinion, Screw, Gears, Belt  before anything is created)
+Perpendicular, Angle            (``strict=True``: ``ModelError`` listing them all,
+                                before anything is created)
 ==============================  ===============================================
 
 Joint limits (1.x: ``EnableLengthMin`` ... ``AngleMax``) are not imported: SimPhant
@@ -110,11 +112,12 @@ import FreeCAD
 import Part
 
 from ..solver import ModelError
+from .assembly_couplers import COUPLER_KIND_MAP, plan_coupler
 from .massprops import ancestors, container_placement
 
-__all__ = ["JOINT_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
+__all__ = ["JOINT_KIND_MAP", "COUPLER_KIND_MAP", "UNSUPPORTED_TYPES", "AssemblyRef", "JointPlan", "AssemblyPlan",
            "ImportReport", "is_assembly", "assembly_joint_objects", "resolve_reference",
-           "plan_assembly", "joint_label", "joint_what"]
+           "plan_assembly", "joint_label", "coupler_label", "joint_what"]
 
 #: Assembly ``JointType`` -> SimPhant registry kind (Distance is decided per case).
 JOINT_KIND_MAP = {
@@ -126,8 +129,7 @@ JOINT_KIND_MAP = {
 }
 
 #: Assembly joint types SimPhant has no joint for (skipped, or an error in strict mode).
-UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle", "RackPinion", "Screw", "Gears",
-                     "Belt")
+UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle")
 
 _DISTANCE_ZERO = 1e-7        # mm; a point-point Distance below this is a ball joint (1.x)
 _MEET_TOL = 1e-3             # mm; JCS origins farther apart: the Assembly is not solved
@@ -170,7 +172,8 @@ AssemblyPlan = namedtuple("AssemblyPlan", [
     "skipped",    # (joint Label, reason)
     "problems",   # reasons that make strict mode fail
     "warnings",   # everything worth telling the user (skips included)
-])
+    "couplers",   # CouplerPlans (``assembly_couplers``) of Gears, Belt, RackPinion, Screw
+], defaults=((),))
 
 
 class ImportReport:
@@ -181,6 +184,7 @@ class ImportReport:
     study : the SimPhant Study
     bodies : dict part Name -> SimPhant Body (created or reused)
     joints : dict Assembly joint Name -> SimPhant Joint
+    couplers : dict Assembly joint Name -> SimPhant Coupler
     skipped : list of (Assembly joint Label, reason)
     warnings : list of str (also printed to the report view)
     """
@@ -190,6 +194,7 @@ class ImportReport:
         self.plan = plan
         self.bodies = {}
         self.joints = {}
+        self.couplers = {}
         self.skipped = list(plan.skipped)
         self.warnings = list(plan.warnings)
 
@@ -555,13 +560,15 @@ def plan_assembly(assembly, strict=False):
             use(obj)
 
     plans = []
+    coupling = []
     for joint in joints:
         off = _switched_off(joint)
         if off:
             skip(joint, off, problem=False)
             continue
         jtype = str(joint.JointType)
-        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP and jtype != "Distance"):
+        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP and jtype != "Distance"
+                                          and jtype not in COUPLER_KIND_MAP):
             skip(joint, "SimPhant has no joint for the Assembly type %s" % jtype)
             continue
         try:
@@ -572,6 +579,11 @@ def plan_assembly(assembly, strict=False):
             continue
         if ref1.part == ref2.part:
             skip(joint, "both references are on part '%s'" % ref1.part.Label)
+            continue
+        if jtype in COUPLER_KIND_MAP:
+            coupling.append((joint, COUPLER_KIND_MAP[jtype], ref1, ref2,
+                             ref1.owner_placement.multiply(joint.Placement1),
+                             ref2.owner_placement.multiply(joint.Placement2)))
             continue
         offset, length = 0.0, None
         if jtype == "Distance":
@@ -593,14 +605,26 @@ def plan_assembly(assembly, strict=False):
             skip(joint, "both parts ('%s' and '%s') are grounded"
                  % (ref1.part.Label, ref2.part.Label), problem=False)
             continue
-        warnings.extend(w for w in (_unsolved_warning(plan), _limits_warning(joint)) if w)
+        warnings.extend(w for w in (_unsolved_warning(plan),) if w)
+        limits = _limits_warning(joint)
+        if limits:                      # SimPhant joints have none: warned, strict refuses
+            warnings.append(limits)
+            problems.append(limits)
         plans.append(plan)
 
+    couplers = []
+    for joint, kind, ref1, ref2, jcs1, jcs2 in coupling:
+        cp, reason = plan_coupler(joint, kind, ref1, ref2, jcs1, jcs2, plans)
+        if cp is None:
+            skip(joint, reason)
+        else:
+            couplers.append(cp)
     if strict and problems:
         raise ModelError("Assembly '%s' cannot be imported (strict mode):\n  %s"
                          % (assembly.Label, "\n  ".join(problems)))
     warnings.extend(_connectivity_warnings(assembly, joints, parts, grounded, plans))
-    return AssemblyPlan(assembly, parts, grounded, plans, skipped, problems, warnings)
+    return AssemblyPlan(assembly, parts, grounded, plans, skipped, problems, warnings,
+                        couplers)
 
 
 def _connectivity_warnings(assembly, joints, parts, grounded, plans):
@@ -628,6 +652,11 @@ def _connectivity_warnings(assembly, joints, parts, grounded, plans):
                    "%s fall freely" % (assembly.Label, ", ".join("'%s'" % n for n in loose),
                                        "it would" if len(loose) == 1 else "they would"))
     return out
+
+
+def coupler_label(assembly_joint):
+    """Label of the SimPhant coupler made of an Assembly coupling joint: ``"<Label>_coupler"``."""
+    return "%s_coupler" % assembly_joint.Label
 
 
 def joint_label(assembly_joint):

@@ -2,7 +2,8 @@
 
 The units and conventions change in ``units`` (mm -> m, ``FreeCAD.Rotation``
 ``(x, y, z, w)`` -> solver quaternion ``(w, x, y, z)``); bodies, joints, loads,
-force elements and drivers are read by ``bodies``, ``joints`` and ``elements``;
+force elements, drivers and couplers are read by ``bodies``, ``joints``, ``elements`` and
+``couplers``;
 this module puts them together. Solver entities are named after the document
 objects' Labels (made unique with the object Name when Labels collide), so solver
 messages name them.
@@ -14,9 +15,10 @@ import numpy as np
 
 from ..solver import Model, ModelError
 from ..solver.blas import one_thread
-from .base import (enumeration_problems, object_label, study_bodies, study_drivers,
-                   study_elements, study_joints, study_loads)
+from .base import (enumeration_problems, object_label, study_bodies, study_couplers,
+                   study_drivers, study_elements, study_joints, study_loads)
 from .bodies import body_data
+from .couplers import add_coupler
 from .elements import add_driver, add_force_element, add_load
 from .joints import joint_data
 from .massprops import ancestors
@@ -52,6 +54,7 @@ class Conversion:
         self.load_map = {}
         self.force_map = {}     # ForceElement object Name -> solver ForceElement
         self.driver_map = {}
+        self.coupler_map = {}   # Coupler object Name -> solver Coupler
 
     def solver_body(self, body_obj):
         return self.body_map[body_obj.Name]
@@ -174,6 +177,10 @@ def convert(study):
     conv.driver_map = {}
     for d in drivers:
         conv.driver_map[d.Name] = add_driver(conv, d, joints, dnames[d.Name])
+    couplers = study_couplers(study)
+    cnames = _unique_names(couplers)
+    for c in couplers:
+        conv.coupler_map[c.Name] = add_coupler(conv, c, joints, cnames[c.Name])
     return conv
 
 

@@ -82,13 +82,17 @@ def write_body_csv(result, name, path):
 
 
 def write_reactions_csv(result, path):
-    """``time [s]`` then, per joint, ``"<joint> F_x [N]"`` ... ``"<joint> T_z [N m]"``."""
+    """``time [s]`` then, per joint, ``"<joint> F_x [N]"`` ... ``"<joint> T_z [N m]"``, then
+    the same per coupler (what it exerts on its second body, ``Result.coupler_force``)."""
     header = ["time [s]"]
     cols = [result.t]
     for j in result.joint_names:
         header += ["%s %s%s" % (j, c, INDETERMINATE if f else "")
                    for c, f in zip(REACTION_COMPONENTS, result.reaction_indeterminate(j))]
         cols += list(result.reaction_force(j).T) + list(result.reaction_torque(j).T)
+    for c in getattr(result, "coupler_names", []):
+        header += ["%s %s" % (c, comp) for comp in REACTION_COMPONENTS]
+        cols += list(result.coupler_force(c).T) + list(result.coupler_torque(c).T)
     return _write_table(path, header, cols)
 
 

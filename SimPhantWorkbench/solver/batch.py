@@ -205,6 +205,8 @@ def description(model, settings):
             d.entry[0].name, d.entry[1].name, _floats(d.entry[2][0]), _floats(d.entry[2][1]),
             _floats(d.entry[3][0]), _floats(d.entry[3][1])]
         drivers.append([d.name, d.kind, on, motions])
+    couplers = [[c.name, c.kind, [j.name for j in c.joints], _floats(c.value),
+                 _floats(c.coefficients)] for c in getattr(model, "couplers", [])]
     clean = {}
     for k, v in sorted(settings.items()):
         if isinstance(v, float):
@@ -219,6 +221,8 @@ def description(model, settings):
         out["force_elements"] = elements
     if drivers:              # (models without drivers keep their fingerprints)
         out["drivers"] = drivers
+    if couplers:             # (models without couplers keep their fingerprints)
+        out["couplers"] = couplers
     return out
 
 

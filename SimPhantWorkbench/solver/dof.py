@@ -22,7 +22,8 @@ import numpy as np
 
 from .diagnostics import model_size
 from .reactions import component_labels, indeterminate_components
-from .joints import JOINT_TYPES, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+from .joints import (JOINT_TYPES, PRIM_ASLIDE, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_GEAR,
+                     PRIM_POINT)
 from .rotations import quat_to_matrix
 
 __all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "frame_gap",
@@ -57,6 +58,8 @@ def row_label(prim, a, b):
         return "translation along joint %s" % _AXES[a]
     if prim == PRIM_DIST:
         return "distance"
+    if prim in (PRIM_GEAR, PRIM_ASLIDE):
+        return "coupling"
     return "driver"
 
 
@@ -331,7 +334,9 @@ def dof_report(obj, Y=None, assemble=True, suggest=True, name=None):
 def _report(system, Y, suggest, warnings, name):
     nb = system.nb
     an = _Analysis(system, Y)
-    jnames = {j.name for j in system.model.joints}
+    # couplers are permanent constraints: counted with the joints
+    jnames = {j.name for j in system.model.joints} \
+        | {c.name for c in getattr(system.model, "couplers", [])}
     dnames, ndriver = _driver_info(system, an.names)
     is_joint = np.array([n in jnames for n in an.names], dtype=bool)
     Jj = an.unit_rows(an.J[is_joint])

@@ -16,6 +16,10 @@ Nikravesh 1988, ch. 7; docs/theory.md), whose
 ``DIR b``     ``Phi = b_j . c(t)``, ``c = A_i u(t)``       (direction driver row: a
               time-varying unit vector u(t) of body i's driver frame normal to
               frame axis b of body j; only as a driver row, see ``drivers``)
+``GEAR``      ``Phi = wrap(c1 psi_i + c2 psi_j - c0)``, ``psi_b = atan2(d . y_b, d . x_b)``
+              (gear pairs and belts; only as a coupler row, see ``couplers``)
+``ASLIDE a``  ``Phi = wrap(c1 theta + c2 a_i . d - c0)``, theta as ``ANGLE`` (racks and
+              screws; only as a coupler row, see ``couplers``)
 
 Axes are indexed 0 = x, 1 = y, 2 = z of the joint frame of that side. Adding a
 joint kind means adding one ``JointSpec`` here; the solver dispatch, the
@@ -27,8 +31,8 @@ from collections import OrderedDict, namedtuple
 from .errors import ModelError
 
 __all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "PRIM_ANGLE", "PRIM_DIR",
-           "PRIM_PAD",
-           "ROTATION_PRIMS", "JointSpec",
+           "PRIM_GEAR", "PRIM_ASLIDE", "PRIM_PAD",
+           "ROTATION_PRIMS", "ANGULAR_PRIMS", "JointSpec",
            "JOINT_TYPES", "joint_spec", "joint_kinds"]
 
 PRIM_POINT = 0
@@ -37,12 +41,16 @@ PRIM_DOT2 = 2
 PRIM_DIST = 3
 PRIM_ANGLE = 4   # driver row: relative rotation about z_i (drivers.DRIVER_TYPES)
 PRIM_DIR = 5     # driver row: body j axis normal to a prescribed direction u(t) of body i
+PRIM_GEAR = 6    # coupler row: gear mesh phase (couplers.COUPLER_TYPES)
+PRIM_ASLIDE = 7  # coupler row: rotation angle + slide (rack and pinion, screw)
 PRIM_PAD = -1    # padding row of a fixed-size joint block (no constraint)
 
 X, Y, Z = 0, 1, 2
 
 #: primitives without translational columns whose residual is an angle [rad]
 ROTATION_PRIMS = (PRIM_DOT1, PRIM_ANGLE, PRIM_DIR)
+#: primitives whose residual is an angle [rad] (with or without translational columns)
+ANGULAR_PRIMS = ROTATION_PRIMS + (PRIM_GEAR, PRIM_ASLIDE)
 
 JointSpec = namedtuple("JointSpec", [
     "name",        # persisted identifier (stored in documents: never rename)

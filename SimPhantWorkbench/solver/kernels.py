@@ -31,7 +31,8 @@ import numpy as np
 from . import blocks, jit
 from .forces import apply_forces
 from .jit import njit
-from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, PRIM_POINT
+from .joints import (PRIM_ANGLE, PRIM_ASLIDE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2,
+                     PRIM_GEAR, PRIM_POINT)
 from .vec3 import cross as _cross, frame_axis as _frame_axis, rot as _rot, rot_t as _rot_t
 
 __all__ = ["BLOCK_SIZES", "block_size", "SystemArrays", "Workspace", "evaluate", "integrate_fixed",
@@ -75,7 +76,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "gravity",
     "jnt_slot", "jnt_anchor", "jnt_frame", "jnt_length", "jnt_row0", "jnt_nrow", "jnt_ntrans",
     "jnt_point",
-    "row_prim", "row_ai", "row_aj", "row_scale", "row_drv",
+    "row_prim", "row_ai", "row_aj", "row_scale", "row_drv", "row_par",
     "blk_row", "blk_col", "col_ptr", "col_ids", "row_ptr", "row_ids",
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
@@ -142,6 +143,85 @@ def _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, 
     ja = wj0 * a0 + wj1 * a1 + wj2 * a2
     jb = wj0 * b0 + wj1 * b1 + wj2 * b2
     return -(ia * ib + ja * jb - 2.0 * ib * ja + (2.0 * wij - wii - wjj) * phi)
+
+
+@njit(inline="always")
+def _angle_parts(A, bi, bj, F, k, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, wjj):
+    """ANGLE: theta = atan2(s, c), s = x_j . y_i, c = x_j . x_i (the angle of x_j about
+    z_i): theta, its rotational Jacobian vectors g_i, g_j (world), theta_dot and gamma."""
+    xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 0)
+    ya0, ya1, ya2 = _frame_axis(A, bi, F, k, 0, 1)
+    b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)
+    c = xa0 * b0 + xa1 * b1 + xa2 * b2
+    s = ya0 * b0 + ya1 * b1 + ya2 * b2
+    n2 = c * c + s * s
+    phi = math.atan2(s, c)
+    us0, us1, us2 = _cross(b0, b1, b2, ya0, ya1, ya2)
+    uc0, uc1, uc2 = _cross(b0, b1, b2, xa0, xa1, xa2)
+    gj0 = (c * us0 - s * uc0) / n2
+    gj1 = (c * us1 - s * uc1) / n2
+    gj2 = (c * us2 - s * uc2) / n2
+    sd = us0 * (wj0 - wi0) + us1 * (wj1 - wi1) + us2 * (wj2 - wi2)
+    cd = uc0 * (wj0 - wi0) + uc1 * (wj1 - wi1) + uc2 * (wj2 - wi2)
+    pd = (c * sd - s * cd) / n2
+    ib = wi0 * b0 + wi1 * b1 + wi2 * b2
+    jb = wj0 * b0 + wj1 * b1 + wj2 * b2
+    ix = wi0 * xa0 + wi1 * xa1 + wi2 * xa2
+    jx = wj0 * xa0 + wj1 * xa1 + wj2 * xa2
+    iy = wi0 * ya0 + wi1 * ya1 + wi2 * ya2
+    jy = wj0 * ya0 + wj1 * ya1 + wj2 * ya2
+    ww = 2.0 * wij - wii - wjj
+    qc = ix * ib + jx * jb - 2.0 * ib * jx + ww * c
+    qs = iy * ib + jy * jb - 2.0 * ib * jy + ww * s
+    gam = (2.0 * pd * (c * cd + s * sd) - (c * qs - s * qc)) / n2
+    return phi, -gj0, -gj1, -gj2, gj0, gj1, gj2, pd, gam
+
+
+@njit(inline="always")
+def _dot2_parts(a0, a1, a2, on_j, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+                dd0, dd1, dd2, dc0, dc1, dc2, w0, w1, w2):
+    """DOT2 ``a . d`` with ``a`` fixed in body i (``on_j`` False) or body j, ``w`` that
+    body's world omega: Phi, the rotational Jacobian vectors g_i, g_j (world; the
+    translational columns are -a, +a), Phi_dot and gamma =
+    -[d_cent . a + 2 d_dot . (w x a) + d . (w x (w x a))]."""
+    phi = a0 * d0 + a1 * d1 + a2 * d2
+    if on_j:
+        gi0, gi1, gi2 = _cross(a0, a1, a2, si0, si1, si2)
+        gj0, gj1, gj2 = _cross(a0, a1, a2, d0 - sj0, d1 - sj1, d2 - sj2)
+    else:
+        gi0, gi1, gi2 = _cross(a0, a1, a2, d0 + si0, d1 + si1, d2 + si2)
+        gj0, gj1, gj2 = _cross(sj0, sj1, sj2, a0, a1, a2)
+    wa0, wa1, wa2 = _cross(w0, w1, w2, a0, a1, a2)
+    pd = (wa0 * d0 + wa1 * d1 + wa2 * d2) + (a0 * dd0 + a1 * dd1 + a2 * dd2)
+    wd = w0 * d0 + w1 * d1 + w2 * d2
+    wa = w0 * a0 + w1 * a1 + w2 * a2
+    gam = -((dc0 * a0 + dc1 * a1 + dc2 * a2) + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
+            + wd * wa - (w0 * w0 + w1 * w1 + w2 * w2) * phi)
+    return phi, gi0, gi1, gi2, gj0, gj1, gj2, pd, gam
+
+
+@njit(inline="always")
+def _center_angle(A, b, F, k, side, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+                  dd0, dd1, dd2, dc0, dc1, dc2, w0, w1, w2):
+    """psi = atan2(d . y, d . x), x, y the frame axes of ``side`` (body ``b``, world
+    omega ``w``): psi, its translational column on side j (side i: the opposite), g_i,
+    g_j (world), psi_dot and gamma (the chain rule of atan2 on two DOT2 rows)."""
+    x0, x1, x2 = _frame_axis(A, b, F, k, side, 0)
+    y0, y1, y2 = _frame_axis(A, b, F, k, side, 1)
+    on_j = side == 1
+    c, ci0, ci1, ci2, cj0, cj1, cj2, cd, cg = _dot2_parts(
+        x0, x1, x2, on_j, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+        dd0, dd1, dd2, dc0, dc1, dc2, w0, w1, w2)
+    s, zi0, zi1, zi2, zj0, zj1, zj2, sd, sg = _dot2_parts(
+        y0, y1, y2, on_j, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+        dd0, dd1, dd2, dc0, dc1, dc2, w0, w1, w2)
+    n = 1.0 / (c * c + s * s)
+    pd = (c * sd - s * cd) * n
+    gam = ((c * sg - s * cg) + 2.0 * pd * (c * cd + s * sd)) * n
+    return (math.atan2(s, c), (c * y0 - s * x0) * n, (c * y1 - s * x1) * n,
+            (c * y2 - s * x2) * n, (c * zi0 - s * ci0) * n, (c * zi1 - s * ci1) * n,
+            (c * zi2 - s * ci2) * n, (c * zj0 - s * cj0) * n, (c * zj1 - s * cj1) * n,
+            (c * zj2 - s * cj2) * n, pd, gam)
 
 
 @njit(inline="always")
@@ -288,6 +368,12 @@ def constraint_rows(S, W):
              Phi_dot = g . (w_j - w_i) + b . c_t (c_t = A_i F_i u');
              gamma = DOT1's (a = c) - 2 ((w_j - w_i) x b) . c_t - b . c_tt
 
+    GEAR:    Phi = wrap(c1 psi_i + c2 psi_j - c0) (``S.row_par[r]``), psi_b = atan2(S, C),
+             S = y_b . d, C = x_b . d (DOT2 rows with the axis on body b): psi_q =
+             (C S_q - S C_q) / n^2, gamma_psi = (C gamma_S - S gamma_C) / n^2
+             + 2 psi_dot (C C_dot + S S_dot) / n^2 (``_center_angle``)
+    ASLIDE:  Phi = wrap(c1 theta + c2 a_i . d - c0): ANGLE's and DOT2's terms combined
+
     Driver rows (``S.row_drv[r] >= 0``, see ``drivers``) subtract the prescribed
     motion f(t) whose (f, f', f'') sit in ``W.load_val[row_drv[r]]``:
     Phi -= f (wrapped to (-pi, pi] for ANGLE), Phi_dot -= f', gamma += f''.
@@ -402,40 +488,51 @@ def constraint_rows(S, W):
                         + 2.0 * (dd0 * wa0 + dd1 * wa1 + dd2 * wa2)
                         + wd * wa - wii * phi)
             elif prim == PRIM_ANGLE:
-                xa0, xa1, xa2 = _frame_axis(A, bi, F, k, 0, 0)
-                ya0, ya1, ya2 = _frame_axis(A, bi, F, k, 0, 1)
-                b0, b1, b2 = _frame_axis(A, bj, F, k, 1, 0)
-                c = xa0 * b0 + xa1 * b1 + xa2 * b2
-                s = ya0 * b0 + ya1 * b1 + ya2 * b2
-                n2 = c * c + s * s
-                phi = math.atan2(s, c)
-                us0, us1, us2 = _cross(b0, b1, b2, ya0, ya1, ya2)
-                uc0, uc1, uc2 = _cross(b0, b1, b2, xa0, xa1, xa2)
-                gj0 = (c * us0 - s * uc0) / n2
-                gj1 = (c * us1 - s * uc1) / n2
-                gj2 = (c * us2 - s * uc2) / n2
-                gi0 = -gj0
-                gi1 = -gj1
-                gi2 = -gj2
+                phi, gi0, gi1, gi2, gj0, gj1, gj2, pd, gam = _angle_parts(
+                    A, bi, bj, F, k, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, wjj)
                 ti0 = 0.0
                 ti1 = 0.0
                 ti2 = 0.0
                 tj0 = 0.0
                 tj1 = 0.0
                 tj2 = 0.0
-                sd = us0 * (wj0 - wi0) + us1 * (wj1 - wi1) + us2 * (wj2 - wi2)
-                cd = uc0 * (wj0 - wi0) + uc1 * (wj1 - wi1) + uc2 * (wj2 - wi2)
-                pd = (c * sd - s * cd) / n2
-                ib = wi0 * b0 + wi1 * b1 + wi2 * b2
-                jb = wj0 * b0 + wj1 * b1 + wj2 * b2
-                ix = wi0 * xa0 + wi1 * xa1 + wi2 * xa2
-                jx = wj0 * xa0 + wj1 * xa1 + wj2 * xa2
-                iy = wi0 * ya0 + wi1 * ya1 + wi2 * ya2
-                jy = wj0 * ya0 + wj1 * ya1 + wj2 * ya2
-                ww = 2.0 * wij - wii - wjj
-                qc = ix * ib + jx * jb - 2.0 * ib * jx + ww * c
-                qs = iy * ib + jy * jb - 2.0 * ib * jy + ww * s
-                gam = (2.0 * pd * (c * cd + s * sd) - (c * qs - s * qc)) / n2
+            elif prim == PRIM_GEAR or prim == PRIM_ASLIDE:
+                # couplers: Phi = wrap(c1 A + c2 B - c0) of two parts A, B (``couplers``)
+                if prim == PRIM_GEAR:       # A, B: the centre-line angles of the two gears
+                    pa, ua0, ua1, ua2, ai0, ai1, ai2, aj0, aj1, aj2, pda, gma = _center_angle(
+                        A, bi, F, k, 0, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+                        dd0, dd1, dd2, dc0, dc1, dc2, wi0, wi1, wi2)
+                    pb, ub0, ub1, ub2, bi0, bi1, bi2, bj0, bj1, bj2, pdb, gmb = _center_angle(
+                        A, bj, F, k, 1, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+                        dd0, dd1, dd2, dc0, dc1, dc2, wj0, wj1, wj2)
+                else:                       # A: ANGLE, B: DOT2 along frame-i axis a
+                    pa, ai0, ai1, ai2, aj0, aj1, aj2, pda, gma = _angle_parts(
+                        A, bi, bj, F, k, wi0, wi1, wi2, wj0, wj1, wj2, wij, wii, wjj)
+                    ua0 = 0.0
+                    ua1 = 0.0
+                    ua2 = 0.0
+                    ub0, ub1, ub2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
+                    pb, bi0, bi1, bi2, bj0, bj1, bj2, pdb, gmb = _dot2_parts(
+                        ub0, ub1, ub2, False, d0, d1, d2, si0, si1, si2, sj0, sj1, sj2,
+                        dd0, dd1, dd2, dc0, dc1, dc2, wi0, wi1, wi2)
+                c1 = S.row_par[r, 0]
+                c2 = S.row_par[r, 1]
+                phi = c1 * pa + c2 * pb - S.row_par[r, 2]
+                phi -= TWO_PI * math.floor(phi / TWO_PI + 0.5)
+                tj0 = c1 * ua0 + c2 * ub0
+                tj1 = c1 * ua1 + c2 * ub1
+                tj2 = c1 * ua2 + c2 * ub2
+                ti0 = -tj0
+                ti1 = -tj1
+                ti2 = -tj2
+                gi0 = c1 * ai0 + c2 * bi0
+                gi1 = c1 * ai1 + c2 * bi1
+                gi2 = c1 * ai2 + c2 * bi2
+                gj0 = c1 * aj0 + c2 * bj0
+                gj1 = c1 * aj1 + c2 * bj1
+                gj2 = c1 * aj2 + c2 * bj2
+                pd = c1 * pda + c2 * pdb
+                gam = c1 * gma + c2 * gmb
             elif prim == PRIM_DIR:
                 # direction driver: c = A_i F_i u(t) with u, u', u'' (unit, in body i's
                 # driver frame) in the load slots dv, dv + 1, dv + 2 (x, y, z)
@@ -1200,7 +1297,8 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, jre
         for r in range(S.nrows):
             prim = S.row_prim[r]
             if prim >= 0:
-                a = 1 if (prim == PRIM_DOT1 or prim == PRIM_ANGLE or prim == PRIM_DIR) else 0
+                a = 1 if (prim == PRIM_DOT1 or prim == PRIM_ANGLE or prim == PRIM_DIR
+                          or prim == PRIM_GEAR or prim == PRIM_ASLIDE) else 0
                 v = abs(W.phi[r])
                 k = _row_joint(S, r)
                 if not v <= jres[k, a]:

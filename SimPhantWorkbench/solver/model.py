@@ -166,6 +166,7 @@ class Model:
         self.loads = []
         self.force_elements = []
         self.drivers = []
+        self.couplers = []
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, name, mass, inertia, position=(0.0, 0.0, 0.0), orientation=(1.0, 0.0, 0.0, 0.0),
@@ -307,6 +308,60 @@ class Model:
     def joint(self, ref):
         """Resolve a ``Joint`` or a joint name."""
         return _resolve(self.joints, Joint, ref, "joint")
+
+    # ------------------------------------------------------------------ couplers
+    def add_coupler(self, kind, joint1, joint2=None, ratio=None, radius=None, lead=None,
+                    name=None):
+        """Couple the coordinates of joints (``couplers.COUPLER_TYPES``): one constraint
+        row between the two bodies they move.
+
+        ``"gear"`` (external pair, opposite senses) and ``"belt"`` (belt, chain or
+        internal gear, same sense): two revolute or cylindrical joints with parallel
+        axes, ``ratio`` = N2/N1 (tooth counts, or pitch radii r2/r1: a ratio of whole
+        numbers, N1 <= ``couplers.MAX_TEETH``); gear 2 turns at 1/ratio of gear 1's
+        rate. The gear of a joint is its side the other joint does not share (e.g.
+        both joints on ground or on one carrier). ``"rack_pinion"``: ``joint1`` the
+        pinion's revolute, ``joint2`` the rack's prismatic (slide normal to the pinion
+        axis), ``radius`` the pitch radius [m]: the pinion turns by s / radius about
+        its joint axis as the rack moves by s along its joint axis. ``"screw"``: one
+        cylindrical joint, ``lead`` [m] per turn (negative: left-handed). Returns the
+        ``Coupler``; ``Result.coupler_force``/``coupler_torque`` give what it exerts on
+        its second body.
+        """
+        from .couplers import coupler_spec, make_coupler
+        spec = coupler_spec(kind)
+        if name is None:
+            name = "%s%d" % (spec.name, len(self.couplers) + 1)
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("coupler name must be a non-empty string, got %r" % (name,))
+        what = "coupler %r (%s)" % (name, spec.name)
+        if any(c.name == name for c in self.couplers):
+            raise ModelError("%s: a coupler with this name already exists" % what)
+        given = dict(ratio=ratio, radius=radius, lead=lead)
+        extra = [k for k, v in given.items() if v is not None and k != spec.param]
+        if extra or given[spec.param] is None:
+            raise ModelError("%s: takes %s= (got %s)" % (what, spec.param,
+                                                         ", ".join(extra) or "none"))
+        joints = []
+        for ref in (joint1, joint2):
+            if ref is not None:
+                try:
+                    j = self.joint(ref)
+                except ModelError as exc:
+                    raise ModelError("%s: %s" % (what, exc)) from None
+                if j.model is not self:
+                    raise ModelError("%s: joint %r belongs to another model" % (what, j.name))
+                joints.append(j)
+        scale = max([1e-3] + [float(np.linalg.norm(b.position)) for b in self.bodies])
+        c = make_coupler(self, spec.name, joints, given[spec.param], name, scale)
+        c.index = len(self.couplers)
+        self.couplers.append(c)
+        return c
+
+    def coupler(self, ref):
+        """Resolve a ``Coupler`` or a coupler name."""
+        from .couplers import Coupler
+        return _resolve(self.couplers, Coupler, ref, "coupler")
 
     # ------------------------------------------------------------------ drivers
     def _driver_name(self, name, kind, default=None, prefix=None):
@@ -615,7 +670,8 @@ class Model:
     # ------------------------------------------------------------------ analysis
     def degrees_of_freedom(self):
         """Gruebler count ``6 N - (constraint rows)`` (ignores redundancy)."""
-        return 6 * len(self.bodies) - sum(len(j.spec.rows) for j in self.joints)
+        return 6 * len(self.bodies) - sum(len(j.spec.rows) for j in self.joints) \
+            - len(self.couplers)
 
     def dof_report(self, **kw):
         """Mobility diagnostics at t0 (``dof.dof_report``): Gruebler count against the

@@ -120,6 +120,9 @@ class Result(JointOutputs):
     #: arrays only results with drivers have: per driver (n, n_drivers) its effort
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
+    #: only results with couplers: (n, n_couplers, 6) force and torque (world axes, the
+    #: torque about its second body's point) each coupler exerts on its second body
+    _COUPLER_ARRAYS = ("coupler_react",)
 
     #: per-body series a result derives from ``states`` and the user axes in the
     #: principal frames, ``R_pu`` (nb, 3, 3), when asked, instead of keeping them.
@@ -152,6 +155,10 @@ class Result(JointOutputs):
         empty = np.zeros((len(self.t), 0))
         for k in self._DRIVER_ARRAYS:
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
+        self.coupler_names = list(meta.get("coupler_names", []))
+        self.coupler_kinds = list(meta.get("coupler_kinds", []))
+        self._coupler_react = np.asarray(arrays["coupler_react"], dtype=float) \
+            if "coupler_react" in arrays else np.zeros((len(self.t), len(self.coupler_names), 6))
         self.settings = dict(meta.get("settings", {}))
         self.assembly = None
         self.assembly_summary = meta.get("assembly_summary", "")
@@ -279,6 +286,7 @@ class Result(JointOutputs):
             pot, diss, work = element_series(system, t, frc, tab)
         else:
             pot = diss = work = np.zeros((n, nf))
+        cpl_react = react[:, system.coupler_pos]
         react = _model_joints(react, system.joint_pos)
         rows = system.active_rows
         all_rows = len(rows) == S.nrows and np.array_equal(rows, np.arange(S.nrows))
@@ -302,7 +310,7 @@ class Result(JointOutputs):
                  acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential,
                  frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work,
-                 react_indeterminate=rule.flags[system.joint_pos])
+                 react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react)
         _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
@@ -313,6 +321,8 @@ class Result(JointOutputs):
                     driver_names=[d.name for d in system.drivers],
                     driver_kinds=[d.kind for d in system.drivers],
                     driver_rows=[d.nslots for d in system.drivers],
+                    coupler_names=[c.name for c in system.couplers],
+                    coupler_kinds=[c.kind for c in system.couplers],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
@@ -329,6 +339,7 @@ class Result(JointOutputs):
                     force_dofs=self.force_dofs,
                     driver_names=self.driver_names, driver_kinds=self.driver_kinds,
                     driver_rows=self.driver_row_counts,
+                    coupler_names=self.coupler_names, coupler_kinds=self.coupler_kinds,
                     warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
@@ -355,6 +366,8 @@ class Result(JointOutputs):
             keys += self._OPTIONAL
         if self.driver_names:
             keys += self._DRIVER_ARRAYS
+        if self.coupler_names:
+            keys += self._COUPLER_ARRAYS
         if self._react_indeterminate.any():
             keys += (self._REACTION_FLAGS,)
         return keys
@@ -377,7 +390,8 @@ class Result(JointOutputs):
         meta = json.loads(str(np.asarray(arrays["meta"])))
         R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
-            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + (cls._REACTION_FLAGS,)
+            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS
+            + (cls._REACTION_FLAGS,)
             if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
@@ -584,6 +598,27 @@ class Result(JointOutputs):
     def driver_rate(self, driver):
         """Its prescribed rate [rad/s or m/s], like ``driver_value``."""
         return self._driver_rate[:, self._d(driver)].copy()
+
+    # ------------------------------------------------------------------ couplers
+    def _c(self, coupler):
+        name = coupler if isinstance(coupler, str) else getattr(coupler, "name", None)
+        try:
+            return self.coupler_names.index(name)
+        except ValueError:
+            raise KeyError("no coupler %r in this result" % (name,)) from None
+
+    def coupler_force(self, coupler):
+        """Force [N] (n, 3), world axes, the coupler exerts on its second body (a gear
+        pair: gear 2; a rack and pinion: the pinion; a screw: body 2 of its joint); the
+        first body gets the opposite."""
+        return self._coupler_react[:, self._c(coupler), :3].copy()
+
+    def coupler_torque(self, coupler):
+        """Torque [N m] (n, 3), world axes, the coupler exerts on its second body, about
+        that body's point of the coupler (a gear's centre, the pinion's centre, the
+        screw joint's point): e.g. for a gear pair its component along the gear axis
+        is the tooth force times the pitch radius of gear 2."""
+        return self._coupler_react[:, self._c(coupler), 3:].copy()
 
     # ------------------------------------------------------------------ system
     def energy(self):

@@ -12,7 +12,7 @@ import numpy as np
 from . import kernels
 from .drivers import DriverRow
 from .forces import force_arrays
-from .joints import PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
+from .joints import ANGULAR_PRIMS, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -46,6 +46,10 @@ class System:
         drivers = list(getattr(model, "drivers", []))
         entries = list(joints) + [_DriverEntry(d, model.ground) for d in drivers
                                   if d.joint is None]
+        # couplers (couplers.py): a block of their own each, after the body drivers
+        couplers = list(getattr(model, "couplers", []))
+        entries += couplers
+        self.couplers = couplers
         self.entry_names = [e.name for e in entries]
         pattern = analyse([(j.body1.index, j.body2.index) for j in entries], nb)
         self.pattern = pattern
@@ -55,6 +59,8 @@ class System:
         pos[self.joint_order] = np.arange(len(entries))
         #: system position of each model joint (body-driver entries left out)
         self.joint_pos = pos[:len(joints)]
+        #: ... and of each coupler
+        self.coupler_pos = pos[len(entries) - len(couplers):]
         sj = [entries[i] for i in order]
         nj = len(sj)
 
@@ -86,7 +92,10 @@ class System:
         nl = len(model.loads)
         slots = [DriverRow(d, k) for d in drivers for k in range(d.nslots)]
         slot_of = {(s.driver.index, s.k): nl + i for i, s in enumerate(slots)}
-        joint_rows = {id(j): [tuple(row) + (-1, None) for row in j.spec.rows] for j in sj}
+        # (a coupler has its rows, couplers.Coupler.rows; a joint those of its kind)
+        joint_rows = {id(j): [tuple(row) + (-1, None)
+                              for row in (j.rows if hasattr(j, "rows") else j.spec.rows)]
+                      for j in sj}
         for e in sj:
             if isinstance(e, _DriverEntry):
                 joint_rows[id(e)] = []
@@ -98,7 +107,7 @@ class System:
                                                            (d.index, k)))
         bsize = kernels.block_size(max([len(joint_rows[id(j)]) for j in sj], default=1))
         self.block_size = bsize
-        prim, ai, aj, drv, tags = [], [], [], [], []
+        prim, ai, aj, drv, tags, par = [], [], [], [], [], []
         lengths = [1e-3]
         # joint frames in the principal frames of their bodies (ground: world), all
         # joints at once: per slot A_principal and the CoG (identity and 0 for ground)
@@ -145,16 +154,19 @@ class System:
                 aj.append(b)
                 drv.append(dv)
                 tags.append(tag)
+                # a coupler's one row: its coefficients (c1, c2, c0)
+                par.append(getattr(j, "coefficients", (0.0, 0.0, 0.0)))
             for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)
                 aj.append(0)
                 drv.append(-1)
                 tags.append(None)
+                par.append((0.0, 0.0, 0.0))
             row0.append(len(prim))
         self.length_scale = float(max(lengths))
         row_prim = np.array(prim, dtype=np.int64)
-        row_scale = np.where(np.isin(row_prim, ROTATION_PRIMS), 1.0, 1.0 / self.length_scale)
+        row_scale = np.where(np.isin(row_prim, ANGULAR_PRIMS), 1.0, 1.0 / self.length_scale)
         row_scale[row_prim == PRIM_PAD] = 0.0
         nrows = len(prim)
         #: indices of the real (non-padding) rows, in system order
@@ -207,6 +219,7 @@ class System:
             jnt_point=np.array(jnt_point, dtype=np.int64),
             row_prim=row_prim, row_ai=np.array(ai, dtype=np.int64),
             row_aj=np.array(aj, dtype=np.int64), row_scale=row_scale, row_drv=row_drv,
+            row_par=np.array(par, dtype=float).reshape(nrows, 3),
             blk_row=pattern.blk_row, blk_col=pattern.blk_col,
             col_ptr=pattern.col_ptr, col_ids=pattern.col_ids,
             row_ptr=pattern.row_ptr, row_ids=pattern.row_ids,

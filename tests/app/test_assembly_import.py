@@ -327,9 +327,16 @@ def test_grounded_parts_become_fixed_bodies_once(mechanism):
 def test_unsupported_types_are_skipped_with_warnings_naming_them(mechanism):
     report = mechanism["report"]
     skipped = dict(report.skipped)
-    for jtype in ("Parallel", "Perpendicular", "Angle", "RackPinion", "Screw", "Gears", "Belt"):
+    for jtype in ("Parallel", "Perpendicular", "Angle"):
         assert "SimPhant has no joint for the Assembly type %s" % jtype in skipped["My" + jtype]
         assert any("Assembly joint 'My%s' is skipped" % jtype in w for w in report.warnings)
+    # coupling joints with no radius or pitch (Distance 0): skipped, saying why
+    for jtype, reason in (("Gears", "its radii must be positive"),
+                          ("Belt", "its radii must be positive"),
+                          ("RackPinion", "its pitch radius is 0"), ("Screw", "its pitch is 0")):
+        assert reason in skipped["My" + jtype]
+        assert any("Assembly joint 'My%s' is skipped" % jtype in w for w in report.warnings)
+    assert not report.couplers
     assert "a Distance joint between a line edge and a cylinder face is not supported" \
         in skipped["EdgeGap"]
     assert "deactivated" in skipped["Spare"]
@@ -733,7 +740,8 @@ def test_the_module_imports_without_the_assembly_module():
     import importlib
     mod = importlib.import_module("SimPhantWorkbench.assembly_import")
     assert mod.JOINT_KIND_MAP["Slider"] == "prismatic"
-    assert set(mod.UNSUPPORTED_TYPES) | set(mod.JOINT_KIND_MAP) | {"Distance"} == set(TYPES_1X)
+    assert set(mod.UNSUPPORTED_TYPES) | set(mod.JOINT_KIND_MAP) | set(mod.COUPLER_KIND_MAP) \
+        | {"Distance"} == set(TYPES_1X)
     # importing it pulls in none of the 1.x Assembly modules (absent on 0.20)
     import sys
     assert not {"Assembly", "AssemblyApp", "UtilsAssembly", "JointObject"} & set(sys.modules)

@@ -88,7 +88,8 @@ def test_the_script_builds_every_example(built):
     assert sorted(os.listdir(os.path.dirname(built["pendulum"]))) == sorted(
         n + ".FCStd" for n in NAMES)
     assert set(NAMES) == {"pendulum", "double_pendulum", "slider_crank", "four_bar",
-                          "spinning_top", "quarter_car", "door", "driven_slider_crank"}
+                          "spinning_top", "quarter_car", "door", "driven_slider_crank",
+                          "gear_train"}
 
 
 @pytest.mark.parametrize("name", CONSERVATIVE)
@@ -257,6 +258,23 @@ def test_spinning_top_precesses_at_the_gyroscopic_rate(runs):
     assert np.abs(r.joint_point("Tip", "body2")).max() < 1e-6
 
 
+def test_gear_train_wheel_turns_back_at_the_tooth_ratio(runs):
+    """Pinion 18 teeth at 5 rev/s, wheel 42 teeth: the wheel turns the other way at 18/42
+    of the pinion's rate, to 1e-9 rad over the run, and both keep their speeds (no
+    loads, no friction: the gear pair does no work)."""
+    r = runs("gear_train").result
+    n1, n2 = make_examples.GEAR_TEETH
+
+    def turn(name):
+        A = r.rotation_matrix(name)
+        R = A @ A[0].T                          # the turn since the start, about +y
+        return np.unwrap(np.arctan2(R[:, 0, 2], R[:, 0, 0]))
+    pinion, wheel = turn("Pinion"), turn("Wheel")
+    omega = 2 * math.pi * make_examples.GEAR_SPIN
+    np.testing.assert_allclose(pinion - pinion[0], omega * r.t, rtol=1e-9, atol=1e-9)
+    assert np.abs((wheel - wheel[0]) + (pinion - pinion[0]) * n1 / n2).max() < 1e-9
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_committed_example_matches_the_script(built, name):
     """examples/<name>.FCStd is what the script builds now: same bodies (masses, fixed,
@@ -269,6 +287,9 @@ def test_committed_example_matches_the_script(built, name):
                         ("EndTime", "TimeStep", "OutputInterval", "Integrator", "AnalysisMode")}
             settings["drivers"] = [(d.Label, d.Joint.Label, d.DriverType, d.Function, d.Speed)
                                    for d in doc.Objects if is_type(d, "SimPhant::Driver")]
+            settings["couplers"] = [(c.Label, c.CouplerType, c.Joint1.Label, c.Joint2.Label,
+                                     c.Ratio)
+                                    for c in doc.Objects if is_type(c, "SimPhant::Coupler")]
             bodies = [(b.Label, b.Fixed, round(b.Mass, 9), tuple(round(x, 6) for x in
                       tuple(b.InitialVelocity) + tuple(b.InitialAngularVelocity)))
                       for b in study_bodies(study)]

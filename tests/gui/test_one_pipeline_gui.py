@@ -148,8 +148,8 @@ VP_SCRIPT = textwrap.dedent('''
 
 
 def _document_of_every_type(path):
-    """The driven slider-crank with a force, a torque, a spring, a result and a parameter
-    study added headless (its study, bodies, joints and driver come with it)."""
+    """The driven slider-crank with a force, a torque, a spring, a result, a parameter
+    study and a coupler added headless (its study, bodies, joints and driver come with it)."""
     doc = FreeCAD.openDocument(MODEL)
     try:
         study = studies(doc)[0]
@@ -163,6 +163,10 @@ def _document_of_every_type(path):
                                                             "values": [60, 120]}],
                                              "metrics": {"t": "absmax(driver_effort(Motor))"}})
         runner.run_study(study, t_end=0.1)
+        # (a coupler after the run: the slider-crank has no degree of freedom to spare)
+        factory.make_coupler(study, doc.getObjectsByLabel("CrankPivot")[0],
+                             doc.getObjectsByLabel("SliderGuide")[0], "rack_pinion",
+                             name="Rack")
         assert sorted({o.Proxy.Type for o in doc.Objects if hasattr(o, "Proxy")
                        and str(getattr(o.Proxy, "Type", "")).startswith("SimPhant::")}) \
             == sorted(OBJECT_TYPES)
@@ -178,7 +182,8 @@ EXPECTED = {"Study": ("VPStudy", "Study.svg"), "Post": ("VPBody", "FixedBody.svg
             "Motor": ("VPDriver", "Driver_Rotation.svg"), "Push": ("VPLoad", "Force.svg"),
             "Twist": ("VPLoad", "Torque.svg"), "PinSpring": ("VPForceElement", "JointSpring.svg"),
             "Result": ("VPResult", "Result.svg"),
-            "ParameterStudy": ("VPParameterStudy", "ParameterStudy.svg")}
+            "ParameterStudy": ("VPParameterStudy", "ParameterStudy.svg"),
+            "Rack": ("VPCoupler", "Coupler_RackPinion.svg")}
 
 
 def test_objects_saved_headless_get_their_view_provider_and_icon_in_the_gui(tmp_path):

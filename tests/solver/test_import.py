@@ -10,7 +10,8 @@ SOLVER_DIR = os.path.dirname(solver_pkg.__file__)
 ALLOWED_TOP = {"numpy", "scipy", "numba", "math", "cmath", "numbers", "collections", "time",
                "functools", "itertools", "operator", "typing", "warnings", "os", "sys", "enum",
                "dataclasses", "json", "copy", "re", "textwrap", "__future__", "ast", "hashlib",
-               "socket", "threading", "zipfile", "contextlib", "ctypes", "shutil"}
+               "socket", "threading", "zipfile", "contextlib", "ctypes", "shutil",
+               "fractions"}
 
 
 def _imports(path):

@@ -8,6 +8,41 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="cmd_couplers.py" line="29"/>
+        <source>no active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="32"/>
+        <source>select %s of study &apos;%s&apos; in the tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="33"/>
+        <source>one joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="34"/>
+        <source>%d joints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="38"/>
+        <source>joint &apos;%s&apos; is not in the active study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="41"/>
+        <source>joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_couplers.py" line="56"/>
+        <source>Select the joints of the active study first (%s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="cmd_drivers.py" line="31"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
@@ -1140,6 +1175,56 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_coupler.py" line="34"/>
+        <source>SimPhant coupler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="37"/>
+        <source>Coupler &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="39"/>
+        <source>Coupling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="45"/>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="57"/>
+        <source>Joint %d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="44"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="64"/>
+        <source>Ratio N2/N1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="65"/>
+        <source>tooth counts or pitch radii</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="67"/>
+        <source>Pitch radius</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_coupler.py" line="68"/>
+        <source>Lead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_driver.py" line="32"/>
         <source>Angle (value, start, offset)</source>
         <translation type="unfinished"></translation>
@@ -1475,12 +1560,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="44"/>
-        <source>Value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="49"/>
+        <location filename="registry_strings.py" line="57"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1996,212 +2076,252 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="registry_strings.py" line="49"/>
+        <source>Gear pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>Constant rate</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Smooth step (cubic)</source>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>Smooth step (quintic)</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Harmonic</source>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>Expression in t</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="57"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="59"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="61"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>CoG position</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>CoG velocity</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="65"/>
-        <source>CoG acceleration</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>angular velocity</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>angular acceleration</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>point position</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>point velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>reaction force</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>reaction torque</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>joint angle</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>joint angle rate</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>joint angle acceleration</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>joint slide</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>joint slide rate</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>joint slide acceleration</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>force element force / moment</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>force element length / angle / slide</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>force element power</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>driver power</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>energy</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>constraint violation</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>world axes</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>body axes</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint frame (body 1)</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
+        <source>driver power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="92"/>
+        <source>energy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="93"/>
+        <source>constraint violation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="94"/>
+        <source>world axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="95"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="96"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="97"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="98"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="99"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2495,22 +2615,22 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="22"/>
+        <location filename="__init__.py" line="28"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="23"/>
+        <location filename="__init__.py" line="29"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="27"/>
+        <location filename="__init__.py" line="34"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="30"/>
+        <location filename="__init__.py" line="37"/>
         <source>SimPhant results</source>
         <translation type="unfinished"></translation>
     </message>

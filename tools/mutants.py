@@ -1387,6 +1387,12 @@ MUTANTS = [
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
            "a reopened result forgets which reaction components were indeterminate"),
+    Mutant("result-couplers-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
+           '    out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)\n',
+           "",
+           ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
+            "reopen_bit_for_bit"],
+           "a reopened result loses what its couplers exerted"),
     Mutant("result-forces-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
            "out = dict(frc=(n, nf, 3), frc_pot=(n, nf), frc_diss=(n, nf), frc_work=(n, nf))",
            "out = dict()",

@@ -512,11 +512,7 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
                          % (what, function, ", ".join(FUNCTION_TYPES)))
     known = {s.name for s in proxy_class("SimPhant::Driver").PROPERTIES} - {"Joint", "DriverType",
                                                                         "Function"}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise ModelError("%s: unknown propert%s %s; valid: %s"
-                         % (what, "y" if len(unknown) == 1 else "ies", ", ".join(unknown),
-                            ", ".join(sorted(known))))
+    _check_known(values, sorted(known), what)
 
     def fill(obj):
         obj.Joint = joint
@@ -552,12 +548,7 @@ def make_coupler(study, joint1, joint2=None, coupler_type="gear", name=None, lab
                                   or find_study(joint) != study):
             raise ModelError("%s: '%s' is not a joint of study '%s'"
                              % (what, getattr(joint, "Label", joint), study.Label))
-    known = ("Ratio", "Radius", "Lead")
-    unknown = sorted(set(values) - set(known))
-    if unknown:
-        raise ModelError("%s: unknown propert%s %s; valid: %s"
-                         % (what, "y" if len(unknown) == 1 else "ies", ", ".join(unknown),
-                            ", ".join(known)))
+    _check_known(values, ("Ratio", "Radius", "Lead"), what)
 
     def fill(obj):
         obj.CouplerType = coupler_type
@@ -571,6 +562,15 @@ def make_coupler(study, joint1, joint2=None, coupler_type="gear", name=None, lab
 
 
 # ----------------------------------------------------------------------------- helpers
+
+def _check_known(values, known, what):
+    """``ModelError`` naming the keys of ``values`` not in ``known`` (listed as given)."""
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ModelError("%s: unknown propert%s %s; valid: %s"
+                         % (what, "y" if len(unknown) == 1 else "ies", ", ".join(unknown),
+                            ", ".join(known)))
+
 
 def _set_values(obj, values, what):
     """Set ``obj``'s properties from ``values`` (document units or quantity strings); a

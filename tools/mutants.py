@@ -1418,9 +1418,9 @@ MUTANTS = [
            [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
            "a model with timed inputs runs without its load table"),
     Mutant("result-drivers-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
-           "\"driver_rate\"))\n    return out",
+           "\"driver_rate\"))\n    # per coupler",
            "\"driver_rate\"))\n    out = {k: v for k, v in out.items() if 'driver' not in k}\n"
-           "    return out",
+           "    # per coupler",
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
            "a reopened result loses its driver efforts, power, values and rates"),
@@ -1430,6 +1430,12 @@ MUTANTS = [
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
            "a reopened result forgets which reaction components were indeterminate"),
+    Mutant("result-couplers-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
+           '    out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)\n',
+           "",
+           ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
+            "reopen_bit_for_bit"],
+           "a reopened result loses what its couplers exerted"),
     Mutant("result-forces-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
            "out = dict(frc=(n, nf, 3), frc_pot=(n, nf), frc_diss=(n, nf), frc_work=(n, nf))",
            "out = dict()",

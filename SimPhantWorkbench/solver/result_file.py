@@ -52,8 +52,8 @@ def _expected_shapes(n, nb, nj, derived=False):
 
 
 def _optional_shapes(n, meta, what):
-    """Shapes of the force-element and driver series and the reactions' indeterminacy
-    counts a result of ``meta`` may hold."""
+    """Shapes of the force-element, driver and coupler series and the reactions'
+    indeterminacy counts a result of ``meta`` may hold."""
     try:
         nf = len(list(meta.get("force_names") or ()))
         rows = meta.get("driver_rows")
@@ -67,6 +67,8 @@ def _optional_shapes(n, meta, what):
     out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)
     out.update((k, (n, ncol)) for k in ("driver_effort", "driver_power", "driver_value",
                                         "driver_rate"))
+    # per coupler: the force and torque it exerts on its second body
+    out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
     return out
 
 

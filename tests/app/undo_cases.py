@@ -23,6 +23,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(HERE, "fixtures")
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples")
 
 
 # ----------------------------------------------------------------------------- comparing
@@ -318,15 +319,16 @@ def _factory_cases():
         "make_joint_actuator": (pendulum_model, lambda m: f.make_joint_actuator(m["study"], m["joint"],
                                                                         "0.1*sin(t)")),
         "make_driver": (pendulum_model, lambda m: f.make_driver(m["study"], m["joint"], Speed=60)),
+        "make_coupler": (open_copy("gear_train.FCStd", EXAMPLES), _second_gear_pair),
     }
 
 
-def open_copy(name):
+def open_copy(name, folder=FIXTURES):
     def build(doc_unused, tmp):
         import shutil
         import FreeCAD
         path = os.path.join(tmp, "case_" + name)
-        shutil.copy(os.path.join(FIXTURES, name), path)
+        shutil.copy(os.path.join(folder, name), path)
         doc = FreeCAD.openDocument(path)
         return dict(doc=doc)
     build.opens = True
@@ -351,6 +353,15 @@ ran_slider_crank.opens = True
 
 #: the Loads to FEM case: the connecting rod at frame 5, a coarse mesh (seconds)
 FEM_ARGS = ("ConnectingRod", "frame:5", 10.0)
+
+
+def _second_gear_pair(m):
+    """A second gear coupler between the bundled gear train's two hinges."""
+    from SimPhantWorkbench import factory
+    from SimPhantWorkbench.document.base import studies, study_joints
+    study = studies(m["doc"])[0]
+    hinges = [j for j in study_joints(study) if str(j.JointType) == "revolute"]
+    factory.make_coupler(study, hinges[0], hinges[1], "gear", Ratio=42 / 18)
 
 
 def _import_assembly(m):

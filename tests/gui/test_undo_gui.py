@@ -195,6 +195,14 @@ SCRIPT = textwrap.dedent('''
                                                       run("SimPhant_Driver_rotation"))),
         "SimPhant_Driver_translation": (with_slide, lambda m: (
             select(m["slide"]), run("SimPhant_Driver_translation"))),
+        "SimPhant_Coupler_gear": (with_slide, lambda m: (
+            select(m["joint"], m["slide"]), run("SimPhant_Coupler_gear"))),
+        "SimPhant_Coupler_belt": (with_slide, lambda m: (
+            select(m["joint"], m["slide"]), run("SimPhant_Coupler_belt"))),
+        "SimPhant_Coupler_rack_pinion": (with_slide, lambda m: (
+            select(m["joint"], m["slide"]), run("SimPhant_Coupler_rack_pinion"))),
+        "SimPhant_Coupler_screw": (with_slide, lambda m: (
+            select(m["slide"]), run("SimPhant_Coupler_screw"))),
         "SimPhant_Check": (base, lambda m: (select(m["study"]), run("SimPhant_Check"))),
         "SimPhant_Solve": (with_material, solve),
         "SimPhant_Playback": (ran, playback),

@@ -32,6 +32,7 @@ import asyncio
 import concurrent.futures
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -248,6 +249,20 @@ class _WorkerProcesses:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def ignore_broken_pipes():
+    """Ignore SIGPIPE in this process, as Python itself does when it starts; from the main
+    thread only (Python's rule for signal handlers), else nothing.
+
+    A Dask connection closed by its peer (a worker that ended) is then an error Dask
+    handles (EPIPE). FreeCAD 1.x leaves SIGPIPE at its default, which ends the process:
+    the user's FreeCAD would close on the first write to such a connection."""
+    if not hasattr(signal, "SIGPIPE") \
+            or threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGPIPE) == signal.SIG_DFL:
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+
 class DaskExecutor:
     """``dask.distributed``: an embedded cluster or an existing scheduler/client."""
 
@@ -287,6 +302,7 @@ class DaskExecutor:
         if self.started:
             return
         self.started = True
+        ignore_broken_pipes()
         # however Dask behaves, the caller waits no longer than this for the start
         self._t0 = time.monotonic()
         self._limit = self.connect_timeout + 3.0 if self.scheduler \

@@ -500,6 +500,29 @@ def test_a_worker_that_ends_while_starting_is_started_again_then_given_up(tmp_pa
             ex.wait()
 
 
+def test_a_connection_closed_by_its_peer_does_not_end_a_process_that_runs_dask():
+    """FreeCAD 1.x leaves SIGPIPE at its default: a write to a connection a worker closed
+    would end the user's FreeCAD. Starting Dask ignores it, as Python does by itself."""
+    code = ("import signal, socket\n"
+            "signal.signal(signal.SIGPIPE, signal.SIG_DFL)       # as in FreeCAD 1.x\n"
+            "from SimPhantWorkbench.sweep import executors\n"
+            "ex = executors.DaskExecutor(scheduler='tcp://127.0.0.1:1', connect_timeout=1)\n"
+            "try:\n"
+            "    ex.wait()\n"
+            "except executors.InfrastructureError:\n"
+            "    pass\n"
+            "a, b = socket.socketpair()\n"
+            "b.close()\n"
+            "try:\n"
+            "    for _ in range(100):\n"
+            "        a.send(b'x' * 65536)\n"
+            "except BrokenPipeError:\n"
+            "    print('EPIPE')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert run.returncode == 0 and "EPIPE" in run.stdout, (run.returncode, run.stderr[-2000:])
+
+
 # ------------------------------------------------------------------------------ optimiser
 
 QC_SETTINGS = {"t_end": 1.0}

@@ -131,12 +131,12 @@ pip_optional "PyVista (the results viewer)" "pyvista, pyvistaqt" --upgrade \
 
 # --- optional parameter-study extras: the optimiser and the Dask dashboard ------------------
 # Optuna from Debian (Debian 12: 3.1, Debian 13: 4.1; both have TPE with constraints, CMA-ES
-# through python3-cmaes and NSGA-II, and Debian builds them and their dependencies, SQLAlchemy
+# through python3-cmaes (installed here) and NSGA-II, and Debian builds them and their dependencies, SQLAlchemy
 # and alembic, for the Python FreeCAD uses); python3-cryptography gives the local cluster its
 # TLS. Bokeh, which the dashboard needs, is not in Debian: it goes into FreeCAD's
 # AdditionalPythonPackages with --no-deps (its dependencies from Debian, so numpy stays
 # Debian's), in the version the installed distributed accepts (2022.x: bokeh < 3; later: 3.x).
-EXTRA_APT="python3-optuna python3-cryptography python3-jinja2 python3-yaml python3-typing-extensions"
+EXTRA_APT="python3-optuna python3-cmaes python3-cryptography python3-jinja2 python3-yaml python3-typing-extensions"
 if dpkg --compare-versions "$(dpkg-query -W -f='${Version}' python3-distributed 2>/dev/null || echo 0)" ge 2023; then
     EXTRA_APT="$EXTRA_APT python3-contourpy python3-xyzservices"
     BOKEH="bokeh>=3.1,<3.7"

@@ -13,7 +13,8 @@ workers: a Dask worker needs this package's solver (numpy, scipy, numba).
   worker process per core, started as ``python -m distributed.cli.dask_worker``
   (not by ``multiprocessing``, which would re-import the caller's script in each
   worker: a script without ``if __name__ == "__main__":`` would start sweeps
-  there). This embedded cluster listens on 127.0.0.1 only and talks TLS with a
+  there); a worker process that ends while starting is started again
+  (``WORKER_START_ATTEMPTS``). This embedded cluster listens on 127.0.0.1 only and talks TLS with a
   certificate made for this run (``distributed.Security.temporary``) that only
   this process and its workers hold: no other process can submit work to it.
   With ``scheduler`` it connects to an existing scheduler (``connect_timeout``;
@@ -31,6 +32,7 @@ import asyncio
 import concurrent.futures
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -44,7 +46,7 @@ from ..solver.batch import run_batch, solver_digest
 
 __all__ = ["InProcess", "DaskExecutor", "make_executor", "dask_available", "default_workers",
            "python_executable", "check_address", "InfrastructureError", "dashboard_problem",
-           "CONNECT_TIMEOUT", "WORKER_START_TIMEOUT"]
+           "CONNECT_TIMEOUT", "WORKER_START_TIMEOUT", "WORKER_START_ATTEMPTS"]
 
 #: seconds to reach a scheduler (``--connect-timeout``)
 CONNECT_TIMEOUT = 10.0
@@ -52,6 +54,11 @@ CONNECT_TIMEOUT = 10.0
 WORKER_START_TIMEOUT = 120.0
 #: seconds past those a start may take before the caller stops waiting for it
 START_MARGIN = 10.0
+#: starts of an embedded-cluster worker process that ends while starting, before the start
+#: fails: workers that register over TLS at the same moment sometimes lose that first
+#: connection (seen with Dask 2024.12 on Python 3.13 and OpenSSL 3.5, about one start in
+#: five with two workers); started again, a worker registers
+WORKER_START_ATTEMPTS = 3
 
 
 class InfrastructureError(RuntimeError):
@@ -181,32 +188,50 @@ class _WorkerProcesses:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w") as fh:
                 fh.write(text)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+        self.env = dict(os.environ)
+        self.env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         exe = python_executable() or sys.executable
-        self.procs = []
-        self.logs = []
+        self.cmds = [[exe, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                      "--nworkers", "1", "--host", "127.0.0.1", "--no-dashboard",
+                      "--memory-limit", "0", "--death-timeout", "60",
+                      "--local-directory", os.path.join(self.dir, "w%d" % k),
+                      "--name", "simphant-%d" % k,
+                      "--tls-ca-file", cert, "--tls-cert", cert, "--tls-key", key]
+                     for k in range(n)]
+        self.logs = [open(os.path.join(self.dir, "worker%d.log" % k), "ab") for k in range(n)]
+        self.attempts = [0] * n
+        self.procs = [None] * n
         for k in range(n):
-            log = open(os.path.join(self.dir, "worker%d.log" % k), "wb")
-            self.logs.append(log)
-            cmd = [exe, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                   "--nworkers", "1", "--host", "127.0.0.1", "--no-dashboard",
-                   "--memory-limit", "0", "--death-timeout", "60",
-                   "--local-directory", os.path.join(self.dir, "w%d" % k),
-                   "--name", "simphant-%d" % k,
-                   "--tls-ca-file", cert, "--tls-cert", cert, "--tls-key", key]
-            self.procs.append(subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
-                                               stdout=log, stderr=subprocess.STDOUT))
+            self._spawn(k)
+
+    def _spawn(self, k):
+        self.attempts[k] += 1
+        self.logs[k].write(b"--- start %d of worker simphant-%d\n" % (self.attempts[k], k))
+        self.logs[k].flush()
+        self.procs[k] = subprocess.Popen(self.cmds[k], env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=self.logs[k], stderr=subprocess.STDOUT)
 
     def check(self):
-        """``InfrastructureError`` with its log when a worker process has ended."""
+        """Start again a worker process that ended while starting (``WORKER_START_ATTEMPTS``
+        starts in all); ``InfrastructureError`` with its log once it has used them. Returns
+        the number started again now."""
+        again = 0
         for k, p in enumerate(self.procs):
-            if p.poll() is not None:
-                with open(os.path.join(self.dir, "worker%d.log" % k), "rb") as fh:
-                    tail = fh.read().decode("utf-8", "replace").strip().splitlines()[-8:]
-                raise InfrastructureError("a worker process of the local cluster ended at "
-                                          "start (exit %s): %s" % (p.returncode,
-                                                                   " | ".join(tail)))
+            if p.poll() is None:
+                continue
+            if self.attempts[k] < WORKER_START_ATTEMPTS:
+                self._spawn(k)
+                again += 1
+                continue
+            with open(os.path.join(self.dir, "worker%d.log" % k), "rb") as fh:
+                tail = fh.read().decode("utf-8", "replace").strip().splitlines()[-8:]
+            raise InfrastructureError("a worker process of the local cluster ended at start "
+                                      "%d times (last exit %s): %s"
+                                      % (self.attempts[k], p.returncode, " | ".join(tail)))
+        return again
+
+    def alive(self):
+        return all(p.poll() is None for p in self.procs)
 
     def close(self):
         for p in self.procs:
@@ -222,6 +247,20 @@ class _WorkerProcesses:
         for log in self.logs:
             log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def ignore_broken_pipes():
+    """Ignore SIGPIPE in this process, as Python itself does when it starts; from the main
+    thread only (Python's rule for signal handlers), else nothing.
+
+    A Dask connection closed by its peer (a worker that ended) is then an error Dask
+    handles (EPIPE). FreeCAD 1.x leaves SIGPIPE at its default, which ends the process:
+    the user's FreeCAD would close on the first write to such a connection."""
+    if not hasattr(signal, "SIGPIPE") \
+            or threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGPIPE) == signal.SIG_DFL:
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 
 
 class DaskExecutor:
@@ -263,6 +302,7 @@ class DaskExecutor:
         if self.started:
             return
         self.started = True
+        ignore_broken_pipes()
         # however Dask behaves, the caller waits no longer than this for the start
         self._t0 = time.monotonic()
         self._limit = self.connect_timeout + 3.0 if self.scheduler \
@@ -317,12 +357,15 @@ class DaskExecutor:
         n = self.requested_workers or default_workers()
         self.processes = _WorkerProcesses(self.cluster.scheduler_address, n, security)
         deadline = time.monotonic() + WORKER_START_TIMEOUT
-        while self.worker_count() < n:
+        settled = 0
+        while settled < 2:             # all registered and alive on two polls in a row
             self.processes.check()
             if time.monotonic() > deadline:
                 raise InfrastructureError("the local cluster's %d workers did not start "
                                           "within %g s" % (n, WORKER_START_TIMEOUT))
-            time.sleep(0.05)
+            time.sleep(0.1)
+            up = self.worker_count() >= n and self.processes.alive()
+            settled = settled + 1 if up else 0
 
     def _check_versions(self):
         """``InfrastructureError`` when a connected worker runs other solver sources."""

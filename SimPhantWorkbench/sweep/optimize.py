@@ -63,6 +63,12 @@ def _sampler(optuna, opt, spec):
             return optuna.samplers.TPESampler(seed=seed, multivariate=True,
                                               constant_liar=True, constraints_func=constraints)
         if opt["sampler"] == "cmaes":
+            try:                              # Optuna imports it only at the first trial
+                import cmaes  # noqa: F401
+            except ImportError:
+                raise ModelError("optimize: the cmaes sampler needs the cmaes package, which "
+                                 "is not installed (Debian: apt install python3-cmaes; make "
+                                 "setup installs it)") from None
             return optuna.samplers.CmaEsSampler(seed=seed)
         if opt["sampler"] == "nsga2":
             return optuna.samplers.NSGAIISampler(seed=seed, constraints_func=constraints,

@@ -696,3 +696,16 @@ def test_an_optimiser_without_optuna_names_the_package(docs, monkeypatch):
         sweep.execute(p["study"], [{"target": "Rod_body.Density", "low": 500, "high": 900}],
                       {"v": "max(speed(Rod_body))"}, objective={"maximize": "v"},
                       optimize={"trials": 5}, executor="in-process")
+
+
+def test_cma_es_without_cmaes_names_the_package(docs, monkeypatch):
+    import sys
+    pytest.importorskip("optuna")
+    monkeypatch.setitem(sys.modules, "cmaes", None)
+    doc = docs()
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match="cmaes sampler needs the cmaes package.*python3-cmaes"):
+        sweep.execute(p["study"], [{"target": "Rod_body.Density", "low": 500, "high": 900},
+                                   {"target": "Study.EndTime", "low": 0.2, "high": 0.3}],
+                      {"v": "max(speed(Rod_body))"}, objective={"maximize": "v"},
+                      optimize={"trials": 5, "sampler": "cmaes"}, executor="in-process")

@@ -470,6 +470,59 @@ def test_the_embedded_cluster_refuses_other_processes(docs):
             assert "REFUSED" in run.stdout and "RAN" not in run.stdout, run.stdout + run.stderr
 
 
+def test_a_worker_that_ends_while_starting_is_started_again_then_given_up(tmp_path, monkeypatch):
+    """A worker process that ends at start (workers registering over TLS at once sometimes
+    lose that connection) is started again; one that always ends fails the start after
+    WORKER_START_ATTEMPTS tries, with its log."""
+    from SimPhantWorkbench.sweep import executors
+    python = executors.python_executable() or sys.executable
+    wrapper = tmp_path / "python-once"         # ends at its first start, then runs Python
+    wrapper.write_text("#!/bin/sh\n"
+                       "if mkdir %s/started 2>/dev/null; then echo ended early; exit 3; fi\n"
+                       "exec %s \"$@\"\n" % (tmp_path, python))
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(executors, "python_executable", lambda: str(wrapper))
+    with executors.DaskExecutor(workers=2) as ex:
+        ex.start()
+        ex.wait()
+        assert ex.worker_count() == 2
+        logs = [open(os.path.join(ex.processes.dir, "worker%d.log" % k)).read()
+                for k in range(2)]
+        early = [k for k in range(2) if "ended early" in logs[k]]
+        assert len(early) == 1 and ex.processes.attempts[early[0]] >= 2, logs
+        assert "--- start 2 of worker simphant-%d" % early[0] in logs[early[0]]
+        assert ex.client.submit(lambda: 41 + 1).result(timeout=60) == 42
+    wrapper.write_text("#!/bin/sh\necho cannot start; exit 3\n")
+    with pytest.raises(executors.InfrastructureError,
+                       match=r"a worker process of the local cluster ended at start 3 times "
+                             r"\(last exit 3\): .*cannot start"):
+        with executors.DaskExecutor(workers=1) as ex:
+            ex.wait()
+
+
+def test_a_connection_closed_by_its_peer_does_not_end_a_process_that_runs_dask():
+    """FreeCAD 1.x leaves SIGPIPE at its default: a write to a connection a worker closed
+    would end the user's FreeCAD. Starting Dask ignores it, as Python does by itself."""
+    code = ("import signal, socket\n"
+            "signal.signal(signal.SIGPIPE, signal.SIG_DFL)       # as in FreeCAD 1.x\n"
+            "from SimPhantWorkbench.sweep import executors\n"
+            "ex = executors.DaskExecutor(scheduler='tcp://127.0.0.1:1', connect_timeout=1)\n"
+            "try:\n"
+            "    ex.wait()\n"
+            "except executors.InfrastructureError:\n"
+            "    pass\n"
+            "a, b = socket.socketpair()\n"
+            "b.close()\n"
+            "try:\n"
+            "    for _ in range(100):\n"
+            "        a.send(b'x' * 65536)\n"
+            "except BrokenPipeError:\n"
+            "    print('EPIPE')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert run.returncode == 0 and "EPIPE" in run.stdout, (run.returncode, run.stderr[-2000:])
+
+
 # ------------------------------------------------------------------------------ optimiser
 
 QC_SETTINGS = {"t_end": 1.0}

@@ -89,8 +89,10 @@ pip_optional() {
 # --- stress analysis (Loads to FEM): CalculiX and the Gmsh mesher that FreeCAD FEM drives ----
 # Debian 13 has no calculix-ccx (nor the SPOOLES library it links): there it comes from
 # Debian 12's archive, the same mirror as the system's, with its dependencies from Debian 13
-# (arpack, LAPACK, gfortran), fetched with a private package list that leaves the system's
-# sources alone.
+# (arpack, LAPACK, gfortran, Open MPI), fetched with a private package list that leaves the
+# system's sources alone. Debian 12's SPOOLES names Open MPI 4's package (libopenmpi3), which
+# Debian 13 replaced by libopenmpi40 with the same library (libmpi.so.40): its dependency is
+# rewritten to that before apt installs it (ccx uses SPOOLES' serial solver, not MPI).
 install_calculix_from_debian12() {
     local SUDO="" tmp mirror
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -105,12 +107,17 @@ install_calculix_from_debian12() {
     log "calculix-ccx is not in this Debian release: installing Debian 12's build"
     if $SUDO apt-get "${opts[@]}" update -q >&2 \
         && (cd "$tmp" && $SUDO apt-get "${opts[@]}" download calculix-ccx libspooles2.2 >&2) \
+        && $SUDO dpkg-deb -R "$tmp"/libspooles2.2_*.deb "$tmp/spooles" \
+        && $SUDO sed -i 's/^Depends: .*/Depends: libc6 (>= 2.14), libopenmpi40 | libopenmpi3/' \
+            "$tmp/spooles/DEBIAN/control" \
+        && $SUDO dpkg-deb -b "$tmp/spooles" "$tmp/spooles-libmpi40.deb" >&2 \
         && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
-            "$tmp"/calculix-ccx_*.deb "$tmp"/libspooles2.2_*.deb >&2; then
-        rm -rf "$tmp"
+            "$tmp"/calculix-ccx_*.deb "$tmp/spooles-libmpi40.deb" >&2 \
+        && ccx -v 2>/dev/null | grep -q "Version"; then
+        $SUDO rm -rf "$tmp"
         return 0
     fi
-    rm -rf "$tmp"
+    $SUDO rm -rf "$tmp"
     return 1
 }
 apt_optional "Loads to FEM" gmsh

@@ -122,12 +122,11 @@ install_calculix_from_debian12() {
 }
 apt_optional "Loads to FEM" gmsh
 if ! dpkg-query -W -f='${Status}' calculix-ccx 2>/dev/null | grep -q "install ok installed"; then
-    if apt-cache policy calculix-ccx 2>/dev/null | grep -q "Candidate: (none)" \
-        || [ -z "$(apt-cache policy calculix-ccx 2>/dev/null)" ]; then
+    if [ -n "$(apt-cache madison calculix-ccx 2>/dev/null)" ]; then   # in this release's archive
+        apt_optional "Loads to FEM" calculix-ccx
+    else
         install_calculix_from_debian12 \
             || log "warning: could not install calculix-ccx (Loads to FEM stays disabled and says so)"
-    else
-        apt_optional "Loads to FEM" calculix-ccx
     fi
 fi
 

@@ -124,7 +124,10 @@ def build_analysis(case, mesh_size=None, youngs_modulus=210000.0, poisson_ratio=
         # document's shape has none
         solid.ViewObject.Visibility = False
     solid.Shape = case.solid
-    solver = ObjectsFem.makeSolverCalculixCcxTools(doc, "SolverCcxTools")
+    # FreeCAD 1.x spells it makeSolverCalculiXCcxTools, 0.20 makeSolverCalculixCcxTools
+    make_solver = getattr(ObjectsFem, "makeSolverCalculiXCcxTools", None) \
+        or ObjectsFem.makeSolverCalculixCcxTools
+    solver = make_solver(doc, "SolverCcxTools")
     solver.AnalysisType = "static"
     material = ObjectsFem.makeMaterialSolid(doc, "Material")
     material.Material = _material_card(case.density, youngs_modulus, poisson_ratio)

@@ -251,7 +251,7 @@ def gui(tmp_path_factory):
 
 def test_command_adds_a_parameter_study_and_opens_its_panel(gui):
     assert gui["command_active"]
-    assert gui["created"] == [1, 0, True]
+    assert gui["created"] == [1, 1, True]          # its step counted while still open
     assert gui["created_ok"] == [True, 1, True]
     assert gui["tree_icon"] == "ParameterStudy.svg"
     assert gui["panel_open"]

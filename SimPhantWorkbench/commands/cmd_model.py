@@ -138,7 +138,6 @@ class _AddLoad(Command):
             common.message("warning", self.title(), ref)
             return
         doc = study.Document
-        before = set(o.Name for o in doc.Objects)
         if self.torque:
             line = "_load = factory.make_torque(%s, %s, (0, 0, 0))" % (obj_expr(study),
                                                                      obj_expr(body))
@@ -146,11 +145,8 @@ class _AddLoad(Command):
             at = "" if ref is None else ", ref=(%s, %r)" % (obj_expr(ref[0]), ref[1])
             line = "_load = factory.make_force(%s, %s, (0, 0, 0)%s)" % (obj_expr(study),
                                                                       obj_expr(body), at)
-        if run_in_transaction(doc, self.title(), [IMPORT, line]):
-            new = [o for o in doc.Objects if o.Name not in before]
-            if new:
-                FreeCADGui.Selection.clearSelection()
-                FreeCADGui.ActiveDocument.setEdit(new[0].Name)
+        common.add_and_edit(doc, self.title(), [IMPORT, line],
+                            "SimPhant::Torque" if self.torque else "SimPhant::Force")
 
 
 class AddForce(_AddLoad):

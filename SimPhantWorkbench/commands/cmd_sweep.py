@@ -4,11 +4,9 @@ The new study starts from a small specification the panel edits: the density
 of the first moving body at 50 %, 100 % and 150 % of its value, and that
 body's peak speed as the metric.
 """
-import FreeCADGui
-
-from ..document.base import is_type, study_bodies
+from ..document.base import study_bodies
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr, run_in_transaction
+from ..gui.common import Command, active_study, obj_expr
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 IMPORT = "from SimPhantWorkbench import factory"
@@ -45,16 +43,9 @@ class NewParameterStudy(Command):
             common.message("warning", self.title(), translate(
                 "SimPhant", "Study '%s' has no moving body to vary.") % study.Label)
             return
-        doc = study.Document
-        before = set(o.Name for o in doc.Objects)
-        if run_in_transaction(doc, self.title(), [
-                IMPORT, "_pstudy = factory.make_parameter_study(%s, %r)"
-                % (obj_expr(study), spec)]):
-            new = [o for o in doc.Objects if o.Name not in before
-                   and is_type(o, "SimPhant::ParameterStudy")]
-            if new:
-                FreeCADGui.Selection.clearSelection()
-                FreeCADGui.ActiveDocument.setEdit(new[0].Name)
+        common.add_and_edit(study.Document, self.title(), [
+            IMPORT, "_pstudy = factory.make_parameter_study(%s, %r)" % (obj_expr(study), spec)],
+            "SimPhant::ParameterStudy")
 
 
 COMMANDS = [NewParameterStudy()]

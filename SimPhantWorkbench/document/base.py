@@ -63,30 +63,50 @@ class transaction:
         self.title = title
         self.owner = False
         self.undo = False
+        self.persist = False
 
     _open = set()   # documents with a SimPhant transaction open (nesting joins it)
 
     def __enter__(self):
+        return self.open()
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close(keep=exc_type is None)
+        return False
+
+    def open(self, persist=False):
+        """Open the step (``with`` does it). ``persist``: a step kept open past the GUI
+        command that opens it, e.g. while the task panel of an object it added is open,
+        until ``close``: FreeCAD's application-wide transaction, which FreeCAD does not
+        commit when the command returns (it commits a document's own transaction)."""
         key = self.doc.Name
         pending = key in transaction._open or getattr(self.doc, "HasPendingTransaction", False)
         self.owner = not pending
+        self.persist = persist
         if self.owner:
             transaction._open.add(key)
             self.undo = bool(getattr(self.doc, "UndoMode", 1))
-            if self.undo:
+            if self.undo and persist:
+                import FreeCAD
+                FreeCAD.setActiveTransaction(self.title, True)
+            elif self.undo:
                 self.doc.openTransaction(self.title)
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def close(self, keep=True):
+        """Commit the step (``keep``) or abort it: nothing of it stays."""
         if self.owner:
+            self.owner = False
             transaction._open.discard(self.doc.Name)
             if not self.undo:
                 pass
-            elif exc_type is None:
+            elif self.persist:
+                import FreeCAD
+                FreeCAD.closeActiveTransaction(not keep)
+            elif keep:
                 self.doc.commitTransaction()
             else:
                 self.doc.abortTransaction()
-        return False
 
 
 # ----------------------------------------------------------------------------- enumerations

@@ -16,7 +16,7 @@ from .translation import translate
 
 __all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
            "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
-           "add_and_edit",
+           "add_and_edit", "NewObjects", "claim_new", "close_task",
            "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -203,28 +203,87 @@ def run_in_transaction(doc, title, lines):
     return True
 
 
+class NewObjects:
+    """The objects a command just added and whose task panel is open: their undo step
+    stays open while the panel is, so that the panel's OK writes its values into it and
+    commits it (``keep``: one undo step, the object with its values), and its Cancel
+    aborts it (``discard``: the document exactly as before the command, no undo or
+    redo step left: what FreeCAD's Assembly does with a joint whose panel is
+    cancelled)."""
+
+    def __init__(self, doc, title):
+        self.doc = doc
+        self.names = []
+        self.step = transaction(doc, title).open(persist=True)
+
+    def keep(self):
+        self.step.close(keep=True)
+
+    def discard(self):
+        self.step.close(keep=False)
+        for name in self.names:          # undo off: aborting removed nothing
+            if self.doc.getObject(name) is not None:
+                self.doc.removeObject(name)
+
+
+_adding = None       # the NewObjects of add_and_edit while it opens their panel
+
+
+def claim_new(obj):
+    """The ``NewObjects`` ``obj`` is one of when its panel opens right after a command
+    added it (``add_and_edit``), else ``None`` (an existing object, e.g. double-clicked).
+    Its panel keeps them on OK and discards them on Cancel."""
+    if _adding is not None and obj.Document.Name == _adding.doc.Name \
+            and obj.Name in _adding.names:
+        return _adding
+    return None
+
+
+def close_task(panel, keep=True):
+    """Close ``panel``'s task dialog and leave its object's edit mode. The objects a
+    command just added (``panel.created``, from ``claim_new``) are kept (``keep``) or
+    discarded in between: leaving edit mode commits the transaction that was open when
+    it began."""
+    FreeCADGui.Control.closeDialog()
+    created, panel.created = getattr(panel, "created", None), None
+    if created is not None:
+        (created.keep if keep else created.discard)()
+    gdoc = FreeCADGui.getDocument(panel.doc.Name)
+    if gdoc is not None and gdoc.getInEdit() is not None:
+        gdoc.resetEdit()
+
+
 def add_and_edit(doc, title, lines, type_name):
     """Run ``lines`` (adding an object of ``type_name``) and open the new object's task
-    panel, in one undo step: when the panel does not open, the step is aborted, so no
-    object is left behind without its panel (a second try would add a second one).
+    panel. The undo step stays open while the panel is (``NewObjects``): OK keeps the
+    object with the panel's values in that one step, Cancel takes it back out, as when
+    the panel does not open (a second try would add a second object).
     Returns the new object, or ``None`` (the reason shown)."""
+    global _adding
     before = {o.Name for o in doc.Objects}
+    created = NewObjects(doc, title)
     try:
-        with transaction(doc, title):
-            for line in lines:
-                FreeCADGui.doCommand(line)
-            new = [o for o in doc.Objects if o.Name not in before and is_type(o, type_name)]
-            FreeCADGui.Selection.clearSelection()
-            for obj in new[:1]:
-                FreeCADGui.Selection.addSelection(obj)
-                FreeCADGui.getDocument(doc.Name).setEdit(obj.Name)
-                if not in_edit():
-                    raise RuntimeError(translate("SimPhant", "the task panel of '%s' did not "
-                                                 "open (see the Report view); nothing was "
-                                                 "added") % obj.Label)
+        for line in lines:
+            FreeCADGui.doCommand(line)
+        new = [o for o in doc.Objects if o.Name not in before and is_type(o, type_name)]
+        created.names = [o.Name for o in doc.Objects if o.Name not in before]
+        FreeCADGui.Selection.clearSelection()
+        _adding = created
+        for obj in new[:1]:
+            FreeCADGui.Selection.addSelection(obj)
+            FreeCADGui.getDocument(doc.Name).setEdit(obj.Name)
+            if not in_edit():
+                raise RuntimeError(translate("SimPhant", "the task panel of '%s' did not "
+                                             "open (see the Report view); nothing was "
+                                             "added") % obj.Label)
+        if not new:
+            created.keep()
     except Exception as exc:  # noqa: BLE001 - shown to the user, document unchanged
+        created.discard()
         message("error", title, str(exc))
         return None
+    finally:
+        _adding = None
     return new[0] if new else None
 
 

@@ -29,7 +29,7 @@ import time
 import FreeCADGui
 from PySide import QtCore, QtGui
 
-from ..gui.common import message, obj_expr
+from ..gui.common import claim_new, close_task, message, obj_expr
 from ..gui.translation import translate
 from ..document.base import transaction
 from .. import sweep
@@ -52,6 +52,7 @@ class TaskParameterStudy(SpecForm, ResultsPage):
         TaskParameterStudy.current = self
         self.obj = pstudy
         self.doc = pstudy.Document
+        self.created = claim_new(pstudy)
         self.study = study_of(pstudy)
         self.outcome = None            # a run of this panel (written on OK)
         self.running = False
@@ -158,13 +159,10 @@ class TaskParameterStudy(SpecForm, ResultsPage):
         if self.running:
             self.cancel_run()
             return False
-        self._close()
+        self._close(keep=False)
         return True
 
-    def _close(self):
+    def _close(self, keep=True):
         if TaskParameterStudy.current is self:
             TaskParameterStudy.current = None
-        FreeCADGui.Control.closeDialog()
-        gdoc = FreeCADGui.getDocument(self.doc.Name)
-        if gdoc is not None and gdoc.getInEdit() is not None:
-            gdoc.resetEdit()
+        close_task(self, keep)

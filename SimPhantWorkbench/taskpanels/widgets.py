@@ -10,7 +10,7 @@ from PySide import QtGui
 shiboken = importlib.import_module(
     "shiboken" + QtGui.QWidget.__module__.split(".")[0][len("PySide"):])
 
-from ..gui.common import run_in_transaction
+from ..gui.common import claim_new, close_task, run_in_transaction
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["quantity_box", "quantity_value", "set_quantity", "refill_combo", "choose_item",
@@ -141,6 +141,8 @@ class Form:
 
 class PropertyPanel:
     """Task panel that writes properties only on OK, in one transaction (Cancel: no change).
+    On an object a command has just added (``gui.common.claim_new``), OK writes into that
+    command's undo step and Cancel takes the object back out.
     ``title`` (marked ``QT_TRANSLATE_NOOP("SimPhant", ...)``) heads its messages."""
 
     title = QT_TRANSLATE_NOOP("SimPhant", "SimPhant")
@@ -151,6 +153,7 @@ class PropertyPanel:
         PropertyPanel.current = self
         self.obj = obj
         self.doc = obj.Document
+        self.created = claim_new(obj)
 
     def getStandardButtons(self):
         return int(QtGui.QDialogButtonBox.Ok | QtGui.QDialogButtonBox.Cancel)
@@ -180,15 +183,12 @@ class PropertyPanel:
         return ok
 
     def reject(self):
-        self._close()
+        self._close(keep=False)
         return True
 
-    def _close(self):
+    def _close(self, keep=True):
         self.cleanup()
-        FreeCADGui.Control.closeDialog()
-        gdoc = FreeCADGui.getDocument(self.doc.Name)
-        if gdoc is not None and gdoc.getInEdit() is not None:
-            gdoc.resetEdit()
+        close_task(self, keep)
 
     def cleanup(self):
         pass

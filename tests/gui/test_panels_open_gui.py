@@ -4,7 +4,7 @@ used to get that dead wrapper ("Internal C++ object (QAbstractSpinBox) already d
 and its panel failed to open. The script processes deferred deletions as the interactive
 event loop does (a script's event pump alone never deletes the closed panels' widgets,
 so their addresses are never reused). A command that adds an object and opens its panel
-leaves nothing behind when the panel fails."""
+leaves nothing behind when the panel fails, nor when its Cancel button is pressed."""
 import os
 import shutil
 import textwrap
@@ -119,8 +119,11 @@ SCRIPT = textwrap.dedent('''
         settle()
         res["motor_panel_open"] = bool(common.in_edit())
         res["motor_added"] = [d.Label for d in study_drivers(study)]
-        res["motor_undo_steps"] = doc.UndoCount - undo0
-        close_panel()
+        res["motor_undo_steps"] = doc.UndoCount - undo0     # its step, open with the panel
+        close_panel()                                          # its Cancel button
+        res["motor_cancelled"] = [sorted(set(o.Name for o in doc.Objects) - set(names0)),
+                                  doc.UndoCount - undo0, doc.RedoCount,
+                                  bool(common.in_edit())]
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -155,4 +158,6 @@ def test_the_motor_command_leaves_nothing_when_its_panel_fails(panels):
     assert panels["failed_motor_undo_steps"] == 0 and not panels["failed_motor_in_edit"]
     assert any(kind == "error" and "did not open" in text for kind, text in panels["messages"])
     assert panels["motor_panel_open"] and len(panels["motor_added"]) == 1
-    assert panels["motor_undo_steps"] == 1
+    assert panels["motor_undo_steps"] == 1          # counted while open
+    # Cancel (the panel's button) takes the new motor back out: no object, no undo step
+    assert panels["motor_cancelled"] == [[], 0, 0, False]

@@ -57,6 +57,12 @@ SCRIPT = PRELUDE + textwrap.dedent('''
         check("targets_offered", ["Slider.Density" in panel.targets,
                                   "Crank.InitialAngularVelocity.y" in panel.targets])
         check("default_valid", panel.validate())
+        # its undo step stays open with the panel: OK keeps the new study in one step
+        check("created_ok", [bool(panel.accept()), doc.UndoCount - undo0,
+                             pstudy in study.Group])
+        FreeCADGui.ActiveDocument.setEdit(pstudy.Name)      # then edited as it exists
+        FreeCADGui.updateGui()
+        panel = TaskParameterStudy.current
         spec_before = pstudy.Specification
 
         # ---- fill the panel: 2 x 2 grid, two metrics, an objective
@@ -245,7 +251,8 @@ def gui(tmp_path_factory):
 
 def test_command_adds_a_parameter_study_and_opens_its_panel(gui):
     assert gui["command_active"]
-    assert gui["created"] == [1, 1, True]
+    assert gui["created"] == [1, 1, True]          # its step counted while still open
+    assert gui["created_ok"] == [True, 1, True]
     assert gui["tree_icon"] == "ParameterStudy.svg"
     assert gui["panel_open"]
     assert gui["targets_offered"] == [True, True]

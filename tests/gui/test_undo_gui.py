@@ -2,8 +2,11 @@
 (under Xvfb), on FreeCAD 0.20 and 1.x.
 
 Each command runs on a fresh document as a user runs it (selection first, its task panel
-filled and accepted; an edit panel a command opens after creating an object is cancelled,
-which adds nothing). A command that changes the document makes exactly one undo step:
+filled and accepted). A command that adds an object and opens its task panel runs twice:
+Cancel on that panel first leaves the document exactly as it was (every object and
+property, the study's members) and no undo or redo step; then OK keeps the object with the
+panel's values in one undo step, and Cancel on the panel the new object opens on a
+double-click changes nothing. A command that changes the document makes exactly one undo step:
 ``Std_Undo`` gives back the document it had (every file of its serialised ``.FCStd``, every
 object and property: ``tests/app/undo_cases``), ``Std_Redo`` the changed one; the
 document saved after redo and after undo again reopens with exactly those objects and
@@ -51,11 +54,27 @@ SCRIPT = textwrap.dedent('''
         import __main__
         return getattr(__main__, name, None)
 
+    def new_object_panel():
+        """The task panel open now on an object a command has just added, or None."""
+        from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+        from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
+        if not FreeCADGui.Control.activeDialog():
+            return None
+        for panel in (PropertyPanel.current, TaskParameterStudy.current):
+            if panel is not None and getattr(panel, "created", None) is not None:
+                return panel
+        return None
+
     def close_extras():
-        """Cancel a task panel left open; close plot docks and viewer windows."""
+        """OK on the panel of a new object; Cancel on another task panel left open; close
+        plot docks and viewer windows."""
         from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
         from SimPhantWorkbench.taskpanels.task_parameter_study import TaskParameterStudy
         from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
+        panel = new_object_panel()
+        if panel is not None:
+            res.setdefault("accepted", []).append(panel.accept())
+            pump(0.05)
         if FreeCADGui.Control.activeDialog():
             for panel in (PropertyPanel.current, TaskParameterStudy.current,
                           TaskJoint.current, console("_panel")):
@@ -259,10 +278,21 @@ SCRIPT = textwrap.dedent('''
         out = {}
         active.pop(name, None)
         before_c, before_s = U.content(doc), U.snapshot(doc)
-        undo0 = doc.UndoCount
+        undo0, names0 = doc.UndoCount, list(doc.UndoNames)
         files0 = outputs()
         drive(m)
         pump(0.1)
+        panel = new_object_panel()
+        if panel is not None:                    # Cancel first, then again and OK
+            panel.reject()
+            pump(0.05)
+            activate(doc)
+            out["cancel"] = U.content_differences(before_c, U.content(doc)) \
+                + U.differences(before_s, U.snapshot(doc))
+            out["cancel_history"] = [list(doc.UndoNames) == names0, doc.RedoCount,
+                                     bool(FreeCADGui.Control.activeDialog())]
+            drive(m)
+            pump(0.1)
         out["active"] = active.get(name)
         out["wrote"] = len(outputs() - files0)
         out["touched"] = [o.Name for o in doc.Objects if "Touched" in o.State]
@@ -271,6 +301,18 @@ SCRIPT = textwrap.dedent('''
         out["steps"] = doc.UndoCount - undo0
         after_c, after_s = U.content(doc), U.snapshot(doc)
         out["changed"] = after_s != before_s
+        if "cancel" in out:                      # double-click the new object, Cancel
+            added = [o for o in doc.Objects if o.Name not in before_s
+                     and getattr(o, "ViewObject", None) is not None
+                     and hasattr(o.ViewObject.Proxy, "doubleClicked")]
+            added[0].ViewObject.Proxy.doubleClicked(added[0].ViewObject)
+            pump(0.05)
+            reopened = bool(FreeCADGui.Control.activeDialog())
+            close_extras()
+            activate(doc)
+            out["reedit_cancel"] = U.content_differences(after_c, U.content(doc)) \
+                + U.differences(after_s, U.snapshot(doc))
+            out["reedit_history"] = [reopened, doc.UndoCount - undo0]
         if out["steps"]:
             run("Std_Undo")
             out["undo"] = U.content_differences(before_c, U.content(doc)) \\
@@ -367,6 +409,27 @@ def _changing(name, r):
     if not r.get("closed"):
         wrong["closed"] = False
     return wrong
+
+
+#: commands that add an object and open its task panel
+NEW_OBJECT_PANELS = {"SimPhant_AddForce", "SimPhant_AddTorque", "SimPhant_NewParameterStudy"}
+
+
+def test_cancel_on_the_panel_of_a_new_object_leaves_the_document_as_it_was(gui):
+    """Every command that adds an object and opens its panel: Cancel leaves every object
+    and property (the study's members) as before and no undo or redo step; OK on a second
+    run keeps it (one undo step: the test above); Cancel on the panel a double-click
+    opens on it changes nothing."""
+    expected = NEW_OBJECT_PANELS | {n for n in gui["commands"] if n.startswith(
+        ("SimPhant_Driver_", "SimPhant_Coupler_", "SimPhant_Force_"))}
+    assert {n for n, r in gui["commands"].items() if "cancel" in r} == expected
+    wrong = {n: {k: r[k] for k in ("cancel", "cancel_history", "reedit_cancel",
+                                   "reedit_history")}
+             for n, r in gui["commands"].items() if "cancel" in r and (
+                 r["cancel"] or r["cancel_history"] != [True, 0, False] or r["reedit_cancel"]
+                 or r["reedit_history"] != [True, 1])}
+    assert wrong == {}
+    assert gui["accepted"] and all(gui["accepted"])
 
 
 def test_undo_of_every_changing_command_gives_back_the_document_and_redo_repeats_it(gui):

@@ -845,10 +845,8 @@ MUTANTS = [
            ["tests/solver/test_deps.py::test_the_solver_imports_without_numba_and_refuses_to_run"],
            "without numba the kernels run as pure Python instead of refusing"),
     Mutant("gui-needs-solver-ignored", "SimPhantWorkbench/gui/common.py",
-           "            if self.needs_solver:\n                from .dependencies import "
-           "unavailable_reason\n                if unavailable_reason():\n"
-           "                    return False\n",
-           "",
+           "            return self.unavailable() is None and bool(self.active())",
+           "            return bool(self.active())",
            ["tests/gui/test_dependencies_gui.py"],
            "Solve stays active without numba"),
     Mutant("warmup-wait-not-counted", "SimPhantWorkbench/solver/warmup.py",

@@ -66,6 +66,13 @@ class ResultCommand(Command):
         raise NotImplementedError
 
 
+def _missing_package(reason, hint):
+    """The tooltip of a command whose optional package is missing (``reason``), or None."""
+    if reason is None:
+        return None
+    return translate("SimPhant", "Not available: %s. %s") % (reason, hint)
+
+
 class PlotResults(ResultCommand):
     name = "SimPhant_PlotResults"
     menu = QT_TRANSLATE_NOOP("SimPhant_PlotResults", "Plot results")
@@ -85,18 +92,9 @@ class ResultsViewer(ResultCommand):
                                 "viewer (PyVista): orbit, scrub the time, play at any speed, "
                                 "joint frames, CoG trails, body picker")
 
-    def GetResources(self):
-        res = super().GetResources()
+    def unavailable(self):
         from .. import viewer
-        reason = viewer.missing_reason(interactive=True)
-        if reason is not None:
-            res["ToolTip"] = translate("SimPhant", "Not available: %s. %s") % (
-                reason, viewer.INSTALL_HINT)
-        return res
-
-    def active(self):
-        from .. import viewer
-        return viewer.available(interactive=True) and super().active()
+        return _missing_package(viewer.missing_reason(interactive=True), viewer.INSTALL_HINT)
 
     def run_on(self, study):
         import FreeCADGui
@@ -113,18 +111,9 @@ class CheckInterference(ResultCommand):
                                 "intervals of interference and their depth or the smallest "
                                 "clearance, and shows the first contact")
 
-    def GetResources(self):
-        res = super().GetResources()
+    def unavailable(self):
         from .. import collision
-        reason = collision.missing_reason()
-        if reason is not None:
-            res["ToolTip"] = translate("SimPhant", "Not available: %s. %s") % (
-                reason, collision.INSTALL_HINT)
-        return res
-
-    def active(self):
-        from .. import collision
-        return collision.available() and super().active()
+        return _missing_package(collision.missing_reason(), collision.INSTALL_HINT)
 
     def run_on(self, study):
         from ..results_gui.interference import check_interference

@@ -299,7 +299,7 @@ class Command:
     """Declarative command: subclasses set ``icon``, ``menu``, ``tooltip`` and implement
     ``active()`` and ``run()``. ``needs_solver``: greyed out, with the reason in the
     tooltip, when a package the solver needs is missing or broken
-    (``gui.dependencies``).
+    (``gui.dependencies``); ``unavailable()`` is the one place of that rule.
 
     ``menu`` and ``tooltip`` are marked ``QT_TRANSLATE_NOOP(name, text)``: FreeCAD
     translates a Python command's resources itself, with the command's name as context.
@@ -312,17 +312,25 @@ class Command:
     accel = None
     needs_solver = False
 
+    def unavailable(self):
+        """``None``, or the tooltip saying why the command cannot run on this machine (a
+        package it needs is missing or broken): the command is then greyed out and shows
+        it. Here: ``needs_solver`` commands without a working solver; commands of optional
+        features override it."""
+        if not self.needs_solver:
+            return None
+        from .dependencies import unavailable_reason
+        reason = unavailable_reason()
+        if not reason:
+            return None
+        # translated here: FreeCAD finds no translation of the joined text
+        return translate("SimPhant", "Not available: %s (SimPhant > Check dependencies "
+                         "says how to install it).") % reason + " " + translate(
+                             self.name, self.tooltip)
+
     def GetResources(self):
-        tip = self.tooltip
-        if self.needs_solver:
-            from .dependencies import unavailable_reason
-            reason = unavailable_reason()
-            if reason:
-                # translated here: FreeCAD finds no translation of the joined text
-                tip = translate("SimPhant", "Not available: %s (SimPhant > Check dependencies "
-                                "says how to install it).") % reason + " " + translate(
-                                    self.name, tip)
-        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu, "ToolTip": tip}
+        res = {"Pixmap": icon_path(self.icon), "MenuText": self.menu,
+               "ToolTip": self.unavailable() or self.tooltip}
         if self.accel:
             res["Accel"] = self.accel
         return res
@@ -333,11 +341,7 @@ class Command:
 
     def IsActive(self):
         try:
-            if self.needs_solver:
-                from .dependencies import unavailable_reason
-                if unavailable_reason():
-                    return False
-            return bool(self.active())
+            return self.unavailable() is None and bool(self.active())
         except Exception:  # noqa: BLE001 - IsActive must never raise
             return False
 

@@ -1166,6 +1166,11 @@ MUTANTS = [
            ["tests/app/test_saved_files.py::"
             "test_undo_after_save_as_gives_back_the_replaced_result"],
            "undoing a re-run after Save As empties the Result's file"),
+    Mutant("parameter-study-results-outside-transaction", "SimPhantWorkbench/sweep/__init__.py",
+           '        with transaction(pstudy.Document, "SimPhant: store parameter-study '
+           'results"):', "        if True:",
+           ["tests/app/test_undo.py::test_undo_restores_redo_repeats_and_both_save_whole"],
+           "a parameter study's stored results cannot be undone"),
     Mutant("transaction-on-undo-off-document", "SimPhantWorkbench/document/base.py",
            '            self.undo = bool(getattr(self.doc, "UndoMode", 1))',
            "            self.undo = True",

@@ -53,7 +53,7 @@ def main():
                             cores=os.cpu_count(), load_before=os.getloadavg()),
                compile_times=kernel_times.load(warmup.cache_path()), sizes={})
     for n in sizes:
-        model = zoo.chain(n)
+        model = zoo.chain(n)[0]
         for kind in ("plain", "inlined"):         # prepared (compiled or loaded) first
             per_step(model, kind, 10)
         plain, inlined = [], []

@@ -469,6 +469,12 @@ MUTANTS = [
            "t0=t0, t_end=t_end, compile_time=compile_time,",
            "t0=t0, t_end=t_end, compile_time=0.0,",
            ["tests/solver/test_warmup.py"], "kernel preparation time dropped from settings"),
+    Mutant("block-typed-dispatch-wrong-size", "SimPhantWorkbench/solver/blocks.py",
+           "    kernel = {3: chol_3, 5: chol_5, 6: chol_6}[bsize.count]",
+           "    kernel = {3: chol_3, 5: chol_6, 6: chol_6}[bsize.count]",
+           ["tests/solver/test_blocks.py::"
+            "test_the_typed_dispatch_picks_the_kernel_of_the_tuples_length"],
+           "the factorisation of 5-row blocks runs the 6-row Cholesky"),
     Mutant("inlined-loop-never-taken", WARM,
            "        if (block_size, INLINED) in _ready:\n            kind = INLINED\n",
            "        if (block_size, INLINED) in _ready:\n            kind = \"plain\"\n",

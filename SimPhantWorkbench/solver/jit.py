@@ -11,15 +11,20 @@ import types
 
 from ..deps import DependencyError
 
-__all__ = ["njit", "AVAILABLE", "IMPORT_ERROR", "variants"]
+__all__ = ["njit", "overload", "AVAILABLE", "IMPORT_ERROR", "variants"]
 
 try:
     from numba import njit
+    from numba.extending import overload
     AVAILABLE = True
     IMPORT_ERROR = None
 except Exception as exc:  # noqa: BLE001 - ImportError, or numba refusing this numpy
     AVAILABLE = False
     IMPORT_ERROR = "%s: %s" % (type(exc).__name__, exc)
+
+    def overload(func, **_options):
+        """Stand-in: without numba there is no jitted code to give an implementation."""
+        return lambda typer: typer
 
     def njit(*args, **options):
         """Stand-in decorator: the function raises ``DependencyError`` when called."""

@@ -689,7 +689,7 @@ def factor_schur(S, W):
     diagonal blocks); the reciprocals of the diagonal of L go to ``W.chol_dinv``.
     Returns the number of pivots that had to be lifted (0 for a positive
     definite matrix). The dense block operations are the unrolled ones of
-    ``blocks``."""
+    ``blocks``, of the block size only (``<kernel>_for(S.bsize, ...)``)."""
     B = len(S.bsize)
     blk = W.blk
     dinv = W.chol_dinv
@@ -697,13 +697,13 @@ def factor_schur(S, W):
     for k in range(S.nj):
         ok = B * k
         for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
-            blocks.syrk(B, blk, k, S.upd_a[u])
-        bad += blocks.chol(B, blk, k, dinv, S.row_eps, ok)
+            blocks.syrk_for(S.bsize, blk, k, S.upd_a[u])
+        bad += blocks.chol_for(S.bsize, blk, k, dinv, S.row_eps, ok)
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
             for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
-                blocks.gemm(B, blk, b, S.upd_a[u], S.upd_c[u])
-            blocks.trsm(B, blk, b, k, dinv, ok)
+                blocks.gemm_for(S.bsize, blk, b, S.upd_a[u], S.upd_c[u])
+            blocks.trsm_for(S.bsize, blk, b, k, dinv, ok)
     return bad
 
 
@@ -718,14 +718,14 @@ def solve_schur(S, W, x):
         o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
             b = S.row_ids[p]
-            blocks.fwd_off(B, blk, b, x, o, B * S.blk_col[b])
-        blocks.fwd_diag(B, blk, k, dinv, x, o)
+            blocks.fwd_off_for(S.bsize, blk, b, x, o, B * S.blk_col[b])
+        blocks.fwd_diag_for(S.bsize, blk, k, dinv, x, o)
     for k in range(S.nj - 1, -1, -1):
         o = B * k
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            blocks.bwd_off(B, blk, b, x, o, B * S.blk_row[b])
-        blocks.bwd_diag(B, blk, k, dinv, x, o)
+            blocks.bwd_off_for(S.bsize, blk, b, x, o, B * S.blk_row[b])
+        blocks.bwd_diag_for(S.bsize, blk, k, dinv, x, o)
 
 
 # --------------------------------------------------------------------------- constraint forces

@@ -219,6 +219,12 @@ MUTANTS = [
             "test_cancel_is_honoured_inside_an_output_interval_of_many_steps",
             "tests/solver/test_step_counts.py::test_pieces_give_the_same_motion_as_whole_intervals"],
            "a cancel waits for an output interval of any number of steps"),
+    Mutant("first-chunk-unbounded", SIM,
+           "int(min(2000, self.most) // max(1, nsub_all[0]))",
+           "int(2000 // max(1, nsub_all[0]))",
+           ["tests/solver/test_step_counts.py::"
+            "test_a_model_of_many_bodies_is_cancellable_before_its_first_output"],
+           "a model of many bodies runs 2000 steps (seconds) before its first cancel check"),
     Mutant("piece-start-time", SIM,
            "starts = tstart[interval] + (j * most) * h",
            "starts = tstart[interval] + j * h",

@@ -54,6 +54,25 @@ def test_cancel_is_honoured_inside_an_output_interval_of_many_steps():
     assert info.value.result.t.tolist() == [0.0]        # no sample of the interval stored
 
 
+def test_a_model_of_many_bodies_is_cancellable_before_its_first_output():
+    """A 2000-body chain reported progress (and saw a cancel) only after its first 2000
+    steps (seconds of work); the first kernel call now takes no more evaluations than a
+    piece (PIECE_EVALUATIONS / bodies steps), the later ones adapt to their speed."""
+    model = zoo.chain(400)[0]
+    most = max(16, simulation.PIECE_EVALUATIONS // 400)
+    calls = []
+
+    def progress(t, t_end):
+        calls.append(t)
+        return False
+
+    with pytest.raises(SimulationCancelled) as info:
+        model.simulate(t_end=1.0, dt=1e-3, method="rk4", output_dt=0.5, progress=progress)
+    assert calls and calls[0] <= most * 1e-3 + 1e-12, (calls, most)
+    assert info.value.time <= most * 1e-3 + 1e-12
+    assert info.value.result.t.tolist() == [0.0]
+
+
 def test_pieces_give_the_same_motion_as_whole_intervals():
     """A run whose output intervals are cut into pieces matches the same run with whole
     intervals to rounding (the step times are summed in another order)."""

@@ -153,7 +153,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="185"/>
+        <location filename="cmd_model.py" line="181"/>
         <source>Make a study from a FreeCAD Assembly&apos;s parts and joints. Needs FreeCAD 1.0 or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command is disabled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -174,7 +174,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="46"/>
+        <location filename="cmd_sweep.py" line="44"/>
         <source>Study &apos;%s&apos; has no moving body to vary.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -185,47 +185,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="121"/>
+        <location filename="results_commands.py" line="73"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="136"/>
+        <location filename="results_commands.py" line="125"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="154"/>
+        <location filename="results_commands.py" line="143"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="157"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="185"/>
+        <location filename="results_commands.py" line="174"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="195"/>
+        <location filename="results_commands.py" line="184"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="196"/>
+        <location filename="results_commands.py" line="185"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="197"/>
+        <location filename="results_commands.py" line="186"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="198"/>
+        <location filename="results_commands.py" line="187"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
@@ -235,17 +235,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="208"/>
+        <location filename="results_commands.py" line="197"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="209"/>
+        <location filename="results_commands.py" line="198"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="215"/>
+        <location filename="results_commands.py" line="204"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -265,12 +265,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="224"/>
+        <location filename="common.py" line="278"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="264"/>
+        <location filename="common.py" line="328"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -365,12 +365,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="237"/>
+        <location filename="solve_job.py" line="241"/>
         <source>SimPhant: cannot solve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="129"/>
+        <location filename="task_parameter_study.py" line="130"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -385,12 +385,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="118"/>
+        <location filename="task_parameter_study.py" line="119"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="120"/>
+        <location filename="task_parameter_study.py" line="121"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
@@ -405,22 +405,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="214"/>
+        <location filename="solve_job.py" line="213"/>
+        <source>SimPhant: study &apos;%s&apos;: warning: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="218"/>
         <source>SimPhant: cannot store the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="220"/>
+        <location filename="solve_job.py" line="224"/>
         <source>SimPhant: solving &apos;%s&apos; cancelled; the document is unchanged</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="226"/>
+        <location filename="solve_job.py" line="230"/>
         <source>SimPhant: the simulation failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="229"/>
+        <location filename="solve_job.py" line="233"/>
         <source>Keep the partial result (%d frames up to t = %.4g s) for playback?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1615,32 +1620,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="86"/>
+        <location filename="task_parameter_study.py" line="87"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="91"/>
+        <location filename="task_parameter_study.py" line="92"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="105"/>
+        <location filename="task_parameter_study.py" line="106"/>
         <source>%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s).%s OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="108"/>
+        <location filename="task_parameter_study.py" line="109"/>
         <source>nothing run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="122"/>
+        <location filename="task_parameter_study.py" line="123"/>
         <source>%d of %d variants (%d failed, %d lost, %d from the cache)   elapsed %.1f s   %s%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="140"/>
+        <location filename="task_parameter_study.py" line="141"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1851,7 +1856,7 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="148"/>
+        <location filename="widgets.py" line="150"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2355,12 +2360,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddForce</name>
     <message>
-        <location filename="cmd_model.py" line="160"/>
+        <location filename="cmd_model.py" line="156"/>
         <source>Add force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="165"/>
+        <location filename="cmd_model.py" line="161"/>
         <source>Add a force on the selected moving body, at the selected vertex, edge or face (else at its CoG); constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2368,12 +2373,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddTorque</name>
     <message>
-        <location filename="cmd_model.py" line="169"/>
+        <location filename="cmd_model.py" line="165"/>
         <source>Add torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="171"/>
+        <location filename="cmd_model.py" line="167"/>
         <source>Add a pure torque on the selected moving body; constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2407,12 +2412,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_CheckInterference</name>
     <message>
-        <location filename="results_commands.py" line="111"/>
+        <location filename="results_commands.py" line="109"/>
         <source>Check interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="116"/>
+        <location filename="results_commands.py" line="114"/>
         <source>Do the bodies collide anywhere along the result, between its frames too? Lists per pair the intervals of interference and their depth or the smallest clearance, and shows the first contact</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2420,12 +2425,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="176"/>
+        <location filename="results_commands.py" line="165"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="179"/>
+        <location filename="results_commands.py" line="168"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2433,12 +2438,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="162"/>
+        <location filename="results_commands.py" line="151"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="166"/>
+        <location filename="results_commands.py" line="155"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2446,12 +2451,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="148"/>
+        <location filename="results_commands.py" line="137"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="152"/>
+        <location filename="results_commands.py" line="141"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2472,12 +2477,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ImportAssembly</name>
     <message>
-        <location filename="cmd_model.py" line="179"/>
+        <location filename="cmd_model.py" line="175"/>
         <source>Import FreeCAD Assembly</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="190"/>
+        <location filename="cmd_model.py" line="186"/>
         <source>Make a study from the selected FreeCAD Assembly: one body per part (grounded parts fixed), one joint per supported Assembly joint, frames kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2511,12 +2516,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_NewParameterStudy</name>
     <message>
-        <location filename="cmd_sweep.py" line="34"/>
+        <location filename="cmd_sweep.py" line="32"/>
         <source>New parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="38"/>
+        <location filename="cmd_sweep.py" line="36"/>
         <source>Add a parameter study to the active study: sweep properties (design variables), compute metrics of each run, plot a metric against the variables</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2550,12 +2555,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="72"/>
+        <location filename="results_commands.py" line="79"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="76"/>
+        <location filename="results_commands.py" line="83"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2576,12 +2581,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="84"/>
+        <location filename="results_commands.py" line="91"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="88"/>
+        <location filename="results_commands.py" line="95"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>

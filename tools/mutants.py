@@ -72,6 +72,7 @@ FRC = "SimPhantWorkbench/solver/forces.py"
 
 THF = "tests/app/test_hostile_files.py"
 THV = "tests/app/test_hostile_viewer.py"
+THS = "tests/app/test_hostile_steps.py"
 T_FRAMES = "tests/solver/test_frames.py"
 T_RHS = "tests/solver/test_schur.py::test_whole_right_hand_side_against_an_independent_reference"
 T_FD = "tests/solver/test_joints_fd.py"
@@ -209,7 +210,7 @@ MUTANTS = [
     Mutant("step-count-unchecked", SIM,
            "    check_counts(t0, t_end, dt, output_dt)\n",
            "    pass\n",
-           ["tests/solver/test_step_counts.py"],
+           ["tests/solver/test_step_counts.py", THS + "::test_dt_1e_300_is_exit_2_naming_dt"],
            "dt = 1e-300 overflows the step count and runs no step"),
     Mutant("intervals-not-cut", SIM,
            "if len(nsub) == 0 or nsub.max() <= most:",
@@ -218,6 +219,12 @@ MUTANTS = [
             "test_cancel_is_honoured_inside_an_output_interval_of_many_steps",
             "tests/solver/test_step_counts.py::test_pieces_give_the_same_motion_as_whole_intervals"],
            "a cancel waits for an output interval of any number of steps"),
+    Mutant("first-chunk-unbounded", SIM,
+           "int(min(2000, self.most) // max(1, nsub_all[0]))",
+           "int(2000 // max(1, nsub_all[0]))",
+           ["tests/solver/test_step_counts.py::"
+            "test_a_model_of_many_bodies_is_cancellable_before_its_first_output"],
+           "a model of many bodies runs 2000 steps (seconds) before its first cancel check"),
     Mutant("piece-start-time", SIM,
            "starts = tstart[interval] + (j * most) * h",
            "starts = tstart[interval] + j * h",
@@ -241,8 +248,22 @@ MUTANTS = [
     Mutant("step-check-refusal-ignored", SIM,
            "        if refusal is not None:\n            raise ModelError(refusal)",
            "        if False:\n            raise ModelError(refusal)",
-           ["tests/solver/test_step_check.py"],
+           ["tests/solver/test_step_check.py",
+            THS + "::test_explicit_euler_on_a_stiff_spring_is_exit_2_naming_the_step_that_works",
+            THS + "::test_a_sweep_variant_the_step_cannot_follow_fails_naming_it"],
            "a run the method cannot follow returns garbage instead of being refused"),
+    Mutant("gui-run-warnings-not-reported", "SimPhantWorkbench/gui/solve_job.py",
+           "                for text in self.result.warnings:",
+           "                for text in []:",
+           ["tests/gui/test_solve_warnings_gui.py"],
+           "Solve in the workbench keeps the run's warnings to itself"),
+    Mutant("step-warnings-dropped", SIM,
+           "    result.warnings += step_warnings\n",
+           "    result.warnings += []\n",
+           ["tests/solver/test_step_check.py::test_a_moderate_distortion_is_a_warning",
+            THS + "::test_explicit_euler_on_a_stiff_spring_is_exit_2_naming_the_step_that_works",
+            THS + "::test_a_sweep_variant_the_step_cannot_follow_fails_naming_it"],
+           "a step that distorts the springs' vibrations runs without a warning"),
     Mutant("default-time-constant", SIM,
            "time_constant = max(0.02, 5.0 * dt) if dt else 0.02",
            "time_constant = max(0.02, 0.5 * dt) if dt else 0.02",
@@ -1254,6 +1275,23 @@ MUTANTS = [
            [THF + "::test_a_billion_laughs_document_is_refused_before_freecad_parses_it"
             "[GuiDocument.xml]"],
            "a GuiDocument.xml declaring entities is copied into every saved document"),
+    Mutant("cut-off-document-read", "SimPhantWorkbench/document/file_check.py",
+           "        return ET.fromstring(data)\n    except ET.ParseError as exc:\n",
+           "        return ET.fromstring(data)\n    except ET.ParseError as exc:\n"
+           "        return ET.fromstring(b\"<Document/>\")\n",
+           [THF + "::test_sweep_refuses_a_truncated_document_as_run_does"],
+           "a Document.xml cut off before an object's data is swept (and run) without it"),
+    Mutant("gui-xml-quadratic", "SimPhantWorkbench/viewer/scene.py",
+           "    try:\n        root = ET.fromstring(xml)\n    except ET.ParseError:\n"
+           "        return {}\n",
+           "    text = xml.decode(\"utf-8\", \"replace\")\n"
+           "    for m in re.finditer(r'<ViewProvider\\s+name=\"([^\"]+)\"(.*?)</ViewProvider>',"
+           " text, re.S):\n        pass\n"
+           "    try:\n        root = ET.fromstring(xml)\n    except ET.ParseError:\n"
+           "        return {}\n",
+           [THF + "::test_gui_document_xml_with_unclosed_tags_is_read_in_linear_time"],
+           "GuiDocument.xml scanned by a regular expression quadratic in its unclosed tags "
+           "(killed by the test's time-out, about 5 minutes)"),
     Mutant("file-check-negative-enum", "SimPhantWorkbench/document/file_check.py",
            "        if value is None or (value < 0 and items is not None and len(items.findall(",
            "        if value is None or (False and items is not None and len(items.findall(",

@@ -208,6 +208,10 @@ class SolveJob(QtCore.QObject):
                               "time%s") % (study.Label, len(self.result.t),
                                            self.wall_end - self.wall0,
                                            _compile_note(self.result)) + "\n")
+                for text in self.result.warnings:       # as the command line's summary
+                    FreeCAD.Console.PrintWarning(translate(
+                        "SimPhant", "SimPhant: study '%s': warning: %s") % (study.Label, text)
+                        + "\n")
             except Exception as e:  # noqa: BLE001 - shown, document unchanged
                 self.state = "error"
                 self.error = e

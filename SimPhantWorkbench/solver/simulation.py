@@ -236,8 +236,8 @@ class _FixedStepRun(_Run):
         spans = np.diff(times)
         self.nsub = np.maximum(1, np.ceil(spans / dt - 1e-9)).astype(np.int64)
         self.hsub = spans / self.nsub
-        self.plan = _pieces(times[:-1], self.nsub, self.hsub,
-                            max(16, PIECE_EVALUATIONS // max(1, system.nb)))
+        self.most = max(16, PIECE_EVALUATIONS // max(1, system.nb))
+        self.plan = _pieces(times[:-1], self.nsub, self.hsub, self.most)
 
     def run(self):
         sysm = self.system
@@ -248,7 +248,9 @@ class _FixedStepRun(_Run):
         # the states at the pieces' ends; stored in place when no interval is cut
         scratch = np.zeros((npiece, len(Y))) if split else self.Ys[1:]
         k = 0
-        chunk = max(1, min(npiece, int(2000 // max(1, nsub_all[0]))))
+        # the first kernel call, before its speed is known: at most 2000 steps, and no
+        # more evaluations than a piece (a model of many bodies reports early too)
+        chunk = max(1, min(npiece, int(min(2000, self.most) // max(1, nsub_all[0]))))
         while k < npiece:
             kend = min(npiece, k + chunk)
             nsub = nsub_all[k:kend]

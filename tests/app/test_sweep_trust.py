@@ -448,26 +448,69 @@ def test_the_dashboard_address_is_printed_when_dask_can_serve_it(docs, tmp_path,
     assert "dashboard  none: the Dask dashboard needs bokeh" in out
 
 
-def test_the_embedded_cluster_refuses_other_processes(docs):
-    """Its scheduler talks TLS with a certificate of this run only: a client without it
-    (another local process) cannot connect, let alone run code on the workers."""
+PROBE = r"""
+import asyncio, json, sys
+import distributed
+from distributed.core import rpc
+from distributed.protocol.pickle import dumps
+marker = sys.argv[1]
+
+
+def touch():
+    open(marker, "a").write("ran ")
+    return "ran"
+
+
+async def attempt(kind, address, cert):
+    security = (distributed.Security(tls_ca_file=cert[0], tls_client_cert=cert[0],
+                                     tls_client_key=cert[1], require_encryption=True)
+                if cert else distributed.Security())
+    if kind == "scheduler":
+        async with distributed.Client(address, security=security, asynchronous=True,
+                                      timeout=5) as c:
+            return await c.run(touch)
+    r = rpc(address, timeout=5, connection_args=security.get_connection_args("client"))
+    try:
+        return await r.run(function=dumps(touch))
+    finally:
+        await r.close_rpc()
+
+
+for kind, address, cert in json.loads(sys.argv[2]):
+    try:
+        print("RAN", asyncio.run(asyncio.wait_for(attempt(kind, address, cert), 20)))
+    except Exception as exc:
+        print("REFUSED", type(exc).__name__)
+"""
+
+
+def test_the_embedded_cluster_refuses_other_processes(docs, tmp_path):
+    """Its scheduler and workers talk TLS with a certificate of this run only: another local
+    process without it cannot run code on the workers, neither through the scheduler nor
+    by calling a worker directly, over TLS or plain TCP. The same probe with the run's
+    certificate does run its code (so the refusals are the transport's, not the probe's)."""
+    import json
     from SimPhantWorkbench.sweep.executors import DaskExecutor
+    marker = tmp_path / "ran.txt"
     with DaskExecutor(workers=1) as ex:
         ex.start()
         ex.wait()
         address = ex.cluster.scheduler_address
+        workers = list(ex.client.scheduler_info()["workers"])
         assert address.startswith("tls://127.0.0.1:")
-        host_port = address[len("tls://"):]
-        for attempt in ("tls://" + host_port, "tcp://" + host_port):
-            code = ("import distributed\n"
-                    "try:\n"
-                    "    c = distributed.Client(%r, timeout=5)\n"
-                    "    print('RAN', c.run(lambda: 1))\n"
-                    "except Exception as exc:\n"
-                    "    print('REFUSED', type(exc).__name__)\n" % attempt)
-            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 timeout=120)
-            assert "REFUSED" in run.stdout and "RAN" not in run.stdout, run.stdout + run.stderr
+        assert len(workers) == 1 and workers[0].startswith("tls://127.0.0.1:"), workers
+        targets = [("scheduler", address)] + [("worker", w) for w in workers]
+        foreign = [(kind, scheme + a[len("tls://"):], None) for kind, a in targets
+                   for scheme in ("tls://", "tcp://")]
+        cert = [os.path.join(ex.processes.dir, n) for n in ("cert.pem", "key.pem")]
+        own = [(kind, a, cert) for kind, a in targets]
+        run = subprocess.run([sys.executable, "-c", PROBE, str(marker),
+                              json.dumps(foreign + own)],
+                             capture_output=True, text=True, timeout=300)
+        lines = [ln.split()[0] for ln in run.stdout.splitlines()]
+        assert lines == ["REFUSED"] * len(foreign) + ["RAN"] * len(own), \
+            run.stdout + run.stderr
+    assert marker.read_text() == "ran " * len(own)
 
 
 def test_a_worker_that_ends_while_starting_is_started_again_then_given_up(tmp_path, monkeypatch):

@@ -36,11 +36,9 @@ def test_the_counts_allowed_stay_allowed():
     simulation.check_counts(0.0, 3600.0, 1e-6, 1e-3)      # an hour at 1 us: 3.6e9 steps
 
 
-def test_cancel_is_honoured_inside_an_output_interval_of_many_steps():
-    """One output interval of 1e7 steps: the run is cut into pieces, so the first progress
-    report (where the cancel is asked) comes early in the interval, not at its end."""
-    model = _pendulum()
-    model.simulate(t_end=0.01, dt=1e-3, method="rk4")        # kernels ready
+def cancelled_at_first_report(model, **settings):
+    """Run ``model`` cancelling at its first progress report: (report times, the
+    ``SimulationCancelled``)."""
     calls = []
 
     def progress(t, t_end):
@@ -48,10 +46,31 @@ def test_cancel_is_honoured_inside_an_output_interval_of_many_steps():
         return False
 
     with pytest.raises(SimulationCancelled) as info:
-        model.simulate(t_end=1.0, dt=1e-7, method="rk4", output_dt=1.0, progress=progress)
+        model.simulate(method="rk4", progress=progress, **settings)
+    return calls, info.value
+
+
+def test_cancel_is_honoured_inside_an_output_interval_of_many_steps():
+    """One output interval of 1e7 steps: the run is cut into pieces, so the first progress
+    report (where the cancel is asked) comes early in the interval, not at its end."""
+    model = _pendulum()
+    model.simulate(t_end=0.01, dt=1e-3, method="rk4")        # kernels ready
+    calls, cancelled = cancelled_at_first_report(model, t_end=1.0, dt=1e-7, output_dt=1.0)
     assert len(calls) == 1 and 0.0 < calls[0] < 1e-2, calls
-    assert info.value.time < 1e-2
-    assert info.value.result.t.tolist() == [0.0]        # no sample of the interval stored
+    assert cancelled.time < 1e-2
+    assert cancelled.result.t.tolist() == [0.0]         # no sample of the interval stored
+
+
+def test_a_model_of_many_bodies_is_cancellable_before_its_first_output():
+    """A 2000-body chain reported progress (and saw a cancel) only after its first 2000
+    steps (seconds of work); the first kernel call now takes no more evaluations than a
+    piece (PIECE_EVALUATIONS / bodies steps), the later ones adapt to their speed."""
+    model = zoo.chain(400)[0]
+    most = max(16, simulation.PIECE_EVALUATIONS // 400)
+    calls, cancelled = cancelled_at_first_report(model, t_end=1.0, dt=1e-3, output_dt=0.5)
+    assert calls and calls[0] <= most * 1e-3 + 1e-12, (calls, most)
+    assert cancelled.time <= most * 1e-3 + 1e-12
+    assert cancelled.result.t.tolist() == [0.0]
 
 
 def test_pieces_give_the_same_motion_as_whole_intervals():

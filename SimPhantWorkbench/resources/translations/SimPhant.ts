@@ -370,7 +370,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="237"/>
+        <location filename="solve_job.py" line="241"/>
         <source>SimPhant: cannot solve</source>
         <translation type="unfinished"></translation>
     </message>
@@ -410,22 +410,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="214"/>
+        <location filename="solve_job.py" line="213"/>
+        <source>SimPhant: study &apos;%s&apos;: warning: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="218"/>
         <source>SimPhant: cannot store the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="220"/>
+        <location filename="solve_job.py" line="224"/>
         <source>SimPhant: solving &apos;%s&apos; cancelled; the document is unchanged</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="226"/>
+        <location filename="solve_job.py" line="230"/>
         <source>SimPhant: the simulation failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="229"/>
+        <location filename="solve_job.py" line="233"/>
         <source>Keep the partial result (%d frames up to t = %.4g s) for playback?</source>
         <translation type="unfinished"></translation>
     </message>

@@ -54,9 +54,10 @@ _FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
 #: ``HOT_STAGES``, end of this module): a call between jitted functions passes every
 #: array of ``SystemArrays`` and ``Workspace`` as separate flattened arguments (about
 #: 600 words), which cost more than a whole evaluation of a small model (N = 1: 3.8 ->
-#: 1.4 us per RK4 step). Inlining costs compile time, two to three times that of the
-#: plain kernels, so a first solve runs ``integrate_fixed`` while
-#: ``integrate_fixed_inlined`` is compiled in the background (``warmup``).
+#: 1.4 us per RK4 step). Inlining costs compile time (block size 5: 35 s of CPU on top
+#: of the plain kernels' 49 s, which it used to triple when every caller inlined the
+#: stages), so a first solve runs ``integrate_fixed`` while ``integrate_fixed_inlined``
+#: is compiled in the background (``warmup``).
 _INL = dict(_FAST, inline="always")
 
 #: Rows per joint block: every joint's rows are padded to the model's block size

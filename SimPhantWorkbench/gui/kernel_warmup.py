@@ -111,7 +111,8 @@ def _work():
             _state["prepared"].add((bs, adaptive))
         except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
             _state["error"] = exc
-            _state["prepared"].add((bs, adaptive))      # not again and again
+            if adaptive == warmup.INLINED:
+                _state["prepared"].add((bs, adaptive))      # not again and again
         with _queue_lock:
             if _state["queue"] and _state["queue"][0] == (bs, adaptive):
                 _state["queue"].pop(0)

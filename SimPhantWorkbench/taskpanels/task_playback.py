@@ -65,6 +65,9 @@ class TaskPlayback:
         form.setWindowTitle(translate("SimPhant", "Playback: %s") % self.study.Label)
         form.setWindowIcon(QtGui.QIcon(icon_path("Playback.svg")))
         lay = QtGui.QVBoxLayout(form)
+        from ..gui.outdated import note_label
+        self.outdated_note = note_label(self.study)
+        lay.addWidget(self.outdated_note)
         self.readout = QtGui.QLabel()
         f = self.readout.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)

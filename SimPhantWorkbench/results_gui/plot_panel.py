@@ -475,8 +475,7 @@ class PlotPanel(QtGui.QWidget):
         if self.study is not None:
             from ..gui.outdated import outdated_note
             if outdated_note(self.study):
-                title += "\n" + translate("SimPhant", "(outdated: the model changed after "
-                                           "the run)")
+                title += " " + translate("SimPhant", "(outdated)")
         ax.set_title(title, fontsize="medium")
         self.figure.tight_layout()
         self.canvas.draw_idle()

@@ -1565,6 +1565,46 @@ MUTANTS = [
            ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
             "bodies_selected"],
            "the panel shows the end of an interval as its first contact"),
+    Mutant("outdated-entities-named-by-label", "SimPhantWorkbench/run/pipeline.py",
+           "name=lambda e: names.get(id(e), e.name))",
+           "name=None)",
+           ["tests/app/test_outdated_results.py::test_labels_visibility_and_playback_leave_"
+            "the_result_up_to_date"],
+           "a renamed object outdates the result (the stamp names entities by Label)"),
+    Mutant("outdated-playback-pose-is-a-move", "SimPhantWorkbench/freshness.py",
+           "if Session(study).frame_shown() is None:",
+           "if True:",
+           ["tests/app/test_outdated_results.py::test_labels_visibility_and_playback_leave_"
+            "the_result_up_to_date"],
+           "a frame shown by playback counts as a body moved since the run"),
+    Mutant("outdated-edit-at-a-pose-ignored", "SimPhantWorkbench/freshness.py",
+           "            if edited:",
+           "            if False:",
+           ["tests/app/test_outdated_results.py::test_a_body_moved_from_a_playback_pose_or_"
+            "an_edit_there_outdates_it"],
+           "an edit made while the bodies stand at a playback pose goes unnoticed"),
+    Mutant("outdated-overrides-forgotten", "SimPhantWorkbench/freshness.py",
+           'now = read_run(study, **stamp.get("overrides", {})).stamp()',
+           "now = read_run(study).stamp()",
+           ["tests/app/test_outdated_results.py::test_a_run_with_overrides_is_compared_with_"
+            "the_same_overrides"],
+           "a run with overrides is compared with the study's own settings"),
+    Mutant("outdated-new-run-keeps-the-mark", "SimPhantWorkbench/run/store.py",
+           '"AssemblySummary", "ModelStamp", "Outdated", "OutdatedReason")',
+           '"AssemblySummary", "ModelStamp")',
+           ["tests/app/test_outdated_results.py::test_a_new_run_clears_the_mark"],
+           "a new run leaves the Result marked outdated"),
+    Mutant("outdated-fingerprint-drops-settings", "SimPhantWorkbench/solver/batch.py",
+           "               joints=joints, loads=loads, settings=clean)",
+           "               joints=joints, loads=loads)",
+           ["tests/app/test_outdated_results.py::test_a_change_of_the_model_outdates_the_"
+            "result_and_undo_brings_it_back"],
+           "a changed end time or time step leaves the result up to date"),
+    Mutant("outdated-icon-never-shown", "SimPhantWorkbench/viewproviders/view_result.py",
+           'return "ResultOutdated.svg"',
+           "return super().icon_name()",
+           ["tests/gui/test_outdated_gui.py"],
+           "the tree keeps the plain result icon on an outdated result"),
 ]
 
 

@@ -153,7 +153,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="185"/>
+        <location filename="cmd_model.py" line="181"/>
         <source>Make a study from a FreeCAD Assembly&apos;s parts and joints. Needs FreeCAD 1.0 or newer (its Assembly workbench); this is FreeCAD %s.%s, so the command is disabled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -174,7 +174,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="46"/>
+        <location filename="cmd_sweep.py" line="44"/>
         <source>Study &apos;%s&apos; has no moving body to vary.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -185,67 +185,67 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="121"/>
+        <location filename="results_commands.py" line="73"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="136"/>
+        <location filename="results_commands.py" line="125"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="154"/>
+        <location filename="results_commands.py" line="143"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="157"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="185"/>
+        <location filename="results_commands.py" line="174"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="195"/>
+        <location filename="results_commands.py" line="184"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="196"/>
+        <location filename="results_commands.py" line="185"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="197"/>
+        <location filename="results_commands.py" line="186"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="198"/>
+        <location filename="results_commands.py" line="187"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="97"/>
+        <location filename="task_playback.py" line="100"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="208"/>
+        <location filename="results_commands.py" line="197"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="209"/>
+        <location filename="results_commands.py" line="198"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="215"/>
+        <location filename="results_commands.py" line="204"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -265,12 +265,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="224"/>
+        <location filename="common.py" line="278"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="264"/>
+        <location filename="common.py" line="328"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -350,6 +350,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="outdated.py" line="37"/>
+        <source>Outdated: the model changed after this result was computed (%s). Solve again for results of the model as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="solve_job.py" line="54"/>
         <source>%.1f s compiling the solver kernels (first use on this computer)</source>
         <translation type="unfinished"></translation>
@@ -370,7 +375,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="129"/>
+        <location filename="task_parameter_study.py" line="130"/>
         <source>Cancelling ...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -385,12 +390,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="118"/>
+        <location filename="task_parameter_study.py" line="119"/>
         <source>remaining ~%.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="120"/>
+        <location filename="task_parameter_study.py" line="121"/>
         <source>remaining: estimating</source>
         <translation type="unfinished"></translation>
     </message>
@@ -435,12 +440,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="80"/>
+        <location filename="export.py" line="47"/>
+        <source>(outdated: the model changed after the run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="83"/>
         <source>frame size %dx%d is too small</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="86"/>
+        <location filename="export.py" line="89"/>
         <source>document &apos;%s&apos; has no 3-D view to record</source>
         <translation type="unfinished"></translation>
     </message>
@@ -565,7 +575,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="570"/>
+        <location filename="plot_panel.py" line="587"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -580,92 +590,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="144"/>
+        <location filename="plot_panel.py" line="157"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="147"/>
+        <location filename="plot_panel.py" line="160"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="151"/>
+        <location filename="plot_panel.py" line="164"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="156"/>
+        <location filename="plot_panel.py" line="169"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="162"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="164"/>
+        <location filename="plot_panel.py" line="177"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="167"/>
+        <location filename="plot_panel.py" line="180"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="170"/>
+        <location filename="plot_panel.py" line="183"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="177"/>
+        <location filename="plot_panel.py" line="190"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="233"/>
+        <location filename="plot_panel.py" line="246"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="262"/>
+        <location filename="plot_panel.py" line="275"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="272"/>
+        <location filename="plot_panel.py" line="285"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="277"/>
+        <location filename="plot_panel.py" line="290"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="312"/>
+        <location filename="plot_panel.py" line="325"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="446"/>
+        <location filename="plot_panel.py" line="459"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="450"/>
+        <location filename="plot_panel.py" line="463"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="508"/>
+        <location filename="plot_panel.py" line="479"/>
+        <source>(outdated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="525"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="520"/>
+        <location filename="plot_panel.py" line="537"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1615,32 +1630,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="86"/>
+        <location filename="task_parameter_study.py" line="87"/>
         <source>Starting %d variants ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="91"/>
+        <location filename="task_parameter_study.py" line="92"/>
         <source>SimPhant: parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="105"/>
+        <location filename="task_parameter_study.py" line="106"/>
         <source>%d variants: %d ok, %d failed, %d lost, %d not run; %.1f s (%s).%s OK keeps the results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="108"/>
+        <location filename="task_parameter_study.py" line="109"/>
         <source>nothing run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="122"/>
+        <location filename="task_parameter_study.py" line="123"/>
         <source>%d of %d variants (%d failed, %d lost, %d from the cache)   elapsed %.1f s   %s%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_parameter_study.py" line="140"/>
+        <location filename="task_parameter_study.py" line="141"/>
         <source>SimPhant parameter study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1665,62 +1680,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="81"/>
+        <location filename="task_playback.py" line="84"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="85"/>
+        <location filename="task_playback.py" line="88"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="89"/>
+        <location filename="task_playback.py" line="92"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="94"/>
+        <location filename="task_playback.py" line="97"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="104"/>
+        <location filename="task_playback.py" line="107"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="108"/>
+        <location filename="task_playback.py" line="111"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="110"/>
+        <location filename="task_playback.py" line="113"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="115"/>
+        <location filename="task_playback.py" line="118"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="134"/>
+        <location filename="task_playback.py" line="137"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="201"/>
+        <location filename="task_playback.py" line="204"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="211"/>
+        <location filename="task_playback.py" line="214"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="214"/>
+        <location filename="task_playback.py" line="217"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -1851,7 +1866,7 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="148"/>
+        <location filename="widgets.py" line="150"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1881,7 +1896,7 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_result.py" line="22"/>
+        <location filename="view_result.py" line="41"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2355,12 +2370,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddForce</name>
     <message>
-        <location filename="cmd_model.py" line="160"/>
+        <location filename="cmd_model.py" line="156"/>
         <source>Add force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="165"/>
+        <location filename="cmd_model.py" line="161"/>
         <source>Add a force on the selected moving body, at the selected vertex, edge or face (else at its CoG); constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2368,12 +2383,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_AddTorque</name>
     <message>
-        <location filename="cmd_model.py" line="169"/>
+        <location filename="cmd_model.py" line="165"/>
         <source>Add torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="171"/>
+        <location filename="cmd_model.py" line="167"/>
         <source>Add a pure torque on the selected moving body; constant or a function of time t</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2407,12 +2422,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_CheckInterference</name>
     <message>
-        <location filename="results_commands.py" line="111"/>
+        <location filename="results_commands.py" line="109"/>
         <source>Check interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="116"/>
+        <location filename="results_commands.py" line="114"/>
         <source>Do the bodies collide anywhere along the result, between its frames too? Lists per pair the intervals of interference and their depth or the smallest clearance, and shows the first contact</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2420,12 +2435,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="176"/>
+        <location filename="results_commands.py" line="165"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="179"/>
+        <location filename="results_commands.py" line="168"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2433,12 +2448,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="162"/>
+        <location filename="results_commands.py" line="151"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="166"/>
+        <location filename="results_commands.py" line="155"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2446,12 +2461,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="148"/>
+        <location filename="results_commands.py" line="137"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="152"/>
+        <location filename="results_commands.py" line="141"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2472,12 +2487,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ImportAssembly</name>
     <message>
-        <location filename="cmd_model.py" line="179"/>
+        <location filename="cmd_model.py" line="175"/>
         <source>Import FreeCAD Assembly</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_model.py" line="190"/>
+        <location filename="cmd_model.py" line="186"/>
         <source>Make a study from the selected FreeCAD Assembly: one body per part (grounded parts fixed), one joint per supported Assembly joint, frames kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2511,12 +2526,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_NewParameterStudy</name>
     <message>
-        <location filename="cmd_sweep.py" line="34"/>
+        <location filename="cmd_sweep.py" line="32"/>
         <source>New parameter study</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_sweep.py" line="38"/>
+        <location filename="cmd_sweep.py" line="36"/>
         <source>Add a parameter study to the active study: sweep properties (design variables), compute metrics of each run, plot a metric against the variables</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2550,12 +2565,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="72"/>
+        <location filename="results_commands.py" line="79"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="76"/>
+        <location filename="results_commands.py" line="83"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2576,12 +2591,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="84"/>
+        <location filename="results_commands.py" line="91"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="88"/>
+        <location filename="results_commands.py" line="95"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>

@@ -144,8 +144,14 @@ def test_a_document_without_study_or_assembly_says_what_it_lacks(docs, tmp_path)
     assert "has no SimPhant study and no FreeCAD Assembly to make one from" in done.stderr
 
 
+#: the files a fixture's App::Links show its parts from (copied beside it)
+LINKED_FILES = {"fc1_linked.FCStd": ["fc1_linked_parts.FCStd"]}
+
+
 def _same_numbers_as_importing_first(fixture, tmp_path):
     model = copy_fixture(fixture, tmp_path)
+    for name in LINKED_FILES.get(fixture, []):
+        copy_fixture(name, tmp_path)
     done = simphant(model, "--out", tmp_path / "direct")
     assert done.returncode == 0, done.stderr
     doc = FreeCAD.openDocument(model)
@@ -177,6 +183,6 @@ def test_running_an_assembly_gives_the_numbers_of_importing_it_first(tmp_path):
 
 @pytest.mark.fc1
 @pytest.mark.parametrize("fixture", ["fc1_pendulum", "fc1_slider_crank", "fc1_zoo",
-                                     "fc1_variants", "fc1_containers"])
+                                     "fc1_variants", "fc1_containers", "fc1_linked"])
 def test_freecad_1_assemblies_run_with_the_numbers_of_importing_them_first(fixture, tmp_path):
     _same_numbers_as_importing_first(fixture + ".FCStd", tmp_path)

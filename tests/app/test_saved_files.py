@@ -207,6 +207,18 @@ def test_headless_saves_keep_the_view_data_of_documents_with_simphant_objects(tm
     assert fcstd.gui_members(str(tmp_path / "imported.FCStd")) == gui
 
 
+def test_model_file_saves_put_the_view_data_back_by_themselves(tmp_path, monkeypatch):
+    """``ModelFile.save_as`` (the CLI's result document) keeps the model's view data even
+    where the document observer of headless saves does not act."""
+    monkeypatch.setattr(fcstd.keep_view_data(FreeCAD), "wanted", lambda doc: False)
+    gui = fcstd.gui_members(EXAMPLE)
+    with ModelFile(FreeCAD, EXAMPLE) as model:
+        model.doc.saveAs(str(tmp_path / "plain.FCStd"))            # the observer is off
+        model.save_as(str(tmp_path / "result.FCStd"))
+    assert fcstd.gui_members(str(tmp_path / "plain.FCStd")) == {}
+    assert fcstd.gui_members(str(tmp_path / "result.FCStd")) == gui
+
+
 def test_documents_without_simphant_objects_are_saved_as_freecad_saves_them(docs, tmp_path):
     doc = docs()
     doc.addObject("Part::Box", "Box")

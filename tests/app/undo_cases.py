@@ -364,6 +364,26 @@ def _second_gear_pair(m):
     factory.make_coupler(study, hinges[0], hinges[1], "gear", Ratio=42 / 18)
 
 
+def with_parameter_study(doc):
+    """The pendulum model with a parameter study of two variants (``_spec``)."""
+    from SimPhantWorkbench import factory
+    m = pendulum_model(doc)
+    m["pstudy"] = factory.make_parameter_study(m["study"], _spec())
+    return m
+
+
+def _run_parameter_study(m):
+    from SimPhantWorkbench import sweep
+    sweep.run_parameter_study(m["pstudy"], executor="in-process")
+
+
+def ran_parameter_study(doc):
+    """``with_parameter_study``, run once (its results table stored)."""
+    m = with_parameter_study(doc)
+    _run_parameter_study(m)
+    return m
+
+
 def _import_assembly(m):
     from SimPhantWorkbench.assembly_import import import_assembly
     import_assembly(m["doc"].getObject("Assembly"))
@@ -381,6 +401,10 @@ def _run_cases():
         "playback.reset": (moved_model, lambda m: playback.reset(m["study"])),
         "sweep.apply_variant": (pendulum_model, lambda m: sweep.apply_variant(
             m["study"], {"Rod_body.Density": 1500.0})),
+        "sweep.run_parameter_study (store the results)": (with_parameter_study,
+                                                          _run_parameter_study),
+        "sweep.run_parameter_study again (replace the results)": (ran_parameter_study,
+                                                                  _run_parameter_study),
         "stress.loads_to_fem": (ran_slider_crank, lambda m: stress.loads_to_fem(
             m["study"], FEM_ARGS[0], FEM_ARGS[1], mesh_size=FEM_ARGS[2])),
     }

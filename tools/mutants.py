@@ -1638,6 +1638,27 @@ MUTANTS = [
            "return super().icon_name()",
            ["tests/gui/test_outdated_gui.py"],
            "the tree keeps the plain result icon on an outdated result"),
+    Mutant("playback-frames-outside-the-panel-step",
+           "SimPhantWorkbench/taskpanels/task_playback.py",
+           ".open(persist=True, own=True)\n",
+           ".open(persist=True, own=True)\n        self.undo_step.close(keep=True)\n",
+           ["tests/gui/test_gui_workflow.py::test_playback_moves_placements_and_reset_"
+            "restores_them_bit_exactly"],
+           "the playback panel's frames are undo steps of their own: No leaves them"),
+    Mutant("playback-no-in-a-joined-transaction", "SimPhantWorkbench/taskpanels/task_playback.py",
+           "if not keep and not self.undo_step.owner:",
+           "if False:",
+           ["tests/gui/test_gui_workflow.py::test_playback_moves_placements_and_reset_"
+            "restores_them_bit_exactly"],
+           "No leaves the pose shown where the playback step joined a transaction FreeCAD "
+           "left open"),
+    Mutant("transaction-own-joins-a-dangling-one", "SimPhantWorkbench/document/base.py",
+           "        if own and key not in transaction._open and \\\n",
+           "        if False and \\\n",
+           ["tests/app/test_playback.py::test_frames_shown_inside_a_playback_step_are_taken_"
+            "back_by_its_abort"],
+           "a step of its own joins the transaction FreeCAD left open (its abort takes back "
+           "nothing)"),
 ]
 
 

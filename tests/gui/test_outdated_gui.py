@@ -91,6 +91,7 @@ def test_an_edit_marks_the_result_outdated_in_the_tree_and_the_panels(tmp_path):
     assert "(outdated" in edited["title"]
     assert "driver 'Motor'" in res["playback_note"]
     assert res["playback_frame"]["outdated"]            # a frame shown changes nothing
+    assert not [n for n in res["undo_names"] if "frame" in n or "playback" in n]   # No
     for key in ("undone", "renamed", "solved"):
         title = res[key].pop("title")
         assert res[key] == dict(outdated=False, reason="", icon="Result.svg", note=""), key

@@ -10,6 +10,7 @@ their note. Labels and visibility are no part of the model and are not watched.
 """
 import FreeCAD
 
+from .common import DocumentObserver
 from ..document.base import is_type, studies, study_result
 
 __all__ = ["Watcher", "DELAY_MS", "check_now", "outdated_note", "note_label", "listeners",
@@ -121,16 +122,8 @@ def notify(res_obj):
             pass
 
 
-class Watcher:
+class Watcher(DocumentObserver):
     """App document observer: edits of documents holding results trigger a comparison."""
-
-    _instance = None
-
-    @classmethod
-    def install(cls):
-        if cls._instance is None:
-            cls._instance = cls()
-            FreeCAD.addDocumentObserver(cls._instance)
 
     def __init__(self):
         self.pending = {}          # document Name -> {(object Name, property)}

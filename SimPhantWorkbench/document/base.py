@@ -82,7 +82,8 @@ class transaction:
         ``own``: a step of its own, that ``close(keep=False)`` can take back alone, also
         where the document has a transaction open that no SimPhant step opened (FreeCAD
         opens one named "Delete" when a script removes an object outside any
-        transaction, and leaves it open): that one is committed first."""
+        transaction, and leaves it open): that one is committed first (FreeCAD ignores
+        that inside a GUI command: the step then joins it, ``owner`` False)."""
         key = self.doc.Name
         if own and key not in transaction._open and \
                 getattr(self.doc, "HasPendingTransaction", False):

@@ -7,8 +7,8 @@ playback session is one undo step, opened with the panel and kept open past the
 command (``document.base.transaction``): every frame, the first one included, and
 Reset join it instead of adding undo entries. Closing the panel asks whether to
 keep the pose shown: Yes commits that one step, No aborts it, which puts every
-placement back as it was when the panel opened and leaves no undo entry. Reset puts the bodies
-where the run started (``playback.reset``, bit-exact).
+placement back as it was when the panel opened and leaves no undo entry. Reset puts
+the bodies where the run started (``playback.reset``, bit-exact).
 
 Speed 1 is real time: the playback clock advances by wall time x speed and the
 nearest stored frame is shown, so a slow computer skips frames instead of

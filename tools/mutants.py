@@ -1659,6 +1659,18 @@ MUTANTS = [
             "back_by_its_abort"],
            "a step of its own joins the transaction FreeCAD left open (its abort takes back "
            "nothing)"),
+    Mutant("outdated-stamp-not-rounded", "SimPhantWorkbench/solver/batch.py",
+           "round(v / quantum) * quantum + 0.0",
+           "v",
+           ["tests/solver/test_sweep_support.py::test_comparable_descriptions_ignore_round_off_"
+            "and_see_a_change"],
+           "round-off (a document saved and reopened) outdates a result"),
+    Mutant("outdated-stamp-bit-exact", "SimPhantWorkbench/run/pipeline.py",
+           "description_parts(comparable(d))",
+           "description_parts(d)",
+           ["tests/app/test_outdated_results.py::test_the_status_survives_save_and_reopen"],
+           "a result saved and reopened on FreeCAD 1.x is outdated by the round-off of its "
+           "placements and shapes", fc1=True),
 ]
 
 

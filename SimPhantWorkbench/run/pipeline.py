@@ -14,7 +14,7 @@ from ..document.conversion import convert
 from ..document.installation import advice
 from ..document.settings import analysis_mode, simulation_settings
 from ..solver import Model, ModelError, SimulationError
-from ..solver.batch import description, description_parts
+from ..solver.batch import comparable, description, description_parts
 from ..solver.kinematics import run_analysis
 from .store import check_result_size, store_result
 
@@ -93,7 +93,9 @@ class Run:
         ``{"parts": solver.batch.description_parts of the model and its solver settings,
         "overrides": ...}``. The description leaves the solver's sources out and names
         every entity by its document object's Name, so a new SimPhant or a renamed
-        object changes nothing, and any change of what is simulated changes a part.
+        object changes nothing, and any change of what is simulated changes a part; it is
+        ``solver.batch.comparable``: the round-off of a document saved and reopened (as
+        FreeCAD 1.x writes it) changes nothing either.
         ``None`` when the model cannot be described (a load given as a Python callable).
         """
         names = self.conversion.object_names()
@@ -101,7 +103,7 @@ class Run:
                         name=lambda e: names.get(id(e), e.name))
         if d is None:
             return None
-        return {"parts": description_parts(d), "overrides": dict(self.overrides)}
+        return {"parts": description_parts(comparable(d)), "overrides": dict(self.overrides)}
 
     def execute(self, progress=None):
         """Run the analysis (the pure solver: any thread; the document is not read).

@@ -19,6 +19,7 @@ the same fingerprint give the same result, so a cache can be keyed by it.
 """
 import hashlib
 import json
+import math
 import os
 import socket
 import time
@@ -31,7 +32,7 @@ from .expressions import TimeFunction
 
 __all__ = ["Task", "run_batch", "run_task", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT",
            "solver_digest", "VersionMismatch", "description", "description_parts",
-           "ENTITY_SECTIONS"]
+           "comparable", "ENTITY_SECTIONS"]
 
 #: part of every fingerprint; changed when what a fingerprint covers changes
 #: (2: the solver's sources are part of it)
@@ -250,6 +251,60 @@ def _digest(data):
 
 #: the sections of a description whose entries are lists named by their first item
 ENTITY_SECTIONS = ("bodies", "joints", "loads", "force_elements", "drivers", "couplers")
+
+
+#: significant digits a ``comparable`` description keeps, and the smallest magnitude (SI) a
+#: list of floats is rounded against: what round-off (a document saved and reopened) moves
+#: stays below both
+COMPARABLE_DIGITS = 10
+COMPARABLE_FLOOR = 1e-5
+
+
+def _hex_float(x):
+    if not isinstance(x, str) or "0x" not in x:
+        return None
+    try:
+        return float.fromhex(x)
+    except ValueError:
+        return None
+
+
+def _rounded(values):
+    """A list of floats rounded to ``COMPARABLE_DIGITS`` significant digits of its largest
+    entry (at least ``COMPARABLE_FLOOR``), as text."""
+    scale = max([abs(v) for v in values if math.isfinite(v)] + [COMPARABLE_FLOOR])
+    quantum = 10.0 ** (math.floor(math.log10(scale)) - COMPARABLE_DIGITS + 1)
+    return ["%.*g" % (COMPARABLE_DIGITS + 1, round(v / quantum) * quantum + 0.0)
+            if math.isfinite(v) else repr(v) for v in values]
+
+
+def _comparable(item):
+    if isinstance(item, list):
+        floats = [_hex_float(x) for x in item]
+        if item and None not in floats:
+            return _rounded(floats)
+        return [_comparable(x) for x in item]
+    if isinstance(item, dict):
+        return {k: _comparable(v) for k, v in item.items()}
+    value = _hex_float(item)
+    return item if value is None else _rounded([value])[0]
+
+
+def comparable(d):
+    """A ``description`` in the form two descriptions of one model compare equal in,
+    also after round-off: each body's principal moments and axes become its inertia
+    tensor (the axes of equal moments are free: round-off turns them), and every list of
+    floats is rounded (``COMPARABLE_DIGITS``) against its largest entry."""
+    out = dict(d)
+    bodies = []
+    for b in d.get("bodies", []):
+        moments = np.array([float.fromhex(x) for x in b[2]])
+        axes = np.array([float.fromhex(x) for x in b[4]]).reshape(3, 3)
+        tensor = axes @ np.diag(moments) @ axes.T
+        bodies.append(b[:2] + [_floats(tensor)] + [b[3]] + b[5:])
+    if "bodies" in d:
+        out["bodies"] = bodies
+    return _comparable(out)
 
 
 def description_parts(d):

@@ -152,7 +152,7 @@ def test_the_status_survives_save_and_reopen(crank, tmp_path):
     doc = reopen(doc, tmp_path / "fresh.FCStd")
     study = studies(doc)[0]
     assert not study_result(study).Outdated
-    assert freshness.status(study) == (False, "")        # the same model, to the last bit
+    assert freshness.status(study) == (False, "")        # the same model (on 1.x: round-off)
     doc.getObject("Motor").Speed = doc.getObject("Motor").Speed * 2
     reason = freshness.refresh(study).reason
     doc = reopen(doc, tmp_path / "outdated.FCStd")

@@ -22,7 +22,7 @@ import numpy as np
 
 import FreeCAD
 
-from .document.units import M_PER_MM
+from .document.units import M_PER_MM, global_placement
 from .document.massprops import ancestors
 from .document.base import require_study, study_result, transaction
 from .document.results import require_result
@@ -120,6 +120,20 @@ class Session:
 
     def frame_index(self, index_or_time):
         return frame_index(self.result, index_or_time)
+
+    def frame_shown(self, tol=1e-6):
+        """Index of a frame whose poses the moving objects have now (playback put them
+        there), within ``tol`` mm and a rotation of about ``tol`` rad; ``None`` if none."""
+        if not self.objects:
+            return None
+        now = [global_placement(obj) for obj in self.objects]
+        base = np.array([tuple(pl.Base) for pl in now])
+        quat = np.array([(pl.Rotation.Q[3],) + tuple(pl.Rotation.Q[:3]) for pl in now])
+        with np.errstate(invalid="ignore"):
+            far = np.abs(self._base - base).max(axis=(1, 2))
+            turned = (1.0 - np.abs(np.sum(self._quat * quat, axis=2))).max(axis=1)
+        hit = np.flatnonzero((far <= tol) & (turned <= tol * tol))
+        return int(hit[0]) + self._first if len(hit) else None
 
     def current(self):
         """False once the result file was replaced or a moved object deleted: make a new

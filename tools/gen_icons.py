@@ -283,6 +283,14 @@ def result():
                path("M12,40 C24,38 34,22 52,18", stroke=RED_D, width=2.5))
 
 
+def result_outdated():
+    """The result icon with a warning badge: the model changed since the run."""
+    return result()[:-len("</svg>\n")] + "".join("  %s\n" % p for p in (
+        path("M48,30 L63,58 H33 Z", "#fce94f", INK, 2.5),
+        path("M48,39 V49", stroke=INK, width=3.5), circle(48, 54, 1.8, INK, stroke=False))) \
+        + "</svg>\n"
+
+
 def solve():
     return svg(circle(32, 32, 27, GREEN), path("M24,16 L48,32 L24,48 Z", "#ffffff", INK),
                path("M8,34 Q14,24 20,34 T32,34", stroke=GREEN_D, width=0))
@@ -362,7 +370,8 @@ FORCE_DRAWINGS = {
 
 OTHER = {
     "Study.svg": study, "Body.svg": body, "FixedBody.svg": fixed_body, "Force.svg": force,
-    "Torque.svg": torque, "Result.svg": result, "Solve.svg": solve, "Playback.svg": playback,
+    "Torque.svg": torque, "Result.svg": result,
+    "ResultOutdated.svg": result_outdated, "Solve.svg": solve, "Playback.svg": playback,
     "Reset.svg": reset, "Check.svg": check, "ImportAssembly.svg": import_assembly,
     "Joint.svg": joint_generic, "LoadsToFEM.svg": loads_to_fem,
 }

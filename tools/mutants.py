@@ -958,8 +958,8 @@ MUTANTS = [
             "for_bit"],
            "a force element's metric looked up among the bodies: every variant failed"),
     Mutant("fingerprint-without-solver", "SimPhantWorkbench/solver/batch.py",
-           "    out = dict(format=FINGERPRINT_FORMAT, solver=solver_digest(),",
-           "    out = dict(format=FINGERPRINT_FORMAT,",
+           "    if solver:\n        out[\"solver\"] = solver_digest()",
+           "    if False:\n        out[\"solver\"] = solver_digest()",
            [T_TRUST + "::test_the_cache_serves_no_result_of_another_solver"],
            "the cache serves numbers of another SimPhant's solver"),
     Mutant("workers-version-not-compared", "SimPhantWorkbench/sweep/executors.py",
@@ -1678,6 +1678,79 @@ MUTANTS = [
            ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
             "bodies_selected"],
            "the panel shows the end of an interval as its first contact"),
+    Mutant("outdated-entities-named-by-label", "SimPhantWorkbench/run/pipeline.py",
+           "name=lambda e: names.get(id(e), e.name))",
+           "name=None)",
+           ["tests/app/test_outdated_results.py::test_labels_visibility_and_playback_leave_"
+            "the_result_up_to_date"],
+           "a renamed object outdates the result (the stamp names entities by Label)"),
+    Mutant("outdated-playback-pose-is-a-move", "SimPhantWorkbench/freshness.py",
+           "if Session(study).frame_shown() is None:",
+           "if True:",
+           ["tests/app/test_outdated_results.py::test_labels_visibility_and_playback_leave_"
+            "the_result_up_to_date"],
+           "a frame shown by playback counts as a body moved since the run"),
+    Mutant("outdated-edit-at-a-pose-ignored", "SimPhantWorkbench/freshness.py",
+           "            if edited:",
+           "            if False:",
+           ["tests/app/test_outdated_results.py::test_a_body_moved_from_a_playback_pose_or_"
+            "an_edit_there_outdates_it"],
+           "an edit made while the bodies stand at a playback pose goes unnoticed"),
+    Mutant("outdated-overrides-forgotten", "SimPhantWorkbench/freshness.py",
+           'now = read_run(study, **stamp.get("overrides", {})).stamp()',
+           "now = read_run(study).stamp()",
+           ["tests/app/test_outdated_results.py::test_a_run_with_overrides_is_compared_with_"
+            "the_same_overrides"],
+           "a run with overrides is compared with the study's own settings"),
+    Mutant("outdated-new-run-keeps-the-mark", "SimPhantWorkbench/run/store.py",
+           '"AssemblySummary", "ModelStamp", "Outdated", "OutdatedReason")',
+           '"AssemblySummary", "ModelStamp")',
+           ["tests/app/test_outdated_results.py::test_a_new_run_clears_the_mark"],
+           "a new run leaves the Result marked outdated"),
+    Mutant("outdated-fingerprint-drops-settings", "SimPhantWorkbench/solver/batch.py",
+           "               joints=joints, loads=loads, settings=clean)",
+           "               joints=joints, loads=loads)",
+           ["tests/app/test_outdated_results.py::test_a_change_of_the_model_outdates_the_"
+            "result_and_undo_brings_it_back"],
+           "a changed end time or time step leaves the result up to date"),
+    Mutant("outdated-icon-never-shown", "SimPhantWorkbench/viewproviders/view_result.py",
+           'return "ResultOutdated.svg"',
+           "return super().icon_name()",
+           ["tests/gui/test_outdated_gui.py"],
+           "the tree keeps the plain result icon on an outdated result"),
+    Mutant("playback-frames-outside-the-panel-step",
+           "SimPhantWorkbench/taskpanels/task_playback.py",
+           ".open(persist=True, own=True)\n",
+           ".open(persist=True, own=True)\n        self.undo_step.close(keep=True)\n",
+           ["tests/gui/test_gui_workflow.py::test_playback_moves_placements_and_reset_"
+            "restores_them_bit_exactly"],
+           "the playback panel's frames are undo steps of their own: No leaves them"),
+    Mutant("playback-no-in-a-joined-transaction", "SimPhantWorkbench/taskpanels/task_playback.py",
+           "if not keep and not self.undo_step.owner:",
+           "if False:",
+           ["tests/gui/test_gui_workflow.py::test_playback_moves_placements_and_reset_"
+            "restores_them_bit_exactly"],
+           "No leaves the pose shown where the playback step joined a transaction FreeCAD "
+           "left open"),
+    Mutant("transaction-own-joins-a-dangling-one", "SimPhantWorkbench/document/base.py",
+           "        if own and key not in transaction._open and \\\n",
+           "        if False and \\\n",
+           ["tests/app/test_playback.py::test_frames_shown_inside_a_playback_step_are_taken_"
+            "back_by_its_abort"],
+           "a step of its own joins the transaction FreeCAD left open (its abort takes back "
+           "nothing)"),
+    Mutant("outdated-stamp-not-rounded", "SimPhantWorkbench/solver/batch.py",
+           "round(v / quantum) * quantum + 0.0",
+           "v",
+           ["tests/solver/test_sweep_support.py::test_comparable_descriptions_ignore_round_off_"
+            "and_see_a_change"],
+           "round-off (a document saved and reopened) outdates a result"),
+    Mutant("outdated-stamp-bit-exact", "SimPhantWorkbench/run/pipeline.py",
+           "description_parts(comparable(d))",
+           "description_parts(d)",
+           ["tests/app/test_outdated_results.py::test_the_status_survives_save_and_reopen"],
+           "a result saved and reopened on FreeCAD 1.x is outdated by the round-off of its "
+           "placements and shapes", fc1=True),
 ]
 
 

@@ -56,7 +56,7 @@ def _report_data(report):
 def run_fem(args, out, err):
     """Run ``simphant fem``; returns the exit code (errors raise ``CliError``)."""
     FreeCAD = import_freecad()
-    from .. import runner
+    from .. import freshness, runner
     from ..document.results import get_result
     from ..fem import loads_to_fem, report_lines, tools_problem
     name = os.path.splitext(os.path.basename(args.model))[0]
@@ -69,6 +69,11 @@ def run_fem(args, out, err):
         if get_result(study) is None:
             err.write("study '%s' has no stored result: running it first\n" % study.Label)
             runner.run_study(study)
+        status = freshness.status(study)
+        if status is not None and status.outdated:
+            err.write("warning: the stored result of study '%s' is outdated (%s): the loads "
+                      "are those of the model as it was run; run it again (simphant run "
+                      "--in-place) for the model as it is\n" % (study.Label, status.reason))
         report = loads_to_fem(study, args.body, args.at, mesh_size=args.mesh_size,
                               youngs_modulus=args.youngs_modulus, poisson_ratio=args.poisson)
         lines = report_lines(report)

@@ -74,12 +74,20 @@ class transaction:
         self.close(keep=exc_type is None)
         return False
 
-    def open(self, persist=False):
+    def open(self, persist=False, own=False):
         """Open the step (``with`` does it). ``persist``: a step kept open past the GUI
         command that opens it, e.g. while the task panel of an object it added is open,
         until ``close``: FreeCAD's application-wide transaction, which FreeCAD does not
-        commit when the command returns (it commits a document's own transaction)."""
+        commit when the command returns (it commits a document's own transaction).
+        ``own``: a step of its own, that ``close(keep=False)`` can take back alone, also
+        where the document has a transaction open that no SimPhant step opened (FreeCAD
+        opens one named "Delete" when a script removes an object outside any
+        transaction, and leaves it open): that one is committed first (FreeCAD ignores
+        that inside a GUI command: the step then joins it, ``owner`` False)."""
         key = self.doc.Name
+        if own and key not in transaction._open and \
+                getattr(self.doc, "HasPendingTransaction", False):
+            self.doc.commitTransaction()
         pending = key in transaction._open or getattr(self.doc, "HasPendingTransaction", False)
         self.owner = not pending
         self.persist = persist

@@ -62,6 +62,17 @@ class Conversion:
     def solver_joint(self, joint_obj):
         return self.joint_map[joint_obj.Name]
 
+    def object_names(self):
+        """``{id(solver entity): document object Name}`` of every moving body, joint, load,
+        force element, driver and coupler (not the ground, which fixed bodies share)."""
+        names = {}
+        for mapping in (self.body_map, self.joint_map, self.load_map, self.force_map,
+                        self.driver_map, self.coupler_map):
+            for obj_name, entity in mapping.items():
+                if entity is not self.model.ground:
+                    names[id(entity)] = obj_name
+        return names
+
     def body_object(self, solver_name):
         """The document Body object of a solver body name."""
         for bd in self.bodies:

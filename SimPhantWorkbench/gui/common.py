@@ -287,6 +287,19 @@ def add_and_edit(doc, title, lines, type_name):
     return new[0] if new else None
 
 
+class DocumentObserver:
+    """Base of the workbench's App document observers: one instance of each class, added
+    to FreeCAD's document observers once (``install``)."""
+
+    _instance = None
+
+    @classmethod
+    def install(cls):
+        if cls.__dict__.get("_instance") is None:
+            cls._instance = cls()
+            FreeCAD.addDocumentObserver(cls._instance)
+
+
 def in_edit():
     """True while a task dialog is open (commands that open one are then inactive)."""
     try:

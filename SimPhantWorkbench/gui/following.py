@@ -9,6 +9,7 @@ whose placement it follows).
 """
 import FreeCAD
 
+from .common import DocumentObserver
 from ..document.base import proxy_type
 
 __all__ = ["Observer", "flush_markers", "refresh_markers", "attach_missing",
@@ -112,16 +113,8 @@ def _flush_quietly():
         pass
 
 
-class Observer:
+class Observer(DocumentObserver):
     """App document observer: markers follow placement changes; restored documents get VPs."""
-
-    _instance = None
-
-    @classmethod
-    def install(cls):
-        if cls._instance is None:
-            cls._instance = cls()
-            FreeCAD.addDocumentObserver(cls._instance)
 
     def slotCreatedObject(self, obj):
         forget(obj.Document.Name)

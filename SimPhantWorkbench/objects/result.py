@@ -8,6 +8,10 @@ objects and record what playback needs: each moving body's shape object, its
 CoG in the object's own frame and the placement it had when the run started
 (``InitialPlacements`` is a PlacementList, stored bit-exactly).
 
+``ModelStamp`` records what the run was computed from (``run.Run.stamp``);
+``Outdated`` and ``OutdatedReason`` say whether the model changed since
+(``SimPhantWorkbench.freshness``), and are saved with the document.
+
 ``get_result`` (module ``SimPhantWorkbench.runner``) loads the archive, cached
 by the proxy per file, after validating it and the mapping against the study
 (``SimPhantWorkbench.document.result_check``): a damaged or edited result is a
@@ -41,6 +45,14 @@ class Result(BaseProxy):
              read_only=True),
         prop("App::PropertyString", "AssemblySummary", "Result",
              "What the initial assembly changed", read_only=True),
+        prop("App::PropertyBool", "Outdated", "Result",
+             "True when the model changed after the run: solve again", read_only=True),
+        prop("App::PropertyString", "OutdatedReason", "Result",
+             "What changed in the model since the run", read_only=True),
+        # what the result was computed from (hidden): JSON of Run.stamp
+        prop("App::PropertyString", "ModelStamp", "Mapping",
+             "The model the result was computed from (parts of its description, overrides)",
+             hidden=True),
         # mapping to the document (hidden)
         prop("App::PropertyStringList", "BodyObjects", "Mapping",
              "Names of the SimPhant Body objects, in the order of the result's bodies",

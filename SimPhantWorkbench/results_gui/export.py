@@ -41,6 +41,9 @@ def _write(study, directory, ext):
     result = _result(study)
     _directory(directory)
     title = "%s: %s" % (study.Document.Label, study.Label)
+    from ..gui.outdated import outdated_note
+    if outdated_note(study):
+        title += " " + translate("SimPhant", "(outdated: the model changed after the run)")
     names = output.write_all(result, directory, None, title,
                               only=lambda name: name.endswith(ext))
     return [os.path.join(directory, n) for n in names]

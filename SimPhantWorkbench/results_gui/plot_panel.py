@@ -133,6 +133,19 @@ class PlotPanel(QtGui.QWidget):
     def _build(self):
         outer = QtGui.QHBoxLayout(self)
         side = QtGui.QVBoxLayout()
+        if self.study is not None:
+            from ..gui.outdated import note_label
+            self.outdated_note = note_label(self.study)
+            self.outdated_note.setMaximumWidth(290)
+            side.addWidget(self.outdated_note)
+            from ..gui.outdated import listeners
+
+            def status_changed(changed=None):
+                if changed == self.study:
+                    self.redraw()
+            listeners.append(status_changed)
+            self.destroyed.connect(lambda *_: listeners.remove(status_changed)
+                                   if status_changed in listeners else None)
         form = QtGui.QFormLayout()
         self.quantity_box = QtGui.QComboBox()
         for q in Q.QUANTITIES.values():
@@ -458,8 +471,12 @@ class PlotPanel(QtGui.QWidget):
             ax.set_xlim(self.result.t[0], self.result.t[-1])
         self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
         title = self.study.Label if self.study is not None else ""
-        ax.set_title(("%s: " % title if title else "") + translate("SimPhant", q.label),
-                     fontsize="medium")
+        title = ("%s: " % title if title else "") + translate("SimPhant", q.label)
+        if self.study is not None:
+            from ..gui.outdated import outdated_note
+            if outdated_note(self.study):
+                title += " " + translate("SimPhant", "(outdated)")
+        ax.set_title(title, fontsize="medium")
         self.figure.tight_layout()
         self.canvas.draw_idle()
 

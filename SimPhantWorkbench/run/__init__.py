@@ -9,8 +9,10 @@ process -- and ``Run.commit(result)`` stores the result in the study's Result
 object (one undo step). The scripting call ``runner.run_study``, the workbench's
 Solve, ``simphant run`` and every variant of a parameter study go through it.
 """
-from .pipeline import Run, prepare, recompute_touched, simulate_settings_names, study_error
+from .pipeline import (Run, prepare, read_run, recompute_touched, simulate_settings_names,
+                       study_error)
 from .store import result_size, store_result
 
-__all__ = ["Run", "prepare", "recompute_touched", "study_error", "simulate_settings_names",
+__all__ = ["Run", "prepare", "read_run", "recompute_touched", "study_error",
+           "simulate_settings_names",
            "store_result", "result_size"]

@@ -14,10 +14,12 @@ from ..document.conversion import convert
 from ..document.installation import advice
 from ..document.settings import analysis_mode, simulation_settings
 from ..solver import Model, ModelError, SimulationError
+from ..solver.batch import comparable, description, description_parts
 from ..solver.kinematics import run_analysis
 from .store import check_result_size, store_result
 
-__all__ = ["Run", "prepare", "simulate_settings_names", "recompute_touched", "study_error"]
+__all__ = ["Run", "prepare", "read_run", "simulate_settings_names", "recompute_touched",
+           "study_error"]
 
 
 def simulate_settings_names():
@@ -86,6 +88,23 @@ class Run:
             settings["analysis"] = self.analysis
         return settings
 
+    def stamp(self):
+        """What a result of this run is computed from (kept in ``Result.ModelStamp``):
+        ``{"parts": solver.batch.description_parts of the model and its solver settings,
+        "overrides": ...}``. The description leaves the solver's sources out and names
+        every entity by its document object's Name, so a new SimPhant or a renamed
+        object changes nothing, and any change of what is simulated changes a part; it is
+        ``solver.batch.comparable``: the round-off of a document saved and reopened (as
+        FreeCAD 1.x writes it) changes nothing either.
+        ``None`` when the model cannot be described (a load given as a Python callable).
+        """
+        names = self.conversion.object_names()
+        d = description(self.model, self.solver_settings(), solver=False,
+                        name=lambda e: names.get(id(e), e.name))
+        if d is None:
+            return None
+        return {"parts": description_parts(comparable(d)), "overrides": dict(self.overrides)}
+
     def execute(self, progress=None):
         """Run the analysis (the pure solver: any thread; the document is not read).
 
@@ -99,7 +118,7 @@ class Run:
 
     def commit(self, result):
         """Store ``result`` in the study's Result object (one undo step; the GUI thread)."""
-        store_result(self.study, self.conversion, result)
+        store_result(self.study, self.conversion, result, self.stamp())
 
 
 def prepare(study, recompute=True, **overrides):
@@ -120,10 +139,21 @@ def prepare(study, recompute=True, **overrides):
                             ", ".join(sorted(simulate_settings_names()))))
     if recompute:
         recompute_touched(study)
+    run = read_run(study, **overrides)
+    try:
+        check_result_size(study, run.conversion, run.settings, overrides)
+    except ModelError as exc:
+        raise study_error(exc, study) from None
+    return run
+
+
+def read_run(study, **overrides):
+    """The ``Run`` of ``study`` as the document stands (no recompute, no check of the
+    solver's packages or the result size): what ``prepare`` reads, e.g. to compare a
+    stored result's ``Run.stamp`` with the model now. ``ModelError`` naming the study."""
     try:
         conversion = convert(study)
         settings = simulation_settings(study, **overrides)
-        check_result_size(study, conversion, settings, overrides)
     except ModelError as exc:
         raise study_error(exc, study) from None
     return Run(study, conversion, settings, analysis_mode(study), dict(overrides))

@@ -1,4 +1,5 @@
 """Storing a run's result in the study's Result object, and its size before the run."""
+import json
 import math
 import os
 import shutil
@@ -56,10 +57,10 @@ def check_result_size(study, conv, settings, overrides):
 #: the Result properties a run writes besides ``ResultFile`` (restored together on failure)
 _RESULT_PROPERTIES = ("BodyObjects", "ShapeObjects", "CoGLocal", "InitialPlacements",
                       "JointObjects", "NumberOfFrames", "EndTime", "Method", "Steps", "WallTime",
-                      "AssemblySummary")
+                      "AssemblySummary", "ModelStamp", "Outdated", "OutdatedReason")
 
 
-def _result_values(conv, result):
+def _result_values(conv, result, stamp):
     """Values of ``_RESULT_PROPERTIES`` for ``result``, computed before anything is written."""
     by_name = {conv.body_map[bd.obj.Name].name: bd for bd in conv.moving}
     moving = [by_name[n] for n in result.body_names]
@@ -75,11 +76,17 @@ def _result_values(conv, result):
         Steps=int(result.settings.get("steps", 0) or 0),
         WallTime=float(result.settings.get("wall_time", 0.0) or 0.0),
         AssemblySummary=result.assembly.summary() if result.assembly is not None
-        else str(getattr(result, "assembly_summary", "")))
+        else str(getattr(result, "assembly_summary", "")),
+        ModelStamp=json.dumps(stamp, sort_keys=True) if stamp else "",
+        Outdated=False, OutdatedReason="")
 
 
-def store_result(study, conv, result):
+def store_result(study, conv, result, stamp=None):
     """Write ``result`` (and what playback needs) into the study's Result object.
+
+    ``stamp``: what the run was computed from (``Run.stamp``), kept in ``ModelStamp``
+    to tell later whether the model changed since (``freshness``); without it, that
+    cannot be told (the result is never marked outdated).
 
     One undo transaction; creates the Result object if the study has none (the study is
     left untouched when it was: a stored result is no edit to recompute). All or nothing: the values are computed and the new archive written before
@@ -93,7 +100,7 @@ def store_result(study, conv, result):
     res_obj = study_result(study)
     previous = None
     try:
-        values = _result_values(conv, result)
+        values = _result_values(conv, result, stamp)
         if res_obj is not None:
             previous = {p: getattr(res_obj, p) for p in _RESULT_PROPERTIES}
             previous["ResultFile"] = None

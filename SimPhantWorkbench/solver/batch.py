@@ -19,6 +19,7 @@ the same fingerprint give the same result, so a cache can be keyed by it.
 """
 import hashlib
 import json
+import math
 import os
 import socket
 import time
@@ -30,7 +31,8 @@ from .errors import ModelError, SimPhantError, SimulationCancelled, SimulationEr
 from .expressions import TimeFunction
 
 __all__ = ["Task", "run_batch", "run_task", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT",
-           "solver_digest", "VersionMismatch"]
+           "solver_digest", "VersionMismatch", "description", "description_parts",
+           "comparable", "ENTITY_SECTIONS"]
 
 #: part of every fingerprint; changed when what a fingerprint covers changes
 #: (2: the solver's sources are part of it)
@@ -172,16 +174,20 @@ def _load_value(load):
     return ["constant", _floats(v)]
 
 
-def description(model, settings):
+def description(model, settings, solver=True, name=None):
     """The plain-data description a fingerprint hashes (floats as exact hex strings).
 
     ``None`` when the model has a load or an actuator whose value is an arbitrary
     Python callable (only text ``TimeFunction``\\ s can be described).
+    ``solver=False`` leaves the solver's sources out (what the model is, not which
+    SimPhant runs it); ``name(entity)`` gives the name a body, joint, load, force
+    element, driver or coupler has in the description (default: its solver name).
     """
-    bodies = [[b.name, _floats(b.mass), _floats(b.moments), _floats(b.A_user),
+    nm = name or _solver_name
+    bodies = [[nm(b), _floats(b.mass), _floats(b.moments), _floats(b.A_user),
                _floats(b.A_principal), _floats(b.position), _floats(b.velocity),
                _floats(b.angular_velocity)] for b in model.bodies]
-    joints = [[j.name, j.kind, j.body1.name, j.body2.name, _floats(j.frame1[0]),
+    joints = [[nm(j), j.kind, nm(j.body1), nm(j.body2), _floats(j.frame1[0]),
                _floats(j.frame1[1]), _floats(j.frame2[0]), _floats(j.frame2[1]),
                None if j.length is None else _floats(j.length)] for j in model.joints]
     loads = []
@@ -189,23 +195,23 @@ def description(model, settings):
         value = _load_value(ld)
         if value is None:
             return None
-        loads.append([ld.name, ld.kind, ld.body.name, ld.frame, _floats(ld.local_point), value])
+        loads.append([nm(ld), ld.kind, nm(ld.body), ld.frame, _floats(ld.local_point), value])
     elements = []
     for e in getattr(model, "force_elements", ()):
         d = e.description(_floats)
         if d is None:
             return None
-        elements.append(d)
+        elements.append(d if name is None else _element_renamed(d, e, nm))
     drivers = []
     for d in getattr(model, "drivers", []):
         motions = [m.describe() for m in d.motions]
         if None in motions:
             return None
-        on = d.joint.name if d.joint is not None else [
-            d.entry[0].name, d.entry[1].name, _floats(d.entry[2][0]), _floats(d.entry[2][1]),
+        on = nm(d.joint) if d.joint is not None else [
+            nm(d.entry[0]), nm(d.entry[1]), _floats(d.entry[2][0]), _floats(d.entry[2][1]),
             _floats(d.entry[3][0]), _floats(d.entry[3][1])]
-        drivers.append([d.name, d.kind, on, motions])
-    couplers = [[c.name, c.kind, [j.name for j in c.joints], _floats(c.value),
+        drivers.append([nm(d), d.kind, on, motions])
+    couplers = [[nm(c), c.kind, [nm(j) for j in c.joints], _floats(c.value),
                  _floats(c.coefficients)] for c in getattr(model, "couplers", [])]
     clean = {}
     for k, v in sorted(settings.items()):
@@ -214,9 +220,10 @@ def description(model, settings):
         elif isinstance(v, (tuple, list)):
             v = [float(x).hex() if isinstance(x, float) else x for x in v]
         clean[k] = v
-    out = dict(format=FINGERPRINT_FORMAT, solver=solver_digest(),
-               gravity=_floats(model.gravity), bodies=bodies, joints=joints, loads=loads,
-               settings=clean)
+    out = dict(format=FINGERPRINT_FORMAT, gravity=_floats(model.gravity), bodies=bodies,
+               joints=joints, loads=loads, settings=clean)
+    if solver:
+        out["solver"] = solver_digest()
     if elements:             # (models without force elements keep their fingerprints)
         out["force_elements"] = elements
     if drivers:              # (models without drivers keep their fingerprints)
@@ -226,10 +233,96 @@ def description(model, settings):
     return out
 
 
+def _solver_name(entity):
+    return entity.name
+
+
+def _element_renamed(d, e, nm):
+    """A force element's description (``ForceElement.description``: name, kind, geometry,
+    where = its joint or its two bodies and points, ...) with its names given by ``nm``."""
+    where = [nm(e.joint)] if e.joint is not None else [nm(e.body1), nm(e.body2)] + d[3][2:]
+    return [nm(e)] + d[1:3] + [where] + d[4:]
+
+
+def _digest(data):
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: the sections of a description whose entries are lists named by their first item
+ENTITY_SECTIONS = ("bodies", "joints", "loads", "force_elements", "drivers", "couplers")
+
+
+#: significant digits a ``comparable`` description keeps, and the smallest magnitude (SI) a
+#: list of floats is rounded against: what round-off (a document saved and reopened) moves
+#: stays below both
+COMPARABLE_DIGITS = 10
+COMPARABLE_FLOOR = 1e-5
+
+
+def _hex_float(x):
+    if not isinstance(x, str) or "0x" not in x:
+        return None
+    try:
+        return float.fromhex(x)
+    except ValueError:
+        return None
+
+
+def _rounded(values):
+    """A list of floats rounded to ``COMPARABLE_DIGITS`` significant digits of its largest
+    entry (at least ``COMPARABLE_FLOOR``), as text."""
+    scale = max([abs(v) for v in values if math.isfinite(v)] + [COMPARABLE_FLOOR])
+    quantum = 10.0 ** (math.floor(math.log10(scale)) - COMPARABLE_DIGITS + 1)
+    return ["%.*g" % (COMPARABLE_DIGITS + 1, round(v / quantum) * quantum + 0.0)
+            if math.isfinite(v) else repr(v) for v in values]
+
+
+def _comparable(item):
+    if isinstance(item, list):
+        floats = [_hex_float(x) for x in item]
+        if item and None not in floats:
+            return _rounded(floats)
+        return [_comparable(x) for x in item]
+    if isinstance(item, dict):
+        return {k: _comparable(v) for k, v in item.items()}
+    value = _hex_float(item)
+    return item if value is None else _rounded([value])[0]
+
+
+def comparable(d):
+    """A ``description`` in the form two descriptions of one model compare equal in,
+    also after round-off: each body's principal moments and axes become its inertia
+    tensor (the axes of equal moments are free: round-off turns them), and every list of
+    floats is rounded (``COMPARABLE_DIGITS``) against its largest entry."""
+    out = dict(d)
+    bodies = []
+    for b in d.get("bodies", []):
+        moments = np.array([float.fromhex(x) for x in b[2]])
+        axes = np.array([float.fromhex(x) for x in b[4]]).reshape(3, 3)
+        tensor = axes @ np.diag(moments) @ axes.T
+        bodies.append(b[:2] + [_floats(tensor)] + [b[3]] + b[5:])
+    if "bodies" in d:
+        out["bodies"] = bodies
+    return _comparable(out)
+
+
+def description_parts(d):
+    """``{part: SHA-256 (hex, 16 digits)}`` of a ``description``: one part per named entry
+    of ``ENTITY_SECTIONS`` (``"joints/<name>"``) and one per other section
+    (``"gravity"``, ``"settings"`` ...), so that two descriptions can say which of
+    their parts differ."""
+    parts = {}
+    for key, value in d.items():
+        if key in ENTITY_SECTIONS:
+            for entry in value:
+                parts["%s/%s" % (key, entry[0])] = _digest(entry)[:16]
+        else:
+            parts[key] = _digest(value)[:16]
+    return parts
+
+
 def fingerprint(model, settings):
     """SHA-256 (hex) of ``description(model, settings)``; ``None`` if it cannot be described."""
     d = description(model, settings)
-    if d is None:
-        return None
-    text = json.dumps(d, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return None if d is None else _digest(d)

@@ -3,11 +3,12 @@
 Frames are written by one ``playback.Session`` kept while the panel is open
 (placements only; the result is read and validated once, not per frame), and
 the 3D view is redrawn once per frame after all placements are written. The whole
-playback session is one undo transaction, opened with the panel: the frames
-join it instead of adding one undo entry each. Closing the panel asks whether
-to keep the pose shown: Yes commits that one step, No aborts it, which puts
-every placement back as it was when the panel opened. Reset puts the bodies
-where the run started (``playback.reset``, bit-exact).
+playback session is one undo step, opened with the panel and kept open past the
+command (``document.base.transaction``): every frame, the first one included, and
+Reset join it instead of adding undo entries. Closing the panel asks whether to
+keep the pose shown: Yes commits that one step, No aborts it, which puts every
+placement back as it was when the panel opened and leaves no undo entry. Reset puts
+the bodies where the run started (``playback.reset``, bit-exact).
 
 Speed 1 is real time: the playback clock advances by wall time x speed and the
 nearest stored frame is shown, so a slow computer skips frames instead of
@@ -15,10 +16,12 @@ slowing the motion down.
 """
 import time
 
+import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
 from .. import playback, runner
+from ..document.base import transaction
 from ..gui.common import icon_path, message
 from ..results_gui import plot_panel
 from ..gui.following import flush_markers
@@ -52,12 +55,23 @@ class TaskPlayback:
         self.ask_on_close = ask_on_close
         self.in_edit = False
         self.frames_shown = 0
-        self.doc.openTransaction(translate("SimPhant", "SimPhant: playback of '%s'") % study.Label)
         self._build_form()
         self.timer = QtCore.QTimer()
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
-        self.show_frame(0)
+        # one undo step kept open while the panel is: every frame, the first included, and
+        # Reset join it, so that No takes all of them back. Inside a command FreeCAD may keep
+        # a transaction of the document open that the step then joins (nothing of its own
+        # to abort): No puts back the poses from before playback itself.
+        self.poses_before = [(obj.Name, FreeCAD.Placement(obj.Placement))
+                             for obj in self.session.objects]
+        self.undo_step = transaction(self.doc, translate(
+            "SimPhant", "SimPhant: playback of '%s'") % study.Label).open(persist=True, own=True)
+        try:
+            self.show_frame(0)
+        except Exception:
+            self.undo_step.close(keep=False)
+            raise
 
     # ------------------------------------------------------------------ form
     def _build_form(self):
@@ -65,6 +79,9 @@ class TaskPlayback:
         form.setWindowTitle(translate("SimPhant", "Playback: %s") % self.study.Label)
         form.setWindowIcon(QtGui.QIcon(icon_path("Playback.svg")))
         lay = QtGui.QVBoxLayout(form)
+        from ..gui.outdated import note_label
+        self.outdated_note = note_label(self.study)
+        lay.addWidget(self.outdated_note)
         self.readout = QtGui.QLabel()
         f = self.readout.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)
@@ -219,10 +236,12 @@ class TaskPlayback:
         self.pause()
         keep = self.keep_pose() if keep is None else keep
         self.closed = True
-        if keep:
-            self.doc.commitTransaction()
-        else:
-            self.doc.abortTransaction()
+        if not keep and not self.undo_step.owner:
+            for name, pl in self.poses_before:
+                obj = self.doc.getObject(name)
+                if obj is not None:
+                    obj.Placement = pl
+        self.undo_step.close(keep=keep)
         FreeCADGui.Control.closeDialog()
         gdoc = FreeCADGui.getDocument(self.doc.Name)
         if self.in_edit and gdoc is not None and gdoc.getInEdit() is not None:

@@ -1,4 +1,5 @@
-"""View provider of a Result: double-click opens the timeline playback."""
+"""View provider of a Result: double-click opens the timeline playback; an outdated
+result (the model changed since the run, ``freshness``) shows the outdated icon."""
 import FreeCADGui
 
 from .view_base import VPBase
@@ -7,6 +8,24 @@ __all__ = ["VPResult"]
 
 
 class VPResult(VPBase):
+    def attach(self, vobj, display_mode=True):
+        super().attach(vobj, display_mode)
+        from ..gui.outdated import Watcher
+        Watcher.install()
+
+    def icon_name(self):
+        if getattr(self.Object, "Outdated", False):
+            return "ResultOutdated.svg"
+        return super().icon_name()
+
+    def updateData(self, obj, prop):
+        super().updateData(obj, prop)
+        if prop in ("Outdated", "OutdatedReason"):
+            from ..gui.outdated import notify
+            if prop == "Outdated":
+                self.ViewObject.signalChangeIcon()
+            notify(obj)
+
     def task_panel(self, obj):
         from ..document.base import find_study
         from ..taskpanels.task_playback import TaskPlayback

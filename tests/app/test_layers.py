@@ -2,7 +2,8 @@
 the order below (also imports inside functions), so there is no circle between rooms;
 no module imports another module's private (``_name``) names; the application side
 (``SimPhantWorkbench/*.py``, the document, object, run and output rooms) never imports
-FreeCADGui, Qt or pivy; the README's layout table lists every room."""
+FreeCADGui, Qt or pivy; the README's layout table lists every room and every module of
+the scripting facade."""
 import ast
 import os
 import re
@@ -122,3 +123,11 @@ def test_the_readme_layout_table_names_every_room():
     text = open(os.path.join(ROOT, "README.md")).read()
     rows = set(re.findall(r"^\| `SimPhantWorkbench/([a-z_]+)/`", text, re.M)) - {"resources"}
     assert rows == set(ORDER) - {""}, sorted(rows)
+
+
+def test_the_readme_layout_table_names_every_module_of_the_facade():
+    text = open(os.path.join(ROOT, "README.md")).read()
+    row = re.search(r"^\| `SimPhantWorkbench/` \|(.*)$", text, re.M).group(1)
+    modules = {f for f in os.listdir(PKG) if f.endswith(".py") and f != "__init__.py"}
+    missing = sorted(m for m in modules if "`%s`" % m not in row)
+    assert not missing, missing

@@ -171,6 +171,39 @@ def test_apply_frame_and_reset_are_undoable(docs):
     assert placement_bits(box.Placement) == moved
 
 
+def test_frames_shown_inside_a_playback_step_are_taken_back_by_its_abort(docs):
+    """The playback panel's step (kept open, ``own``): every frame joins it, the first one
+    too, and Reset; aborting it puts the bodies back and leaves no undo entry, also where
+    FreeCAD left a transaction of the document open (its "Delete" after a script removed
+    an object outside any), which is committed as its own step first."""
+    from SimPhantWorkbench.document.base import transaction
+    doc = docs()
+    box = free_box(doc)
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    doc.UndoMode = 1
+    session = playback.Session(study)
+    for dangling in (False, True):
+        if dangling:
+            doc.openTransaction("Add scratch")
+            doc.addObject("Part::Box", "Scratch")
+            doc.commitTransaction()
+            doc.removeObject("Scratch")
+            assert doc.HasPendingTransaction
+        names, start = list(doc.UndoNames), placement_bits(box.Placement)
+        step = transaction(doc, "playback").open(persist=True, own=True)
+        assert step.owner
+        session.apply(0)
+        session.apply(5)
+        playback.reset(study)
+        session.apply(3)
+        assert placement_bits(box.Placement) != start
+        step.close(keep=False)
+        assert placement_bits(box.Placement) == start
+        assert list(doc.UndoNames) == names and doc.RedoCount == 0
+    assert doc.getObject("Scratch") is None
+
+
 def test_playback_skips_objects_deleted_since_the_run(docs):
     doc = docs()
     a = free_box(doc, "A")

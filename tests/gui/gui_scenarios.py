@@ -274,7 +274,9 @@ def _joint_panel():
     R["frame2_matches"] = pl_close(j.Frame2, ref.Frame2)
     R["frame_panel"] = [pl_tuple(j.Frame1), pl_tuple(j.Frame2)]
     R["frame_factory"] = [pl_tuple(ref.Frame1), pl_tuple(ref.Frame2)]
+    doc.openTransaction("Remove RefJoint")   # (outside one FreeCAD leaves "Delete" open)
     doc.removeObject(ref.Name)
+    doc.commitTransaction()
     doc.recompute()
     S["joint"] = j
     R["joint_tree_icon"] = os.path.basename(j.ViewObject.Proxy.getIcon())
@@ -491,21 +493,48 @@ def _playback():
     pump()
     R["kept_pose_moved"] = pl_tuple(arm.Placement) != pl_tuple(init[arm.Name])
     R["undo_steps_after_keep"] = doc.UndoCount - undo0
+    R["undo_name_after_keep"] = [doc.UndoNames[0], "SimPhant: playback of '%s'" % study.Label]
     # the Reset command
     select(study)
     FreeCADGui.runCommand("SimPhant_Reset")
     pump()
     R["reset_command_bit_exact"] = pl_tuple(arm.Placement) == pl_tuple(init[arm.Name])
     # playback closed with "No": back to the pose before the panel opened
+    # (opened by a double click on the Result this time: outside a command)
     before = pl_tuple(arm.Placement)
-    FreeCADGui.runCommand("SimPhant_Playback")
+    names = list(doc.UndoNames)
+    res_obj.ViewObject.Proxy.doubleClicked(res_obj.ViewObject)
     pump()
     panel = TaskPlayback.current
     panel.slider.setValue(panel.n - 1)
+    panel.reset()
+    panel.step(3)
     answers.append(False)
     panel.reject()
     pump()
     R["discard_pose_bit_exact"] = pl_tuple(arm.Placement) == before
+    R["discard_closed"] = [panel.closed, bool(FreeCADGui.Control.activeDialog())]
+    R["discard_leaves_the_undo_history"] = [list(doc.UndoNames) == names, doc.RedoCount,
+                                            [n for n in doc.UndoNames if "frame" in n]]
+    # No also where a script left a transaction of the document open (FreeCAD's "Delete"
+    # after an object removed outside any) that the playback step joins in the command
+    doc.openTransaction("Add scratch")
+    scratch = doc.addObject("Part::Box", "Scratch")
+    doc.commitTransaction()
+    doc.removeObject(scratch.Name)
+    pending = doc.HasPendingTransaction
+    before = pl_tuple(arm.Placement)
+    select(study)
+    FreeCADGui.runCommand("SimPhant_Playback")
+    pump()
+    panel = TaskPlayback.current
+    panel.slider.setValue(panel.n // 2)
+    answers.append(False)
+    panel.reject()
+    pump()
+    R["discard_in_an_open_transaction"] = [pending, pl_tuple(arm.Placement) == before,
+                                           panel.closed]
+    doc.commitTransaction()
 
 
 @step("joint_edit")

@@ -162,8 +162,13 @@ def test_playback_moves_placements_and_reset_restores_them_bit_exactly(gui):
     assert gui["undo_steps_during_playback"] <= 1        # not one entry per frame
     assert gui["reset_bit_exact"]
     assert gui["kept_pose_moved"] and gui["undo_steps_after_keep"] == 1
+    name, expected = gui["undo_name_after_keep"]
+    assert name == expected
     assert gui["reset_command_bit_exact"]
-    assert gui["discard_pose_bit_exact"]
+    assert gui["discard_pose_bit_exact"] and gui["discard_closed"] == [True, False]
+    # No takes back every frame shown, the first one too, and Reset: no undo entry
+    assert gui["discard_leaves_the_undo_history"] == [True, 0, []]
+    assert gui["discard_in_an_open_transaction"] == [True, True, True]
 
 
 def test_editing_a_joint_by_double_click(gui):

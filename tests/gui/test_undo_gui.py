@@ -261,6 +261,16 @@ SCRIPT = textwrap.dedent('''
         return {os.path.join(d, f) for d, _, files in os.walk(TMP) for f in files
                 if ".FCStd" not in f and not f.endswith((".py", ".json"))}
 
+    def escape():
+        """Esc pressed in the task view (as a user closes a task dialog)."""
+        from PySide import QtCore, QtGui
+        views = [w for w in FreeCADGui.getMainWindow().findChildren(QtGui.QWidget)
+                 if w.metaObject().className() == "Gui::TaskView::TaskView"]
+        for kind in (QtCore.QEvent.KeyPress, QtCore.QEvent.KeyRelease):
+            QtGui.QApplication.sendEvent(views[0], QtGui.QKeyEvent(
+                kind, QtCore.Qt.Key_Escape, QtCore.Qt.NoModifier))
+        pump(0.1)
+
     def measure(name, build, drive):
         safe = name.replace("SimPhant_", "")
         path = os.path.join(TMP, safe + ".FCStd")
@@ -291,6 +301,17 @@ SCRIPT = textwrap.dedent('''
                 + U.differences(before_s, U.snapshot(doc))
             out["cancel_history"] = [list(doc.UndoNames) == names0, doc.RedoCount,
                                      bool(FreeCADGui.Control.activeDialog())]
+            drive(m)                             # Esc in the task view: as Cancel
+            pump(0.1)
+            escape()
+            activate(doc)
+            out["esc"] = U.content_differences(before_c, U.content(doc)) \\
+                + U.differences(before_s, U.snapshot(doc))
+            out["esc_history"] = [list(doc.UndoNames) == names0, doc.RedoCount,
+                                  bool(FreeCADGui.Control.activeDialog())]
+            if FreeCADGui.Control.activeDialog():
+                new_object_panel().reject()
+                pump(0.05)
             drive(m)
             pump(0.1)
         out["active"] = active.get(name)
@@ -416,17 +437,19 @@ NEW_OBJECT_PANELS = {"SimPhant_AddForce", "SimPhant_AddTorque", "SimPhant_NewPar
 
 
 def test_cancel_on_the_panel_of_a_new_object_leaves_the_document_as_it_was(gui):
-    """Every command that adds an object and opens its panel: Cancel leaves every object
-    and property (the study's members) as before and no undo or redo step; OK on a second
+    """Every command that adds an object and opens its panel: Cancel, and Esc in the task
+    view, leave every object and property (the study's members) as before and no undo or
+    redo step; OK on a third
     run keeps it (one undo step: the test above); Cancel on the panel a double-click
     opens on it changes nothing."""
     expected = NEW_OBJECT_PANELS | {n for n in gui["commands"] if n.startswith(
         ("SimPhant_Driver_", "SimPhant_Coupler_", "SimPhant_Force_"))}
     assert {n for n, r in gui["commands"].items() if "cancel" in r} == expected
-    wrong = {n: {k: r[k] for k in ("cancel", "cancel_history", "reedit_cancel",
-                                   "reedit_history")}
+    wrong = {n: {k: r[k] for k in ("cancel", "cancel_history", "esc", "esc_history",
+                                   "reedit_cancel", "reedit_history")}
              for n, r in gui["commands"].items() if "cancel" in r and (
-                 r["cancel"] or r["cancel_history"] != [True, 0, False] or r["reedit_cancel"]
+                 r["cancel"] or r["cancel_history"] != [True, 0, False] or r["esc"]
+                 or r["esc_history"] != [True, 0, False] or r["reedit_cancel"]
                  or r["reedit_history"] != [True, 1])}
     assert wrong == {}
     assert gui["accepted"] and all(gui["accepted"])

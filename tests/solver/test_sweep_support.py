@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from SimPhantWorkbench.solver import Model, ModelError
-from SimPhantWorkbench.solver.batch import Task, fingerprint, run_batch
+from SimPhantWorkbench.solver.batch import (Task, comparable, description, description_parts,
+                                             fingerprint, run_batch)
 from SimPhantWorkbench.solver.expressions import TimeFunction
 from SimPhantWorkbench.solver.metrics import parse_metric
 
@@ -66,6 +67,29 @@ def test_fingerprints_see_every_bit_and_the_settings():
     c = pendulum()
     c.loads[0].value = lambda t: np.zeros(3)       # a Python callable cannot be described
     assert fingerprint(c, SETTINGS) is None
+
+
+def test_comparable_descriptions_ignore_round_off_and_see_a_change():
+    """What a result is compared with (outdated results): round-off, as a document saved
+    and reopened gives, changes no part (the body and the joint differ in their bits),
+    while a change of a value in its 7th digit changes its part."""
+    def model(noise=0.0, mass=2.0):
+        m = Model(gravity=(0, 0, -G))
+        inertia = np.array([[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.02]]) \
+            + noise * np.array([[1.0, 2.0, 0], [2.0, -1.0, 0], [0, 0, 0]])
+        bar = m.add_body("bar", mass=mass, inertia=inertia, position=(0.3, noise, -0.1))
+        m.add_joint("revolute", m.ground, bar, point=(noise, 0, 0), axis=(0, 1, 0),
+                    name="hinge")
+        return m
+
+    def parts(m):
+        return description_parts(comparable(description(m, SETTINGS)))
+
+    exact, noisy = description(model(), SETTINGS), description(model(noise=1e-17), SETTINGS)
+    assert exact["bodies"] != noisy["bodies"] and exact["joints"] != noisy["joints"]
+    assert parts(model(noise=1e-17)) == parts(model())
+    changed, base = parts(model(mass=2.0 * (1 + 1e-7))), parts(model())
+    assert {k for k in base if changed[k] != base[k]} == {"bodies/bar"}
 
 
 def test_metrics_against_the_simple_pendulum():

@@ -230,7 +230,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="97"/>
+        <location filename="task_playback.py" line="100"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -355,6 +355,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="outdated.py" line="37"/>
+        <source>Outdated: the model changed after this result was computed (%s). Solve again for results of the model as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="solve_job.py" line="54"/>
         <source>%.1f s compiling the solver kernels (first use on this computer)</source>
         <translation type="unfinished"></translation>
@@ -445,12 +450,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="80"/>
+        <location filename="export.py" line="47"/>
+        <source>(outdated: the model changed after the run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="83"/>
         <source>frame size %dx%d is too small</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="86"/>
+        <location filename="export.py" line="89"/>
         <source>document &apos;%s&apos; has no 3-D view to record</source>
         <translation type="unfinished"></translation>
     </message>
@@ -575,7 +585,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="570"/>
+        <location filename="plot_panel.py" line="587"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -590,92 +600,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="144"/>
+        <location filename="plot_panel.py" line="157"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="147"/>
+        <location filename="plot_panel.py" line="160"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="151"/>
+        <location filename="plot_panel.py" line="164"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="156"/>
+        <location filename="plot_panel.py" line="169"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="162"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="164"/>
+        <location filename="plot_panel.py" line="177"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="167"/>
+        <location filename="plot_panel.py" line="180"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="170"/>
+        <location filename="plot_panel.py" line="183"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="177"/>
+        <location filename="plot_panel.py" line="190"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="233"/>
+        <location filename="plot_panel.py" line="246"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="262"/>
+        <location filename="plot_panel.py" line="275"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="272"/>
+        <location filename="plot_panel.py" line="285"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="277"/>
+        <location filename="plot_panel.py" line="290"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="312"/>
+        <location filename="plot_panel.py" line="325"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="446"/>
+        <location filename="plot_panel.py" line="459"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="450"/>
+        <location filename="plot_panel.py" line="463"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="508"/>
+        <location filename="plot_panel.py" line="479"/>
+        <source>(outdated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="plot_panel.py" line="525"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="520"/>
+        <location filename="plot_panel.py" line="537"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1675,62 +1690,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="81"/>
+        <location filename="task_playback.py" line="84"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="85"/>
+        <location filename="task_playback.py" line="88"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="89"/>
+        <location filename="task_playback.py" line="92"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="94"/>
+        <location filename="task_playback.py" line="97"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="104"/>
+        <location filename="task_playback.py" line="107"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="108"/>
+        <location filename="task_playback.py" line="111"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="110"/>
+        <location filename="task_playback.py" line="113"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="115"/>
+        <location filename="task_playback.py" line="118"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="134"/>
+        <location filename="task_playback.py" line="137"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="201"/>
+        <location filename="task_playback.py" line="204"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="211"/>
+        <location filename="task_playback.py" line="214"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="214"/>
+        <location filename="task_playback.py" line="217"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -1891,7 +1906,7 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_result.py" line="22"/>
+        <location filename="view_result.py" line="41"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>

@@ -10,6 +10,11 @@ the time from pressing Solve to the result stored in the study:
   study needs compile in the background from the moment the document opens);
 * ``warm``: a second session of the same profile (the kernels load from the cache).
 
+``kernels`` is the fixed-step loop the solve ran (``plain`` cold: the inlined one compiles
+in the background after the solve's kernels; ``inlined`` warm), ``solve_to_inlined_s``
+the time from Solve until the background had the inlined loop (the session is kept open
+until then, as a user keeps FreeCAD open).
+
 ``--repeat N`` fresh profiles (default 1). Each entry also has the solve's
 ``compile_time`` (kernel preparation, waiting included), the solver's own
 ``wall_time``, the machine's load average before and after, and what the status bar and
@@ -40,7 +45,8 @@ from gui_scripts import SOLVE  # noqa: E402
 
 def _keep(res):
     keys = ("solve_to_stored_s", "solve_to_stored_cpu_s", "compile_time", "kernels_compiled", "wall_time", "activate_s", "state",
-            "hits_misses", "ready_sizes", "slider_travel", "energy_drift")
+            "hits_misses", "ready_sizes", "slider_travel", "energy_drift", "kernels",
+            "solve_to_inlined_s", "inlined_cached")
     out = {k: res.get(k) for k in keys}
     out["texts"] = res.get("texts", [])[:40]
     return out

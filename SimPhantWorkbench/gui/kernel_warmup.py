@@ -64,10 +64,11 @@ def request(parts):
     from ..solver import warmup
     with _queue_lock:
         for p in parts:
-            if p not in _state["queue"] and p not in _state["prepared"] \
-                    and not _ready(warmup, p):
+            if _ready(warmup, p):
+                _state["prepared"].add(p)       # by a solve: its inlined loop is to do
+            elif p not in _state["queue"] and p not in _state["prepared"]:
                 _state["queue"].append(p)
-        if not _state["queue"]:
+        if not _state["queue"] and not _inlined_todo(warmup):
             return
         if _state["thread"] is None or not _state["thread"].is_alive():
             t = threading.Thread(target=_work, name="SimPhant kernels", daemon=True)
@@ -81,21 +82,37 @@ def _ready(warmup, part):
     return bs in warmup.ready_sizes() and not adaptive
 
 
+def _inlined_todo(warmup):
+    """Block sizes whose plain kernels are prepared and inlined loop is not."""
+    return sorted(bs for bs, adaptive in _state["prepared"] if adaptive is False
+                  and (bs, warmup.INLINED) not in _state["prepared"])
+
+
 def _work():
     from ..solver import Model, warmup
     while True:
         with _queue_lock:
             if not _state["queue"]:
-                _state["thread"] = None
-                return
+                # then the faster fixed-step loop of the sizes prepared (a solve started
+                # meanwhile runs the plain one, and the next the inlined one)
+                todo = _inlined_todo(warmup)
+                if not todo:
+                    _state["thread"] = None
+                    return
+                _state["queue"].append((todo[0], warmup.INLINED))
             bs, adaptive = _state["queue"][0]
         try:
             before = warmup.compile_counts()[1]
-            sec = warmup.ensure(bs, adaptive=adaptive, model_class=Model)
+            if adaptive == warmup.INLINED:
+                sec = warmup.ensure_inlined(bs, Model)
+            else:
+                sec = warmup.ensure(bs, adaptive=adaptive, model_class=Model)
             _state["done"].append((bs, adaptive, sec, warmup.compile_counts()[1] > before))
             _state["prepared"].add((bs, adaptive))
         except Exception as exc:  # noqa: BLE001 - reported on the GUI thread; a solve retries
             _state["error"] = exc
+            if adaptive == warmup.INLINED:
+                _state["prepared"].add((bs, adaptive))      # not again and again
         with _queue_lock:
             if _state["queue"] and _state["queue"][0] == (bs, adaptive):
                 _state["queue"].pop(0)
@@ -162,9 +179,7 @@ def _poll():
         if compiled:
             FreeCAD.Console.PrintMessage(translate(
                 "SimPhant", "SimPhant: solver kernels for block size %d%s compiled in %.0f s "
-                "(cached for later sessions)") % (
-                    bs, translate("SimPhant", " (adaptive integrators)") if adaptive else "",
-                    sec) + "\n")
+                "(cached for later sessions)") % (bs, _part_text(adaptive), sec) + "\n")
         else:
             FreeCAD.Console.PrintLog("SimPhant: solver kernels for block size %d loaded in "
                                      "%.1f s\n" % (bs, sec))
@@ -175,6 +190,13 @@ def _poll():
         _state["error"] = None
     if idle():
         _state["timer"].stop()
+
+
+def _part_text(adaptive):
+    from ..solver import warmup
+    if adaptive == warmup.INLINED:
+        return translate("SimPhant", " (the faster fixed-step loop, used from the next solve)")
+    return translate("SimPhant", " (adaptive integrators)") if adaptive else ""
 
 
 def status_text():

@@ -7,18 +7,24 @@ and calling a kernel raises ``DependencyError`` naming what is missing instead o
 running it. ``AVAILABLE`` tells which one is in use; ``IMPORT_ERROR`` why numba is not.
 """
 import functools
+import types
 
 from ..deps import DependencyError
 
-__all__ = ["njit", "AVAILABLE", "IMPORT_ERROR"]
+__all__ = ["njit", "overload", "AVAILABLE", "IMPORT_ERROR", "variants"]
 
 try:
     from numba import njit
+    from numba.extending import overload
     AVAILABLE = True
     IMPORT_ERROR = None
 except Exception as exc:  # noqa: BLE001 - ImportError, or numba refusing this numpy
     AVAILABLE = False
     IMPORT_ERROR = "%s: %s" % (type(exc).__name__, exc)
+
+    def overload(func, **_options):
+        """Stand-in: without numba there is no jitted code to give an implementation."""
+        return lambda typer: typer
 
     def njit(*args, **options):
         """Stand-in decorator: the function raises ``DependencyError`` when called."""
@@ -34,3 +40,27 @@ except Exception as exc:  # noqa: BLE001 - ImportError, or numba refusing this n
         if len(args) == 1 and callable(args[0]) and not options:
             return wrap(args[0])
         return wrap
+
+
+def variants(kernels, suffix, bind=None, **options):
+    """Second dispatchers of the Python code of ``kernels`` (dispatchers), compiled with
+    ``options``: ``{name: dispatcher}``, each named ``name + suffix`` (numba caches it
+    apart from the first one). Inside them a call to another of ``kernels``, or to a name
+    of ``bind`` (``{name: dispatcher}``), goes to that variant instead of the original:
+    e.g. the stages of an evaluation compiled ``inline="always"`` once more, for an
+    evaluator that inlines them, while the originals stay plain functions."""
+    made, spaces = {}, []
+    for kernel in kernels:
+        py = getattr(kernel, "py_func", kernel)      # a plain function under NUMBA_DISABLE_JIT
+        space = dict(py.__globals__)
+        clone = types.FunctionType(py.__code__, space, py.__name__ + suffix, py.__defaults__,
+                                   py.__closure__)
+        clone.__qualname__ = py.__qualname__ + suffix
+        clone.__doc__ = py.__doc__
+        clone.__module__ = py.__module__
+        made[py.__name__] = njit(**options)(clone)
+        spaces.append(space)
+    for space in spaces:        # numba reads a kernel's globals when it compiles it
+        space.update(made)
+        space.update(bind or {})
+    return made

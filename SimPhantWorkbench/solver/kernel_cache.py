@@ -15,7 +15,12 @@ import shutil
 
 from . import kernels
 
-__all__ = ["prefill", "source_cache_dir"]
+__all__ = ["prefill", "source_cache_dir", "INLINED_MARKER"]
+
+#: marker file next to the cache, one per block size, written when the inlined
+#: fixed-step loop (``kernels.integrate_fixed_inlined``) was compiled into it; its text
+#: is the sources digest and numba version it was compiled with (``warmup``)
+INLINED_MARKER = "simphant-inlined-%d.ready"
 
 
 def source_cache_dir():
@@ -41,8 +46,10 @@ def prefill(source=None, targets=None):
         return []
     prefixes = tuple(name[:-len("py")] for name in kernels.CACHE_SOURCES)
     try:
+        marker = INLINED_MARKER.split("%")[0]
         names = sorted(n for n in os.listdir(source)
-                       if n.startswith(prefixes) and n.endswith((".nbi", ".nbc")))
+                       if n.startswith(prefixes) and n.endswith((".nbi", ".nbc"))
+                       or n.startswith(marker))
     except OSError:
         return []
     copied = []

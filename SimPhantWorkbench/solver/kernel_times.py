@@ -17,7 +17,10 @@ FILE = "simphant-compile-times.json"
 
 
 def _key(block_size, adaptive):
-    return "%d-%s" % (block_size, "adaptive" if adaptive else "fixed")
+    """``adaptive``: True, False (fixed-step) or the name of another part ("inlined")."""
+    if not isinstance(adaptive, str):
+        adaptive = "adaptive" if adaptive else "fixed"
+    return "%d-%s" % (block_size, adaptive)
 
 
 def _numba_version():

@@ -48,10 +48,16 @@ _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False)
 #: Hot linear-algebra kernels may contract to FMA and reassociate sums (no
 #: assumptions about NaN/Inf, so non-finite states are still detected).
 _FAST = dict(_JIT, fastmath={"contract", "reassoc", "nsz", "arcp"})
-#: The stages of an evaluation are inlined into ``evaluate`` (numba's IR inlining):
-#: a call between jitted functions passes every array of ``SystemArrays`` and
-#: ``Workspace`` as separate flattened arguments (about 600 words), which cost more
-#: than a whole evaluation of a small model (N = 1: 3.8 -> 1.4 us per RK4 step).
+#: The stages of an evaluation are plain kernels: ``evaluate`` calls them, and so do
+#: the reaction rule, ``post_process`` and ``System``. The fixed-step loop has a second
+#: evaluator, ``evaluate_inlined``, into which they are inlined (numba's IR inlining;
+#: ``HOT_STAGES``, end of this module): a call between jitted functions passes every
+#: array of ``SystemArrays`` and ``Workspace`` as separate flattened arguments (about
+#: 600 words), which cost more than a whole evaluation of a small model (N = 1: 3.8 ->
+#: 1.4 us per RK4 step). Inlining costs compile time (block size 5: 35 s of CPU on top
+#: of the plain kernels' 49 s, which it used to triple when every caller inlined the
+#: stages), so a first solve runs ``integrate_fixed`` while ``integrate_fixed_inlined``
+#: is compiled in the background (``warmup``).
 _INL = dict(_FAST, inline="always")
 
 #: Rows per joint block: every joint's rows are padded to the model's block size
@@ -254,7 +260,7 @@ def _finish_row(W, r, nb, bi, bj, alpha, beta2, phi, pd, gam,
 # --------------------------------------------------------------------------- bodies and forces
 # Hot loops index arrays element-wise (no slicing): in numba every array view
 # costs a reference-count round trip, which dominated the first version.
-@njit(**_INL)
+@njit(**_FAST)
 def update_bodies(Y, S, W):
     """Unpack Y into rotation matrices, positions, velocities."""
     nb = S.nb
@@ -290,7 +296,7 @@ def update_bodies(Y, S, W):
                                + A[b, c, 2] * W.omega_b[b, 2])
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def build_forces(S, W):
     """Q per body: [force (world), torque about the CoG (body frame)], then M^-1 Q."""
     nb = S.nb
@@ -341,7 +347,7 @@ def build_forces(S, W):
 
 
 # --------------------------------------------------------------------------- joints
-@njit(**_INL)
+@njit(**_FAST)
 def constraint_rows(S, W):
     """Phi, Phi_q (per row: side i and side j, [trans | rot(body frame)]), Phi_dot,
     gamma* and the Schur right-hand side Phi_q M^-1 Q - gamma* (in ``W.rhs``).
@@ -609,7 +615,7 @@ def constraint_rows(S, W):
 
 
 # --------------------------------------------------------------------------- Schur complement
-@njit(**_INL)
+@njit(**_FAST)
 def assemble_schur(S, W):
     """blk <- block pattern of Phi_q M^-1 Phi_q^T + eps I (lower triangles of the
     diagonal blocks). Each coupling adds J_k,side M_body^-1 J_l,side^T; the first
@@ -678,13 +684,13 @@ def assemble_schur(S, W):
             blk[k, a, a] += S.row_eps[B * k + a]
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def factor_schur(S, W):
     """In-place left-looking block Cholesky of ``blk`` (lower triangles of the
     diagonal blocks); the reciprocals of the diagonal of L go to ``W.chol_dinv``.
     Returns the number of pivots that had to be lifted (0 for a positive
     definite matrix). The dense block operations are the unrolled ones of
-    ``blocks``."""
+    ``blocks``, of the block size only (``<kernel>_for(S.bsize, ...)``)."""
     B = len(S.bsize)
     blk = W.blk
     dinv = W.chol_dinv
@@ -692,17 +698,17 @@ def factor_schur(S, W):
     for k in range(S.nj):
         ok = B * k
         for u in range(S.upd_ptr[k], S.upd_ptr[k + 1]):
-            blocks.syrk(B, blk, k, S.upd_a[u])
-        bad += blocks.chol(B, blk, k, dinv, S.row_eps, ok)
+            blocks.syrk_for(S.bsize, blk, k, S.upd_a[u])
+        bad += blocks.chol_for(S.bsize, blk, k, dinv, S.row_eps, ok)
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
             for u in range(S.upd_ptr[b], S.upd_ptr[b + 1]):
-                blocks.gemm(B, blk, b, S.upd_a[u], S.upd_c[u])
-            blocks.trsm(B, blk, b, k, dinv, ok)
+                blocks.gemm_for(S.bsize, blk, b, S.upd_a[u], S.upd_c[u])
+            blocks.trsm_for(S.bsize, blk, b, k, dinv, ok)
     return bad
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def solve_schur(S, W, x):
     """Solve L L^T x = x in place with the factor in ``blk`` (and ``1/diag`` in
     ``W.chol_dinv``)."""
@@ -713,18 +719,18 @@ def solve_schur(S, W, x):
         o = B * k
         for p in range(S.row_ptr[k], S.row_ptr[k + 1]):
             b = S.row_ids[p]
-            blocks.fwd_off(B, blk, b, x, o, B * S.blk_col[b])
-        blocks.fwd_diag(B, blk, k, dinv, x, o)
+            blocks.fwd_off_for(S.bsize, blk, b, x, o, B * S.blk_col[b])
+        blocks.fwd_diag_for(S.bsize, blk, k, dinv, x, o)
     for k in range(S.nj - 1, -1, -1):
         o = B * k
         for p in range(S.col_ptr[k], S.col_ptr[k + 1]):
             b = S.col_ids[p]
-            blocks.bwd_off(B, blk, b, x, o, B * S.blk_row[b])
-        blocks.bwd_diag(B, blk, k, dinv, x, o)
+            blocks.bwd_off_for(S.bsize, blk, b, x, o, B * S.blk_row[b])
+        blocks.bwd_diag_for(S.bsize, blk, k, dinv, x, o)
 
 
 # --------------------------------------------------------------------------- constraint forces
-@njit(**_INL)
+@njit(**_FAST)
 def apply_multipliers(S, W, x, acc):
     """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)]).
 
@@ -772,7 +778,7 @@ def apply_multipliers(S, W, x, acc):
                 acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def constraint_residual(S, W, acc, g, res):
     """res <- Phi_q acc - g on the constraint rows (0 on padding rows); returns its
     squared norm weighted by E^-1, sum res_r^2 / eps_r (the rows' own scales)."""
@@ -801,7 +807,7 @@ def constraint_residual(S, W, acc, g, res):
     return rho
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def solve_multipliers(S, W, acc, g, b, lam):
     """Constraint forces without regularisation bias (docs/theory.md, "Solving for
     the multipliers").
@@ -1074,7 +1080,7 @@ ReactionWork = namedtuple("ReactionWork", ["G", "steps", "zs", "scale", "tol", "
 NREACT = 12
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def factor_geometric(G, W):
     """Assemble and factorise ``C_V + E = Phi_q V Phi_q^T + delta diag(w)`` of ``G`` at
     the Jacobian in ``W.J``."""
@@ -1082,7 +1088,7 @@ def factor_geometric(G, W):
     factor_schur(G, W)
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def _times_c(G, W, x, zero, vf, out):
     """out <- C_V x = Phi_q V Phi_q^T x (``out`` may be ``x``)."""
     for b in range(G.nb):
@@ -1094,7 +1100,7 @@ def _times_c(G, W, x, zero, vf, out):
         out[r] = -out[r]
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def min_norm_multipliers(S, W, R, lam):
     """lam <- the multipliers of least weighted norm ``sum_r w_r lam_r^2`` whose
     generalised force ``Phi_q^T lam`` is the constraint force of the evaluation just
@@ -1127,7 +1133,7 @@ def min_norm_multipliers(S, W, R, lam):
         apply_multipliers(G, W, work, vf)
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def self_stress(R, W, z, s):
     """s <- the part of ``z`` (a vector over the rows) that no generalised force sees:
     ``z`` less its projection on the range of ``Phi_q`` (weights ``w``), by iterated
@@ -1145,7 +1151,7 @@ def self_stress(R, W, z, s):
             s[r] -= work[r]
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def joint_reaction(S, W, k, x):
     """Force and torque (world axes, the torque about body 2's joint point) that the rows
     of joint ``k`` with multipliers ``x`` exert on its body 2. Driver rows are left out:
@@ -1176,7 +1182,7 @@ def joint_reaction(S, W, k, x):
     return f0, f1, f2, tw0 - x0, tw1 - x1, tw2 - x2
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2):
     """A joint reaction (world axes, torque about body 2's point) in joint frame 1's
     axes, the torque about its origin (body 1's point): ``R_1^T F`` and
@@ -1201,7 +1207,7 @@ def _joint_axes_reaction(S, W, k, f0, f1, f2, t0, t1, t2):
             b0 * t0 + b1 * t1 + b2 * t2, c0 * t0 + c1 * t1 + c2 * t2)
 
 
-@njit(**_INL)
+@njit(**_FAST)
 def reaction_flags(S, W, R):
     """Add 1 to ``R.flags[k, c]`` for each reaction component (``NREACT``) that some
     self-stress of the rows changes at the current state (``R.G`` factorised by
@@ -1324,6 +1330,21 @@ def force_outputs(times, Ys, S, W, tab, out):
         for i in range(S.frc_geom.shape[0]):
             for c in range(3):
                 out[m, i, c] = W.frc_out[i, c]
+
+
+# --------------------------------------------------------------------------- inlined evaluator
+#: the stages ``evaluate_inlined`` inlines (each call of one in another goes to its
+#: inlined variant too): what one evaluation runs at every stage of every step
+HOT_STAGES = (update_bodies, build_forces, constraint_rows, assemble_schur, factor_schur,
+              solve_multipliers, solve_schur, apply_multipliers, constraint_residual)
+_inlined_stages = jit.variants(HOT_STAGES, "_inlined", **_INL)
+#: ``evaluate`` with ``HOT_STAGES`` inlined
+evaluate_inlined = jit.variants((evaluate,), "_inlined", bind=_inlined_stages,
+                                **_FAST)["evaluate"]
+#: ``integrate_fixed`` on ``evaluate_inlined``: the same loop, faster per step
+integrate_fixed_inlined = jit.variants((integrate_fixed,), "_inlined",
+                                       bind={"evaluate": evaluate_inlined},
+                                       **_JIT)["integrate_fixed"]
 
 
 # --------------------------------------------------------------------------- on-disk cache

@@ -133,8 +133,13 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     # compile (first use) or load the kernels for this model's block size first, so
     # that their time is reported apart from the solve's
     compiled0 = warmup.kernels_compiled()
-    compile_time = warmup.ensure(warmup.model_block_size(model), adaptive=not info.fixed_step,
+    block_size = warmup.model_block_size(model)
+    compile_time = warmup.ensure(block_size, adaptive=not info.fixed_step,
                                  model_class=type(model))
+    # the inlined loop when it is ready or cached, else the plain one ensure prepared
+    stepper, stepper_name, loading = warmup.fixed_step_kernel(block_size, type(model)) \
+        if info.fixed_step else (None, None, 0.0)
+    compile_time += loading
     kernels_compiled = warmup.kernels_compiled() - compiled0    # 0: loaded from the cache
     system = model.compile(alpha=alpha, beta=beta, regularization=regularization)
     Y0 = system.y0.copy()
@@ -153,12 +158,12 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     settings = dict(method=info.name, dt=dt, output_dt=output_dt, rtol=rtol, atol=atol,
                     alpha=alpha, beta=beta, regularization=regularization,
                     t0=t0, t_end=t_end, compile_time=compile_time,
-                    kernels_compiled=kernels_compiled)
+                    kernels_compiled=kernels_compiled, kernels=stepper_name)
     settings["redundant_rows"] = int(system.redundant.sum())
     system.W.stats[:] = 0.0
     wall0 = _time.perf_counter()
     if info.fixed_step:
-        run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress)
+        run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress, stepper)
     else:
         run = _ScipyRun(system, info, times, Y0, dt, rtol, atol, violation_limit, progress)
     try:
@@ -225,8 +230,9 @@ class _Run:
 
 
 class _FixedStepRun(_Run):
-    def __init__(self, system, info, times, Y0, dt, violation_limit, progress):
+    def __init__(self, system, info, times, Y0, dt, violation_limit, progress, stepper):
         super().__init__(system, info, times, Y0, violation_limit, progress)
+        self.stepper = stepper      # kernels.integrate_fixed or its inlined variant
         spans = np.diff(times)
         self.nsub = np.maximum(1, np.ceil(spans / dt - 1e-9)).astype(np.int64)
         self.hsub = spans / self.nsub
@@ -258,7 +264,7 @@ class _FixedStepRun(_Run):
                 tab = np.zeros((1, 0, 3))
             out = scratch[k:kend]
             w0 = _time.perf_counter()
-            status, ndone, t_stop, _viol = kernels.integrate_fixed(
+            status, ndone, t_stop, _viol = self.stepper(
                 self.info.kernel_id, Y, tstart, nsub, hsub, sysm.S, sysm.W, tab, out,
                 self.violation_limit)
             wall = _time.perf_counter() - w0

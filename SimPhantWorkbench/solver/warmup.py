@@ -17,9 +17,19 @@ methods call and the mechanism check's reaction kernel), so that no kernel is co
 of a real run and the time it takes can be reported apart from the solve (``simulate``
 records it as ``settings["compile_time"]``). A fixed-step run does not load the
 adaptive evaluator (each loaded kernel holds its machine code in memory).
-``ensure_all(model_class)`` does every block size and both parts: ``make setup`` runs
+``ensure_all(model_class)`` does every block size and all parts: ``make setup`` runs
 it (``python -m SimPhantWorkbench.solver``) and the workbench starts it in the
 background when it is first activated.
+
+The fixed-step loop comes twice (``kernels``): ``integrate_fixed`` calls the stages of
+an evaluation, ``integrate_fixed_inlined`` has them inlined, faster per step (up to 3x
+on small models) but another half-minute or more to compile. ``ensure`` prepares the first, which is all a first
+solve waits for; ``ensure_inlined`` the second (the workbench does it in the
+background after the first; ``make setup`` too). ``fixed_step_kernel`` gives a run the
+inlined loop when this process has it, or numba's cache holds it (a marker file next to
+the cache, ``INLINED_MARKER``, written when it was compiled from today's sources), and
+the plain loop otherwise: a fresh install's first solve never waits for the inlined
+compile.
 
 Thread-safe: a solve that needs a block size another thread is preparing waits
 for it instead of compiling it a second time.
@@ -30,11 +40,19 @@ import time
 from . import jit, kernel_cache, kernel_times, kernels, reactions
 from .joints import JOINT_TYPES
 
-__all__ = ["ensure", "ensure_all", "model_block_size", "kinds_block_size", "warmup_kind", "busy",
+__all__ = ["ensure", "ensure_all", "ensure_inlined", "fixed_step_kernel", "use_kernels",
+           "INLINED_MARKER", "model_block_size", "kinds_block_size", "warmup_kind", "busy",
            "progress", "ready_sizes", "compile_counts", "kernels_compiled", "cache_path"]
 
 _lock = threading.RLock()
+#: the inlined loop's preparation has locks of its own, one per block size: a solve
+#: waiting for the plain kernels never waits for it, and one that finds it cached waits
+#: only for its loading by another thread
+_inlined_locks = {bs: threading.RLock() for bs in kernels.BLOCK_SIZES}
 _ready = set()
+#: ``(block_size, INLINED)`` in ``_ready``: the inlined fixed-step loop is ready
+INLINED = "inlined"
+INLINED_MARKER = kernel_cache.INLINED_MARKER
 _prefilled = []
 #: kernel specialisations compiled (not loaded) by the preparations of this process
 _compiled = [0]
@@ -81,13 +99,17 @@ def _warmup_model(block_size, model_class):
         m.add_joint(kind, m.ground, b, **kw)
     # a time-dependent load: the load table path of the loops
     m.add_force(b, lambda t: (0.0, 0.0, t), point=(0.6, 0.0, 0.0))
+    # a spring: the force-element outputs of the Result (force_outputs), so that a
+    # solve never compiles one while the inlined loop compiles in the background
+    m.add_spring(b, (0.6, 0.0, 0.0), m.ground, (0.6, 0.0, 0.1), stiffness=10.0)
     return m
 
 
 def _run_part(block_size, adaptive, model_class):
     model = _warmup_model(block_size, model_class)
     # the fixed-step loop (integrate_fixed), assembly and the Result (post_process)
-    model.simulate(t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
+    with use_kernels("plain"):
+        model.simulate(t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
     if adaptive:
         # the evaluator the SciPy methods call once per derivative (System.evaluate);
         # called directly: importing scipy.integrate costs ~20 MB a fixed-step run
@@ -124,6 +146,105 @@ def ensure(block_size, adaptive=False, model_class=None):
         return time.perf_counter() - t0
 
 
+def _marker_text():
+    import numba
+    return "%s numba %s" % (kernels.sources_digest(), numba.__version__)
+
+
+def inlined_cached(block_size, directory=None):
+    """True when numba's cache (``directory``, default ``cache_path()``) holds the
+    inlined fixed-step loop for ``block_size``, compiled from today's sources by this
+    numba (its marker says so)."""
+    import os
+    directory = directory or cache_path()
+    if not directory or not jit.AVAILABLE:
+        return False
+    try:
+        with open(os.path.join(directory, INLINED_MARKER % block_size)) as fh:
+            return fh.read().strip() == _marker_text()
+    except OSError:
+        return False
+
+
+def use_kernels(kind):
+    """Context manager: the fixed-step runs of this thread use the ``"plain"`` or the
+    ``"inlined"`` loop whatever is ready (``None``: the usual choice). For the
+    preparation of the inlined loop itself, benchmarks and tests."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def chosen():
+        before = getattr(_local, "kernels", None)
+        _local.kernels = kind
+        try:
+            yield
+        finally:
+            _local.kernels = before
+    if kind not in (None, "plain", INLINED):
+        raise ValueError("kernels: 'plain', 'inlined' or None, not %r" % (kind,))
+    return chosen()
+
+
+def fixed_step_kernel(block_size, model_class):
+    """``(kernel, name, seconds)``: the fixed-step loop a run of ``block_size`` uses,
+    ``kernels.integrate_fixed_inlined`` ("inlined") when it is ready in this process or
+    numba's cache holds it (then loaded now, in ``seconds``), else
+    ``kernels.integrate_fixed`` ("plain"), whose kernels ``ensure`` prepared."""
+    kind = getattr(_local, "kernels", None)
+    seconds = 0.0
+    if kind is None:
+        if (block_size, INLINED) in _ready:
+            kind = INLINED
+        elif inlined_cached(block_size):
+            # numba's cache has it: loading (here, or by the thread that holds its
+            # lock) takes a fraction of a second
+            try:
+                seconds = ensure_inlined(block_size, model_class)
+                kind = INLINED
+            except Exception:  # noqa: BLE001 - the plain loop gives the same result
+                kind = "plain"
+        else:
+            kind = "plain"
+    if kind == INLINED:
+        return kernels.integrate_fixed_inlined, INLINED, seconds
+    return kernels.integrate_fixed, "plain", seconds
+
+
+def ensure_inlined(block_size, model_class):
+    """Compile or load the inlined fixed-step loop for ``block_size`` in this process
+    (after ``ensure``'s kernels, which it runs on), and mark numba's cache as holding
+    it; seconds spent (0.0 when it was ready)."""
+    import os
+    if (block_size, INLINED) in _ready or getattr(_local, "active", False):
+        return 0.0
+    ensure(block_size, model_class=model_class)
+    t0 = time.perf_counter()
+    with _inlined_locks[block_size]:
+        if (block_size, INLINED) in _ready:
+            return time.perf_counter() - t0
+        counts = compile_counts()
+        _local.active = True
+        try:
+            with use_kernels(INLINED):
+                _warmup_model(block_size, model_class).simulate(
+                    t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
+        finally:
+            _local.active = False
+        _ready.add((block_size, INLINED))
+        made = compile_counts()[1] - counts[1]
+        _compiled[0] += made
+        directory = cache_path()
+        if made:
+            kernel_times.record(directory, block_size, INLINED, time.perf_counter() - t0, made)
+        if directory:
+            try:
+                with open(os.path.join(directory, INLINED_MARKER % block_size), "w") as fh:
+                    fh.write(_marker_text() + "\n")
+            except OSError:
+                pass        # a read-only cache: the next process compiles it again
+        return time.perf_counter() - t0
+
+
 def _prepare_part(block_size, adaptive, model_class):
     """One part, timed; a compile's time and kernel count are kept (``kernel_times``)."""
     counts = compile_counts()
@@ -145,6 +266,7 @@ def ensure_all(model_class, report=None):
     for bs in kernels.BLOCK_SIZES:
         before = compile_counts()[1]
         out[bs] = ensure(bs, adaptive=True, model_class=model_class)
+        out[bs] += ensure_inlined(bs, model_class=model_class)
         if report is not None:
             report(bs, out[bs], compile_counts()[1] > before)
     return out

@@ -4,8 +4,10 @@ fresh profile, then used from FreeCAD's GUI (under Xvfb).
 * numba allowed (the allow-list FreeCAD fetches online): pip puts numba, llvmlite and
   its own numpy into the Addon Manager's folder; the workbench activates, the bundled
   slider-crank is solved by pressing Solve; the stored result has the right numbers;
-  the first solve compiles (the dialog and the status bar say so), a second FreeCAD
-  session loads (and says so) -- times in ``$SIMPHANT_ADDON_TIMES`` when set;
+  the first solve compiles (the dialog and the status bar say so) the plain fixed-step
+  loop, the inlined one compiles in the background meanwhile, a second FreeCAD session
+  loads both (and says so) and runs the inlined one -- times in ``$SIMPHANT_ADDON_TIMES``
+  when set;
 * numba refused (the allow-list FreeCAD ships): the workbench activates, a dialog names
   numba and the command, Solve is greyed; ``simphant doctor`` says the same, exit 5;
 * a distribution without its scipy package: pip puts scipy and a newer numpy into the
@@ -46,9 +48,12 @@ def test_installed_by_the_addon_manager_solves_from_the_gui(tmp_path):
     assert cold["compile_time"] > 1.0 and cold["ready_sizes"] == [5], cold
     # the solve waited for the compile the opened document started: counted as compiling
     assert cold["kernels_compiled"] > 0, cold
+    # ... of the plain fixed-step loop only; the inlined one compiled in the background
+    assert cold["kernels"] == "plain" and cold["inlined_cached"] is True, cold
     warm = run_in_gui(tmp_path, home, "warm", SOLVE)[0]
     _check_solve(warm)
     assert warm["hits_misses"][1] == 0, warm          # loaded from the cache, none compiled
+    assert warm["kernels"] == "inlined", warm
     assert warm["kernels_compiled"] == 0
     assert not any("compiling" in t for _k, t in warm["texts"]), warm["texts"]
     assert warm["solve_to_stored_s"] < cold["solve_to_stored_s"]

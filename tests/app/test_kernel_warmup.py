@@ -76,3 +76,33 @@ def test_a_runs_kernel_preparation_is_told_as_compiling_or_loading():
         "0.40 s loading the solver kernels"
     assert kernel_times.preparation_text(dict(compile_time=48.04, kernels_compiled=18)) == \
         "48.0 s compiling the solver kernels (first use on this computer)"
+
+
+def test_the_background_prepares_the_inlined_loop_after_the_parts_studies_need(monkeypatch):
+    """The queue's parts first (a solve waits only for those), then the faster inlined
+    fixed-step loop of each fixed-step size prepared, by a solve too; none for an
+    adaptive-only study's size."""
+    calls = []
+    monkeypatch.setattr(warmup, "ensure", lambda bs, adaptive=False, model_class=None:
+                        calls.append(("ensure", bs, adaptive)) or 0.0)
+    monkeypatch.setattr(warmup, "ensure_inlined", lambda bs, model_class:
+                        calls.append(("inlined", bs)) or 0.0)
+    monkeypatch.setattr(kernel_warmup, "_state", dict(kernel_warmup._state, queue=[(5, False),
+                                                      (3, True)], prepared=set(), done=[],
+                                                      thread=None, error=None))
+    kernel_warmup._work()
+    assert calls == [("ensure", 5, False), ("ensure", 3, True), ("inlined", 5)]
+    assert (5, warmup.INLINED) in kernel_warmup._state["prepared"]
+    # a size a solve prepared in this process (not the background) gets its inlined loop
+    monkeypatch.setattr(warmup, "ready_sizes", lambda: [5, 6])
+    monkeypatch.setattr(kernel_warmup, "_start_timer", lambda: None)
+    started = []
+    monkeypatch.setattr(kernel_warmup.threading, "Thread", lambda **kw: started.append(kw) or
+                        type("T", (), dict(start=lambda self: None,
+                                           is_alive=lambda self: True))())
+    kernel_warmup.request([(6, False)])
+    assert kernel_warmup._inlined_todo(warmup) == [6] and len(started) == 1
+    del calls[:]
+    kernel_warmup._state["thread"] = None
+    kernel_warmup._work()
+    assert calls == [("inlined", 6)]

@@ -69,3 +69,22 @@ def test_chol_lifts_non_positive_pivots():
     dinv = np.zeros(B)
     assert blocks.chol(B, blk, 0, dinv, np.full(B, 1e-6), 0) == 1
     assert blk[0, 1, 1] == pytest.approx(1e-3)
+
+
+KERNEL_NAMES = ("syrk", "gemm", "chol", "trsm", "fwd_off", "bwd_off", "fwd_diag", "bwd_diag")
+
+
+@pytest.mark.parametrize("name", KERNEL_NAMES)
+@pytest.mark.parametrize("B", BLOCK_SIZES)
+def test_the_typed_dispatch_picks_the_kernel_of_the_tuples_length(name, B):
+    """``<kernel>_for(bsize, ...)``: in jitted code numba chooses the kernel from the
+    length of the tuple type (only that size is compiled into the caller); in Python
+    the same choice from ``len(bsize)``."""
+    typer = getattr(blocks, "_%s_typed" % name)
+
+    class TupleType:            # what numba passes for S.bsize: a tuple type with .count
+        count = B
+    impl = typer(TupleType(), *([None] * (typer.__code__.co_argcount - 1)))
+    assert [c.cell_contents for c in impl.__closure__] == [getattr(blocks, "%s_%d" % (name, B))]
+    plain = getattr(blocks, "%s_for" % name)
+    assert plain.__code__.co_varnames[0] == "bsize"

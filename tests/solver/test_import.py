@@ -11,7 +11,7 @@ ALLOWED_TOP = {"numpy", "scipy", "numba", "math", "cmath", "numbers", "collectio
                "functools", "itertools", "operator", "typing", "warnings", "os", "sys", "enum",
                "dataclasses", "json", "copy", "re", "textwrap", "__future__", "ast", "hashlib",
                "socket", "threading", "zipfile", "contextlib", "ctypes", "shutil",
-               "fractions"}
+               "fractions", "types"}
 
 
 def _imports(path):

@@ -185,3 +185,121 @@ def test_kernels_compiled_next_to_the_sources_prefill_another_cache(tmp_path):
     assert os.path.realpath(second["path"]).startswith(str(tmp_path))
     assert second["misses"] == 0 and second["hits"] > 0, second
     assert any(n.endswith(".nbc") for n in os.listdir(second["path"]))
+    # with the marker of the inlined loop the owner compiled (make setup): users run it
+    assert warmup.INLINED_MARKER % 5 in os.listdir(second["path"])
+
+
+@pytest.mark.skipif(JIT_OFF, reason="numba's JIT is disabled: there is one loop only")
+def test_a_run_takes_the_inlined_loop_only_when_it_is_ready_or_cached(tmp_path, monkeypatch):
+    """A first solve runs the plain fixed-step loop (quick to compile) unless the inlined
+    one is ready in this process or numba's cache holds it (its marker, written when it
+    was compiled from today's sources by this numba, says so)."""
+    m = _pendulum("revolute")
+    bs = warmup.model_block_size(m)
+
+    def new_process():
+        warmup._ready.discard((bs, warmup.INLINED))
+    monkeypatch.setattr(warmup, "_ready", set(warmup._ready))
+    monkeypatch.setattr(warmup, "cache_path", lambda: str(tmp_path))
+    new_process()
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert r.settings["kernels"] == "plain"
+    assert (bs, warmup.INLINED) not in warmup._ready      # not compiled by the run
+    # preparing it marks the cache as holding it
+    warmup.ensure_inlined(bs, Model)
+    marker = tmp_path / (warmup.INLINED_MARKER % bs)
+    assert marker.read_text().split()[0] == kernels.sources_digest()
+    assert m.simulate(t_end=0.01, dt=1e-3).settings["kernels"] == "inlined"
+    # a new process finds the marker: loads the inlined loop (time told as preparation)
+    new_process()
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert r.settings["kernels"] == "inlined" and r.settings["compile_time"] > 0.0
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert r.settings["kernels"] == "inlined" and r.settings["compile_time"] == 0.0
+    # a marker of other sources or another numba does not count
+    new_process()
+    marker.write_text(marker.read_text().replace(kernels.sources_digest(), "0" * 64))
+    assert m.simulate(t_end=0.01, dt=1e-3).settings["kernels"] == "plain"
+    marker.unlink()
+    assert m.simulate(t_end=0.01, dt=1e-3).settings["kernels"] == "plain"
+    # an adaptive run has no fixed-step loop
+    assert m.simulate(t_end=0.01, dt=1e-3, method="RK45").settings["kernels"] is None
+
+
+def test_the_plain_and_the_inlined_loops_give_the_same_motion():
+    """One evaluation, compiled two ways: the four-bar loop (redundant rows) under
+    gravity, a spring-damper and a load (every stage of the evaluation has work) moves
+    the same in both."""
+    from SimPhantWorkbench.solver import zoo
+    m, links = zoo.crank_rocker()
+    p = tuple(float(x) for x in links[1].position)
+    m.add_spring(links[1], p, m.ground, (p[0], p[1], p[2] + 0.3), stiffness=50.0,
+                 damping=0.5)
+    m.add_force(links[0], lambda t: (0.0, 0.0, 2.0 * t), point=p)
+    runs = {}
+    for kind in ("plain", "inlined"):
+        with warmup.use_kernels(kind):
+            runs[kind] = m.simulate(t_end=0.5, dt=1e-3, output_dt=0.01)
+        assert runs[kind].settings["kernels"] == kind
+    a, b = runs["plain"], runs["inlined"]
+    scale = max(1.0, float(abs(a.states).max()))
+    assert float(abs(a.states - b.states).max()) <= 1e-9 * scale
+    assert float(abs(a.states).max()) > 0.0
+
+
+def test_the_inlined_evaluator_inlines_every_hot_stage():
+    """``evaluate_inlined`` and the stages it calls see the inlined variants of the
+    stages; the plain ``evaluate`` and the stages themselves stay plain functions."""
+    inl = getattr(kernels.evaluate_inlined, "py_func", kernels.evaluate_inlined).__globals__
+    plain = getattr(kernels.evaluate, "py_func", kernels.evaluate).__globals__
+    for stage in kernels.HOT_STAGES:
+        name = getattr(stage, "py_func", stage).__name__
+        if not JIT_OFF:
+            assert inl[name].targetoptions.get("inline") == "always", name
+        assert inl[name] is not stage and plain[name] is stage, name
+        # a stage's own calls of other stages go to their inlined variants too
+        inner = getattr(inl[name], "py_func", inl[name]).__globals__
+        for other in kernels.HOT_STAGES:
+            oname = getattr(other, "py_func", other).__name__
+            assert inner[oname] is inl[oname], (name, oname)
+    def space(kernel):
+        return getattr(kernel, "py_func", kernel).__globals__
+    assert space(kernels.integrate_fixed_inlined)["evaluate"] is kernels.evaluate_inlined
+    assert space(kernels.integrate_fixed)["evaluate"] is kernels.evaluate
+
+
+_INLINED_CHILD = """
+import json, sys
+sys.path.insert(0, %r)
+from SimPhantWorkbench.solver import Model, warmup
+m = Model(gravity=(0, 0, -9.81))
+b = m.add_body("b", mass=1.0, inertia=(0.04, 0.1, 0.1), position=(0.5, 0, 0))
+m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
+r = m.simulate(t_end=0.01, dt=1e-3)
+hits, misses = warmup.compile_counts()
+print(json.dumps(dict(kernels=r.settings["kernels"], hits=hits, misses=misses)))
+"""
+
+
+@pytest.mark.skipif(JIT_OFF, reason="numba's JIT is disabled: there is nothing to cache")
+def test_after_setup_a_new_process_runs_the_inlined_loop_without_compiling():
+    """``python -m SimPhantWorkbench.solver`` (make setup) prepares the inlined loop of
+    every block size too: a later process finds it in the cache and uses it."""
+    out = subprocess.run([sys.executable, "-m", "SimPhantWorkbench.solver"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=3000)
+    assert out.returncode == 0, out.stderr
+    child = _child(_INLINED_CHILD % ROOT)
+    assert child == dict(kernels="inlined", hits=child["hits"], misses=0), child
+    assert child["hits"] > 0
+
+
+def test_setup_prepares_every_part_of_every_block_size(monkeypatch):
+    """``ensure_all`` (make setup, the workbench's first activation): the plain kernels
+    with the adaptive evaluator, then the inlined loop, size by size."""
+    calls = []
+    monkeypatch.setattr(warmup, "ensure", lambda bs, adaptive=False, model_class=None:
+                        calls.append((bs, adaptive)) or 1.0)
+    monkeypatch.setattr(warmup, "ensure_inlined", lambda bs, model_class:
+                        calls.append((bs, warmup.INLINED)) or 2.0)
+    assert warmup.ensure_all(Model) == {bs: 3.0 for bs in kernels.BLOCK_SIZES}
+    assert calls == [(bs, part) for bs in kernels.BLOCK_SIZES for part in (True, "inlined")]

@@ -305,47 +305,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="165"/>
+        <location filename="kernel_warmup.py" line="181"/>
         <source>SimPhant: solver kernels for block size %d%s compiled in %.0f s (cached for later sessions)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="166"/>
-        <source> (adaptive integrators)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="kernel_warmup.py" line="174"/>
+        <location filename="kernel_warmup.py" line="188"/>
         <source>SimPhant: could not prepare the solver kernels (%s); they are prepared when a study is solved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="186"/>
-        <source>joint block size %d%s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="kernel_warmup.py" line="187"/>
-        <source>, adaptive integrators</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="kernel_warmup.py" line="191"/>
-        <source>loading the solver kernels from the cache (%s): %.0f s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="kernel_warmup.py" line="194"/>
-        <source>compiling the solver kernels, first use on this computer (%s): %.0f s</source>
+        <location filename="kernel_warmup.py" line="198"/>
+        <source> (the faster fixed-step loop, used from the next solve)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="kernel_warmup.py" line="198"/>
+        <source> (adaptive integrators)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="207"/>
+        <source>joint block size %d%s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="208"/>
+        <source>, adaptive integrators</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="212"/>
+        <source>loading the solver kernels from the cache (%s): %.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="215"/>
+        <source>compiling the solver kernels, first use on this computer (%s): %.0f s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="kernel_warmup.py" line="219"/>
         <source>, about %.0f s left (%.0f s measured here before)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="225"/>
+        <location filename="kernel_warmup.py" line="246"/>
         <source>SimPhant: solver kernels ready</source>
         <translation type="unfinished"></translation>
     </message>

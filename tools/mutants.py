@@ -1636,6 +1636,23 @@ MUTANTS = [
            ["tests/gui/test_interference_gui.py::test_the_first_contact_is_shown_and_its_"
             "bodies_selected"],
            "the panel shows the end of an interval as its first contact"),
+    Mutant("time-unit-dropped", "SimPhantWorkbench/output/quantities.py",
+           '    scale = TIME_UNITS[unit or "s"]\n',
+           '    scale = 1.0\n',
+           ["tests/app/test_quantities.py::test_parse_time_reads_the_unit",
+            "tests/gui/test_time_fields_gui.py"],
+           "a time typed as 0.1 ms or 100 us is taken as 0.1 s or 100 s"),
+    Mutant("time-shown-in-seconds", "SimPhantWorkbench/output/quantities.py",
+           "    for unit, scale in _TIME_SHOWN:\n",
+           "    for unit, scale in _TIME_SHOWN[:1]:\n",
+           ["tests/app/test_quantities.py::test_format_time_shows_the_unit_that_fits_and_reads_back",
+            "tests/gui/test_time_fields_gui.py"],
+           "a 1 ms step is shown in seconds"),
+    Mutant("time-box-parses-numbers-only", "SimPhantWorkbench/taskpanels/widgets.py",
+           "            return parse_time(text)\n",
+           "            return float(text.split()[0].replace(',', '.'))\n",
+           ["tests/gui/test_time_fields_gui.py"],
+           "the panels' time fields keep the number typed and drop its unit"),
 ]
 
 

@@ -1653,6 +1653,18 @@ MUTANTS = [
            "            return float(text.split()[0].replace(',', '.'))\n",
            ["tests/gui/test_time_fields_gui.py"],
            "the panels' time fields keep the number typed and drop its unit"),
+    Mutant("assembly-failure-blames-every-joint", "SimPhantWorkbench/solver/assembly.py",
+           "    open_ = sorted((n for n in conflict if before[n][0] > tol), key=lambda n: -before[n][0])\n",
+           "    open_ = sorted(conflict)\n",
+           ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
+            "and_its_gap"],
+           "a failed assembly names every joint of the loop as not met, not the misaligned one"),
+    Mutant("assembly-gap-in-scaled-units", "SimPhantWorkbench/solver/assembly.py",
+           '    return "%.4g mm, %.4g deg" % (gap[1] * 1e3, math.degrees(gap[2]))\n',
+           '    return "%.4g mm, %.4g deg" % (gap[1], math.degrees(gap[2]))\n',
+           ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
+            "and_its_gap"],
+           "the gap of a joint that cannot be assembled is shown in m as mm"),
 ]
 
 

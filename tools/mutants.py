@@ -1751,6 +1751,35 @@ MUTANTS = [
            ["tests/app/test_outdated_results.py::test_the_status_survives_save_and_reopen"],
            "a result saved and reopened on FreeCAD 1.x is outdated by the round-off of its "
            "placements and shapes", fc1=True),
+    Mutant("time-unit-dropped", "SimPhantWorkbench/output/quantities.py",
+           '    scale = TIME_UNITS[unit or "s"]\n',
+           '    scale = 1.0\n',
+           ["tests/app/test_quantities.py::test_parse_time_reads_the_unit",
+            "tests/gui/test_time_fields_gui.py"],
+           "a time typed as 0.1 ms or 100 us is taken as 0.1 s or 100 s"),
+    Mutant("time-shown-in-seconds", "SimPhantWorkbench/output/quantities.py",
+           "    for unit, scale in _TIME_SHOWN:\n",
+           "    for unit, scale in _TIME_SHOWN[:1]:\n",
+           ["tests/app/test_quantities.py::test_format_time_shows_the_unit_that_fits_and_reads_back",
+            "tests/gui/test_time_fields_gui.py"],
+           "a 1 ms step is shown in seconds"),
+    Mutant("time-box-parses-numbers-only", "SimPhantWorkbench/taskpanels/widgets.py",
+           "            return parse_time(text)\n",
+           "            return float(text.split()[0].replace(',', '.'))\n",
+           ["tests/gui/test_time_fields_gui.py"],
+           "the panels' time fields keep the number typed and drop its unit"),
+    Mutant("assembly-failure-blames-every-joint", "SimPhantWorkbench/solver/assembly.py",
+           "    open_ = sorted((n for n in conflict if before[n][0] > tol), key=lambda n: -before[n][0])\n",
+           "    open_ = sorted(conflict)\n",
+           ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
+            "and_its_gap"],
+           "a failed assembly names every joint of the loop as not met, not the misaligned one"),
+    Mutant("assembly-gap-in-scaled-units", "SimPhantWorkbench/solver/assembly.py",
+           '    return "%.4g mm, %.4g deg" % (gap[1] * 1e3, math.degrees(gap[2]))\n',
+           '    return "%.4g mm, %.4g deg" % (gap[1], math.degrees(gap[2]))\n',
+           ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
+            "and_its_gap"],
+           "the gap of a joint that cannot be assembled is shown in m as mm"),
 ]
 
 

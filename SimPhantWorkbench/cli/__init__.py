@@ -62,6 +62,7 @@ import sys
 
 from .. import __version__
 from ..deps import DependencyError
+from ..output.quantities import parse_time
 from .common import (EXIT_CANCELLED, EXIT_DEPENDENCIES, EXIT_INFRASTRUCTURE, EXIT_INPUT,
                      EXIT_INTERNAL, EXIT_OK,
                      EXIT_SIMULATION, CliError)
@@ -84,14 +85,19 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
-def _positive(text):
+def _positive(text, parse=float, what="a number"):
     try:
-        v = float(text)
+        v = parse(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
+        raise argparse.ArgumentTypeError("%r is not %s" % (text, what)) from None
     if not (math.isfinite(v) and v > 0.0):
         raise argparse.ArgumentTypeError("must be a positive number, got %r" % text)
     return v
+
+
+def _positive_time(text):
+    """A positive time: seconds, or a number with s, ms or us ("0.5 ms")."""
+    return _positive(text, parse_time, "a time (e.g. 0.5, 2 s, 0.5 ms, 100 us)")
 
 
 def _positive_int(text):
@@ -130,13 +136,15 @@ def build_parser():
                      help="a document without a study: the FreeCAD Assembly to import into a "
                           "study for this run, by name or label (needed when there are "
                           "several; the study is saved only into the result document)")
-    run.add_argument("--t-end", type=_positive, metavar="S", help="end time [s]")
-    run.add_argument("--dt", type=_positive, metavar="S",
-                     help="time step [s] (fixed-step methods; maximum step of adaptive ones)")
+    run.add_argument("--t-end", type=_positive_time, metavar="S",
+                     help="end time [s, or with a unit: ms, us]")
+    run.add_argument("--dt", type=_positive_time, metavar="S",
+                     help="time step [s, or with a unit: 1ms, 100us] (fixed-step methods; "
+                          "maximum step of adaptive ones)")
     run.add_argument("--method", choices=list(METHODS), metavar="M",
                      help="integration method: %s" % ", ".join(METHODS))
-    run.add_argument("--output-dt", type=_positive, metavar="S",
-                     help="interval between stored samples [s]")
+    run.add_argument("--output-dt", type=_positive_time, metavar="S",
+                     help="interval between stored samples [s, or with a unit: ms, us]")
     run.add_argument("--out", metavar="DIR",
                      help="output directory (default: ./simphant-out/<model name>)")
     run.add_argument("--no-animation", action="store_true", help="do not render animation.gif")

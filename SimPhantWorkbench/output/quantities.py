@@ -25,12 +25,15 @@ and the power of ``Result.spring_force``/``spring_length``/``spring_power``; dri
 the effort and power of ``Result.driver_effort``/``driver_power`` (a point driver's
 effort has x, y, z and a magnitude, a joint driver's one value).
 """
+import math
+import re
 from collections import namedtuple
 
 import numpy as np
 
 __all__ = ["Quantity", "QUANTITIES", "UNIT_SYSTEMS", "DIMENSIONS", "Curve", "Target",
-           "curves", "unit_of", "dimension_of", "preferred_unit_system", "components_of"]
+           "curves", "unit_of", "dimension_of", "preferred_unit_system", "components_of",
+           "TIME_UNITS", "parse_time", "format_time"]
 
 Quantity = namedtuple("Quantity", [
     "key",          # stable name, e.g. "reaction_force"
@@ -98,6 +101,44 @@ def unit_of(dimension, system):
     except KeyError:
         raise ValueError("unknown unit system %r (one of %s)"
                          % (system, ", ".join(UNIT_SYSTEMS))) from None
+
+
+# ============================================================================ times
+
+#: time units a time can be typed in -> seconds (FreeCAD's own quantity parser knows
+#: only "s", "min" and "h" in 0.20: "1 ms" is a syntax error there)
+TIME_UNITS = {"s": 1.0, "sec": 1.0, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6,
+              "ns": 1e-9, "min": 60.0, "h": 3600.0}
+#: the units a time is shown in, largest first: (unit, seconds)
+_TIME_SHOWN = (("s", 1.0), ("ms", 1e-3), ("\u00b5s", 1e-6), ("ns", 1e-9))
+_TIME_TEXT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\s\d.]*)\s*$")
+
+
+def parse_time(text):
+    """Seconds of a typed time: a number with one of ``TIME_UNITS`` ("0.1 ms", "100 us",
+    "100 \u00b5s", "2 s", "2s"), or a bare number of seconds; a decimal comma is read as a
+    point. Raises ``ValueError`` naming the text."""
+    m = _TIME_TEXT.match(str(text).replace(",", "."))
+    unit = m.group(2) if m else None
+    if unit is None or (unit and unit not in TIME_UNITS):
+        raise ValueError("%r is not a time: a number with a unit of %s, e.g. 0.5 ms"
+                         % (str(text), ", ".join(("s", "ms", "us", "\u00b5s"))))
+    scale = TIME_UNITS[unit or "s"]
+    # "100 us" is 100 / 1e6 = 1e-4 exactly, where 100 * 1e-6 is not
+    return float(m.group(1)) / round(1.0 / scale) if scale < 1.0 else float(m.group(1)) * scale
+
+
+def format_time(seconds, digits=9):
+    """A time as text in the unit that shows it best ("1 ms", "100 \u00b5s", "2.5 s"):
+    the largest of s, ms, \u00b5s, ns in which it is at least 1, with up to ``digits``
+    significant digits (``parse_time`` reads it back)."""
+    v = float(seconds)
+    if v == 0.0 or not math.isfinite(v):
+        return "%g s" % v
+    for unit, scale in _TIME_SHOWN:
+        if abs(v) >= scale * (1.0 - 1e-12):
+            break
+    return "%.*g %s" % (digits, v / scale, unit)
 
 
 # ============================================================================ readers

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import kernels
 from .errors import AssemblyError
+from .joints import ANGULAR_PRIMS
 from .rotations import quat_from_axis_angle, quat_multiply
 
 __all__ = ["assemble", "AssemblyReport", "correction", "retract"]
@@ -113,6 +114,53 @@ def _conflicting_rows(system, Y, tol=1e-6):
     return mask
 
 
+def _joint_gaps(system, Y):
+    """``{joint: (scaled residual, largest length gap [m], largest angle gap [rad])}`` of
+    the joints' rows at ``Y`` (a driver's rows count as its joint)."""
+    res = system.residuals(Y)[0]
+    phi = np.abs(system.W.phi)
+    angular = np.isin(system.S.row_prim, ANGULAR_PRIMS)
+    gaps = {}
+    for r in system.active_rows:
+        name = system.joint_name_of_row(r)
+        scaled, length, angle = gaps.get(name, (0.0, 0.0, 0.0))
+        gaps[name] = (max(scaled, res[r]), length if angular[r] else max(length, phi[r]),
+                      max(angle, phi[r]) if angular[r] else angle)
+    return gaps
+
+
+def _gap_text(gap):
+    return "%.4g mm, %.4g deg" % (gap[1] * 1e3, math.degrees(gap[2]))
+
+
+def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6):
+    """The ``AssemblyError`` of a failed projection, naming the joints at fault: of the
+    joints whose rows disagree (``_conflicting_rows``; else those left violated), the
+    ones not met as the model places its bodies, largest gap first, and the joints they
+    conflict with. A joint that holds as placed conflicts only through the others (one
+    misaligned pick in a closed loop leaves every joint of the loop unmet after a
+    least-squares projection, but only the misaligned one was open to start with)."""
+    rows = np.nonzero(_conflicting_rows(system, Y))[0]
+    if not len(rows):
+        rows = np.nonzero(res > tol)[0] if (res > tol).any() else [int(np.argmax(res))]
+    conflict = {system.joint_name_of_row(r) for r in rows}
+    before, after = _joint_gaps(system, Y0), _joint_gaps(system, Y)
+    open_ = sorted((n for n in conflict if before[n][0] > tol), key=lambda n: -before[n][0])
+    head = ("the joints cannot be assembled at t0 (residual %.3g after %d iterations)"
+            % (res.max(), iterations))
+    if open_:
+        others = sorted(conflict - set(open_))
+        text = "; ".join("%s (frames %s apart as placed)" % (n, _gap_text(before[n]))
+                         for n in open_)
+        if others:
+            text += "; conflicting with %s, which hold as placed" % ", ".join(others)
+        return AssemblyError("%s: not met: %s" % (head, text), joints=open_ + others)
+    ranked = sorted(conflict, key=lambda n: -after[n][0])
+    return AssemblyError("%s; failing: %s" % (head, ", ".join(
+        "%s (%s apart after assembly)" % (n, _gap_text(after[n])) for n in ranked)),
+        joints=ranked)
+
+
 #: scaled residual below which a row that is dependent before the projection counts as a
 #: (consistent) redundant equation
 REDUNDANT_RESIDUAL = 1e-6
@@ -156,13 +204,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     report.iterations = it
     report.residual_after = float(res.max())
     if res.max() > max(1e3 * tol, 1e-8):
-        bad = sorted({system.joint_name_of_row(r)
-                      for r in np.nonzero((res > 1e-6) | _conflicting_rows(system, Y))[0]})
-        if not bad:
-            bad = sorted({system.joint_name_of_row(r) for r in [int(np.argmax(res))]})
-        raise AssemblyError(
-            "the joints cannot be assembled at t0 (residual %.3g after %d iterations); "
-            "failing: %s" % (res.max(), it, ", ".join(bad)), joints=bad)
+        raise _assembly_failure(system, Y0, Y, res, it)
     # rows that are redundant in the assembled pose get their own (large) eps
     system.find_redundant_rows(Y)
     system.set_regularization(system.regularization)

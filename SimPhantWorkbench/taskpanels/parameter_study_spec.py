@@ -18,6 +18,7 @@ from PySide import QtGui
 from ..document.base import is_type, study_bodies
 from ..gui.common import icon_path
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
+from ..output.quantities import format_time, parse_time
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 from ..sweep.spec import DESIGNS, SAMPLERS
@@ -88,6 +89,15 @@ def metric_text(quantity, obj, component, reducer, args):
         sig += "." + component
     args = args.strip()
     return "%s(%s%s)" % (reducer, sig, ", " + args if args else "")
+
+
+def _time(text):
+    """A time field's seconds ("500 ms", "2": ``parse_time``), None when empty, else the
+    text (the sweep's validation names it)."""
+    try:
+        return parse_time(text) if text.strip() else None
+    except ValueError:
+        return text.strip()
 
 
 def _num(text):
@@ -206,12 +216,12 @@ class SpecForm:
                                                       "peak_force < 3000"))
         form.addRow(translate("SimPhant", "Constraints"), self.constraints)
         self.t_end = QtGui.QLineEdit()
-        self.t_end.setPlaceholderText(translate("SimPhant", "the study's (%g s)")
-                                      % self.study.EndTime)
+        self.t_end.setPlaceholderText(translate("SimPhant", "the study's (%s)")
+                                      % format_time(self.study.EndTime))
         self.timeout = QtGui.QLineEdit()
         self.timeout.setPlaceholderText(translate("SimPhant", "none"))
-        form.addRow(translate("SimPhant", "End time [s]"),
-                    _row(self.t_end, translate("SimPhant", "timeout per variant [s]"),
+        form.addRow(translate("SimPhant", "End time"),
+                    _row(self.t_end, translate("SimPhant", "timeout per variant"),
                          self.timeout))
         return form
 
@@ -281,9 +291,9 @@ class SpecForm:
         for m in spec.metrics:
             self.add_metric(m)
         if "t_end" in spec.settings:
-            self.t_end.setText("%g" % spec.settings["t_end"])
+            self.t_end.setText(format_time(spec.settings["t_end"]))
         if spec.timeout is not None:
-            self.timeout.setText("%g" % spec.timeout)
+            self.timeout.setText(format_time(spec.timeout))
         self.constraints.setText("; ".join("%s %s %r" % c for c in spec.constraints))
 
     def _add_remove(self, add, table):
@@ -441,10 +451,10 @@ class SpecForm:
         seed = _num(self.seed.text())
         if seed is not None:
             d["seed"] = seed
-        t_end = _num(self.t_end.text())
+        t_end = _time(self.t_end.text())
         if t_end is not None:
             d["settings"] = {"t_end": t_end}
-        timeout = _num(self.timeout.text())
+        timeout = _time(self.timeout.text())
         if timeout is not None:
             d["timeout"] = timeout
         self._goals_dict(d)

@@ -4,8 +4,8 @@ The driven joint is shown; ``DriverType`` (the joint driver kinds of the registr
 ``DRIVER_TYPES``) and ``Function`` (``FUNCTION_TYPES``) are chosen from lists; the
 parameter fields are the properties of ``objects.driver.PARAMETER_PROPERTIES``, those
 the chosen kind and function do not use greyed out: angles in deg and lengths in mm
-(quantity boxes), speeds in rpm or mm/s, times in s, frequency in Hz, the expression
-in t (SI). Every change is validated with ``document.elements.driver_data`` -- the one
+(quantity boxes), speeds in rpm or mm/s, times in s, ms or us (``TimeBox``), frequency
+in Hz, the expression in t (SI). Every change is validated with ``document.elements.driver_data`` -- the one
 validation the factory and the conversion use -- on the values in the panel; the
 message appears at the bottom and OK is refused while it is not "OK". Nothing is
 written before OK (one undo step).
@@ -20,7 +20,7 @@ from ..document.base import find_study, study_joints
 from ..solver import JOINT_TYPES
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import CheckedPanel, Form, quantity_box, quantity_value
+from .widgets import CheckedPanel, Form, TimeBox, quantity_box, quantity_value
 
 __all__ = ["TaskDriver"]
 
@@ -28,7 +28,8 @@ __all__ = ["TaskDriver"]
 _PROPS = ("Label", "Joint", "DriverType", "Function", "Angle", "Speed", "EndAngle",
           "AngleAmplitude", "Distance", "Velocity", "EndDistance", "DistanceAmplitude",
           "StartTime", "EndTime", "Frequency", "Phase", "Expression")
-#: parameter field: property -> (row label, unit of a quantity box, or None: a plain number)
+#: parameter field: property -> (row label, unit of a quantity box, "time": a time field
+#: (s, ms, us), or None: a plain number)
 _FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle (value, start, offset)"), "deg"),
            ("EndAngle", QT_TRANSLATE_NOOP("SimPhant", "End angle"), "deg"),
            ("AngleAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Angle amplitude"), "deg"),
@@ -37,8 +38,8 @@ _FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle (value, start, offset)
            ("EndDistance", QT_TRANSLATE_NOOP("SimPhant", "End distance"), "mm"),
            ("DistanceAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Distance amplitude"), "mm"),
            ("Velocity", QT_TRANSLATE_NOOP("SimPhant", "Velocity [mm/s]"), None),
-           ("StartTime", QT_TRANSLATE_NOOP("SimPhant", "Start time [s]"), None),
-           ("EndTime", QT_TRANSLATE_NOOP("SimPhant", "End time [s]"), None),
+           ("StartTime", QT_TRANSLATE_NOOP("SimPhant", "Start time"), "time"),
+           ("EndTime", QT_TRANSLATE_NOOP("SimPhant", "End time"), "time"),
            ("Frequency", QT_TRANSLATE_NOOP("SimPhant", "Frequency [Hz]"), None),
            ("Phase", QT_TRANSLATE_NOOP("SimPhant", "Phase"), "deg"))
 
@@ -81,7 +82,10 @@ class TaskDriver(CheckedPanel):
         self.fields = {}
         for prop, label, unit in _FIELDS:
             value = _number(getattr(obj, prop))
-            if unit is not None:
+            if unit == "time":
+                box = TimeBox(value, minimum=-1e9)
+                box.valueChanged.connect(self.check)
+            elif unit is not None:
                 box = quantity_box(unit, value)
                 box.valueChanged.connect(self.check)
             else:

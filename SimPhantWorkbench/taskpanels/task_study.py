@@ -5,7 +5,7 @@ from ..document.settings import settings_problem
 from ..gui.common import icon_path
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..solver import METHODS
-from .widgets import Form, PropertyPanel, quantity_box, quantity_value
+from .widgets import Form, PropertyPanel, TimeBox, quantity_box, quantity_value
 
 __all__ = ["TaskStudy"]
 
@@ -17,17 +17,17 @@ class TaskStudy(PropertyPanel):
         super().__init__(study)
         f = Form(translate("SimPhant", "Study '%s'") % study.Label, icon_path("Study.svg"))
         f.group(translate("SimPhant", "Time"))
-        self.end = quantity_box("s", study.EndTime, 0.0,
-                                tooltip=translate("SimPhant", "Simulated time span"))
+        self.end = TimeBox(study.EndTime,
+                           tooltip=translate("SimPhant", "Simulated time span"))
         f.row(translate("SimPhant", "End time"), self.end)
-        self.step = quantity_box("s", study.TimeStep, 0.0,
-                                 tooltip=translate("SimPhant", "Step of the fixed-step "
-                                                   "integrators; largest step of the adaptive "
-                                                   "ones (0 = unlimited)"))
+        self.step = TimeBox(study.TimeStep,
+                            tooltip=translate("SimPhant", "Step of the fixed-step "
+                                              "integrators; largest step of the adaptive "
+                                              "ones (0 = unlimited)"))
         f.row(translate("SimPhant", "Step"), self.step)
-        self.out = quantity_box("s", study.OutputInterval, 0.0,
-                                tooltip=translate("SimPhant", "Time between stored frames "
-                                                  "(0 = at most 1000 frames)"))
+        self.out = TimeBox(study.OutputInterval,
+                           tooltip=translate("SimPhant", "Time between stored frames "
+                                             "(0 = at most 1000 frames)"))
         f.row(translate("SimPhant", "Output interval"), self.out)
         f.group(translate("SimPhant", "Integrator"))
         self.method = QtGui.QComboBox()
@@ -49,9 +49,9 @@ class TaskStudy(PropertyPanel):
         self.stab.addItem(translate("SimPhant", "Baumgarte alpha, beta"), "Baumgarte")
         self.stab.setCurrentIndex(0 if study.Stabilisation == "TimeConstant" else 1)
         f.row(translate("SimPhant", "Set by"), self.stab)
-        self.tc = quantity_box("s", study.TimeConstant, 0.0,
-                               tooltip=translate("SimPhant", "Decay time of constraint errors "
-                                                 "(0 = automatic: max(0.02 s, 5 steps))"))
+        self.tc = TimeBox(study.TimeConstant,
+                          tooltip=translate("SimPhant", "Decay time of constraint errors "
+                                            "(0 = automatic: max(0.02 s, 5 steps))"))
         f.row(translate("SimPhant", "Time constant"), self.tc)
         self.zeta = QtGui.QDoubleSpinBox()
         self.zeta.setRange(0.0, 100.0)
@@ -114,8 +114,8 @@ class TaskStudy(PropertyPanel):
                 return translate("SimPhant", "%s: %r is not a number.") % (name, box.text())
         values.update(
             Integrator=self.method.currentData(), Stabilisation=self.stab.currentData(),
-            EndTime=quantity_value(self.end), TimeStep=quantity_value(self.step),
-            OutputInterval=quantity_value(self.out), TimeConstant=quantity_value(self.tc),
+            EndTime=self.end.value(), TimeStep=self.step.value(),
+            OutputInterval=self.out.value(), TimeConstant=self.tc.value(),
             DampingRatio=self.zeta.value(), BaumgarteAlpha=self.alpha.value(),
             BaumgarteBeta=self.beta.value(), GravityAcceleration=quantity_value(self.g),
             GravityDirection=[b.value() for b in self.gdir])
@@ -123,14 +123,14 @@ class TaskStudy(PropertyPanel):
         return problem + "." if problem else ""
 
     def assignments(self):
-        return [("EndTime", repr(quantity_value(self.end))),
-                ("TimeStep", repr(quantity_value(self.step))),
-                ("OutputInterval", repr(quantity_value(self.out))),
+        return [("EndTime", repr(self.end.value())),
+                ("TimeStep", repr(self.step.value())),
+                ("OutputInterval", repr(self.out.value())),
                 ("Integrator", repr(self.method.currentData())),
                 ("RelativeTolerance", repr(float(self.rtol.text()))),
                 ("AbsoluteTolerance", repr(float(self.atol.text()))),
                 ("Stabilisation", repr(self.stab.currentData())),
-                ("TimeConstant", repr(quantity_value(self.tc))),
+                ("TimeConstant", repr(self.tc.value())),
                 ("DampingRatio", repr(self.zeta.value())),
                 ("BaumgarteAlpha", repr(self.alpha.value())),
                 ("BaumgarteBeta", repr(self.beta.value())),

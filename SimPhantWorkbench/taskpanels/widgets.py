@@ -12,8 +12,9 @@ shiboken = importlib.import_module(
 
 from ..gui.common import claim_new, close_task, run_in_transaction
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
+from ..output.quantities import TIME_UNITS, format_time, parse_time
 
-__all__ = ["quantity_box", "quantity_value", "set_quantity", "refill_combo", "choose_item",
+__all__ = ["TimeBox", "quantity_box", "quantity_value", "set_quantity", "refill_combo", "choose_item",
            "format_value", "Form", "PropertyPanel", "CheckedPanel"]
 
 
@@ -60,6 +61,49 @@ def quantity_value(box):
 
 def set_quantity(box, value):
     box.setProperty("rawValue", float(value))
+
+
+class TimeBox(QtGui.QDoubleSpinBox):
+    """A time field: typed in s, ms, us or \u00b5s ("0.1 ms", "100 us", a bare number is
+    seconds; ``output.quantities.parse_time``) and shown in the unit that fits with
+    enough digits ("1 ms", not "0.00 s"; ``format_time``). ``value()`` is in seconds.
+    (FreeCAD's ``Gui::QuantitySpinBox`` on 0.20 knows no "ms" or "us": it kept the
+    number and dropped the unit.) The arrows step by one of the unit shown."""
+
+    def __init__(self, value=0.0, minimum=0.0, maximum=1e9, tooltip=""):
+        super().__init__()
+        self.setDecimals(15)
+        # the value changes on Return or leaving the field, never halfway: "5 kg" must not
+        # become the 5 s of its first keystroke
+        self.setKeyboardTracking(False)
+        self.setRange(minimum, maximum)
+        self.setValue(float(value))
+        self.setToolTip((tooltip + "\n" if tooltip else "")
+                        + translate("SimPhant", "Units: s, ms, us (\u00b5s); e.g. 0.5 ms"))
+
+    def textFromValue(self, value):
+        return format_time(value)
+
+    def valueFromText(self, text):
+        try:
+            return parse_time(text)
+        except ValueError:
+            return self.value()
+
+    def validate(self, text, pos):
+        try:
+            v = parse_time(text)
+        except ValueError:
+            return QtGui.QValidator.Intermediate, text, pos
+        ok = self.minimum() <= v <= self.maximum()
+        return (QtGui.QValidator.Acceptable if ok else QtGui.QValidator.Intermediate), text, pos
+
+    def fixup(self, text):
+        return format_time(self.value())
+
+    def stepBy(self, steps):
+        unit = format_time(self.value()).split()[-1]
+        self.setValue(self.value() + steps * TIME_UNITS.get(unit, 1.0))
 
 
 def refill_combo(box, items):

@@ -458,3 +458,13 @@ def test_early_ctrl_c_still_cancels_when_its_exception_is_swallowed():
     intr.integrating = True
     with pytest.raises(KeyboardInterrupt):          # a second Ctrl-C: stop now
         intr._handler(signal.SIGINT, None)
+
+
+def test_run_times_take_a_unit():
+    from SimPhantWorkbench.cli import build_parser
+    args = build_parser().parse_args(["run", "m.FCStd", "--dt", "100us", "--output-dt", "5 ms",
+                                      "--t-end", "2"])
+    assert (args.dt, args.output_dt, args.t_end) == (1e-4, 5e-3, 2.0)
+    for bad in ("1 kg", "0 ms"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["run", "m.FCStd", "--dt", bad])

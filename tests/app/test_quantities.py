@@ -151,3 +151,30 @@ def test_force_element_and_driver_quantities_read_the_result():
     bal = r.energy()["balance"]
     np.testing.assert_array_equal(d, bal - bal[0])
     assert math.isfinite(d.max())
+
+
+# ---------------------------------------------------------------- times typed and shown
+
+@pytest.mark.parametrize("text, seconds", [
+    ("0.1 ms", 1e-4), ("100 us", 1e-4), ("100 \u00b5s", 1e-4), ("100 \u03bcs", 1e-4),
+    ("2 s", 2.0), ("2s", 2.0), ("2", 2.0), ("1e-3", 1e-3), ("0,5 ms", 5e-4), (".5ms", 5e-4),
+    ("3 ns", 3e-9), ("1 min", 60.0)])
+def test_parse_time_reads_the_unit(text, seconds):
+    from SimPhantWorkbench.output.quantities import parse_time
+    assert parse_time(text) == seconds          # exact: "100 us" is 1e-4, not 1e-4 - 1 ulp
+
+
+@pytest.mark.parametrize("text", ["", "ms", "5 kg", "1 m", "1 ms ms", "1 m s"])
+def test_parse_time_refuses_what_is_not_a_time(text):
+    from SimPhantWorkbench.output.quantities import parse_time
+    with pytest.raises(ValueError, match="is not a time"):
+        parse_time(text)
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (1e-3, "1 ms"), (1e-4, "100 \u00b5s"), (2.5e-5, "25 \u00b5s"), (0.02, "20 ms"), (2.0, "2 s"),
+    (0.0, "0 s"), (1e-7, "100 ns"), (0.0123456789, "12.3456789 ms"), (1234.5, "1234.5 s")])
+def test_format_time_shows_the_unit_that_fits_and_reads_back(seconds, text):
+    from SimPhantWorkbench.output.quantities import format_time, parse_time
+    assert format_time(seconds) == text
+    assert parse_time(text) == pytest.approx(seconds, rel=1e-12, abs=0.0)

@@ -77,3 +77,47 @@ def test_assembly_can_be_switched_off():
     r = m.simulate(t_end=0.01, dt=1e-3, output_dt=0.01, assemble=False)
     assert r.assembly is None
     assert r.constraint_violation()["position"][0] == pytest.approx(0.1)
+
+
+def _four_bar_with_a_misaligned_pin(gap):
+    """A parallelogram four-bar (revolutes about z: a closed loop with redundant rows) with
+    a chain of three pendulums on its coupler; the coupler's pin on the rocker is placed
+    ``gap`` [m] off along its axis."""
+    m = Model(gravity=(0, -9.81, 0))
+    inertia = (1e-3, 1e-3, 1e-3)
+    crank = m.add_body("crank", mass=1, inertia=inertia, position=(0, 0.05, 0))
+    coupler = m.add_body("coupler", mass=1, inertia=inertia, position=(0.1, 0.1, 0))
+    rocker = m.add_body("rocker", mass=1, inertia=inertia, position=(0.2, 0.05, 0))
+    z = (0, 0, 1)
+    m.add_joint("revolute", m.ground, crank, point=(0, 0, 0), axis=z, name="CrankPivot")
+    m.add_joint("revolute", crank, coupler, point=(0, 0.1, 0), axis=z, name="CrankPin")
+    m.add_joint("revolute", coupler, rocker, frame1=((0.2, 0.1, 0), np.eye(3)),
+                frame2=((0.2, 0.1, gap), np.eye(3)), name="RockerPin")
+    m.add_joint("revolute", m.ground, rocker, point=(0.2, 0, 0), axis=z, name="RockerPivot")
+    prev = coupler
+    for k in range(3):
+        p = m.add_body("pendulum%d" % k, mass=0.2, inertia=(1e-4,) * 3,
+                       position=(0.05 * k, 0.05, 0.02))
+        m.add_joint("revolute", prev, p, point=(0.05 * k, 0.1, 0.02), axis=z, name="Hinge%d" % k)
+        prev = p
+    return m
+
+
+def test_a_failed_assembly_names_the_misaligned_joint_and_its_gap():
+    """One pin picked 2.5 mm off along its axis in a closed loop: the least-squares
+    projection leaves every joint of the loop unmet (all seven joints were named);
+    the message names the misaligned one first with its gap, then the loop's joints it
+    conflicts with, and not the pendulums' hinges."""
+    with pytest.raises(AssemblyError) as e:
+        _four_bar_with_a_misaligned_pin(2.5e-3).simulate(t_end=0.01, dt=1e-3)
+    text = str(e.value)
+    assert e.value.joints[0] == "RockerPin"
+    assert set(e.value.joints) == {"RockerPin", "CrankPin", "CrankPivot", "RockerPivot"}
+    assert "not met: RockerPin (frames 2.5 mm, 0 deg apart as placed)" in text
+    assert "conflicting with CrankPin, CrankPivot, RockerPivot, which hold as placed" in text
+    assert "Hinge" not in text
+
+
+def test_the_same_loop_aligned_assembles():
+    r = _four_bar_with_a_misaligned_pin(0.0).simulate(t_end=0.01, dt=1e-3)
+    assert r.constraint_violation()["position"].max() < 1e-8

@@ -560,7 +560,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="65"/>
+        <location filename="task_driver.py" line="66"/>
         <source>Joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -595,7 +595,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="34"/>
+        <location filename="parameter_study_spec.py" line="35"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -765,7 +765,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="203"/>
+        <location filename="parameter_study_spec.py" line="213"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
@@ -795,7 +795,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="365"/>
+        <location filename="parameter_study_spec.py" line="375"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -850,237 +850,237 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="28"/>
+        <location filename="parameter_study_spec.py" line="29"/>
         <source>Target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="34"/>
+        <location filename="parameter_study_spec.py" line="35"/>
         <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="29"/>
+        <location filename="parameter_study_spec.py" line="30"/>
         <source>Values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="29"/>
+        <location filename="parameter_study_spec.py" line="30"/>
         <source>Start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="30"/>
+        <location filename="parameter_study_spec.py" line="31"/>
         <source>Stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="30"/>
+        <location filename="parameter_study_spec.py" line="31"/>
         <source>Count</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="31"/>
+        <location filename="parameter_study_spec.py" line="32"/>
         <source>Low</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="31"/>
+        <location filename="parameter_study_spec.py" line="32"/>
         <source>High</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="32"/>
+        <location filename="parameter_study_spec.py" line="33"/>
         <source>Rel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="35"/>
+        <location filename="parameter_study_spec.py" line="36"/>
         <source>Object</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="35"/>
+        <location filename="parameter_study_spec.py" line="36"/>
         <source>Component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="36"/>
+        <location filename="parameter_study_spec.py" line="37"/>
         <source>Reducer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="36"/>
+        <location filename="parameter_study_spec.py" line="37"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="37"/>
+        <location filename="parameter_study_spec.py" line="38"/>
         <source>Expression</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="45"/>
+        <location filename="parameter_study_spec.py" line="46"/>
         <source>In this process</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="46"/>
+        <location filename="parameter_study_spec.py" line="47"/>
         <source>Local cores (Dask)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="47"/>
+        <location filename="parameter_study_spec.py" line="48"/>
         <source>Dask scheduler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="478"/>
+        <location filename="parameter_study_spec.py" line="488"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="128"/>
+        <location filename="parameter_study_spec.py" line="138"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="132"/>
+        <location filename="parameter_study_spec.py" line="142"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="135"/>
+        <location filename="parameter_study_spec.py" line="145"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="139"/>
+        <location filename="parameter_study_spec.py" line="149"/>
         <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="212"/>
+        <location filename="parameter_study_spec.py" line="222"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="180"/>
+        <location filename="parameter_study_spec.py" line="190"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="181"/>
+        <location filename="parameter_study_spec.py" line="191"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="182"/>
+        <location filename="parameter_study_spec.py" line="192"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="231"/>
+        <location filename="parameter_study_spec.py" line="241"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="191"/>
+        <location filename="parameter_study_spec.py" line="201"/>
         <source>Optimiser</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="192"/>
+        <location filename="parameter_study_spec.py" line="202"/>
         <source>trials</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="193"/>
+        <location filename="parameter_study_spec.py" line="203"/>
         <source>in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="201"/>
+        <location filename="parameter_study_spec.py" line="211"/>
         <source>A second objective: the Pareto front of both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="202"/>
+        <location filename="parameter_study_spec.py" line="212"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="206"/>
+        <location filename="parameter_study_spec.py" line="216"/>
         <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="207"/>
+        <location filename="parameter_study_spec.py" line="217"/>
         <source>Constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="210"/>
-        <source>the study&apos;s (%g s)</source>
+        <location filename="parameter_study_spec.py" line="220"/>
+        <source>the study&apos;s (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="41"/>
-        <source>End time [s]</source>
+        <location filename="task_study.py" line="22"/>
+        <source>End time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="214"/>
-        <source>timeout per variant [s]</source>
+        <location filename="parameter_study_spec.py" line="224"/>
+        <source>timeout per variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="229"/>
+        <location filename="parameter_study_spec.py" line="239"/>
         <source>tcp://host:8786</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="250"/>
+        <location filename="parameter_study_spec.py" line="260"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="233"/>
+        <location filename="parameter_study_spec.py" line="243"/>
         <source>Cache results in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="236"/>
+        <location filename="parameter_study_spec.py" line="246"/>
         <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="251"/>
+        <location filename="parameter_study_spec.py" line="261"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="290"/>
+        <location filename="parameter_study_spec.py" line="300"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="291"/>
+        <location filename="parameter_study_spec.py" line="301"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="370"/>
+        <location filename="parameter_study_spec.py" line="380"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="371"/>
+        <location filename="parameter_study_spec.py" line="381"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="463"/>
+        <location filename="parameter_study_spec.py" line="473"/>
         <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1250,102 +1250,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="32"/>
+        <location filename="task_driver.py" line="33"/>
         <source>Angle (value, start, offset)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="33"/>
+        <location filename="task_driver.py" line="34"/>
         <source>End angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="34"/>
+        <location filename="task_driver.py" line="35"/>
         <source>Angle amplitude</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="35"/>
+        <location filename="task_driver.py" line="36"/>
         <source>Speed [rpm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="36"/>
+        <location filename="task_driver.py" line="37"/>
         <source>Distance (value, start, offset)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="37"/>
+        <location filename="task_driver.py" line="38"/>
         <source>End distance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="38"/>
+        <location filename="task_driver.py" line="39"/>
         <source>Distance amplitude</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="39"/>
+        <location filename="task_driver.py" line="40"/>
         <source>Velocity [mm/s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="40"/>
-        <source>Start time [s]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="42"/>
-        <source>Frequency [Hz]</source>
+        <location filename="task_driver.py" line="41"/>
+        <source>Start time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="43"/>
+        <source>Frequency [Hz]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="44"/>
         <source>Phase</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="54"/>
+        <location filename="task_driver.py" line="55"/>
         <source>SimPhant driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="59"/>
+        <location filename="task_driver.py" line="60"/>
         <source>Driver &apos;%s&apos; (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="61"/>
+        <location filename="task_driver.py" line="62"/>
         <source>Driven joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="70"/>
+        <location filename="task_driver.py" line="71"/>
         <source>%s (%s joints)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="73"/>
+        <location filename="task_driver.py" line="74"/>
         <source>Driven</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="74"/>
+        <location filename="task_driver.py" line="75"/>
         <source>Motion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="80"/>
+        <location filename="task_driver.py" line="81"/>
         <source>Function</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="98"/>
+        <location filename="task_driver.py" line="102"/>
         <source>Expression in t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="99"/>
+        <location filename="task_driver.py" line="103"/>
         <source>SI (rad or m), e.g. 0.5*sin(2*pi*t)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1625,7 +1625,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="237"/>
+        <location filename="widgets.py" line="281"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1766,11 +1766,6 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="22"/>
-        <source>End time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_study.py" line="26"/>
         <source>Step of the fixed-step integrators; largest step of the adaptive ones (0 = unlimited)</source>
         <translation type="unfinished"></translation>
@@ -1876,12 +1871,17 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="150"/>
+        <location filename="widgets.py" line="82"/>
+        <source>Units: s, ms, us (u00b5s); e.g. 0.5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="widgets.py" line="194"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="215"/>
+        <location filename="widgets.py" line="259"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

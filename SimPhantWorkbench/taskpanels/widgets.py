@@ -79,7 +79,8 @@ class TimeBox(QtGui.QDoubleSpinBox):
         self.setRange(minimum, maximum)
         self.setValue(float(value))
         self.setToolTip((tooltip + "\n" if tooltip else "")
-                        + translate("SimPhant", "Units: s, ms, us (\u00b5s); e.g. 0.5 ms"))
+                        + translate("SimPhant", "Units: s, ms, us (%s); e.g. 0.5 ms")
+                        % "\u00b5s")
 
     def textFromValue(self, value):
         return format_time(value)

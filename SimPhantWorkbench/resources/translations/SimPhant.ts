@@ -230,7 +230,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="100"/>
+        <location filename="task_playback.py" line="114"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -270,7 +270,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="328"/>
+        <location filename="common.py" line="341"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -305,57 +305,57 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="181"/>
+        <location filename="kernel_warmup.py" line="182"/>
         <source>SimPhant: solver kernels for block size %d%s compiled in %.0f s (cached for later sessions)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="188"/>
+        <location filename="kernel_warmup.py" line="189"/>
         <source>SimPhant: could not prepare the solver kernels (%s); they are prepared when a study is solved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="198"/>
+        <location filename="kernel_warmup.py" line="199"/>
         <source> (the faster fixed-step loop, used from the next solve)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="198"/>
+        <location filename="kernel_warmup.py" line="199"/>
         <source> (adaptive integrators)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="207"/>
+        <location filename="kernel_warmup.py" line="208"/>
         <source>joint block size %d%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="208"/>
+        <location filename="kernel_warmup.py" line="209"/>
         <source>, adaptive integrators</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="212"/>
+        <location filename="kernel_warmup.py" line="213"/>
         <source>loading the solver kernels from the cache (%s): %.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="215"/>
+        <location filename="kernel_warmup.py" line="216"/>
         <source>compiling the solver kernels, first use on this computer (%s): %.0f s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="219"/>
+        <location filename="kernel_warmup.py" line="220"/>
         <source>, about %.0f s left (%.0f s measured here before)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="kernel_warmup.py" line="246"/>
+        <location filename="kernel_warmup.py" line="247"/>
         <source>SimPhant: solver kernels ready</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="outdated.py" line="37"/>
+        <location filename="outdated.py" line="38"/>
         <source>Outdated: the model changed after this result was computed (%s). Solve again for results of the model as it is.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1625,7 +1625,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="281"/>
+        <location filename="widgets.py" line="282"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1675,77 +1675,77 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="44"/>
+        <location filename="task_playback.py" line="47"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="55"/>
+        <location filename="task_playback.py" line="69"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="65"/>
+        <location filename="task_playback.py" line="79"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="84"/>
+        <location filename="task_playback.py" line="98"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="88"/>
+        <location filename="task_playback.py" line="102"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="92"/>
+        <location filename="task_playback.py" line="106"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="97"/>
+        <location filename="task_playback.py" line="111"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="107"/>
+        <location filename="task_playback.py" line="121"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="111"/>
+        <location filename="task_playback.py" line="125"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="113"/>
+        <location filename="task_playback.py" line="127"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="118"/>
+        <location filename="task_playback.py" line="132"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="137"/>
+        <location filename="task_playback.py" line="151"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="204"/>
+        <location filename="task_playback.py" line="218"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="214"/>
+        <location filename="task_playback.py" line="228"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="217"/>
+        <location filename="task_playback.py" line="231"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -1871,17 +1871,17 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="82"/>
-        <source>Units: s, ms, us (u00b5s); e.g. 0.5 ms</source>
+        <location filename="widgets.py" line="83"/>
+        <source>Units: s, ms, us (%s); e.g. 0.5 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="194"/>
+        <location filename="widgets.py" line="195"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="259"/>
+        <location filename="widgets.py" line="260"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

@@ -23,9 +23,9 @@ background when it is first activated.
 
 The fixed-step loop comes twice (``kernels``): ``integrate_fixed`` calls the stages of
 an evaluation, ``integrate_fixed_inlined`` has them inlined, faster per step (up to 3x
-on small models) but another half-minute or more to compile. ``ensure`` prepares the first, which is all a first
-solve waits for; ``ensure_inlined`` the second (the workbench does it in the
-background after the first; ``make setup`` too). ``fixed_step_kernel`` gives a run the
+on small models) but another half-minute or more to compile. ``ensure`` prepares the
+first, which is all a first solve waits for; ``ensure_inlined`` the second (the
+workbench does it in the background after the first; ``make setup`` too). ``fixed_step_kernel`` gives a run the
 inlined loop when this process has it, or numba's cache holds it (a marker file next to
 the cache, ``INLINED_MARKER``, written when it was compiled from today's sources), and
 the plain loop otherwise: a fresh install's first solve never waits for the inlined

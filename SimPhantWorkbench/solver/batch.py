@@ -198,10 +198,10 @@ def description(model, settings, solver=True, name=None):
         loads.append([nm(ld), ld.kind, nm(ld.body), ld.frame, _floats(ld.local_point), value])
     elements = []
     for e in getattr(model, "force_elements", ()):
-        d = e.description(_floats)
+        d = e.description(_floats, nm)
         if d is None:
             return None
-        elements.append(d if name is None else _element_renamed(d, e, nm))
+        elements.append(d)
     drivers = []
     for d in getattr(model, "drivers", []):
         motions = [m.describe() for m in d.motions]
@@ -235,13 +235,6 @@ def description(model, settings, solver=True, name=None):
 
 def _solver_name(entity):
     return entity.name
-
-
-def _element_renamed(d, e, nm):
-    """A force element's description (``ForceElement.description``: name, kind, geometry,
-    where = its joint or its two bodies and points, ...) with its names given by ``nm``."""
-    where = [nm(e.joint)] if e.joint is not None else [nm(e.body1), nm(e.body2)] + d[3][2:]
-    return [nm(e)] + d[1:3] + [where] + d[4:]
 
 
 def _digest(data):

@@ -279,10 +279,11 @@ class ForceElement:
             fa = p["value"]
         return np.array([k, c, self.x0, f0, fa]), ktab, ctab
 
-    def description(self, floats):
+    def description(self, floats, name=lambda entity: entity.name):
         """Plain data of everything that determines the element's force (``floats(a)``: exact
-        text of numbers), for model fingerprints; ``None`` when its input is an arbitrary
-        Python callable (only text functions can be described)."""
+        text of numbers; ``name(entity)``: the name of the element, its joint or bodies), for
+        model fingerprints; ``None`` when its input is an arbitrary Python callable (only
+        text functions can be described)."""
         par, ktab, ctab = self.coefficients()
         value = None
         if self.is_timed:
@@ -290,10 +291,10 @@ class ForceElement:
             if not isinstance(fn, ScalarTimeFunction):
                 return None
             value = ["function", fn.text]
-        where = ([self.joint.name] if self.joint is not None else
-                 [self.body1.name, self.body2.name, floats(self.points[0]),
+        where = ([name(self.joint)] if self.joint is not None else
+                 [name(self.body1), name(self.body2), floats(self.points[0]),
                   floats(self.points[1])])
-        return [self.name, self.kind, self.geometry, where, floats(par),
+        return [name(self), self.kind, self.geometry, where, floats(par),
                 None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
                 value]
 

@@ -502,6 +502,12 @@ MUTANTS = [
            ["tests/solver/test_warmup.py::"
             "test_a_run_takes_the_inlined_loop_only_when_it_is_ready_or_cached"],
            "runs stay on the plain loop after the inlined one was compiled"),
+    Mutant("inlined-marker-memo-never-refreshed", WARM,
+           "    if _marker_memo[0] != stamps:\n",
+           "    if _marker_memo[1] is None:\n",
+           ["tests/solver/test_warmup.py::"
+            "test_the_inlined_marker_follows_the_sources_without_hashing_them_each_run"],
+           "an edited kernel source keeps the old digest: a stale inlined loop is taken"),
     Mutant("inlined-loop-taken-uncompiled", WARM,
            "        else:\n            kind = \"plain\"\n",
            "        else:\n            kind = INLINED\n",

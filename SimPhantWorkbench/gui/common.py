@@ -130,6 +130,29 @@ def selection_study():
     return active_study()
 
 
+def selected_study_joints(kinds, what):
+    """``(joints, None)``: the Joints selected in the tree, one per entry of ``kinds``
+    (each entry: the joint kinds allowed there), all of the active study; else
+    ``(None, the reason)``. ``what`` names the element to be made (translated label)."""
+    study = active_study()
+    if study is None:
+        return None, translate("SimPhant", "There is no active study.")
+    joints = [o for o in selected_objects() if is_type(o, "SimPhant::Joint")]
+    if len(joints) != len(kinds):
+        return None, translate("SimPhant", "Select %s of study '%s' in the tree.") % (
+            translate("SimPhant", "one joint") if len(kinds) == 1
+            else translate("SimPhant", "%d joints") % len(kinds), study.Label)
+    for joint, allowed in zip(joints, kinds):
+        if find_study(joint) != study:
+            return None, translate("SimPhant", "Joint '%s' is not in the active study "
+                                   "'%s'.") % (joint.Label, study.Label)
+        if str(joint.JointType) not in allowed:
+            return None, translate("SimPhant", "Joint '%s' is %s: a %s needs one of the "
+                                   "joint kinds %s there.") % (
+                joint.Label, joint.JointType, what, ", ".join(allowed))
+    return joints, None
+
+
 def selected_elements():
     """``[(object, subname)]`` of the selection as a click gives it (``UNRESOLVED``): the
     top-level object and the path to the picked element (``""`` for a whole object)."""

@@ -8,62 +8,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_couplers.py" line="29"/>
-        <source>no active study</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="32"/>
-        <source>select %s of study &apos;%s&apos; in the tree</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="33"/>
-        <source>one joint</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="34"/>
-        <source>%d joints</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="cmd_couplers.py" line="38"/>
-        <source>joint &apos;%s&apos; is not in the active study &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="41"/>
-        <source>joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="56"/>
         <source>Select the joints of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="31"/>
-        <source>There is no active study.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="34"/>
-        <source>Select one joint of study &apos;%s&apos; in the tree.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="38"/>
-        <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="41"/>
-        <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="56"/>
+        <location filename="cmd_drivers.py" line="42"/>
         <source>Select a joint of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -250,27 +200,57 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="172"/>
+        <location filename="common.py" line="140"/>
+        <source>There is no active study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="142"/>
+        <source>Select %s of study &apos;%s&apos; in the tree.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="143"/>
+        <source>one joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="144"/>
+        <source>%d joints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="148"/>
+        <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="151"/>
+        <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="195"/>
         <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="175"/>
+        <location filename="common.py" line="198"/>
         <source>&apos;%s&apos; has no placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="184"/>
+        <location filename="common.py" line="207"/>
         <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="278"/>
+        <location filename="common.py" line="301"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="341"/>
+        <location filename="common.py" line="364"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>

@@ -133,3 +133,49 @@ def test_align_moves_side_1_when_side_2_is_the_ground(assembly):
     obj.Placement = placement
     assert picking.joint_gap("spherical", *refs, study_bodies(study))[0] < 1e-9
     assert ground.Placement == before
+
+
+def test_a_point_on_a_circle_goes_to_the_nearest_point_of_the_circle():
+    rng = np.random.default_rng(9)
+    length = 0.05
+    for _ in range(10):
+        f1, f2 = _frames(rng)
+        R, b = align_motion("revolute_spherical", f1, f2, length)
+        p1, z1, p2 = f1[0], f1[1][:, 2], f2[0]
+        radial = (p2 - p1) - ((p2 - p1) @ z1) * z1
+        nearest = p1 + length * radial / np.linalg.norm(radial)
+        assert np.allclose(R, np.eye(3), atol=1e-9)
+        assert np.allclose(R @ p2 + b, nearest, atol=1e-9)
+
+
+def _swing(a, b):
+    """Least rotation taking unit vector ``a`` to the nearer of ``b``, ``-b``."""
+    b = b if a @ b >= 0.0 else -b
+    axis = np.cross(a, b)
+    s = np.linalg.norm(axis)
+    if s < 1e-15:
+        return np.eye(3)
+    angle = math.atan2(s, a @ b)
+    K = np.cross(np.eye(3), axis / s)
+    return np.eye(3) + math.sin(angle) * K + (1.0 - math.cos(angle)) * K @ K
+
+
+def test_moving_side_1_of_a_cylindrical_joint_turns_and_shifts_the_least():
+    """Side 1's frame carries the axes the rows measure along: turning it changes what the
+    rows ask of the shift. The least motion is the least turn of z1 onto the other axis
+    and the shortest shift onto the other's line (weighed as ``align_motion`` weighs
+    them); the first pose Newton's method finds that meets the rows is not."""
+    rng = np.random.default_rng(11)
+    scale = 0.1
+    for _ in range(10):
+        f1, f2 = _frames(rng)
+        (p1, R1), (p2, R2) = f1, f2
+        R, b = align_motion("cylindrical", f1, f2, move=1, scale=scale)
+        cost = _angle(R) ** 2 + (np.linalg.norm(R @ p1 + b - p1) / scale) ** 2
+        Q = _swing(R1[:, 2], R2[:, 2])                   # turn z1 onto the axis of side 2
+        z = R2[:, 2]
+        shift = (p2 - p1) - ((p2 - p1) @ z) * z            # then onto the line
+        least = _angle(Q) ** 2 + (np.linalg.norm(shift) / scale) ** 2
+        g = (R @ p1 + b, R @ R1)
+        assert max(abs(v) for _, v in frame_residuals("cylindrical", g, f2)) < 1e-10
+        assert cost == pytest.approx(least, abs=1e-9)

@@ -31,7 +31,7 @@ from .bodies import body_of_object
 from .joints import joint_data
 from .massprops import container_placement
 from .units import M_PER_MM, frame_to_placement, matrix_to_rotation
-from .references import is_datum_frame, reference_frame, split_subname
+from .references import is_datum, reference_frame, split_subname
 from ..solver import JOINT_TYPES, ModelError
 from ..solver.alignment import align_motion
 from ..solver.dof import frame_gap
@@ -85,14 +85,15 @@ def resolve_pick(bodies, obj, subname):
     ``obj``/``subname`` are what FreeCAD's selection reports without resolving links:
     the top-level object and a dotted path to the element. The reference is expressed
     from the deepest object on the path that belongs to a body of ``bodies``. An element
-    is a vertex, an edge or a face, or a datum coordinate system picked whole (see
+    is a vertex, an edge or a face, or a datum coordinate system, line, plane or point
+    picked whole (see
     ``references.reference_frame``).
     """
     path, element = split_subname(subname or "")
     chain = path_objects(obj, subname)
-    if not element and not is_datum_frame(chain[-1][0]):
+    if not element and not is_datum(chain[-1][0]):
         raise ModelError("'%s': pick a vertex, an edge, a face or a datum coordinate system, "
-                         "not the whole object" % obj.Label)
+                         "line, plane or point, not the whole object" % obj.Label)
     if element and element.rstrip("0123456789") not in ("Vertex", "Edge", "Face"):
         raise ModelError("'%s': pick a vertex, an edge or a face, not the whole object"
                          % obj.Label)

@@ -66,7 +66,7 @@ SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.document.references import reference_frame
         from SimPhantWorkbench.gui import common
         from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
-        doc = LA.build(TMP)
+        doc = LA.build(TMP, datums=True)
         FreeCAD.setActiveDocument(doc.Name)
         FreeCADGui.ActiveDocument = FreeCADGui.getDocument(doc.Name)
         FreeCADGui.ActiveDocument.ActiveView.viewIsometric()
@@ -162,6 +162,26 @@ SCRIPT = textwrap.dedent('''
         res["t"] = [float(x) for x in r.t]
         res["end_path"] = r.point_position(crank.Label, local).tolist()
         res["tip"] = list(reference_frame(crank_link, "LCS_Tip.").point)
+
+        # 4. datum line, plane and point picked whole through the link, in the panel
+        FreeCADGui.runCommand("SimPhant_Joint_revolute")
+        pump()
+        panel = TaskJoint.current
+        origin = part.Origin.Name
+        FreeCADGui.Selection.addSelection(doc.Name, model.Name, "Crank_1.%s." % origin)
+        pump()
+        res["origin_refusal"] = panel.refusal.text()
+        for first, second, kind in (("Ground_1.LCS_Pivot.", "Crank_1.Line_Tip.", "revolute"),
+                                    ("Ground_1.LCS_Pivot.", "Crank_1.Plane_Top.", "planar"),
+                                    ("Ground_1.LCS_Pivot.", "Crank_1.Point_Tip.", "spherical")):
+            panel.kind_box.setCurrentIndex(panel.kind_box.findData(kind))
+            panel.repick(0)
+            select(doc, model, first)          # a fresh click: the selection cleared first
+            select(doc, model, second)
+            res["datum_" + kind] = [[r[1].Name, r[2]] for r in panel.refs] + [
+                panel.update(), panel.gap_label.text()]
+        panel.reject()
+        pump()
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -211,6 +231,15 @@ def test_align_moves_the_link_in_one_undo_step(align):
     assert np.allclose(np.array(align["tip"]) * 1e3, PIVOT, atol=1e-9)
     for shot in align["shots"]:
         assert os.path.getsize(shot) > 1000
+
+
+def test_datum_lines_planes_and_points_are_picked_through_the_link(align):
+    assert "datum coordinate system, line, plane or point" in align["origin_refusal"]
+    for kind, datum in (("revolute", "Line_Tip."), ("planar", "Plane_Top."),
+                        ("spherical", "Point_Tip.")):
+        refs = align["datum_" + kind]
+        assert refs[:2] == [["Ground_1", "LCS_Pivot."], ["Crank_1", datum]], refs
+        assert refs[2] and refs[3].startswith("Aligned"), refs        # the tip is on the pivot
 
 
 def test_the_aligned_crank_turns_about_the_pivot_as_the_closed_form(align):

@@ -18,9 +18,11 @@ import FreeCAD
 import Part
 
 from .massprops import M_PER_MM, container_matrix, shape_at
+from .units import rotation_to_matrix
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "DATUM_ELEMENT_TYPES", "reference_frame",
+__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "DATUM_ELEMENT_TYPES", "ORIGIN_AXES",
+           "reference_frame",
            "global_element", "split_subname", "is_datum_frame", "is_datum"]
 
 RefFrame = namedtuple("RefFrame", [
@@ -39,17 +41,19 @@ DATUM_FRAME_TYPES = ("PartDesign::CoordinateSystem", "App::LocalCoordinateSystem
 
 #: datum lines, planes and points picked whole: ``(type, kind, axis)``, the first type the
 #: object derives from counts; ``axis`` is the column of the datum's placement rotation
-#: that is the line's direction or the plane's normal (``None``: a point, no axis).
+#: that is the line's direction or the plane's normal (``None``: a point, no axis;
+#: ``"role"``: the axis of the ``App::Origin`` its ``Role`` names, ``ORIGIN_AXES``).
 #: PartDesign's datums (and FreeCAD 1.x's Part datums) run along / are normal to their
-#: local z; an ``App::Line`` of an ``App::Origin`` runs along its local x on FreeCAD 0.x
-#: and along its local z on 1.x (whose origin axes are turned accordingly).
+#: local z; the axes of an Origin are ``App::Line`` objects whose placement turns differ
+#: between FreeCAD versions, so their Role says the direction.
 DATUM_ELEMENT_TYPES = (
     ("PartDesign::Line", "line", 2), ("Part::DatumLine", "line", 2),
     ("PartDesign::Plane", "plane", 2), ("Part::DatumPlane", "plane", 2),
     ("PartDesign::Point", "vertex", None), ("Part::DatumPoint", "vertex", None),
-    ("App::Line", "line", 0 if FreeCAD.Version()[0] == "0" else 2),
-    ("App::Plane", "plane", 2), ("App::Point", "vertex", None),
+    ("App::Line", "line", "role"), ("App::Plane", "plane", 2), ("App::Point", "vertex", None),
 )
+#: the Origin's axis each ``App::Line`` Role names (another Role or none: the line's local x)
+ORIGIN_AXES = {"X_Axis": 0, "Y_Axis": 1, "Z_Axis": 2}
 
 SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar, "
                   "cylindrical, spherical or conical face")
@@ -178,6 +182,11 @@ def _datum_frame(obj, path, label):
     if element is None:
         return RefFrame("frame", point, R[:, 2].copy(), label, R)
     kind, axis = element
+    if axis == "role":
+        axis = ORIGIN_AXES.get(str(getattr(target, "Role", "")))
+        own = rotation_to_matrix(target.Placement.Rotation)
+        R = R @ own.T if axis is not None else R        # the Origin's axes, in world
+        axis = 0 if axis is None else axis
     return RefFrame(kind, point, None if axis is None else R[:, axis].copy(), label)
 
 

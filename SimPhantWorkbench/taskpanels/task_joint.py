@@ -30,7 +30,7 @@ from ..document.base import study_bodies
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
-from .widgets import quantity_box, quantity_value, set_quantity
+from .widgets import push_button, quantity_box, quantity_value, set_quantity
 
 __all__ = ["TaskJoint"]
 
@@ -153,18 +153,15 @@ class TaskJoint:
         self.gap_label.setWordWrap(True)
         lay.addWidget(self.gap_label)
         buttons = QtGui.QHBoxLayout()
-        self.align_button = QtGui.QPushButton(translate("SimPhant", "Align"))
-        self.align_button.setToolTip(translate(
+        self.align_button = push_button(translate("SimPhant", "Align"), translate(
             "SimPhant", "Move the body of reference 2 (of reference 1 when that of reference "
             "2 is fixed) into place so that the frames meet the joint; one undo step. Only "
-            "that body moves: bodies joined to it by other joints stay where they are"))
-        self.align_button.clicked.connect(self.align)
+            "that body moves: bodies joined to it by other joints stay where they are"),
+            self.align)
+        self.gap_offset = push_button(translate("SimPhant", "Set offset"), translate(
+            "SimPhant", "Keep the bodies where they are: set Offset so that the frames stay "
+            "as far apart along the joint axis as picked"), self.offset_from_gap)
         buttons.addWidget(self.align_button)
-        self.gap_offset = QtGui.QPushButton(translate("SimPhant", "Set offset"))
-        self.gap_offset.setToolTip(translate("SimPhant", "Keep the bodies where they are: set "
-                                             "Offset so that the frames stay as far apart "
-                                             "along the joint axis as picked"))
-        self.gap_offset.clicked.connect(self.offset_from_gap)
         buttons.addWidget(self.gap_offset)
         lay.addLayout(buttons)
         self.needs_label = QtGui.QLabel()

@@ -18,10 +18,12 @@ import FreeCAD
 import Part
 
 from .massprops import M_PER_MM, container_matrix, shape_at
+from .units import rotation_to_matrix
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "reference_frame", "global_element",
-           "split_subname", "is_datum_frame"]
+__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "DATUM_ELEMENT_TYPES", "ORIGIN_AXES",
+           "reference_frame",
+           "global_element", "split_subname", "is_datum_frame", "is_datum"]
 
 RefFrame = namedtuple("RefFrame", [
     "kind",   # one of KINDS
@@ -36,6 +38,22 @@ KINDS = ("vertex", "line", "circle", "plane", "cylinder", "sphere", "cone", "fra
 #: datum coordinate systems picked whole give their own frame (Assembly4's LCS are
 #: ``PartDesign::CoordinateSystem``; FreeCAD 1.x adds ``App::LocalCoordinateSystem`` kinds)
 DATUM_FRAME_TYPES = ("PartDesign::CoordinateSystem", "App::LocalCoordinateSystem")
+
+#: datum lines, planes and points picked whole: ``(type, kind, axis)``, the first type the
+#: object derives from counts; ``axis`` is the column of the datum's placement rotation
+#: that is the line's direction or the plane's normal (``None``: a point, no axis;
+#: ``"role"``: the axis of the ``App::Origin`` its ``Role`` names, ``ORIGIN_AXES``).
+#: PartDesign's datums (and FreeCAD 1.x's Part datums) run along / are normal to their
+#: local z; the axes of an Origin are ``App::Line`` objects whose placement turns differ
+#: between FreeCAD versions, so their Role says the direction.
+DATUM_ELEMENT_TYPES = (
+    ("PartDesign::Line", "line", 2), ("Part::DatumLine", "line", 2),
+    ("PartDesign::Plane", "plane", 2), ("Part::DatumPlane", "plane", 2),
+    ("PartDesign::Point", "vertex", None), ("Part::DatumPoint", "vertex", None),
+    ("App::Line", "line", "role"), ("App::Plane", "plane", 2), ("App::Point", "vertex", None),
+)
+#: the Origin's axis each ``App::Line`` Role names (another Role or none: the line's local x)
+ORIGIN_AXES = {"X_Axis": 0, "Y_Axis": 1, "Z_Axis": 2}
 
 SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar, "
                   "cylindrical, spherical or conical face")
@@ -128,21 +146,48 @@ def is_datum_frame(obj):
     return obj is not None and any(obj.isDerivedFrom(t) for t in DATUM_FRAME_TYPES)
 
 
+def _datum_element(obj):
+    """``(kind, axis column)`` of a datum line, plane or point (``DATUM_ELEMENT_TYPES``),
+    else ``None``."""
+    if obj is None:
+        return None
+    return next(((kind, axis) for t, kind, axis in DATUM_ELEMENT_TYPES
+                 if obj.isDerivedFrom(t)), None)
+
+
+def is_datum(obj):
+    """Whether ``obj`` gives a joint frame picked whole: a datum coordinate system, line,
+    plane or point (PartDesign, Part, an ``App::Origin``'s axes and planes)."""
+    return is_datum_frame(obj) or _datum_element(obj) is not None
+
+
 def _datum_frame(obj, path, label):
-    """``RefFrame`` of the datum coordinate system at ``path`` below ``obj`` (``""``:
-    ``obj`` itself): its origin, its z axis and its full rotation, in world."""
+    """``RefFrame`` of the datum at ``path`` below ``obj`` (``""``: ``obj`` itself), in
+    world: a coordinate system gives its origin, z axis and full rotation; a line its
+    placement's origin (on the line) and direction; a plane its placement's origin (on
+    the plane) and normal; a point its position."""
     if path:
         found = obj.getSubObject(path, 2)         # (object, matrix, ...)
         target, matrix = (found[0], found[1]) if found else (None, None)
     else:
         target, matrix = obj, obj.Placement.toMatrix()
-    if not is_datum_frame(target):
+    element = _datum_element(target)
+    if not is_datum_frame(target) and element is None:
         raise ModelError("%s: no element: the path does not name a vertex, edge or face, and "
-                         "'%s' is not a datum coordinate system"
+                         "'%s' is not a datum (coordinate system, line, plane or point)"
                          % (label, getattr(target, "Label", path.rstrip(".") or obj.Label)))
     world = FreeCAD.Placement(container_matrix(obj).multiply(matrix))
     R = np.array(world.Rotation.toMatrix().A, dtype=float).reshape(4, 4)[:3, :3]
-    return RefFrame("frame", _array(world.Base) * M_PER_MM, R[:, 2].copy(), label, R)
+    point = _array(world.Base) * M_PER_MM
+    if element is None:
+        return RefFrame("frame", point, R[:, 2].copy(), label, R)
+    kind, axis = element
+    if axis == "role":
+        axis = ORIGIN_AXES.get(str(getattr(target, "Role", "")))
+        own = rotation_to_matrix(target.Placement.Rotation)
+        R = R @ own.T if axis is not None else R        # the Origin's axes, in world
+        axis = 0 if axis is None else axis
+    return RefFrame(kind, point, None if axis is None else R[:, axis].copy(), label)
 
 
 def reference_frame(obj, subname):
@@ -162,6 +207,9 @@ def reference_frame(obj, subname):
     cone      apex                                        the cone's Axis
     frame     origin of a datum coordinate system         its z axis (``rotation``: all
               (the path names it, no element)             three axes)
+    line      a datum line's placement origin             its direction
+    plane     a datum plane's placement origin            its normal
+    vertex    a datum point                               None
     ========  ==========================================  ============================
 
     Axes of circles, cylinders and cones are as FreeCAD's geometry reports
@@ -192,8 +240,8 @@ def reference_frame(obj, subname):
     """
     label = "%s.%s" % (obj.Label, subname)
     path, element = split_subname(subname)
-    if not element:
-        return _datum_frame(obj, path, label)
+    if not element or (path and _datum_element(obj.getSubObject(path, 1)) is not None):
+        return _datum_frame(obj, path, label)      # a datum, or an edge/face of one
     element = global_element(obj, subname)
     kind, point, axis = _ELEMENT_FRAMES[element.ShapeType](element, label)
     return RefFrame(kind, _array(point) * M_PER_MM, None if axis is None else _unit(axis),

@@ -14,7 +14,7 @@ import FreeCADGui
 from ..document.base import STUDY, find_study, is_type, studies, study_bodies, transaction
 from .translation import translate
 
-__all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
+__all__ = ["ICON_DIR", "icon_path", "message", "choose", "active_study", "set_active_study",
            "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
            "add_and_edit", "NewObjects", "claim_new", "close_task",
            "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
@@ -64,6 +64,26 @@ def message(kind, title, text):
         kind, QtGui.QMessageBox.information)
     box(parent, title, text)
     return None
+
+
+def choose(title, text, options, default):
+    """Ask the user to pick one of ``options`` (``[(key, button text)]``, the last one
+    the Escape button); returns the key. With ``message_hook`` set it is called with kind
+    "choice" and its answer used when it is one of the keys, else ``default``."""
+    FreeCAD.Console.PrintMessage("SimPhant: %s: %s\n" % (title, text))
+    keys = [k for k, _ in options]
+    if message_hook is not None:
+        answer = message_hook("choice", title, text)
+        return answer if answer in keys else default
+    from PySide import QtGui
+    box = QtGui.QMessageBox(QtGui.QMessageBox.Warning, title, text,
+                            QtGui.QMessageBox.NoButton, FreeCADGui.getMainWindow())
+    buttons = [box.addButton(label, QtGui.QMessageBox.ActionRole) for _, label in options]
+    box.setDefaultButton(buttons[keys.index(default)])
+    box.setEscapeButton(buttons[-1])
+    box.exec_()
+    clicked = box.clickedButton()
+    return next((k for k, b in zip(keys, buttons) if b is clicked), keys[-1])
 
 
 def obj_expr(obj):

@@ -200,57 +200,57 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="140"/>
+        <location filename="common.py" line="160"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="142"/>
+        <location filename="common.py" line="162"/>
         <source>Select %s of study &apos;%s&apos; in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="143"/>
+        <location filename="common.py" line="163"/>
         <source>one joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="144"/>
+        <location filename="common.py" line="164"/>
         <source>%d joints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="148"/>
+        <location filename="common.py" line="168"/>
         <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="151"/>
+        <location filename="common.py" line="171"/>
         <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="195"/>
+        <location filename="common.py" line="215"/>
         <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="198"/>
+        <location filename="common.py" line="218"/>
         <source>&apos;%s&apos; has no placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="207"/>
+        <location filename="common.py" line="227"/>
         <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="301"/>
+        <location filename="common.py" line="321"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="364"/>
+        <location filename="common.py" line="384"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1410,62 +1410,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="39"/>
+        <location filename="task_joint.py" line="47"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="107"/>
+        <location filename="task_joint.py" line="116"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="276"/>
+        <location filename="task_joint.py" line="325"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="112"/>
+        <location filename="task_joint.py" line="121"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="124"/>
+        <location filename="task_joint.py" line="133"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="127"/>
+        <location filename="task_joint.py" line="136"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="131"/>
+        <location filename="task_joint.py" line="140"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="135"/>
+        <location filename="task_joint.py" line="144"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="138"/>
+        <location filename="task_joint.py" line="147"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="147"/>
-        <source>Keep the gap along the axis (set Offset)</source>
+        <location filename="task_joint.py" line="445"/>
+        <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="149"/>
-        <source>Set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <location filename="task_joint.py" line="159"/>
+        <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="237"/>
+        <location filename="task_joint.py" line="161"/>
+        <source>Set offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="163"/>
+        <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="212"/>
+        <source>Cannot align: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="215"/>
+        <source>Align &apos;%s&apos; to joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="286"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1475,73 +1495,88 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="283"/>
+        <location filename="task_joint.py" line="332"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="285"/>
+        <location filename="task_joint.py" line="334"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="287"/>
+        <location filename="task_joint.py" line="336"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="298"/>
+        <location filename="task_joint.py" line="348"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="302"/>
+        <location filename="task_joint.py" line="352"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="315"/>
+        <location filename="task_joint.py" line="365"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="324"/>
+        <location filename="task_joint.py" line="374"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="326"/>
+        <location filename="task_joint.py" line="376"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="337"/>
+        <location filename="task_joint.py" line="387"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="344"/>
-        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; pick other elements, or keep the gap along the axis with Offset.</source>
+        <location filename="task_joint.py" line="395"/>
+        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="374"/>
+        <location filename="task_joint.py" line="426"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="376"/>
+        <location filename="task_joint.py" line="430"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="377"/>
+        <location filename="task_joint.py" line="431"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="405"/>
+        <location filename="task_joint.py" line="476"/>
         <source>SimPhant joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="444"/>
+        <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="446"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="447"/>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1605,7 +1640,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="282"/>
+        <location filename="widgets.py" line="290"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1856,12 +1891,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="195"/>
+        <location filename="widgets.py" line="203"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="260"/>
+        <location filename="widgets.py" line="268"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1,0 +1,296 @@
+"""Geometric signatures of picked references: references that survive model edits.
+
+A reference names an element by its index, ``Crank_1.CrankshaftSolid.Face1``. When the
+part is edited, FreeCAD may renumber the elements (on 0.20 always, on 1.x where its
+element maps lose track), and the same name then designates another face: a joint would
+silently sit on the journal instead of the crank pin. So when a reference is made, what it
+pointed to is written down with it -- its *signature*: the element's kind (vertex, line,
+circle, plane, cylinder, sphere, cone), its point and axis as ``references.reference_frame``
+takes them, and its radius, in the coordinates of the object the reference names (its own
+placement and its containers' left out: moving the body, or the ``App::Link`` showing a
+part of another file, changes nothing).
+
+The signatures are kept in the owning object's ``ReferenceSignatures`` map (saved with the
+document): property name -> JSON ``{"ref": "<object Name>:<subname>", "kind", "point",
+"axis", "radius"}``. ``ref`` says which value of the reference the signature was taken
+of: a reference set since (re-picked) without a signature of its own has none.
+
+* ``record_signature`` takes one when a reference is set (the objects' ``onChanged``: GUI
+  picks, the factory, assembly import, scripts); a document saved by an older version has
+  none, ``pending_signatures``/``write_signatures`` take them when a run's result is stored;
+* ``verify_reference`` (every reading of a joint's, load's or force element's reference)
+  raises a ``ModelError`` naming the object and saying what changed when the element the
+  name designates no longer matches its signature;
+* ``repair_references`` (``run.prepare``: every Solve, Check model, command-line run and
+  sweep) re-points such a reference to the element of the same sub-object that matches the
+  signature, when exactly one does (one undo step, its title naming the object and both
+  elements), or refuses the run naming the object, the reference and what changed.
+"""
+import json
+from collections import namedtuple
+
+import numpy as np
+
+import FreeCAD
+
+from ..solver import ModelError
+from .base import object_label, transaction
+from .links import REFERENCE_TYPE, reference_of
+from .references import element_geometry, element_names, local_element, split_subname
+
+__all__ = ["SIGNATURES", "LENGTH_TOLERANCE", "ANGLE_TOLERANCE", "reference_properties",
+           "signature", "stored_signature", "record_signature", "same_geometry", "describe",
+           "ReferenceCheck", "check_reference", "verify_reference", "repair_references",
+           "pending_signatures", "write_signatures"]
+
+#: the property of joints, loads and force elements holding their references' signatures
+SIGNATURES = "ReferenceSignatures"
+#: points and radii closer than this [mm] (plus 1e-9 of the coordinate's size) are the same
+LENGTH_TOLERANCE = 1e-4
+#: axes with 1 - |cos| below this are the same (either sense: a cylinder's axis sign is a
+#: modelling accident, and joints align anti-parallel sides anyway)
+ANGLE_TOLERANCE = 1e-7
+
+_ELEMENT_TYPE = {"vertex": "Vertex", "line": "Edge", "circle": "Edge", "plane": "Face",
+                 "cylinder": "Face", "sphere": "Face", "cone": "Face"}
+
+
+def reference_properties(owner):
+    """Names of ``owner``'s picked-reference properties (``links.REFERENCE_TYPE``)."""
+    return [p for p in owner.PropertiesList if owner.getTypeIdOfProperty(p) == REFERENCE_TYPE]
+
+
+def _key(obj, sub):
+    return "%s:%s" % (obj.Name, sub)
+
+
+def _geometry_of(element, label):
+    kind, point, axis, radius = element_geometry(element, label)
+    return {"kind": kind, "point": [float(c) for c in point],
+            "axis": None if axis is None else [float(c) for c in axis], "radius": radius}
+
+
+def signature(obj, sub):
+    """The signature of element ``sub`` of ``obj`` (a dict, see the module), or ``None``
+    when ``sub`` names no element (a whole object, a datum coordinate system: nothing is
+    renumbered) or it cannot be read (the reference is then refused where it is used)."""
+    _, element = split_subname(sub or "")
+    if not element:
+        return None
+    label = "%s.%s" % (obj.Label, sub)
+    try:
+        sig = _geometry_of(local_element(obj, sub), label)
+    except Exception:  # noqa: BLE001 - missing or unsupported elements are refused elsewhere
+        return None
+    sig["ref"] = _key(obj, sub)
+    return sig
+
+
+def stored_signature(owner, prop):
+    """The signature kept for ``owner``'s reference property ``prop``, or ``None``."""
+    text = dict(getattr(owner, SIGNATURES, None) or {}).get(prop)
+    if not text:
+        return None
+    try:
+        sig = json.loads(text)
+    except ValueError:
+        return None
+    return sig if isinstance(sig, dict) and "kind" in sig and "ref" in sig else None
+
+
+def _current(owner, prop):
+    """``(obj, sub)`` of ``owner``'s reference ``prop``, or ``None`` (empty, unusable)."""
+    try:
+        return reference_of(getattr(owner, prop), owner)
+    except ModelError:
+        return None
+
+
+def _set_entry(owner, prop, sig):
+    entries = dict(getattr(owner, SIGNATURES) or {})
+    if sig is None:
+        if prop not in entries:
+            return
+        entries.pop(prop)
+    else:
+        text = json.dumps(sig, sort_keys=True)
+        if entries.get(prop) == text:
+            return
+        entries[prop] = text
+    setattr(owner, SIGNATURES, entries)
+
+
+def record_signature(owner, prop):
+    """Take the signature of ``owner``'s reference ``prop`` as it is now (or drop it when
+    the reference names no element). Not while the document is being restored or undone:
+    the signatures then come back with the references."""
+    if not hasattr(owner, SIGNATURES):
+        return
+    doc = owner.Document
+    if getattr(doc, "Restoring", False) or getattr(doc, "Transacting", False) \
+            or "Restore" in owner.State:
+        return
+    ref = _current(owner, prop)
+    _set_entry(owner, prop, None if ref is None else signature(*ref))
+
+
+def _close(a, b):
+    return abs(a - b) <= LENGTH_TOLERANCE + 1e-9 * max(abs(a), abs(b))
+
+
+def same_geometry(old, new):
+    """Whether two signatures describe the same element geometry (kind, radius, axis and
+    point within ``LENGTH_TOLERANCE`` and ``ANGLE_TOLERANCE``)."""
+    if old["kind"] != new["kind"]:
+        return False
+    if (old.get("radius") is None) != (new.get("radius") is None):
+        return False
+    if old.get("radius") is not None and not _close(old["radius"], new["radius"]):
+        return False
+    if (old.get("axis") is None) != (new.get("axis") is None):
+        return False
+    if old.get("axis") is not None and \
+            1.0 - abs(float(np.dot(old["axis"], new["axis"]))) > ANGLE_TOLERANCE:
+        return False
+    return all(_close(a, b) for a, b in zip(old["point"], new["point"]))
+
+
+def _vector(v):
+    return "(%s)" % ", ".join("%.6g" % (0.0 if abs(c) < 5e-13 else c) for c in v)
+
+
+def describe(sig):
+    """``"a cylinder r=20 mm at (60, 0, 40) mm, axis (0, 0, 1)"``."""
+    kind = sig["kind"]
+    text = "%s %s" % ("an" if kind[0] in "aeiou" else "a", kind)
+    if sig.get("radius") is not None:
+        text += " r=%.6g mm" % sig["radius"]
+    text += " at %s mm" % _vector(sig["point"])
+    if sig.get("axis") is not None:
+        text += ", axis %s" % _vector(sig["axis"])
+    return text
+
+
+ReferenceCheck = namedtuple("ReferenceCheck", [
+    "status",    # "ok" (matches, or nothing to check), "moved" (new_sub matches) or "broken"
+    "obj",       # the referenced object (None for "ok")
+    "sub",       # the subname now stored
+    "new_sub",   # "moved": the subname of the element matching the signature
+    "message",   # "moved"/"broken": what changed, naming the owner and the reference
+])
+
+_OK = ReferenceCheck("ok", None, None, None, None)
+
+
+def check_reference(owner, prop):
+    """Compare the element ``owner``'s reference ``prop`` designates now with its signature
+    (``ReferenceCheck``). Without a signature of the reference's current value there is
+    nothing to compare ("ok")."""
+    sig = stored_signature(owner, prop)
+    ref = _current(owner, prop)
+    if sig is None or ref is None or sig["ref"] != _key(*ref):
+        return _OK
+    obj, sub = ref
+    label = "%s.%s" % (obj.Label, sub)
+    try:
+        now = _geometry_of(local_element(obj, sub), label)
+    except ModelError as exc:
+        now, gone = None, str(exc).split(": ", 1)[-1]
+    if now is not None and same_geometry(sig, now):
+        return _OK
+    matches = [name for name, element in element_names(obj, sub, _ELEMENT_TYPE[sig["kind"]])
+               if _matches(sig, element, label)]
+    what = "%s: %s '%s' was %s; " % (object_label(owner), prop, label, describe(sig))
+    what += ("it is now %s" % describe(now)) if now is not None else "now: %s" % gone
+    if len(matches) == 1:
+        return ReferenceCheck("moved", obj, sub, matches[0], what + " (the model was edited and "
+                              "the element renumbered): the element that matches is '%s.%s'"
+                              % (obj.Label, matches[0]))
+    why = "no element of '%s' matches it any more" % obj.Label if not matches else \
+        "several elements match it (%s)" % ", ".join(m.rsplit(".", 1)[-1] for m in matches)
+    return ReferenceCheck("broken", obj, sub, None, "%s; %s - re-pick it" % (what, why))
+
+
+def _matches(sig, element, label):
+    try:
+        return same_geometry(sig, _geometry_of(element, label))
+    except Exception:  # noqa: BLE001 - unsupported geometry matches nothing
+        return False
+
+
+def verify_reference(owner, prop):
+    """``ModelError`` (see ``check_reference``) when ``owner``'s reference ``prop`` no longer
+    designates the element it was made on; a renumbered one says that running re-points
+    it. Objects without signatures (a joint being drafted) pass."""
+    if not hasattr(owner, SIGNATURES):
+        return
+    check = check_reference(owner, prop)
+    if check.status == "moved":
+        raise ModelError(check.message + "; Check model or Solve re-points it")
+    if check.status == "broken":
+        raise ModelError(check.message)
+
+
+def _checked_owners(study):
+    """Members of ``study`` whose references give frames (joints with explicit frames
+    use their references only to name the bodies)."""
+    return [o for o in study.Group if hasattr(o, SIGNATURES)
+            and str(getattr(o, "FrameSource", "References")) != "Placements"]
+
+
+def repair_references(study):
+    """Re-point every reference of ``study`` whose element was renumbered (see the module);
+    returns one message per re-pointed reference. ``ModelError`` listing every reference
+    that cannot be re-found, before anything changes."""
+    checks = [(owner, prop, check_reference(owner, prop))
+              for owner in _checked_owners(study) for prop in reference_properties(owner)]
+    broken = [c.message for _, _, c in checks if c.status == "broken"]
+    if broken:
+        raise ModelError("; ".join(broken))
+    moved = [(owner, prop, c) for owner, prop, c in checks if c.status == "moved"]
+    if not moved:
+        return []
+    notes = ["%s: %s re-pointed from '%s.%s' to '%s.%s' (the model was edited and the element "
+             "renumbered)" % (object_label(owner), prop, c.obj.Label, c.sub, c.obj.Label,
+                              c.new_sub) for owner, prop, c in moved]
+    title = "SimPhant: re-point " + ", ".join(
+        "%s %s %s -> %s" % (owner.Label, prop, c.sub.rsplit(".", 1)[-1],
+                            c.new_sub.rsplit(".", 1)[-1]) for owner, prop, c in moved)
+    with transaction(study.Document, title):
+        for owner, prop, c in moved:
+            setattr(owner, prop, (c.obj, [c.new_sub]))
+            record_signature(owner, prop)
+            owner.recompute()
+    for note in notes:
+        FreeCAD.Console.PrintMessage(note + "\n")
+    return notes
+
+
+def pending_signatures(study):
+    """``{owner Name: {property: signature}}`` of the references of ``study`` that have
+    none (documents of older versions): taken now, written with the run's result
+    (``write_signatures``)."""
+    out = {}
+    for owner in _checked_owners(study):
+        for prop in reference_properties(owner):
+            ref = _current(owner, prop)
+            old = stored_signature(owner, prop)
+            if ref is None or (old is not None and old["ref"] == _key(*ref)):
+                continue
+            sig = signature(*ref)
+            if sig is not None:
+                out.setdefault(owner.Name, {})[prop] = sig
+    return out
+
+
+def write_signatures(doc, pending):
+    """Store ``pending_signatures``' values (the caller holds the transaction); a reference
+    changed since keeps what it has."""
+    for name, entries in pending.items():
+        owner = doc.getObject(name)
+        if owner is None or not hasattr(owner, SIGNATURES):
+            continue
+        for prop, sig in entries.items():
+            ref = _current(owner, prop)
+            if ref is not None and _key(*ref) == sig["ref"]:
+                _set_entry(owner, prop, sig)

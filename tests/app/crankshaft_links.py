@@ -1,0 +1,128 @@
+"""A crankshaft swinging on its crank pin, built as a CAD designer builds an assembly: each
+part in its own file, an ``App::Part`` holding it, and an assembly file showing the parts
+through ``App::Link`` objects placed in an ``App::Part`` "Model".
+
+* ``crankshaft.FCStd``: ``CrankshaftPart`` holding ``CrankshaftSolid``, a ``Part::Feature``
+  whose shape a script writes (``set_crankshaft``): a journal (cylinder r = ``JOURNAL_R``
+  on the part's z axis, z 0..30) and a crank pin (r = ``PIN_R`` on the axis x = ``PIN_X``,
+  z 30..60). ``pin_first`` decides which of the two comes first in the compound, so its
+  faces are numbered one way or the other: the renumbering a model edit brings;
+* ``frame.FCStd``: ``FramePart`` holding ``Bearing``, a cylinder coaxial with the pin in the
+  assembly (same radius and length);
+* ``assembly.FCStd``: links ``Frame_1`` and ``Crank_1`` (placed at ``CRANK_PLACEMENT``), a
+  study with the frame fixed, the crankshaft moving, gravity along -y, and a revolute
+  ``CrankPin`` on the bearing's face and the crank pin's face.
+
+Faces are found by geometry, never by hard-coded indices."""
+import math
+import os
+
+import FreeCAD
+import Part
+
+from SimPhantWorkbench import factory
+
+JOURNAL_R = 25.0
+PIN_R = 20.0
+PIN_X = 60.0
+LENGTH = 30.0
+#: where the crankshaft part sits in the assembly [mm, deg about z]
+CRANK_BASE = (10.0, 20.0, 5.0)
+CRANK_ANGLE = 30.0
+
+
+def crank_placement():
+    return FreeCAD.Placement(FreeCAD.Vector(*CRANK_BASE),
+                             FreeCAD.Rotation(FreeCAD.Vector(0, 0, 1), CRANK_ANGLE))
+
+
+def crankshaft_shape(pin_radius=PIN_R, pin_first=True, journal_radius=JOURNAL_R):
+    """The journal and the pin as one compound (part coordinates, mm)."""
+    journal = Part.makeCylinder(journal_radius, LENGTH)
+    pin = Part.makeCylinder(pin_radius, LENGTH, FreeCAD.Vector(PIN_X, 0, LENGTH))
+    return Part.makeCompound([pin, journal] if pin_first else [journal, pin])
+
+
+def cylinder_face(shape, radius, x):
+    """``"FaceN"``: the cylindrical face of ``shape`` with ``radius`` on the axis at x."""
+    for i, face in enumerate(shape.Faces, start=1):
+        surface = face.Surface
+        if isinstance(surface, Part.Cylinder) and abs(surface.Radius - radius) < 1e-9 \
+                and abs(surface.Center.x - x) < 1e-9:
+            return "Face%d" % i
+    raise AssertionError("no cylinder r=%g at x=%g" % (radius, x))
+
+
+def set_crankshaft(doc, **kwargs):
+    """Rewrite the crankshaft's shape (``crankshaft_shape`` arguments) and recompute."""
+    solid = doc.getObject("CrankshaftSolid")
+    solid.Shape = crankshaft_shape(**kwargs)
+    doc.recompute()
+    return solid
+
+
+def pin_axis_world():
+    """``(point, direction)`` of the crank pin's axis in the assembly [mm]."""
+    pl = crank_placement()
+    return pl.multVec(FreeCAD.Vector(PIN_X, 0, 0)), pl.Rotation.multVec(FreeCAD.Vector(0, 0, 1))
+
+
+def _part_file(folder, name, part_name, solid_name, shape):
+    doc = FreeCAD.newDocument(name)
+    part = doc.addObject("App::Part", part_name)
+    solid = doc.addObject("Part::Feature", solid_name)
+    solid.Shape = shape
+    part.addObject(solid)
+    doc.recompute()
+    doc.saveAs(os.path.join(folder, name + ".FCStd"))
+    return doc
+
+
+def build(folder, undo=False):
+    """Write the three files into ``folder``; return ``(assembly, crankshaft doc, study)``
+    (the part documents stay open, as FreeCAD keeps them for the links). ``undo``: the
+    assembly records undo steps."""
+    crank = _part_file(folder, "crankshaft", "CrankshaftPart", "CrankshaftSolid",
+                       crankshaft_shape())
+    point, axis = pin_axis_world()
+    bearing = Part.makeCylinder(PIN_R, LENGTH, point + FreeCAD.Vector(0, 0, LENGTH), axis)
+    frame = _part_file(folder, "frame", "FramePart", "Bearing", bearing)
+    doc = FreeCAD.newDocument("assembly")
+    doc.saveAs(os.path.join(folder, "assembly.FCStd"))
+    if undo:
+        doc.UndoMode = 1
+    model = doc.addObject("App::Part", "Model")
+    for name, source, placement in (("Frame_1", frame.getObject("FramePart"), None),
+                                    ("Crank_1", crank.getObject("CrankshaftPart"),
+                                     crank_placement())):
+        link = doc.addObject("App::Link", name)
+        link.LinkedObject = source
+        if placement is not None:
+            link.Placement = placement
+        model.addObject(link)
+    doc.recompute()
+    study = factory.make_study(doc)
+    study.GravityDirection = FreeCAD.Vector(0, -1, 0)
+    study.EndTime = 0.2
+    frame_link, crank_link = doc.getObject("Frame_1"), doc.getObject("Crank_1")
+    factory.make_body(study, frame_link, fixed=True)
+    factory.make_body(study, crank_link, density=7850.0)
+    pin = cylinder_face(crank.getObject("CrankshaftSolid").Shape, PIN_R, PIN_X)
+    factory.make_joint(study, "revolute",
+                       (frame_link, "Bearing." + cylinder_face(bearing, PIN_R, point.x)),
+                       (crank_link, "CrankshaftSolid." + pin), name="CrankPin")
+    doc.recompute()
+    doc.save()
+    return doc, crank, study
+
+
+def cog_track(result):
+    """Distances [mm] of the crankshaft's CoG from the pin axis over the run, and its z."""
+    point, axis = pin_axis_world()
+    p = [point.x, point.y, point.z]
+    out = []
+    for pos in result.position(result.body_names[0]):
+        d = [pos[i] * 1000.0 - p[i] for i in range(3)]
+        along = sum(d[i] * axis[i] for i in range(3))
+        out.append(math.sqrt(max(sum(c * c for c in d) - along * along, 0.0)))
+    return out

@@ -1,0 +1,219 @@
+"""References that survive model edits: a crankshaft of its own file, linked into an
+assembly, swings on its crank pin; a script rewrites the part so that its faces are
+numbered the other way round (what FreeCAD 0.20's topological naming does on an edit), or
+changes the pin's radius. The revolute's reference follows the pin (same motion, one undo
+step naming the joint and both faces), or the run is refused naming the joint, the
+reference and what changed -- never a run on the journal."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import FreeCAD
+
+import crankshaft_links as CL
+from helpers_doc import docs  # noqa: F401 (fixture)
+from SimPhantWorkbench import factory, runner
+from SimPhantWorkbench.document import signatures
+from SimPhantWorkbench.document.conversion import convert
+from SimPhantWorkbench.run import prepare
+from SimPhantWorkbench.run.check import model_facts
+from SimPhantWorkbench.solver import ModelError
+
+#: the CoG's distance from the pin axis [mm]: the pin and the journal have the same
+#: length, so their masses are as their radii squared and the CoG lies between the axes
+COG_RADIUS = CL.PIN_X * CL.JOURNAL_R ** 2 / (CL.JOURNAL_R ** 2 + CL.PIN_R ** 2)
+
+
+@pytest.fixture
+def crank(docs, tmp_path):  # noqa: F811
+    docs()                            # closes every document the test opens
+    doc, part_doc, study = CL.build(str(tmp_path), undo=True)
+    return doc, part_doc, study
+
+
+def _pin_sub(part_doc, radius=CL.PIN_R):
+    return "CrankshaftSolid." + CL.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
+                                                 radius, CL.PIN_X)
+
+
+def _edit(doc, part_doc, **kwargs):
+    """Rewrite the crankshaft and recompute the assembly, as the user's edit does."""
+    CL.set_crankshaft(part_doc, **kwargs)
+    doc.recompute()
+
+
+def _run(study):
+    return runner.run_study(study, t_end=0.2)
+
+
+def _assert_swings_on_the_pin(result):
+    track = np.array(CL.cog_track(result))
+    assert np.abs(track - COG_RADIUS).max() < 1e-5
+    z = result.position(result.body_names[0])[:, 2]
+    assert np.ptp(z) < 1e-9
+
+
+def test_a_reference_made_records_its_signature_in_the_parts_coordinates(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    sig = signatures.stored_signature(joint, "Reference2")
+    assert sig["ref"] == "Crank_1:" + _pin_sub(part_doc)
+    assert sig["kind"] == "cylinder" and sig["radius"] == pytest.approx(CL.PIN_R, abs=1e-12)
+    # the crankshaft part's own coordinates, not the assembly's (the link is moved and turned)
+    assert sig["point"] == pytest.approx([CL.PIN_X, 0.0, 1.5 * CL.LENGTH], abs=1e-9)
+    assert abs(sig["axis"][2]) == pytest.approx(1.0, abs=1e-12)
+    assert signatures.stored_signature(joint, "Reference1")["ref"].startswith("Frame_1:Bearing.")
+
+
+def test_renumbered_faces_the_reference_follows_the_pin_and_the_motion_is_unchanged(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    before = _run(study)
+    _assert_swings_on_the_pin(before)
+    old_sub = joint.Reference2[1][0]
+    _edit(doc, part_doc, pin_first=False)
+    new_sub = _pin_sub(part_doc)
+    assert new_sub != old_sub                      # the edit did renumber the faces
+    assert signatures.check_reference(joint, "Reference2").status == "moved"
+    with pytest.raises(ModelError, match="CrankPin.*Check model or Solve re-points it"):
+        convert(study)                             # reading alone re-points nothing
+    after = _run(study)
+    assert joint.Reference2[1] == [new_sub]
+    assert doc.UndoNames[1] == "SimPhant: re-point CrankPin Reference2 %s -> %s" % (
+        old_sub.split(".")[-1], new_sub.split(".")[-1])
+    assert np.abs(after.position(after.body_names[0])
+                  - before.position(before.body_names[0])).max() < 1e-12
+    _assert_swings_on_the_pin(after)
+    assert signatures.stored_signature(joint, "Reference2")["ref"] == "Crank_1:" + new_sub
+
+
+def test_undo_of_the_re_pointing_brings_the_old_name_and_its_signature_back(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    old = joint.Reference2[1][0]
+    kept = dict(joint.ReferenceSignatures)
+    _edit(doc, part_doc, pin_first=False)
+    run = prepare(study)
+    assert len(run.repointed) == 1 and "CrankPin" in run.repointed[0]
+    assert joint.Reference2[1] != [old]
+    doc.undo()
+    assert joint.Reference2[1] == [old]
+    assert dict(joint.ReferenceSignatures) == kept
+    assert signatures.check_reference(joint, "Reference2").status == "moved"
+    doc.redo()
+    assert signatures.check_reference(joint, "Reference2").status == "ok"
+
+
+@pytest.mark.parametrize("pin_first", [True, False])
+def test_a_changed_pin_is_reported_with_the_joint_and_the_document_is_left_alone(crank,
+                                                                                 pin_first):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    old = joint.Reference2[1][0]
+    kept = dict(joint.ReferenceSignatures)
+    undo_count = doc.UndoCount
+    _edit(doc, part_doc, pin_first=pin_first, pin_radius=18.0)
+    now = "a cylinder r=18 mm at (60, 0, 45) mm" if pin_first else \
+        "a cylinder r=25 mm at (0, 0, 15) mm"
+    expected = ("Joint 'CrankPin': Reference2 'Crank_1.%s' was a cylinder r=20 mm at "
+                "(60, 0, 45) mm, axis (0, 0, 1); it is now %s" % (old, now))
+    for attempt in (lambda: _run(study), lambda: model_facts(prepare(study))):
+        with pytest.raises(ModelError) as err:
+            attempt()
+        assert expected in str(err.value)
+        assert "re-pick it" in str(err.value)
+        assert "assembled" not in str(err.value)
+    assert joint.Reference2[1] == [old]
+    assert dict(joint.ReferenceSignatures) == kept
+    assert doc.UndoCount == undo_count
+    # a recompute says it too: the joint cannot compute its frames
+    joint.touch()
+    doc.recompute()
+    assert "Invalid" in joint.State or "Error" in joint.State
+
+
+def test_re_picking_accepts_the_changed_pin(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    _edit(doc, part_doc, pin_first=False, pin_radius=18.0)
+    joint.Reference2 = (doc.getObject("Crank_1"), [_pin_sub(part_doc, 18.0)])
+    assert signatures.stored_signature(joint, "Reference2")["radius"] == pytest.approx(18.0)
+    assert prepare(study).repointed == []
+
+
+def test_an_edit_that_keeps_the_geometry_or_moves_the_body_changes_nothing(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    before = _run(study)
+    undo_names = list(doc.UndoNames)
+    _edit(doc, part_doc, pin_first=True)            # rebuilt, same numbering
+    link = doc.getObject("Crank_1")
+    placement = link.Placement
+    link.Placement = FreeCAD.Placement(placement.Base + FreeCAD.Vector(0, 0, 7),
+                                       placement.Rotation)
+    frame = doc.getObject("Frame_1")
+    frame.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, 7), FreeCAD.Rotation())
+    doc.recompute()
+    run = prepare(study)
+    assert run.repointed == []
+    assert list(doc.UndoNames) == undo_names
+    result = run.execute()
+    assert np.abs(result.position(result.body_names[0])[:, :2]
+                  - before.position(before.body_names[0])[:, :2]).max() < 1e-12
+    assert signatures.check_reference(joint, "Reference2").status == "ok"
+
+
+def test_signatures_survive_save_and_reopen(crank, tmp_path):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    kept = dict(joint.ReferenceSignatures)
+    path = doc.FileName
+    doc.save()
+    for name in list(FreeCAD.listDocuments()):
+        if FreeCAD.getDocument(name) in (doc, part_doc):
+            FreeCAD.closeDocument(name)
+    doc = FreeCAD.openDocument(path)
+    joint = doc.getObject("CrankPin")
+    assert dict(joint.ReferenceSignatures) == kept
+    assert {k: json.loads(v) for k, v in joint.ReferenceSignatures.items()} == \
+        {k: json.loads(v) for k, v in kept.items()}
+    part_doc = doc.getObject("Crank_1").LinkedObject.Document
+    assert os.path.basename(part_doc.FileName) == "crankshaft.FCStd"
+    _edit(doc, part_doc, pin_first=False)
+    study = doc.getObject("Study")
+    assert len(prepare(study).repointed) == 1
+    assert joint.Reference2[1] == [_pin_sub(part_doc)]
+
+
+def test_a_document_without_signatures_runs_and_gets_them_with_its_result(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    kept = dict(joint.ReferenceSignatures)
+    joint.ReferenceSignatures = {}                 # as saved by an older version
+    run = prepare(study)
+    assert dict(joint.ReferenceSignatures) == {}   # reading changes nothing
+    run.commit(run.execute())
+    assert {k: json.loads(v) for k, v in joint.ReferenceSignatures.items()} == \
+        {k: json.loads(v) for k, v in kept.items()}
+    assert doc.UndoNames[0] == "SimPhant: store result of 'Study'"
+    doc.undo()                                     # one step: result and signatures
+    assert dict(joint.ReferenceSignatures) == {}
+
+
+def test_a_load_reference_is_re_pointed_too(crank):
+    doc, part_doc, study = crank
+    link = doc.getObject("Crank_1")
+    body = [o for o in study.Group if getattr(o, "ShapeObject", None) is link][0]
+    force = factory.make_force(study, body, (0.0, 0.0, 0.0),
+                               ref=(link, "CrankshaftSolid." + CL.cylinder_face(
+                                   part_doc.getObject("CrankshaftSolid").Shape,
+                                   CL.JOURNAL_R, 0.0)))
+    old = force.Reference[1][0]
+    _edit(doc, part_doc, pin_first=False)
+    run = prepare(study)
+    assert any(force.Label in note for note in run.repointed)
+    journal = "CrankshaftSolid." + CL.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
+                                                    CL.JOURNAL_R, 0.0)
+    assert journal != old and force.Reference[1] == [journal]

@@ -123,7 +123,8 @@ def _set_entry(owner, prop, sig):
 def record_signature(owner, prop):
     """Take the signature of ``owner``'s reference ``prop`` as it is now (or drop it when
     the reference names no element). Not while the document is being restored or undone:
-    the signatures then come back with the references."""
+    the signatures then come back with the references (on restore the map, listed after
+    the references, is read after them anyway)."""
     if not hasattr(owner, SIGNATURES):
         return
     doc = owner.Document

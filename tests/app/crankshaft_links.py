@@ -36,11 +36,17 @@ def crank_placement():
                              FreeCAD.Rotation(FreeCAD.Vector(0, 0, 1), CRANK_ANGLE))
 
 
-def crankshaft_shape(pin_radius=PIN_R, pin_first=True, journal_radius=JOURNAL_R):
-    """The journal and the pin as one compound (part coordinates, mm)."""
+def crankshaft_shape(pin_radius=PIN_R, pin_first=True, journal_radius=JOURNAL_R, pin_tilt=0.0,
+                     second_pin=False):
+    """The journal and the pin as one compound (part coordinates, mm). ``pin_tilt``: the pin
+    turned [deg] about the x axis through its centre; ``second_pin``: a copy of the pin
+    in the same place (two faces with the same geometry)."""
     journal = Part.makeCylinder(journal_radius, LENGTH)
     pin = Part.makeCylinder(pin_radius, LENGTH, FreeCAD.Vector(PIN_X, 0, LENGTH))
-    return Part.makeCompound([pin, journal] if pin_first else [journal, pin])
+    if pin_tilt:
+        pin.rotate(FreeCAD.Vector(PIN_X, 0, 1.5 * LENGTH), FreeCAD.Vector(1, 0, 0), pin_tilt)
+    pins = [pin, pin.copy()] if second_pin else [pin]
+    return Part.makeCompound(pins + [journal] if pin_first else [journal] + pins)
 
 
 def cylinder_face(shape, radius, x):

@@ -134,6 +134,31 @@ def test_a_changed_pin_is_reported_with_the_joint_and_the_document_is_left_alone
     assert "Invalid" in joint.State or "Error" in joint.State
 
 
+def test_a_turned_pin_is_reported(crank):
+    doc, part_doc, study = crank
+    _edit(doc, part_doc, pin_first=False, pin_tilt=10.0)
+    with pytest.raises(ModelError, match=r"CrankPin': Reference2 .* was a cylinder r=20 mm at "
+                                         r"\(60, 0, 45\) mm, axis \(0, 0, 1\); it is now a "
+                                         r"cylinder r=25 mm.* re-pick it"):
+        prepare(study)
+    _edit(doc, part_doc, pin_first=True, pin_tilt=10.0)
+    with pytest.raises(ModelError, match=r"was a cylinder r=20 mm at \(60, 0, 45\) mm, axis "
+                                         r"\(0, 0, 1\); it is now a cylinder r=20 mm at "
+                                         r"\(60, 0, 45\) mm, axis \(0, -0.173648, 0.984808\)"):
+        prepare(study)
+
+
+def test_two_elements_matching_the_signature_are_not_guessed_between(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    old = joint.Reference2[1][0]
+    _edit(doc, part_doc, pin_first=False, second_pin=True)
+    with pytest.raises(ModelError, match=r"CrankPin.*several elements match it \(Face\d+, "
+                                         r"Face\d+\) - re-pick it"):
+        prepare(study)
+    assert joint.Reference2[1] == [old]
+
+
 def test_re_picking_accepts_the_changed_pin(crank):
     doc, part_doc, study = crank
     joint = doc.getObject("CrankPin")
@@ -183,6 +208,25 @@ def test_signatures_survive_save_and_reopen(crank, tmp_path):
     assert os.path.basename(part_doc.FileName) == "crankshaft.FCStd"
     _edit(doc, part_doc, pin_first=False)
     study = doc.getObject("Study")
+    assert len(prepare(study).repointed) == 1
+    assert joint.Reference2[1] == [_pin_sub(part_doc)]
+
+
+def test_a_part_edited_while_the_assembly_was_closed_is_found_on_reopening(crank):
+    doc, part_doc, study = crank
+    path, part_path = doc.FileName, part_doc.FileName
+    doc.save()
+    for d in (doc, part_doc):
+        FreeCAD.closeDocument(d.Name)
+    part_doc = FreeCAD.openDocument(part_path)
+    CL.set_crankshaft(part_doc, pin_first=False)
+    part_doc.save()
+    FreeCAD.closeDocument(part_doc.Name)
+    doc = FreeCAD.openDocument(path)
+    doc.recompute()
+    part_doc = doc.getObject("Crank_1").LinkedObject.Document
+    study, joint = doc.getObject("Study"), doc.getObject("CrankPin")
+    assert signatures.check_reference(joint, "Reference2").status == "moved"
     assert len(prepare(study).repointed) == 1
     assert joint.Reference2[1] == [_pin_sub(part_doc)]
 

@@ -7,6 +7,8 @@ through ``App::Link`` objects placed in an ``App::Part`` "Model".
   on the part's z axis, z 0..30) and a crank pin (r = ``PIN_R`` on the axis x = ``PIN_X``,
   z 30..60). ``pin_first`` decides which of the two comes first in the compound, so its
   faces are numbered one way or the other: the renumbering a model edit brings;
+  ``build(parametric=True)`` makes it of parametric features instead (``Part::Cut`` of a
+  fusion), whose faces an edit of another feature renumbers;
 * ``frame.FCStd``: ``FramePart`` holding ``Bearing``, a cylinder coaxial with the pin in the
   assembly (same radius and length);
 * ``assembly.FCStd``: links ``Frame_1`` and ``Crank_1`` (placed at ``CRANK_PLACEMENT``), a
@@ -29,6 +31,8 @@ LENGTH = 30.0
 #: where the crankshaft part sits in the assembly [mm, deg about z]
 CRANK_BASE = (10.0, 20.0, 5.0)
 CRANK_ANGLE = 30.0
+#: radius of the parametric crankshaft's oil hole [mm]
+HOLE_R = 8.0
 
 
 def crank_placement():
@@ -73,6 +77,39 @@ def pin_axis_world():
     return pl.multVec(FreeCAD.Vector(PIN_X, 0, 0)), pl.Rotation.multVec(FreeCAD.Vector(0, 0, 1))
 
 
+def _parametric_crankshaft(folder):
+    """``crankshaft.FCStd`` made of parametric features inside ``CrankshaftPart``: a journal,
+    a web and the pin fused, minus an oil hole along x (``Hole``, radius ``HOLE_R``) through
+    the journal; the result ``CrankshaftSolid`` (a ``Part::Cut``). A hole of radius 12 mm
+    breaks through the journal's end face: one more face, numbered before the pin's."""
+    doc = FreeCAD.newDocument("crankshaft")
+    part = doc.addObject("App::Part", "CrankshaftPart")
+
+    def cylinder(name, radius, height, base, axis=(0, 0, 1)):
+        c = doc.addObject("Part::Cylinder", name)
+        c.Radius, c.Height = radius, height
+        c.Placement = FreeCAD.Placement(FreeCAD.Vector(*base), FreeCAD.Rotation(
+            FreeCAD.Vector(0, 0, 1), FreeCAD.Vector(*axis)))
+        return c
+    journal = cylinder("Journal", JOURNAL_R, LENGTH, (0, 0, 0))
+    pin = cylinder("Pin", PIN_R, LENGTH, (PIN_X, 0, LENGTH))
+    web = doc.addObject("Part::Box", "Web")
+    web.Length, web.Width, web.Height = PIN_X, 20, 10
+    web.Placement.Base = FreeCAD.Vector(0, -10, LENGTH - 5)
+    fuse = doc.addObject("Part::MultiFuse", "Fuse")
+    fuse.Shapes = [journal, web, pin]
+    hole = cylinder("Hole", HOLE_R, 100, (-50, 0, 10), (1, 0, 0))
+    cut = doc.addObject("Part::Cut", "CrankshaftSolid")
+    cut.Base, cut.Tool = fuse, hole
+    for obj in (journal, pin, web, fuse, hole, cut):
+        part.addObject(obj)
+    for obj in (journal, pin, web, fuse, hole):
+        obj.Visibility = False        # as the GUI hides a boolean's inputs
+    doc.recompute()
+    doc.saveAs(os.path.join(folder, "crankshaft.FCStd"))
+    return doc
+
+
 def _part_file(folder, name, part_name, solid_name, shape):
     doc = FreeCAD.newDocument(name)
     part = doc.addObject("App::Part", part_name)
@@ -84,12 +121,13 @@ def _part_file(folder, name, part_name, solid_name, shape):
     return doc
 
 
-def build(folder, undo=False):
+def build(folder, undo=False, parametric=False):
     """Write the three files into ``folder``; return ``(assembly, crankshaft doc, study)``
     (the part documents stay open, as FreeCAD keeps them for the links). ``undo``: the
-    assembly records undo steps."""
-    crank = _part_file(folder, "crankshaft", "CrankshaftPart", "CrankshaftSolid",
-                       crankshaft_shape())
+    assembly records undo steps; ``parametric``: the crankshaft of ``_parametric_crankshaft``
+    instead of the scripted shape."""
+    crank = _parametric_crankshaft(folder) if parametric else \
+        _part_file(folder, "crankshaft", "CrankshaftPart", "CrankshaftSolid", crankshaft_shape())
     point, axis = pin_axis_world()
     bearing = Part.makeCylinder(PIN_R, LENGTH, point + FreeCAD.Vector(0, 0, LENGTH), axis)
     frame = _part_file(folder, "frame", "FramePart", "Bearing", bearing)

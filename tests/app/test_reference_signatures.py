@@ -18,7 +18,7 @@ from SimPhantWorkbench import factory, runner
 from SimPhantWorkbench.document import signatures
 from SimPhantWorkbench.document.conversion import convert
 from SimPhantWorkbench.run import prepare
-from SimPhantWorkbench.run.check import model_facts
+from SimPhantWorkbench.run.check import fact_lines, model_facts
 from SimPhantWorkbench.solver import ModelError
 
 #: the CoG's distance from the pin axis [mm]: the pin and the journal have the same
@@ -98,6 +98,11 @@ def test_undo_of_the_re_pointing_brings_the_old_name_and_its_signature_back(cran
     run = prepare(study)
     assert len(run.repointed) == 1 and "CrankPin" in run.repointed[0]
     assert joint.Reference2[1] != [old]
+    # Check model says so first
+    assert fact_lines(model_facts(run))[0] == (
+        "references", "Joint 'CrankPin': Reference2 re-pointed from 'Crank_1.%s' to "
+        "'Crank_1.%s' (the model was edited and the element renumbered)"
+        % (old, joint.Reference2[1][0]))
     doc.undo()
     assert joint.Reference2[1] == [old]
     assert dict(joint.ReferenceSignatures) == kept
@@ -261,3 +266,40 @@ def test_a_load_reference_is_re_pointed_too(crank):
     journal = "CrankshaftSolid." + CL.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
                                                     CL.JOURNAL_R, 0.0)
     assert journal != old and force.Reference[1] == [journal]
+
+
+def test_a_parametric_part_whose_other_feature_changed_keeps_the_joint_on_the_pin(docs,  # noqa: F811
+                                                                                  tmp_path):
+    """FreeCAD 0.20 renumbers the faces (the reference is re-pointed); FreeCAD 1.x's element
+    maps may keep the name right (then there is nothing to re-point): either way the joint
+    stays on the pin, and the crankshaft swings about the pin's axis."""
+    docs()
+    doc, part_doc, study = CL.build(str(tmp_path), undo=True, parametric=True)
+    joint = doc.getObject("CrankPin")
+    solid = part_doc.getObject("CrankshaftSolid")
+    old = joint.Reference2[1][0]
+    _assert_about_the_pin(_run(study), solid)
+    part_doc.getObject("Hole").Radius = 12.0       # breaks through the journal's end face
+    part_doc.recompute()
+    doc.recompute()
+    pin = _pin_sub(part_doc)
+    run = prepare(study)
+    assert joint.Reference2[1] == [pin]
+    assert len(run.repointed) == (0 if pin == old else 1)
+    if FreeCAD.Version()[0] == "0":
+        assert pin != old                          # 0.20 did renumber: re-pointed
+    result = run.execute()
+    run.commit(result)
+    _assert_about_the_pin(result, solid)
+
+
+def _assert_about_the_pin(result, solid):
+    """The CoG keeps its distance from the pin axis (the shape's centre of mass's, in the
+    assembly), and its height: a revolute on the pin."""
+    com = CL.crank_placement().multVec(solid.Shape.Solids[0].CenterOfMass)
+    point, axis = CL.pin_axis_world()
+    d = com - point
+    expected = (d - axis * d.dot(axis)).Length
+    track = np.array(CL.cog_track(result))
+    assert np.abs(track - expected).max() < 1e-5
+    assert np.ptp(result.position(result.body_names[0])[:, 2]) < 1e-9

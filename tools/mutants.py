@@ -1880,6 +1880,12 @@ MUTANTS = [
            "    if matches:\n",
            ["tests/app/test_reference_signatures.py"],
            "a reference is re-pointed to the first of several matching elements"),
+    Mutant("joint-panel-keeps-moved-reference", "SimPhantWorkbench/taskpanels/task_joint.py",
+           "            if not self.picked_here[i] and check.status != \"ok\":\n",
+           "            if False:\n",
+           ["tests/gui/test_reference_signatures_gui.py"],
+           "the joint panel accepts OK on a reference a model edit moved: the wrong element "
+           "takes its signature"),
 ]
 
 

@@ -28,6 +28,7 @@ of: a reference set since (re-picked) without a signature of its own has none.
 """
 import json
 from collections import namedtuple
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from .references import element_geometry, element_names, local_element, split_su
 __all__ = ["SIGNATURES", "LENGTH_TOLERANCE", "ANGLE_TOLERANCE", "reference_properties",
            "signature", "stored_signature", "record_signature", "same_geometry", "describe",
            "ReferenceCheck", "check_reference", "verify_reference", "repair_references",
-           "pending_signatures", "write_signatures"]
+           "check_references", "pending_signatures", "write_signatures", "unchecked"]
 
 #: the property of joints, loads and force elements holding their references' signatures
 SIGNATURES = "ReferenceSignatures"
@@ -53,6 +54,22 @@ ANGLE_TOLERANCE = 1e-7
 
 _ELEMENT_TYPE = {"vertex": "Vertex", "line": "Edge", "circle": "Edge", "plane": "Face",
                  "cylinder": "Face", "sphere": "Face", "cone": "Face"}
+
+
+_unchecked = [0]
+
+
+@contextmanager
+def unchecked():
+    """Within: references are not compared with their signatures (``verify_reference``,
+    ``repair_references`` and ``pending_signatures`` do nothing). For the variants of a
+    parameter study that change the geometry on purpose: a varied radius is no moved
+    reference; the study is checked as it stands before its variants are applied."""
+    _unchecked[0] += 1
+    try:
+        yield
+    finally:
+        _unchecked[0] -= 1
 
 
 def reference_properties(owner):
@@ -122,7 +139,8 @@ def _set_entry(owner, prop, sig):
 
 def record_signature(owner, prop):
     """Take the signature of ``owner``'s reference ``prop`` as it is now (or drop it when
-    the reference names no element). Not while the document is being restored or undone:
+    the reference names no element); when FreeCAD renames the element during a recompute,
+    keep the signature for the new name. Not while the document is being restored or undone:
     the signatures then come back with the references (on restore the map, listed after
     the references, is read after them anyway)."""
     if not hasattr(owner, SIGNATURES):
@@ -132,7 +150,21 @@ def record_signature(owner, prop):
             or "Restore" in owner.State:
         return
     ref = _current(owner, prop)
+    old = stored_signature(owner, prop)
+    if ref is not None and old is not None and _recomputing():
+        # FreeCAD renamed the element as it recomputed a part (1.x's element maps): the
+        # same element as far as FreeCAD can tell. The signature stays what the reference
+        # was made on, now for the new name; ``check_reference`` compares.
+        old["ref"] = _key(*ref)
+        _set_entry(owner, prop, old)
+        return
     _set_entry(owner, prop, None if ref is None else signature(*ref))
+
+
+def _recomputing():
+    """Whether a document is being recomputed (a reference set then is FreeCAD's update of
+    an element name, not a pick)."""
+    return any(getattr(d, "Recomputing", False) for d in FreeCAD.listDocuments().values())
 
 
 def _close(a, b):
@@ -219,17 +251,20 @@ def _matches(sig, element, label):
         return False
 
 
+def _problem(check):
+    return check.message + ("; Check model or Solve re-points it" if check.status == "moved"
+                            else "")
+
+
 def verify_reference(owner, prop):
     """``ModelError`` (see ``check_reference``) when ``owner``'s reference ``prop`` no longer
     designates the element it was made on; a renumbered one says that running re-points
     it. Objects without signatures (a joint being drafted) pass."""
-    if not hasattr(owner, SIGNATURES):
+    if not hasattr(owner, SIGNATURES) or _unchecked[0]:
         return
     check = check_reference(owner, prop)
-    if check.status == "moved":
-        raise ModelError(check.message + "; Check model or Solve re-points it")
-    if check.status == "broken":
-        raise ModelError(check.message)
+    if check.status != "ok":
+        raise ModelError(_problem(check))
 
 
 def _checked_owners(study):
@@ -239,12 +274,27 @@ def _checked_owners(study):
             and str(getattr(o, "FrameSource", "References")) != "Placements"]
 
 
+def _study_checks(study):
+    return [(owner, prop, check_reference(owner, prop))
+            for owner in _checked_owners(study) for prop in reference_properties(owner)]
+
+
+def check_references(study):
+    """``ModelError`` listing every reference of ``study`` that no longer designates the
+    element it was made on (re-pointable or not; see ``verify_reference``); changes
+    nothing. What a parameter study checks before its variants (``unchecked``)."""
+    problems = [_problem(c) for _, _, c in _study_checks(study) if c.status != "ok"]
+    if problems:
+        raise ModelError("; ".join(problems))
+
+
 def repair_references(study):
     """Re-point every reference of ``study`` whose element was renumbered (see the module);
     returns one message per re-pointed reference. ``ModelError`` listing every reference
     that cannot be re-found, before anything changes."""
-    checks = [(owner, prop, check_reference(owner, prop))
-              for owner in _checked_owners(study) for prop in reference_properties(owner)]
+    if _unchecked[0]:
+        return []
+    checks = _study_checks(study)
     broken = [c.message for _, _, c in checks if c.status == "broken"]
     if broken:
         raise ModelError("; ".join(broken))
@@ -272,6 +322,8 @@ def pending_signatures(study):
     none (documents of older versions): taken now, written with the run's result
     (``write_signatures``)."""
     out = {}
+    if _unchecked[0]:
+        return out
     for owner in _checked_owners(study):
         for prop in reference_properties(owner):
             ref = _current(owner, prop)

@@ -5,6 +5,7 @@ changes the pin's radius. The revolute's reference follows the pin (same motion,
 step naming the joint and both faces), or the run is refused naming the joint, the
 reference and what changed -- never a run on the journal."""
 import json
+import math
 import os
 
 import numpy as np
@@ -279,15 +280,22 @@ def test_a_parametric_part_whose_other_feature_changed_keeps_the_joint_on_the_pi
     solid = part_doc.getObject("CrankshaftSolid")
     old = joint.Reference2[1][0]
     _assert_about_the_pin(_run(study), solid)
+    made_on = signatures.stored_signature(joint, "Reference2")
     part_doc.getObject("Hole").Radius = 12.0       # breaks through the journal's end face
     part_doc.recompute()
     doc.recompute()
     pin = _pin_sub(part_doc)
+    assert pin != old                              # the pin's face has another number
+    renamed = joint.Reference2[1] == [pin]         # FreeCAD 1.x's element maps followed it
+    assert renamed == (FreeCAD.Version()[0] != "0")
+    # the signature is still what the reference was made on, for the name it has now
+    now = signatures.stored_signature(joint, "Reference2")
+    assert now["ref"] == "Crank_1:" + joint.Reference2[1][0]
+    assert {k: v for k, v in now.items() if k != "ref"} == \
+        {k: v for k, v in made_on.items() if k != "ref"}
     run = prepare(study)
     assert joint.Reference2[1] == [pin]
-    assert len(run.repointed) == (0 if pin == old else 1)
-    if FreeCAD.Version()[0] == "0":
-        assert pin != old                          # 0.20 did renumber: re-pointed
+    assert len(run.repointed) == (0 if renamed else 1)
     result = run.execute()
     run.commit(result)
     _assert_about_the_pin(result, solid)
@@ -303,3 +311,46 @@ def _assert_about_the_pin(result, solid):
     track = np.array(CL.cog_track(result))
     assert np.abs(track - expected).max() < 1e-5
     assert np.ptp(result.position(result.body_names[0])[:, 2]) < 1e-9
+
+
+def _pin_in_bearing(doc):
+    """One document: a fixed bearing and a pin (``Part::Cylinder`` r = 20, h = 30, both on
+    the z axis) joined by a revolute on their side faces; the pin spins at 120 deg/s."""
+    from helpers_doc import element_name
+    study = factory.make_study(doc)
+    study.EndTime = 0.05
+    parts = {}
+    for name in ("Bearing", "Pin"):
+        c = doc.addObject("Part::Cylinder", name)
+        c.Radius, c.Height = CL.PIN_R, CL.LENGTH
+        parts[name] = c
+    doc.recompute()
+    factory.make_body(study, parts["Bearing"], fixed=True)
+    factory.make_body(study, parts["Pin"], angular_velocity=(0.0, 0.0, 120.0))
+    side = {n: element_name(c, "Face", (0, 0, CL.LENGTH / 2)) for n, c in parts.items()}
+    factory.make_joint(study, "revolute", (parts["Bearing"], side["Bearing"]),
+                       (parts["Pin"], side["Pin"]), name="Hinge")
+    doc.recompute()
+    return study, parts["Pin"]
+
+
+def test_a_parameter_study_varying_the_referenced_geometry_runs_every_variant(docs):  # noqa: F811
+    """A varied radius is no moved reference: every variant runs, the document keeps its
+    references and signatures; a reference moved before the study starts stops it."""
+    from SimPhantWorkbench import sweep
+    doc = docs()
+    study, pin = _pin_in_bearing(doc)
+    joint = doc.getObject("Hinge")
+    kept = (joint.Reference2[1], dict(joint.ReferenceSignatures))
+    out = sweep.execute(study, {"Pin.Radius": [20.0, 18.0, 22.0]},
+                        {"spin": "max(angular_velocity(Pin).z)"}, executor="in-process")
+    assert [r["status"] for r in out.rows] == ["ok"] * 3, [r["message"] for r in out.rows]
+    assert [r["spin"] for r in out.rows] == pytest.approx([math.radians(120.0)] * 3, rel=1e-9)
+    assert (joint.Reference2[1], dict(joint.ReferenceSignatures)) == kept
+    assert pin.Radius.Value == 20.0
+    pin.Radius = 18.0
+    doc.recompute()
+    with pytest.raises(ModelError, match=r"Study 'Study': Joint 'Hinge': Reference2 'Pin\.Face"
+                                         r"\d' was a cylinder r=20 mm.* r=18 mm"):
+        sweep.execute(study, {"Pin.Radius": [20.0, 22.0]}, {"spin": "max(angular_velocity("
+                                                               "Pin).z)"}, executor="in-process")

@@ -24,7 +24,12 @@ of: a reference set since (re-picked) without a signature of its own has none.
 * ``repair_references`` (``run.prepare``: every Solve, Check model, command-line run and
   sweep) re-points such a reference to the element of the same sub-object that matches the
   signature, when exactly one does (one undo step, its title naming the object and both
-  elements), or refuses the run naming the object, the reference and what changed.
+  elements), or refuses the run naming the object, the reference and what changed;
+* a parameter study checks its study once (``check_references``) and runs its variants,
+  which change the geometry on purpose, ``unchecked``.
+
+FreeCAD 1.x renames a referenced element itself when its element maps follow it through a
+recompute; the signature then stays what the reference was made on, under the new name.
 """
 import json
 from collections import namedtuple

@@ -1848,9 +1848,9 @@ MUTANTS = [
            ["tests/app/test_datum_references.py::test_picks_of_datums_resolve_and_make_joints"],
            "the joint panel refuses datum lines, planes and points picked whole"),
     Mutant("signature-in-global-coordinates", REF,
-           "    return _element_at(obj, subname, obj.Placement.toMatrix().inverse())",
-           "    return _element_at(obj, subname, container_matrix(obj).multiply("
-           "obj.Placement.toMatrix()))",
+           "    return _element_at(obj, subname, _holder_matrix(obj, split_subname(subname)[0])"
+           ".inverse())",
+           "    return _element_at(obj, subname, container_matrix(obj))",
            ["tests/app/test_reference_signatures.py"],
            "a reference's signature is taken in world coordinates: moving the body breaks it"),
     Mutant("signature-radius-tolerance-relative", SIG,

@@ -115,20 +115,28 @@ def global_element(obj, subname):
 
 
 def local_element(obj, subname):
-    """The picked vertex, edge or face in the coordinates of ``obj`` itself (its own
-    ``Placement`` and its containers' left out): what moving the body, or the
-    ``App::Link`` showing a part, does not change. Arguments and errors as
-    ``global_element``."""
-    return _element_at(obj, subname, obj.Placement.toMatrix().inverse())
+    """The picked vertex, edge or face in the coordinates of the object that holds it (the
+    last one the path names, ``obj`` itself without a path): the placements of that object
+    and of everything above it left out (bodies, ``App::Link`` objects showing parts of
+    other files, containers), so that moving any of them changes nothing. Arguments and
+    errors as ``global_element``."""
+    return _element_at(obj, subname, _holder_matrix(obj, split_subname(subname)[0]).inverse())
+
+
+def _holder_matrix(obj, path):
+    """Placement (matrix) of the object at ``path`` below ``obj``, as ``Part.getShape``
+    applies it: ``obj``'s own placement and those down the path (containers not included)."""
+    found = obj.getSubObject(path, 2) if path else None
+    return found[1] if found else obj.Placement.toMatrix()
 
 
 def element_names(obj, subname, kind):
     """``[(name, element)]`` of every element of type ``kind`` (``"Vertex"``, ``"Edge"``,
-    ``"Face"``) of the sub-object that holds ``subname``'s element, in ``obj``'s own
+    ``"Face"``) of the sub-object that holds ``subname``'s element, in its own
     coordinates (as ``local_element``); ``name`` is the path from ``obj``
     (``"Body.Pad.Face7"``). Empty when the sub-object has no shape."""
     path, _ = split_subname(subname)
-    shape = shape_at(obj, path, obj.Placement.toMatrix().inverse())
+    shape = shape_at(obj, path, _holder_matrix(obj, path).inverse())
     if shape.isNull():
         return []
     return [("%s%s%d" % (path, kind, i + 1), e)

@@ -6,9 +6,9 @@ element maps lose track), and the same name then designates another face: a join
 silently sit on the journal instead of the crank pin. So when a reference is made, what it
 pointed to is written down with it -- its *signature*: the element's kind (vertex, line,
 circle, plane, cylinder, sphere, cone), its point and axis as ``references.reference_frame``
-takes them, and its radius, in the coordinates of the object the reference names (its own
-placement and its containers' left out: moving the body, or the ``App::Link`` showing a
-part of another file, changes nothing).
+takes them, and its radius, in the coordinates of the feature that holds it (the
+placements of that feature and of everything above it left out: moving the body, the
+``App::Link`` showing a part of another file, or a container changes nothing).
 
 The signatures are kept in the owning object's ``ReferenceSignatures`` map (saved with the
 document): property name -> JSON ``{"ref": "<object Name>:<subname>", "kind", "point",

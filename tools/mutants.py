@@ -1880,6 +1880,13 @@ MUTANTS = [
            "    if matches:\n",
            ["tests/app/test_reference_signatures.py"],
            "a reference is re-pointed to the first of several matching elements"),
+    Mutant("signatures-kept-after-applied-variant", "SimPhantWorkbench/sweep/__init__.py",
+           "        retake_signatures(study)\n", "",
+           ["tests/app/test_reference_signatures.py::test_a_variant_applied_takes_the_"
+            "signatures_anew_in_its_undo_step",
+            "tests/app/test_sweep.py::test_parameter_study_object_stores_spec_and_results_and_"
+            "applies_the_best"],
+           "the best variant written into the document leaves the study refusing to run"),
     Mutant("signature-retaken-on-element-map-rename", SIG,
            "    if ref is not None and old is not None and _recomputing():\n",
            "    if False:\n",

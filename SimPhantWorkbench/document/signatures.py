@@ -26,7 +26,8 @@ of: a reference set since (re-picked) without a signature of its own has none.
   signature, when exactly one does (one undo step, its title naming the object and both
   elements), or refuses the run naming the object, the reference and what changed;
 * a parameter study checks its study once (``check_references``) and runs its variants,
-  which change the geometry on purpose, ``unchecked``.
+  which change the geometry on purpose, ``unchecked``; a variant written into the document
+  takes the signatures anew (``retake_signatures``).
 
 FreeCAD 1.x renames a referenced element itself when its element maps follow it through a
 recompute; the signature then stays what the reference was made on, under the new name.
@@ -47,7 +48,7 @@ from .references import element_geometry, element_names, local_element, split_su
 __all__ = ["SIGNATURES", "LENGTH_TOLERANCE", "ANGLE_TOLERANCE", "reference_properties",
            "signature", "stored_signature", "record_signature", "same_geometry", "describe",
            "ReferenceCheck", "check_reference", "verify_reference", "repair_references",
-           "check_references", "pending_signatures", "write_signatures", "unchecked"]
+           "check_references", "retake_signatures", "pending_signatures", "write_signatures", "unchecked"]
 
 #: the property of joints, loads and force elements holding their references' signatures
 SIGNATURES = "ReferenceSignatures"
@@ -320,6 +321,17 @@ def repair_references(study):
     for note in notes:
         FreeCAD.Console.PrintMessage(note + "\n")
     return notes
+
+
+def retake_signatures(study):
+    """Take the signature of every reference of ``study`` anew from the element its name
+    designates now (the caller holds the transaction): after SimPhant itself changed the
+    geometry on purpose -- a parameter study's variant written into the document, whose
+    run took the references by name as they are (``unchecked``)."""
+    for owner in _checked_owners(study):
+        for prop in reference_properties(owner):
+            ref = _current(owner, prop)
+            _set_entry(owner, prop, None if ref is None else signature(*ref))
 
 
 def pending_signatures(study):

@@ -354,3 +354,19 @@ def test_a_parameter_study_varying_the_referenced_geometry_runs_every_variant(do
                                          r"\d' was a cylinder r=20 mm.* r=18 mm"):
         sweep.execute(study, {"Pin.Radius": [20.0, 22.0]}, {"spin": "max(angular_velocity("
                                                                "Pin).z)"}, executor="in-process")
+
+
+def test_a_variant_applied_takes_the_signatures_anew_in_its_undo_step(docs):  # noqa: F811
+    from SimPhantWorkbench import sweep
+    doc = docs()
+    doc.UndoMode = 1
+    study, pin = _pin_in_bearing(doc)
+    joint = doc.getObject("Hinge")
+    kept = dict(joint.ReferenceSignatures)
+    sweep.apply_variant(study, {"Pin.Radius": 18.0})
+    assert pin.Radius.Value == 18.0 and "Invalid" not in joint.State
+    assert signatures.stored_signature(joint, "Reference2")["radius"] == pytest.approx(18.0)
+    assert prepare(study).repointed == []
+    doc.undo()
+    doc.recompute()
+    assert pin.Radius.Value == 20.0 and dict(joint.ReferenceSignatures) == kept

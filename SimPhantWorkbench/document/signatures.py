@@ -233,7 +233,7 @@ def check_reference(owner, prop):
     label = "%s.%s" % (obj.Label, sub)
     try:
         now = _geometry_of(local_element(obj, sub), label)
-    except ModelError as exc:
+    except Exception as exc:  # noqa: BLE001 - a vanished element (ModelError) or OCC's
         now, gone = None, str(exc).split(": ", 1)[-1]
     if now is not None and same_geometry(sig, now):
         return _OK

@@ -233,12 +233,17 @@ def check_reference(owner, prop):
     label = "%s.%s" % (obj.Label, sub)
     try:
         now = _geometry_of(local_element(obj, sub), label)
-    except Exception as exc:  # noqa: BLE001 - a vanished element (ModelError) or OCC's
+    except ModelError as exc:   # the element vanished, or is of a kind no longer supported
         now, gone = None, str(exc).split(": ", 1)[-1]
+    except Exception:  # noqa: BLE001 - e.g. a singular placement: the conversion names it
+        return _OK
     if now is not None and same_geometry(sig, now):
         return _OK
-    matches = [name for name, element in element_names(obj, sub, _ELEMENT_TYPE[sig["kind"]])
-               if _matches(sig, element, label)]
+    try:
+        matches = [name for name, element in element_names(obj, sub, _ELEMENT_TYPE[sig["kind"]])
+                   if _matches(sig, element, label)]
+    except Exception:  # noqa: BLE001 - the shape cannot be read: nothing to re-point to
+        matches = []
     what = "%s: %s '%s' was %s; " % (object_label(owner), prop, label, describe(sig))
     what += ("it is now %s" % describe(now)) if now is not None else "now: %s" % gone
     if len(matches) == 1:

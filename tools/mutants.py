@@ -1890,10 +1890,10 @@ MUTANTS = [
     Mutant("signature-retaken-on-element-map-rename", SIG,
            "    if ref is not None and old is not None and _recomputing():\n",
            "    if False:\n",
-           ["tests/app/test_reference_signatures.py::test_a_parametric_part_whose_other_"
-            "feature_changed_keeps_the_joint_on_the_pin"],
+           ["tests/app/test_reference_signatures.py::test_a_reference_renamed_during_a_"
+            "recompute_keeps_what_it_was_made_on"],
            "FreeCAD 1.x renaming an element on recompute takes a new signature of whatever "
-           "the new name designates", fc1=True),
+           "the new name designates"),
     Mutant("joint-panel-keeps-moved-reference", "SimPhantWorkbench/taskpanels/task_joint.py",
            "            if not self.picked_here[i] and check.status != \"ok\":\n",
            "            if False:\n",

@@ -370,3 +370,42 @@ def test_a_variant_applied_takes_the_signatures_anew_in_its_undo_step(docs):  # 
     doc.undo()
     doc.recompute()
     assert pin.Radius.Value == 20.0 and dict(joint.ReferenceSignatures) == kept
+
+
+class _Renamer:
+    """A feature of the part's document that, as it recomputes, sets the joint's reference
+    to another face: what FreeCAD 1.x's element maps do when they follow an element to a
+    new name (here on purpose to the wrong face, as a map that lost track would)."""
+
+    def __init__(self, fp, joint, link, sub):
+        fp.Proxy = self
+        self.target = (joint, link, sub)
+
+    def execute(self, fp):
+        joint, link, sub = self.target
+        joint.Reference2 = (link, [sub])
+
+    def dumps(self):
+        return None
+
+    def loads(self, state):
+        return None
+
+
+def test_a_reference_renamed_during_a_recompute_keeps_what_it_was_made_on(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    pin = joint.Reference2[1][0]
+    journal = "CrankshaftSolid." + CL.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
+                                                    CL.JOURNAL_R, 0.0)
+    made_on = signatures.stored_signature(joint, "Reference2")
+    fp = part_doc.addObject("App::FeaturePython", "Renamer")
+    _Renamer(fp, joint, doc.getObject("Crank_1"), journal)
+    part_doc.recompute()
+    assert joint.Reference2[1] == [journal]
+    now = signatures.stored_signature(joint, "Reference2")
+    assert now["ref"] == "Crank_1:" + journal and now["radius"] == made_on["radius"]
+    part_doc.removeObject("Renamer")
+    assert signatures.check_reference(joint, "Reference2").status == "moved"
+    assert len(prepare(study).repointed) == 1
+    assert joint.Reference2[1] == [pin]

@@ -87,6 +87,12 @@ def value_key(v):
     return "%s:%s" % (type(v).__name__, uuid) if uuid is not None else type(v).__name__
 
 
+#: property types that are FreeCAD's caches, not document content: FreeCAD 1.x keeps the
+#: sub-shapes of an App::Link read so far in a ``Part::PropertyShapeCache`` (any read of a
+#: linked shape fills it, undo does not empty it, it is not saved)
+TRANSIENT_CACHES = ("Part::PropertyShapeCache",)
+
+
 def _proxy_name(obj):
     proxy = getattr(obj, "Proxy", None)
     if proxy is None:
@@ -103,7 +109,7 @@ def snapshot(doc):
         entry = {"": [obj.TypeId, obj.Label, _proxy_name(obj)]}
         for name in obj.PropertiesList:
             ptype = obj.getTypeIdOfProperty(name)
-            if name == "Proxy":
+            if name == "Proxy" or ptype in TRANSIENT_CACHES:
                 continue
             try:
                 value = getattr(obj, name)

@@ -43,7 +43,7 @@ import FreeCAD
 from ..solver import ModelError
 from .base import object_label, transaction
 from .links import REFERENCE_TYPE, reference_of
-from .references import element_geometry, element_names, local_element, split_subname
+from .references import element_geometry, element_names, is_datum_reference, local_element
 
 __all__ = ["SIGNATURES", "LENGTH_TOLERANCE", "ANGLE_TOLERANCE", "reference_properties",
            "signature", "stored_signature", "record_signature", "same_geometry", "describe",
@@ -95,10 +95,10 @@ def _geometry_of(element, label):
 
 def signature(obj, sub):
     """The signature of element ``sub`` of ``obj`` (a dict, see the module), or ``None``
-    when ``sub`` names no element (a whole object, a datum coordinate system: nothing is
-    renumbered) or it cannot be read (the reference is then refused where it is used)."""
-    _, element = split_subname(sub or "")
-    if not element:
+    when ``sub`` names no element or a datum (a whole object, a datum coordinate system,
+    line, plane or point, or an edge or face of one: its frame is its placement, which no
+    renumbering moves) or it cannot be read (the reference is then refused where it is used)."""
+    if is_datum_reference(obj, sub or ""):
         return None
     label = "%s.%s" % (obj.Label, sub)
     try:

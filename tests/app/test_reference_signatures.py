@@ -409,3 +409,15 @@ def test_a_reference_renamed_during_a_recompute_keeps_what_it_was_made_on(crank)
     assert signatures.check_reference(joint, "Reference2").status == "moved"
     assert len(prepare(study).repointed) == 1
     assert joint.Reference2[1] == [pin]
+
+
+def test_datums_have_no_signature(docs, tmp_path):  # noqa: F811
+    """A datum's frame is its placement (its drawn line or plane resizes with the model):
+    picked whole or on its edge or face, it has nothing to compare."""
+    import linked_assembly as LA
+    docs()
+    doc = LA.build(str(tmp_path), datums=True)
+    crank = doc.getObject("Crank_1")
+    for sub in ("LCS_Tip.", "Line_Tip.", "Line_Tip.Edge1", "Plane_Top.Face1", "Point_Tip."):
+        assert signatures.signature(crank, sub) is None, sub
+    assert signatures.signature(crank, "Bar.Face2")["kind"] == "plane"

@@ -63,6 +63,7 @@ ROT = "SimPhantWorkbench/solver/rotations.py"
 INTEG = "SimPhantWorkbench/solver/integrators.py"
 RES = "SimPhantWorkbench/solver/result.py"
 REF = "SimPhantWorkbench/document/references.py"
+SIG = "SimPhantWorkbench/document/signatures.py"
 PLAY = "SimPhantWorkbench/playback.py"
 OUT = "SimPhantWorkbench/output/__init__.py"
 DOF = "SimPhantWorkbench/solver/dof.py"
@@ -1846,6 +1847,59 @@ MUTANTS = [
            "    if not element and not chain[-1][0].isDerivedFrom('PartDesign::CoordinateSystem'):",
            ["tests/app/test_datum_references.py::test_picks_of_datums_resolve_and_make_joints"],
            "the joint panel refuses datum lines, planes and points picked whole"),
+    Mutant("signature-in-global-coordinates", REF,
+           "    return _element_at(obj, subname, _holder_matrix(obj, split_subname(subname)[0])"
+           ".inverse())",
+           "    return _element_at(obj, subname, container_matrix(obj))",
+           ["tests/app/test_reference_signatures.py"],
+           "a reference's signature is taken in world coordinates: moving the body breaks it"),
+    Mutant("signature-radius-tolerance-relative", SIG,
+           '    if old.get("radius") is not None and not _close(old["radius"], new["radius"]):',
+           '    if old.get("radius") is not None and '
+           'abs(old["radius"] - new["radius"]) > 0.2 * old["radius"]:',
+           ["tests/app/test_reference_signatures.py"],
+           "a pin whose radius changed by 10 % still counts as the element picked"),
+    Mutant("signature-axis-ignored", SIG,
+           '            1.0 - abs(float(np.dot(old["axis"], new["axis"]))) > ANGLE_TOLERANCE:',
+           '            False:',
+           ["tests/app/test_reference_signatures.py"],
+           "a face whose axis turned still counts as the element picked"),
+    Mutant("signature-recorded-on-undo", SIG,
+           '    if getattr(doc, "Restoring", False) or getattr(doc, "Transacting", False) \\\n'
+           '            or "Restore" in owner.State:',
+           '    if getattr(doc, "Restoring", False) or "Restore" in owner.State:',
+           ["tests/app/test_reference_signatures.py"],
+           "undoing a re-pointing takes the signature of the wrong element"),
+    Mutant("signature-repair-skipped", "SimPhantWorkbench/run/pipeline.py",
+           "        repointed = repair_references(study)\n",
+           "        repointed = []\n",
+           ["tests/app/test_reference_signatures.py"],
+           "a renumbered reference is not re-pointed by a run"),
+    Mutant("signature-ambiguous-match-taken", SIG,
+           "    if len(matches) == 1:\n",
+           "    if matches:\n",
+           ["tests/app/test_reference_signatures.py"],
+           "a reference is re-pointed to the first of several matching elements"),
+    Mutant("signatures-kept-after-applied-variant", "SimPhantWorkbench/sweep/__init__.py",
+           "        retake_signatures(study)\n", "",
+           ["tests/app/test_reference_signatures.py::test_a_variant_applied_takes_the_"
+            "signatures_anew_in_its_undo_step",
+            "tests/app/test_sweep.py::test_parameter_study_object_stores_spec_and_results_and_"
+            "applies_the_best"],
+           "the best variant written into the document leaves the study refusing to run"),
+    Mutant("signature-retaken-on-element-map-rename", SIG,
+           "    if ref is not None and old is not None and _recomputing():\n",
+           "    if False:\n",
+           ["tests/app/test_reference_signatures.py::test_a_reference_renamed_during_a_"
+            "recompute_keeps_what_it_was_made_on"],
+           "FreeCAD 1.x renaming an element on recompute takes a new signature of whatever "
+           "the new name designates"),
+    Mutant("joint-panel-keeps-moved-reference", "SimPhantWorkbench/taskpanels/task_joint.py",
+           "            if not self.picked_here[i] and check.status != \"ok\":\n",
+           "            if False:\n",
+           ["tests/gui/test_reference_signatures_gui.py"],
+           "the joint panel accepts OK on a reference a model edit moved: the wrong element "
+           "takes its signature"),
 ]
 
 

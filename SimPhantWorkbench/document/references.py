@@ -22,8 +22,8 @@ from .units import rotation_to_matrix
 from SimPhantWorkbench.solver.errors import ModelError
 
 __all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "DATUM_ELEMENT_TYPES", "ORIGIN_AXES",
-           "reference_frame",
-           "global_element", "split_subname", "is_datum_frame", "is_datum"]
+           "reference_frame", "global_element", "local_element", "element_geometry",
+           "element_names", "split_subname", "is_datum_frame", "is_datum", "is_datum_reference"]
 
 RefFrame = namedtuple("RefFrame", [
     "kind",   # one of KINDS
@@ -111,12 +111,45 @@ def global_element(obj, subname):
         The subname does not name a vertex, edge or face, or it no longer
         exists; the message starts with ``"<Label>.<subname>"``.
     """
+    return _element_at(obj, subname, container_matrix(obj))
+
+
+def local_element(obj, subname):
+    """The picked vertex, edge or face in the coordinates of the object that holds it (the
+    last one the path names, ``obj`` itself without a path): the placements of that object
+    and of everything above it left out (bodies, ``App::Link`` objects showing parts of
+    other files, containers), so that moving any of them changes nothing. Arguments and
+    errors as ``global_element``."""
+    return _element_at(obj, subname, _holder_matrix(obj, split_subname(subname)[0]).inverse())
+
+
+def _holder_matrix(obj, path):
+    """Placement (matrix) of the object at ``path`` below ``obj``, as ``Part.getShape``
+    applies it: ``obj``'s own placement and those down the path (containers not included)."""
+    found = obj.getSubObject(path, 2) if path else None
+    return found[1] if found else obj.Placement.toMatrix()
+
+
+def element_names(obj, subname, kind):
+    """``[(name, element)]`` of every element of type ``kind`` (``"Vertex"``, ``"Edge"``,
+    ``"Face"``) of the sub-object that holds ``subname``'s element, in its own
+    coordinates (as ``local_element``); ``name`` is the path from ``obj``
+    (``"Body.Pad.Face7"``). Empty when the sub-object has no shape."""
+    path, _ = split_subname(subname)
+    shape = shape_at(obj, path, _holder_matrix(obj, path).inverse())
+    if shape.isNull():
+        return []
+    return [("%s%s%d" % (path, kind, i + 1), e)
+            for i, e in enumerate(getattr(shape, _PLURAL[kind][0]))]
+
+
+def _element_at(obj, subname, mat):
+    """The element ``subname`` of ``obj``, ``Part.getShape`` pre-multiplied by ``mat``."""
     label = "%s.%s" % (obj.Label, subname)
     path, element = split_subname(subname)
     if not _ELEMENT_NAME.match(element):
         raise ModelError("%s: '%s' does not name a vertex, edge or face (expected e.g. "
                          "'Vertex1', 'Edge5', 'Face2')" % (label, element))
-    mat = container_matrix(obj)
     if subname.split(".")[-1].startswith(MISSING_PREFIX):
         # FreeCAD 1.x already knows the element vanished; its index may name another one
         raise ModelError(_missing_message(obj, path, element, mat, label))
@@ -239,13 +272,36 @@ def reference_frame(obj, subname):
         face, ellipse edge, torus...); the message names ``<Label>.<subname>``.
     """
     label = "%s.%s" % (obj.Label, subname)
-    path, element = split_subname(subname)
-    if not element or (path and _datum_element(obj.getSubObject(path, 1)) is not None):
+    path, _ = split_subname(subname)
+    if is_datum_reference(obj, subname):
         return _datum_frame(obj, path, label)      # a datum, or an edge/face of one
-    element = global_element(obj, subname)
+    kind, point, axis, _ = element_geometry(global_element(obj, subname), label)
+    return RefFrame(kind, point * M_PER_MM, axis, label)
+
+
+def is_datum_reference(obj, subname):
+    """Whether ``(obj, subname)`` designates a datum (a coordinate system, line, plane or
+    point, or an edge or face of one): its frame is the datum's placement, not an
+    element's geometry."""
+    path, element = split_subname(subname)
+    return not element or (bool(path) and _datum_element(obj.getSubObject(path, 1)) is not None)
+
+
+def element_geometry(element, label):
+    """``(kind, point [mm], unit axis or None, radius [mm] or None)`` of a vertex, edge or
+    face, in the element's own coordinates: the point and axis as ``reference_frame``
+    describes them, the radius of a circle, cylinder or sphere. ``ModelError`` naming
+    ``label`` for an unsupported geometry."""
     kind, point, axis = _ELEMENT_FRAMES[element.ShapeType](element, label)
-    return RefFrame(kind, _array(point) * M_PER_MM, None if axis is None else _unit(axis),
-                    label)
+    radius = _radius(element) if kind in ("circle", "cylinder", "sphere") else None
+    return kind, _array(point), None if axis is None else _unit(axis), radius
+
+
+def _radius(element):
+    geometry = _geometry(element, "Curve" if element.ShapeType == "Edge" else "Surface")
+    if isinstance(geometry, Part.RectangularTrimmedSurface):
+        geometry = geometry.BasisSurface
+    return float(geometry.Radius)
 
 
 def _vertex_frame(vertex, label):

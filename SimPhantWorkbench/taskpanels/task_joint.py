@@ -27,6 +27,7 @@ from ..gui.common import (UNRESOLVED, choose, icon_path, message, obj_expr,
                           run_in_transaction)
 from ..document.joints import reference_of
 from ..document.base import study_bodies
+from ..document.signatures import check_reference
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
@@ -88,6 +89,7 @@ class TaskJoint:
         self.bodies = study_bodies(study)
         self.kind = str(joint.JointType) if joint is not None else kind
         self.refs = [None, None]        # (body, obj, sub) per side
+        self.picked_here = [False, False]   # sides picked in this panel
         self.misaligned = False
         self.aligned = []               # (object, Placement before) of each Align
         self.slot = 0                   # the side the next pick fills
@@ -305,9 +307,23 @@ class TaskJoint:
         body, ref_obj, ref_sub = picking.resolve_pick(self.bodies, obj, sub)
         slot = self._target_slot()
         self.refs[slot] = (body, ref_obj, ref_sub)
+        self.picked_here[slot] = True
         self.refusal.setText("")
         self.slot = self.refs.index(None) if None in self.refs else 2
         self.update()
+
+    def _moved_reference(self):
+        """What changed about a reference of the edited joint that a model edit moved
+        (``document.signatures``) and that was not picked again here, else ``""``."""
+        if self.joint is None:
+            return ""
+        for i, which in enumerate(("Reference1", "Reference2")):
+            check = check_reference(self.joint, which)
+            if not self.picked_here[i] and check.status != "ok":
+                return check.message if check.status == "broken" else translate(
+                    "SimPhant", "%s; pick it again, or Cancel and Check model to re-point "
+                    "it") % check.message
+        return ""
 
     def repick(self, k):
         """The next pick replaces reference ``k``."""
@@ -358,6 +374,10 @@ class TaskJoint:
                         self.side_triads[i].show(True)
                     except Exception:  # noqa: BLE001
                         pass
+            return False
+        moved = self._moved_reference()
+        if moved:
+            self.status.setText(translate("SimPhant", "Cannot keep this reference: %s") % moved)
             return False
         try:
             f1, f2 = self.frames()

@@ -1410,82 +1410,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="47"/>
+        <location filename="task_joint.py" line="48"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="116"/>
+        <location filename="task_joint.py" line="118"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="325"/>
+        <location filename="task_joint.py" line="341"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="121"/>
+        <location filename="task_joint.py" line="123"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="133"/>
+        <location filename="task_joint.py" line="135"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="136"/>
+        <location filename="task_joint.py" line="138"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="140"/>
+        <location filename="task_joint.py" line="142"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="144"/>
+        <location filename="task_joint.py" line="146"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="147"/>
+        <location filename="task_joint.py" line="149"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="445"/>
+        <location filename="task_joint.py" line="465"/>
         <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="159"/>
+        <location filename="task_joint.py" line="161"/>
         <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="161"/>
+        <location filename="task_joint.py" line="163"/>
         <source>Set offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="163"/>
+        <location filename="task_joint.py" line="165"/>
         <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="212"/>
+        <location filename="task_joint.py" line="214"/>
         <source>Cannot align: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="215"/>
+        <location filename="task_joint.py" line="217"/>
         <source>Align &apos;%s&apos; to joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="286"/>
+        <location filename="task_joint.py" line="288"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1495,87 +1495,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="332"/>
-        <source>%s.%s  (body &apos;%s&apos;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_joint.py" line="334"/>
-        <source>(not picked)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_joint.py" line="336"/>
-        <source>pick a vertex, edge or face</source>
+        <location filename="task_joint.py" line="325"/>
+        <source>%s; pick it again, or Cancel and Check model to re-point it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_joint.py" line="348"/>
-        <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
+        <source>%s.%s  (body &apos;%s&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="350"/>
+        <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_joint.py" line="352"/>
+        <source>pick a vertex, edge or face</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="364"/>
+        <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="368"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="365"/>
+        <location filename="task_joint.py" line="380"/>
+        <source>Cannot keep this reference: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="385"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="374"/>
+        <location filename="task_joint.py" line="394"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="376"/>
+        <location filename="task_joint.py" line="396"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="387"/>
+        <location filename="task_joint.py" line="407"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="395"/>
+        <location filename="task_joint.py" line="415"/>
         <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="426"/>
+        <location filename="task_joint.py" line="446"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="430"/>
+        <location filename="task_joint.py" line="450"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="431"/>
+        <location filename="task_joint.py" line="451"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="476"/>
+        <location filename="task_joint.py" line="496"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="444"/>
+        <location filename="task_joint.py" line="464"/>
         <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="446"/>
+        <location filename="task_joint.py" line="466"/>
         <source>Keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="447"/>
+        <location filename="task_joint.py" line="467"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>

@@ -345,6 +345,11 @@ def test_unsupported_types_are_skipped_with_warnings_naming_them(mechanism):
     assert not any("not solved" in w for w in report.warnings)
 
 
+LIMITS_WARNING = ("Assembly joint 'Hinge': its rotation limits are imported as the compliant "
+                  "end stop 'Hinge_rotation_stop' (stiffness 1000 N*mm/deg, exponent 1.5, "
+                  "damping 1 N*mm*s/deg): edit its law to suit the part")
+
+
 def add_angle_limits(joint):
     """FreeCAD 1.x joints carry limits (the ``Limits`` group: switches and values): the
     minimum angle switched on, the maximum off."""
@@ -370,10 +375,7 @@ def test_joint_limits_become_end_stops(docs):
     e = conversion.convert(report.study).force_map[stop.Name]
     assert e.params["lower"] == pytest.approx(math.radians(-30.0))
     assert e.params["upper"] is None
-    assert [w for w in report.warnings if "limits" in w] == [
-        "Assembly joint 'Hinge': its rotation limits are imported as the compliant end stop "
-        "'Hinge_rotation_stop' (stiffness 1000 N*mm/deg, exponent 1.5, damping "
-        "1 N*mm*s/deg): edit its law to suit the part"]
+    assert [w for w in report.warnings if "limits" in w] == [LIMITS_WARNING]
     assert len(study_joints(report.study)) == 1
 
 

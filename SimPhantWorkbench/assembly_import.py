@@ -16,8 +16,8 @@ import FreeCAD
 from . import factory
 from .document.assembly import (COUPLER_KIND_MAP, JOINT_KIND_MAP, UNSUPPORTED_TYPES, AssemblyPlan, AssemblyRef,
                                 ImportReport, JointPlan, assembly_joint_objects, coupler_label,
-                                is_assembly, joint_label, joint_what, plan_assembly,
-                                resolve_reference)
+                                is_assembly, joint_label, joint_limits, joint_what,
+                                plan_assembly, resolve_reference, STOP_LAW)
 from .document.base import study_bodies, transaction
 from .document.units import global_placement
 from .solver import ModelError
@@ -73,6 +73,7 @@ def import_assembly(assembly, study=None, name="Study", strict=False):
                 report.bodies[part.Name] = body
             for jp in plan.joints:
                 report.joints[jp.source.Name] = _make_joint(study, report, jp, created)
+                _make_stops(study, report, jp, created)
             for cp in plan.couplers:
                 report.couplers[cp.source.Name] = _make_coupler(study, report, cp, created)
     except Exception:
@@ -96,6 +97,25 @@ def _make_joint(study, report, jp, created):
         raise ModelError("%s: %s" % (joint_what(jp.source), exc)) from None
     created.append(joint)
     return joint
+
+
+def _make_stops(study, report, jp, created):
+    """An end stop per DOF of the joint with limits switched on in the Assembly."""
+    joint = report.joints[jp.source.Name]
+    for dof, sides in joint_limits(jp.source, jp.kind)[0].items():
+        label = "%s_%s_stop" % (jp.source.Label, dof)
+        try:
+            stop = factory.make_force_element(study, "joint_stop", joint=joint, dof=dof,
+                                              label=label, **dict(sides, **STOP_LAW[dof]))
+        except ModelError as exc:
+            raise ModelError("%s: its limits: %s" % (joint_what(jp.source), exc)) from None
+        created.append(stop)
+        report.stops.setdefault(jp.source.Name, []).append(stop)
+        report.warnings.append(
+            "%s: its %s limits are imported as the compliant end stop '%s' (stiffness %s, "
+            "exponent %g, damping %s): edit its law to suit the part"
+            % (joint_what(jp.source), dof, stop.Label, STOP_LAW[dof]["stiffness"],
+               STOP_LAW[dof]["exponent"], STOP_LAW[dof]["damping"]))
 
 
 def _make_coupler(study, report, cp, created):

@@ -365,7 +365,8 @@ def _force_table_text(table):
 
 def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=None,
                        damping=None, free_length=None, preload=0.0, force=0.0, value=0.0,
-                       dof=None, name=None, label=None):
+                       dof=None, name=None, label=None, lower=None, upper=None, exponent=1.5,
+                       penetration=None):
     """Add a force element of registry ``kind`` (``solver.forces.FORCE_TYPES``).
 
     Point kinds take ``ref1``/``ref2`` ``(obj, "Vertex2")`` on two bodies (a vertex, a
@@ -376,7 +377,10 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     ...] / [(rate mm/s|deg/s, force), ...]. ``free_length`` [mm or deg, or a quantity]:
     default its value at the start (the distance of the points, the joint angle or
     slide). ``preload``/``force`` [N]; ``value`` [N m or N]: a number or a function of
-    ``t`` as text ("2*sin(t)").
+    ``t`` as text ("2*sin(t)"). An end stop (``joint_stop``) takes ``lower`` and/or
+    ``upper`` [mm or deg, or quantities], ``stiffness`` (its force at 1 mm or 1 deg of
+    penetration, per mm or deg), ``exponent``, ``damping`` and ``penetration`` (where the
+    damping is full; default 0.1 mm or deg).
     """
     from .document.elements import FORCE_UNITS, force_element_params
     from .solver.forces import JOINT_DOFS, force_spec
@@ -423,6 +427,14 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
         if free_length is not None:
             obj.FreeLengthFromStart = False
             obj.FreeLength = _force_text(free_length, units["length"])
+        for switch, prop, limit in (("EnableLower", "Lower", lower),
+                                    ("EnableUpper", "Upper", upper)):
+            if limit is not None:
+                setattr(obj, switch, True)
+                setattr(obj, prop, _force_text(limit, units["length"]))
+        obj.Exponent = float(exponent)
+        if penetration is not None:
+            obj.Penetration = _force_text(penetration, units["length"])
         obj.Preload = float(preload)
         obj.Force = float(force)
         if isinstance(value, str):

@@ -351,6 +351,13 @@ def joint_actuator():
                arrow_head(52, 13, 0.0, -1, RED, 14), rect(24, 14, 16, 16, GREEN, rx=2))
 
 
+def joint_stop():
+    """A lever on a pin swung against a red stop block: End stop."""
+    return svg(rect(4, 44, 56, 12, B1), path("M14,44 L38,14", stroke=INK, width=6),
+               circle(14, 44, 5, GREEN), rect(44, 6, 12, 38, RED),
+               path("M34,30 A22,22 0 0 0 42,22", stroke=RED_D, width=3))
+
+
 def loads_to_fem():
     """A part in stress colours (blue to red) pulled by two arrows: Loads to FEM."""
     grad = ('<defs><linearGradient id="s" x1="0" x2="1" y1="0" y2="0">'
@@ -364,7 +371,7 @@ def loads_to_fem():
 
 FORCE_DRAWINGS = {
     "spring_damper": spring, "damper": damper, "contractile": contractile,
-    "joint_spring": joint_spring, "joint_actuator": joint_actuator,
+    "joint_spring": joint_spring, "joint_actuator": joint_actuator, "joint_stop": joint_stop,
 }
 
 

@@ -85,6 +85,7 @@ T_PHYS = "tests/solver/test_physics.py"
 T_DOF = "tests/solver/test_dof.py"
 T_JOUT = "tests/solver/test_joint_outputs.py"
 T_FRC = "tests/solver/test_forces.py"
+T_STOP = "tests/solver/test_stops.py"
 T_TRUST = "tests/app/test_sweep_trust.py"
 T_HOSTILE_SWEEP = "tests/app/test_hostile_sweep.py"
 T_DRV = "tests/solver/test_drivers.py"
@@ -570,6 +571,42 @@ MUTANTS = [
            "si0, si1, si2,",
            [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
            "slide force on body 1 applied at its joint point instead of at P2"),
+    Mutant("stop-damping-sign", FRC,
+           "push = par[PAR_SK] * pen ** par[PAR_SE] + step * par[PAR_SC] * rate",
+           "push = par[PAR_SK] * pen ** par[PAR_SE] - step * par[PAR_SC] * rate",
+           [T_STOP + "::test_the_stop_law_pushes_and_damps_in_the_right_directions"],
+           "an end stop's damping along the rate of penetration instead of against it"),
+    Mutant("stop-exponent", FRC,
+           "push = par[PAR_SK] * pen ** par[PAR_SE] + step",
+           "push = par[PAR_SK] * pen + step",
+           [T_STOP + "::test_the_stop_law_is_adams_impact_on_either_side"],
+           "an end stop's force linear in the penetration whatever its exponent"),
+    Mutant("stop-sides-swapped", FRC,
+           "                f += push if side == 0 else -push",
+           "                f += -push if side == 0 else push",
+           [T_STOP + "::test_the_stop_law_is_adams_impact_on_either_side"],
+           "an end stop pulling past its lower limit and pushing past its upper one the "
+           "wrong way"),
+    Mutant("stop-angle-wrapped", FRC,
+           "                x = prev + dx - TWO_PI * math.floor((dx + math.pi) / TWO_PI)",
+           "                x = x + 0.0 * prev",
+           [T_STOP + "::test_a_rotor_turning_away_from_a_stop_never_meets_it"],
+           "an end stop on the wrapped joint angle (met at -190 deg when set at 170 deg)"),
+    Mutant("stop-angle-not-restarted", RES,
+           "        if n and nf:\n            restart_coordinates(S, W)\n",
+           "        if n and nf:\n",
+           [T_STOP + "::test_a_stop_past_half_a_turn_is_met_at_its_unwrapped_angle"],
+           "the force outputs go on from the run's last angle instead of the angle at t0"),
+    Mutant("stop-potential-dropped", FRC,
+           "        pot += k * p ** (e + 1.0) / (e + 1.0)",
+           "        pot += 0.0 * p",
+           [T_STOP + "::test_energy_balance_through_damped_stops_on_a_slide"],
+           "an end stop's elastic energy left out of the energy balance"),
+    Mutant("stop-events-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
+           '    out["stop_events"] = (None, 4)\n',
+           "",
+           [T_STOP + "::test_stop_events_survive_save_and_reopen"],
+           "a reopened result loses its end-stop contact events"),
     Mutant("fingerprint-without-force-elements", "SimPhantWorkbench/solver/batch.py",
            '        out["force_elements"] = elements\n',
            "        pass\n",

@@ -23,6 +23,11 @@ GROUP = "SimPhant_ForceElements"
 IMPORT = "from SimPhantWorkbench import factory"
 
 
+#: what a new element of a kind starts with besides its defaults (in document units, deg
+#: or mm), to be edited in the panel that opens: an end stop needs a limit and a stiffness
+_START_ARGS = {"joint_stop": ", lower=-90, upper=90, stiffness=1000"}
+
+
 def command_name(kind):
     return "SimPhant_Force_" + kind
 
@@ -85,7 +90,8 @@ class ForceCommand(Command):
                 common.message("warning", self.title(), translate(
                     "SimPhant", "Select the joint the %s acts on.") % self.title())
                 return
-            args = "%s, %r, joint=%s" % (obj_expr(study), self.kind, obj_expr(joint))
+            args = "%s, %r, joint=%s%s" % (obj_expr(study), self.kind, obj_expr(joint),
+                                           _START_ARGS.get(self.kind, ""))
         common.add_and_edit(doc, self.title(), [IMPORT, "factory.make_force_element(%s)"
                                                 % args], "SimPhant::ForceElement")
 

@@ -33,8 +33,12 @@ Perpendicular, Angle            (``strict=True``: ``ModelError`` listing them al
                                 before anything is created)
 ==============================  ===============================================
 
-Joint limits (1.x: ``EnableLengthMin`` ... ``AngleMax``) are not imported: SimPhant
-joints have none; a warning names the limits switched on.
+Joint limits (1.x: ``EnableLengthMin``/``LengthMin`` ... ``EnableAngleMax``/``AngleMax``,
+mm and deg, on the angle between the JCS x axes about JCS 1's z axis and the distance
+along it: SimPhant's joint angle and slide of the imported frames) become compliant end
+stops (``joint_stop`` force elements, ``joint_limits``) of the imported joint, one per
+degree of freedom, with ``STOP_LAW`` as their law (a warning names them: edit it to
+suit); limits on a degree of freedom the SimPhant joint lacks are named as not imported.
 
 What is read (property formats)
 -------------------------------
@@ -185,6 +189,7 @@ class ImportReport:
     bodies : dict part Name -> SimPhant Body (created or reused)
     joints : dict Assembly joint Name -> SimPhant Joint
     couplers : dict Assembly joint Name -> SimPhant Coupler
+    stops : dict Assembly joint Name -> list of SimPhant end stops (its limits)
     skipped : list of (Assembly joint Label, reason)
     warnings : list of str (also printed to the report view)
     """
@@ -195,6 +200,7 @@ class ImportReport:
         self.bodies = {}
         self.joints = {}
         self.couplers = {}
+        self.stops = {}
         self.skipped = list(plan.skipped)
         self.warnings = list(plan.warnings)
 
@@ -507,19 +513,38 @@ def joint_what(joint):
     return "Assembly joint '%s'" % joint.Label
 
 
-#: FreeCAD 1.x joint limits: (switch, value, what, unit); SimPhant joints have none
-_LIMITS = (("EnableLengthMin", "LengthMin", "length", "mm", ">="),
-           ("EnableLengthMax", "LengthMax", "length", "mm", "<="),
-           ("EnableAngleMin", "AngleMin", "angle", "deg", ">="),
-           ("EnableAngleMax", "AngleMax", "angle", "deg", "<="))
+#: FreeCAD 1.x joint limits: (switch, value, what, unit, comparison, SimPhant DOF, side)
+_LIMITS = (("EnableLengthMin", "LengthMin", "length", "mm", ">=", "translation", "lower"),
+           ("EnableLengthMax", "LengthMax", "length", "mm", "<=", "translation", "upper"),
+           ("EnableAngleMin", "AngleMin", "angle", "deg", ">=", "rotation", "lower"),
+           ("EnableAngleMax", "AngleMax", "angle", "deg", "<=", "rotation", "upper"))
+
+#: the law of the end stops limits are imported as, per DOF (``factory.make_force_element``
+#: arguments: stiffness the force at 1 mm or 1 deg of penetration, per mm or deg)
+STOP_LAW = {"rotation": dict(stiffness="1000 N*mm/deg", exponent=1.5, damping="1 N*mm*s/deg",
+                             penetration="0.1 deg"),
+            "translation": dict(stiffness="1000 N/mm", exponent=1.5, damping="1 N*s/mm",
+                                penetration="0.1 mm")}
 
 
-def _limits_warning(joint):
-    """A warning naming the limits switched on in an Assembly joint (not imported)."""
-    on = ["%s %s %g %s" % (what, op, float(getattr(joint, value, 0.0)), unit)
-          for switch, value, what, unit, op in _LIMITS if getattr(joint, switch, False)]
-    return None if not on else ("%s: its limits (%s) are not imported: SimPhant joints "
-                                "have no limits" % (joint_what(joint), ", ".join(on)))
+def joint_limits(joint, kind):
+    """The limits switched on in an Assembly joint as end stops of a SimPhant joint of
+    ``kind``: ``({dof: {"lower": value, "upper": value}}`` (mm or deg; a side absent when
+    off), a warning naming the limits on a DOF the kind lacks, or None)."""
+    from ..solver.forces import JOINT_DOFS
+    stops, lost = {}, []
+    for switch, value, what, unit, op, dof, side in _LIMITS:
+        if not getattr(joint, switch, False):
+            continue
+        v = float(getattr(joint, value, 0.0))
+        if dof in JOINT_DOFS.get(kind, ()):
+            stops.setdefault(dof, {})[side] = v
+        else:
+            lost.append("%s %s %g %s" % (what, op, v, unit))
+    warning = None if not lost else (
+        "%s: its limits (%s) are not imported: a SimPhant %s joint has no such degree of "
+        "freedom" % (joint_what(joint), ", ".join(lost), kind))
+    return stops, warning
 
 
 def plan_assembly(assembly, strict=False):
@@ -606,8 +631,8 @@ def plan_assembly(assembly, strict=False):
                  % (ref1.part.Label, ref2.part.Label), problem=False)
             continue
         warnings.extend(w for w in (_unsolved_warning(plan),) if w)
-        limits = _limits_warning(joint)
-        if limits:                      # SimPhant joints have none: warned, strict refuses
+        limits = joint_limits(joint, kind)[1]
+        if limits:                      # none of the joint's DOF: warned, strict refuses
             warnings.append(limits)
             problems.append(limits)
         plans.append(plan)

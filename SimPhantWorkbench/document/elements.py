@@ -240,6 +240,26 @@ def _force_table(text, geometry, x_unit, what):
     return tab
 
 
+def _stop_params(obj, geometry, what):
+    """An end stop's limits, law and damping (SI). ``Stiffness`` is a quantity per document
+    unit u (N/mm, N*mm/deg): the force at the penetration u, over u; with the exponent e
+    the law ``k_SI p^e`` takes ``k_SI = Stiffness_SI u^(1 - e)`` (the same force at u)."""
+    out = {}
+    for key, switch, prop in (("lower", "EnableLower", "Lower"), ("upper", "EnableUpper",
+                                                                  "Upper")):
+        out[key] = (_force_quantity(getattr(obj, prop), geometry, "length",
+                                    "%s: %s" % (what, prop)) if getattr(obj, switch) else None)
+    e = float(obj.Exponent)
+    unit = quantity_si("1 " + FORCE_UNITS[geometry]["length"], _FORCE_SI[geometry]["length"])
+    out["stiffness"] = _force_quantity(obj.Stiffness, geometry, "stiffness",
+                                       what + ": Stiffness") * unit ** (1.0 - e)
+    out["exponent"] = e
+    out["damping"] = _force_quantity(obj.Damping, geometry, "damping", what + ": Damping")
+    out["penetration"] = _force_quantity(obj.Penetration, geometry, "length",
+                                         what + ": Penetration")
+    return out
+
+
 def force_element_params(obj, bodies=None):
     """(kind, solver parameters (SI), points (X1, X2) or None, joint object or None) of a
     ForceElement object; validated by ``solver.forces.check_element`` (the one check
@@ -252,8 +272,10 @@ def force_element_params(obj, bodies=None):
     geometry = force_geometry(obj)
     names = {p.name for p in spec.params}
     params = {}
+    if obj.Kind == "joint_stop":
+        params.update(_stop_params(obj, geometry, what))
     for key in ("stiffness", "damping"):
-        if key in names:
+        if key in names and key not in params:
             table = getattr(obj, key.capitalize() + "Table").strip()
             if table:
                 params[key] = _force_table(table, geometry,
@@ -338,6 +360,8 @@ def add_force_element(conv, obj, bodies, name):
             return m.add_joint_spring(sj, stiffness=params["stiffness"],
                                       damping=params["damping"], rest=params["rest"],
                                       dof=params["dof"], name=name)
+        if kind == "joint_stop":
+            return m.add_joint_stop(sj, name=name, **params)
         return m.add_joint_actuator(sj, params["value"], dof=params["dof"], name=name)
     except ModelError as exc:
         what = "Force element '%s'" % obj.Label

@@ -4,8 +4,11 @@
 Point elements (spring-damper, damper, contractile force) act between the
 points of two picked elements ``Reference1``/``Reference2`` -- a vertex, the
 centre of a circle or arc edge, the centre of a face -- of two different bodies.
-Joint elements (joint spring-damper, joint actuator) act about (``Dof =
-rotation``) or along (``translation``) the z axis of ``Joint``.
+Joint elements (joint spring-damper, joint actuator, end stop) act about (``Dof =
+rotation``) or along (``translation``) the z axis of ``Joint``. An end stop limits the
+joint's angle or slide at ``Lower`` and/or ``Upper`` (``EnableLower``/``EnableUpper``)
+with Adams' IMPACT law: ``Stiffness`` (the force at 1 mm or 1 deg of penetration, per
+mm or deg), ``Exponent``, ``Damping`` (full at ``Penetration``).
 
 Stiffness and damping are quantity texts with their unit ("10 N/mm",
 "0.5 N*s/mm", "2 N*mm/deg", "0.1 N*mm*s/deg"), or laws given as tables
@@ -74,4 +77,21 @@ class ForceElement(BaseProxy):
         prop("App::PropertyString", "ValueFunction", "Actuator",
              "Joint actuator: moment [N m] or force [N] as a function of t [s], e.g. "
              "'500*sin(2*pi*t)'; replaces Value when not empty"),
+        prop("App::PropertyBool", "EnableLower", "End stop",
+             "End stop: stop the joint angle/slide at its lower limit", default=False),
+        prop("App::PropertyString", "Lower", "End stop",
+             "End stop: lower limit of the joint angle/slide with its unit, e.g. '-30 deg' or "
+             "'-10 mm' (a plain number in deg or mm)", default="0"),
+        prop("App::PropertyBool", "EnableUpper", "End stop",
+             "End stop: stop the joint angle/slide at its upper limit", default=False),
+        prop("App::PropertyString", "Upper", "End stop",
+             "End stop: upper limit of the joint angle/slide with its unit, e.g. '120 deg' or "
+             "'50 mm' (a plain number in deg or mm)", default="0"),
+        prop("App::PropertyFloat", "Exponent", "End stop",
+             "End stop: exponent e of the contact force k p^e (p the penetration; 1.5 for "
+             "Hertz contact); Stiffness is its force at a penetration of 1 mm (1 deg) per mm "
+             "(deg)", default=1.5),
+        prop("App::PropertyString", "Penetration", "End stop",
+             "End stop: penetration at which the damping is full (it grows from zero at "
+             "first touch), e.g. '0.1 mm' or '0.05 deg'", default="0.1"),
     )

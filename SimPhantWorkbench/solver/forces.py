@@ -27,6 +27,20 @@ actuator input (constant ``fa`` or a function of time through the load table).
 Angles in the torsional law are wrapped: ``delta = wrap(theta - theta0)`` in
 ``(-pi, pi]``.
 
+The end stop (``joint_stop``) has its own law, Adams' IMPACT function (MSC Adams
+Solver reference, IMPACT and BISTOP; docs/theory.md): with the penetration
+``p = x - x_max`` past its upper limit (``p = x_min - x`` past its lower one) and
+its rate ``p_dot``, the stop pushes back with
+
+    F = max(0, k p^e + STEP(p, 0, 0, d_max, c_max) p_dot)      (p > 0; else 0)
+
+(``STEP`` Adams' cubic step; the damping grows from zero at first touch to ``c_max``
+at the penetration ``d_max``, so the force is continuous at contact; the ``max``
+keeps the stop from pulling when it is left faster than it springs back). Its
+coordinate is the *unwrapped* joint angle: the kernel carries the last evaluated
+angle (``Workspace.frc_out``) and adds the wrapped change, so a stop at 170 deg of
+a joint that turns several times is met at 170 deg and not at -190 deg.
+
 Adding a kind means adding one ``ForceSpec`` to ``FORCE_TYPES`` (its geometry and
 which parameters it takes); the solver arrays, the validation, the FreeCAD
 properties and the GUI commands read the table.
@@ -52,15 +66,21 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
            "JOINT_DOFS", "apply_forces", "element_potential", "table_integral",
-           "cumtrapz"]
+           "cumtrapz", "stop_force", "stop_events", "restart_coordinates"]
+
+TWO_PI = 2.0 * math.pi
 
 GEOM_POINTS = 0
 GEOM_JOINT_ROT = 1
 GEOM_JOINT_TRANS = 2
 
-#: columns of ``SystemArrays.frc_par``
+#: columns of ``SystemArrays.frc_par``: the linear law's, then the end stop's (``PAR_STOP``
+#: 1.0 marks a stop; lower and upper limit, -inf / +inf when absent; stiffness, exponent,
+#: maximum damping, penetration of full damping). ``PAR_X0`` is the coordinate at t0 for a
+#: stop (where its unwrapped angle starts).
 PAR_K, PAR_C, PAR_X0, PAR_F0, PAR_FA = range(5)
-NPAR = 5
+PAR_STOP, PAR_LO, PAR_HI, PAR_SK, PAR_SE, PAR_SC, PAR_SD = range(5, 12)
+NPAR = 12
 #: columns of ``Workspace.frc_out`` (last evaluation): coordinate, its rate, force
 OUT_X, OUT_XDOT, OUT_F = range(3)
 
@@ -108,6 +128,17 @@ FORCE_TYPES = OrderedDict((s.name, s) for s in [
         _P("value", "value", 0.0, "force/moment, constant or a function of time"),
         _P("dof", "choice", "rotation", "rotation about or translation along the joint z axis"),
     ), "Prescribed moment about or force along a joint's z axis", "JointActuator.svg"),
+    ForceSpec("joint_stop", "End stop", "joint", (
+        _P("lower", "length", None, "lower limit of the angle/slide (none: no lower stop)"),
+        _P("upper", "length", None, "upper limit of the angle/slide (none: no upper stop)"),
+        _P("stiffness", "stiffness", 1e6, "k of the contact law k p^e (p: penetration)"),
+        _P("exponent", "value", 1.5, "e of the contact law k p^e (>= 1)"),
+        _P("damping", "damping", 0.0, "maximum damping c_max, reached at the penetration "
+                                      "d_max"),
+        _P("penetration", "length", 1e-4, "d_max: penetration at which the damping is "
+                                          "full"),
+        _P("dof", "choice", "rotation", "rotation about or translation along the joint z axis"),
+    ), "Compliant end stop (joint limit) on a joint's angle or slide", "JointStop.svg"),
 ])
 del _P
 
@@ -179,8 +210,10 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
         raise ModelError("%s: unknown parameter(s) %s; %s takes %s" % (
             what, ", ".join(sorted(unknown)), kind, ", ".join(p.name for p in spec.params)))
     out = {p.name: params.get(p.name, p.default) for p in spec.params}
+    if kind == "joint_stop":
+        _check_stop(out, what)
     for key in ("stiffness", "damping"):
-        if key in out:
+        if key in out and kind != "joint_stop":
             out[key] = _law(out[key], what, key)
     for key in ("preload", "force"):
         if key in out:
@@ -225,6 +258,24 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
     return out
 
 
+def _check_stop(out, what):
+    """Normalise an end stop's parameters in ``out`` (in place)."""
+    for key in ("lower", "upper"):
+        out[key] = _real(out[key], what, key, allow_none=True)
+    if out["lower"] is None and out["upper"] is None:
+        raise ModelError("%s: give a lower or an upper limit (or both)" % what)
+    if out["lower"] is not None and out["upper"] is not None and out["lower"] >= out["upper"]:
+        raise ModelError("%s: lower limit %r must be below the upper limit %r"
+                         % (what, out["lower"], out["upper"]))
+    for key, low, strict in (("stiffness", 0.0, True), ("exponent", 1.0, False),
+                             ("damping", 0.0, False), ("penetration", 0.0, True)):
+        v = _real(out[key], what, key)
+        if v < low or (strict and v == low):
+            raise ModelError("%s: %s must be %s %g, got %r"
+                             % (what, key, ">" if strict else ">=", low, v))
+        out[key] = v
+
+
 class ForceElement:
     """A force element of the model. Created by ``Model.add_spring`` & co."""
 
@@ -266,18 +317,25 @@ class ForceElement:
         return v
 
     def coefficients(self):
-        """(par row [k, c, x0, f0, fa], stiffness table or None, damping table or None); x0
-        of the element must be set (``x0``)."""
+        """(par row [k, c, x0, f0, fa, stop columns], stiffness table or None, damping table
+        or None); x0 of the element must be set (``x0``)."""
         p = self.params
-        k, ktab = p.get("stiffness", (0.0, None))
-        c, ctab = p.get("damping", (0.0, None))
+        stop = self.kind == "joint_stop"       # its own law (columns from PAR_STOP on)
+        k, ktab = (0.0, None) if stop else p.get("stiffness", (0.0, None))
+        c, ctab = (0.0, None) if stop else p.get("damping", (0.0, None))
         f0 = p.get("preload", 0.0)
         if self.kind == "contractile":
             f0 = -p["force"]
         fa = 0.0
         if self.kind == "joint_actuator" and not self.is_timed:
             fa = p["value"]
-        return np.array([k, c, self.x0, f0, fa]), ktab, ctab
+        row = np.zeros(NPAR)
+        row[:PAR_STOP] = (k, c, self.x0, f0, fa)
+        if self.kind == "joint_stop":
+            row[PAR_STOP:] = (1.0, -np.inf if p["lower"] is None else p["lower"],
+                              np.inf if p["upper"] is None else p["upper"], p["stiffness"],
+                              p["exponent"], p["damping"], p["penetration"])
+        return row, ktab, ctab
 
     def description(self, floats, name=lambda entity: entity.name):
         """Plain data of everything that determines the element's force (``floats(a)``: exact
@@ -351,6 +409,30 @@ def element_force(S, W, i, x, xdot):
         f -= _interp(S.frc_tabx, S.frc_taby, S.frc_ctab[i, 0], n, xdot)
     else:
         f -= S.frc_par[i, PAR_C] * xdot
+    return f
+
+
+@njit(**_JIT)
+def stop_force(par, x, xdot):
+    """The end stop's force on its coordinate ``x`` (rate ``xdot``) from its ``frc_par``
+    row: Adams' IMPACT law at each limit it is past, pushing back only."""
+    f = 0.0
+    for side in range(2):
+        if side == 0:
+            pen = par[PAR_LO] - x
+            rate = -xdot
+        else:
+            pen = x - par[PAR_HI]
+            rate = xdot
+        if pen > 0.0:
+            d = par[PAR_SD]
+            step = 1.0
+            if pen < d:     # STEP(p, 0, 0, d, 1) = a^2 (3 - 2 a), a = p / d
+                a = pen / d
+                step = a * a * (3.0 - 2.0 * a)
+            push = par[PAR_SK] * pen ** par[PAR_SE] + step * par[PAR_SC] * rate
+            if push > 0.0:
+                f += push if side == 0 else -push
     return f
 
 
@@ -433,7 +515,14 @@ def apply_forces(S, W):
                 x = d0 * e0 + d1 * e1 + d2 * e2
                 we0, we1, we2 = cross(wi0, wi1, wi2, e0, e1, e2)
                 xdot = dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * we0 + d1 * we1 + d2 * we2
-        f = element_force(S, W, i, x, xdot)
+        if S.frc_par[i, PAR_STOP] != 0.0:
+            if geom == GEOM_JOINT_ROT:  # unwrapped: the last angle plus the wrapped change
+                prev = W.frc_out[i, OUT_X]
+                dx = x - prev
+                x = prev + dx - TWO_PI * math.floor((dx + math.pi) / TWO_PI)
+            f = stop_force(S.frc_par[i], x, xdot)
+        else:
+            f = element_force(S, W, i, x, xdot)
         if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
             _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
             _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
@@ -470,9 +559,26 @@ def table_integral(tab, d):
     return out
 
 
+def _stop_elastic(par, x):
+    """(potential, elastic force) of an end stop at its (unwrapped) coordinates ``x``:
+    ``k p^(e+1) / (e+1)`` and ``-+k p^e`` summed over the limits it is past."""
+    x = np.asarray(x, dtype=float)
+    k, e = par[PAR_SK], par[PAR_SE]
+    pot = np.zeros(x.shape)
+    force = np.zeros(x.shape)
+    for pen, sign in ((par[PAR_LO] - x, 1.0), (x - par[PAR_HI], -1.0)):
+        p = np.maximum(pen, 0.0)
+        pot += k * p ** (e + 1.0) / (e + 1.0)
+        force += sign * k * p ** e
+    return pot, force
+
+
 def element_potential(par, ktab, geom, x):
     """Potential energy [J] of an element's conservative part at coordinates ``x`` (n,):
-    ``integral K(delta) ddelta - f0 delta``, zero at ``delta = 0``."""
+    ``integral K(delta) ddelta - f0 delta``, zero at ``delta = 0``; an end stop's
+    ``k p^(e+1) / (e+1)`` at the penetration ``p`` past a limit."""
+    if par[PAR_STOP] != 0.0:
+        return _stop_elastic(par, x)[0]
     delta = np.asarray(x, dtype=float) - par[PAR_X0]
     if geom == GEOM_JOINT_ROT:
         delta = (delta + np.pi) % (2.0 * np.pi) - np.pi
@@ -572,11 +678,48 @@ def element_series(system, t, out, tab):
         par, ktab, ctab = e.coefficients()
         x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
         pot[:, i] = element_potential(par, ktab, S.frc_geom[i], x)
-        diss[:, i] = cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
+        if par[PAR_STOP] != 0.0:    # what the force takes beyond its elastic part
+            diss[:, i] = cumtrapz(t, (_stop_elastic(par, x)[1] - out[:, i, OUT_F]) * xdot)
+        else:
+            diss[:, i] = cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
         col = S.frc_tcol[i]
         u = tab[:n, col, 0] if col >= 0 else 0.0
         work[:, i] = cumtrapz(t, (par[PAR_FA] + u) * xdot)
     return pot, diss, work
+
+
+def restart_coordinates(S, W):
+    """Start the end stops' unwrapped angles over again at their values at t0 (before a
+    pass over the states from t0: the run, or each post-processing pass over the
+    output samples)."""
+    W.frc_out[:, OUT_X] = S.frc_par[:, PAR_X0]
+
+
+#: columns of ``stop_events``' rows
+EVT_TIME, EVT_ELEMENT, EVT_SIDE, EVT_SPEED = range(4)
+#: ``EVT_SIDE``: the lower or the upper limit
+SIDE_LOWER, SIDE_UPPER = 0, 1
+
+
+def stop_events(par, t, out):
+    """Contacts of the end stops over the output samples, (m, 4) rows [time, element
+    index, side (``SIDE_LOWER`` / ``SIDE_UPPER``), impact speed] in time order, from
+    ``kernels.force_outputs``' ``out`` (n, nf, 3) and the elements' ``frc_par`` rows:
+    a contact starts where the penetration turns positive between two samples; its time
+    is interpolated linearly between them, its speed is the rate of penetration at the
+    sample before (the approach, free of the stop's force)."""
+    rows = []
+    t = np.asarray(t, dtype=float)
+    for i in np.nonzero(par[:, PAR_STOP] != 0.0)[0]:
+        x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
+        for side, pen, rate in ((SIDE_LOWER, par[i, PAR_LO] - x, -xdot),
+                                (SIDE_UPPER, x - par[i, PAR_HI], xdot)):
+            m = np.nonzero((pen[:-1] <= 0.0) & (pen[1:] > 0.0))[0]
+            frac = -pen[m] / (pen[m + 1] - pen[m])
+            for k, fr in zip(m, frac):
+                rows.append((t[k] + fr * (t[k + 1] - t[k]), i, side, rate[k]))
+    ev = np.array(sorted(rows), dtype=float).reshape(-1, 4)
+    return ev
 
 
 class ScalarTimeFunction:

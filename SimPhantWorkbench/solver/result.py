@@ -8,6 +8,7 @@ import json
 import numpy as np
 
 from . import kernels, reactions
+from .forces import element_series, restart_coordinates, stop_events
 from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
@@ -111,6 +112,9 @@ class Result(JointOutputs):
     #: frc (n, nf, 3) = [coordinate, rate, force]; potential, dissipated energy and
     #: actuator work per element (n, nf)
     _OPTIONAL = ("frc", "frc_pot", "frc_diss", "frc_work")
+    #: the end stops' contacts (m, 4): [time, element index, side, impact speed]
+    #: (``forces.stop_events``); absent when there were none
+    _EVENT_ARRAYS = ("stop_events",)
 
     #: per joint (n_joints, 12): at how many samples each reaction component was
     #: indeterminate (``reactions``; force and torque in world axes, then in joint axes);
@@ -182,6 +186,8 @@ class Result(JointOutputs):
             shape = (n, nf, 3) if k == "frc" else (n, nf)
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays
                     else np.zeros(shape))
+        self._stop_events = np.asarray(arrays["stop_events"], dtype=float).reshape(-1, 4) \
+            if "stop_events" in arrays else np.zeros((0, 4))
 
     # ------------------------------------------------------------- derived series
     def _series(self, key, b):
@@ -273,6 +279,7 @@ class Result(JointOutputs):
         jres = np.zeros((S.nj, 2))
         rule = reactions.reaction_work(system)
         tab = system.load_table(t) if system.has_timed_inputs else np.zeros((max(n, 1), 0, 3))
+        restart_coordinates(S, W)
         if n:
             kernels.post_process(t, Y, S, W, tab, acc, lam, phi_max, phidot_max, react, jres,
                                  rule)
@@ -281,11 +288,13 @@ class Result(JointOutputs):
         nf = len(model.force_elements)
         frc = np.zeros((n, nf, 3))
         if n and nf:
+            restart_coordinates(S, W)
             kernels.force_outputs(t, Y, S, W, tab, frc)
-            from .forces import element_series
             pot, diss, work = element_series(system, t, frc, tab)
+            events = stop_events(S.frc_par, t, frc)
         else:
             pot = diss = work = np.zeros((n, nf))
+            events = np.zeros((0, 4))
         cpl_react = react[:, system.coupler_pos]
         react = _model_joints(react, system.joint_pos)
         rows = system.active_rows
@@ -310,7 +319,8 @@ class Result(JointOutputs):
                  acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential,
                  frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work,
-                 react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react)
+                 react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react,
+                 stop_events=events)
         _driver_series(system, t, lam, a)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
@@ -370,6 +380,8 @@ class Result(JointOutputs):
             keys += self._COUPLER_ARRAYS
         if self._react_indeterminate.any():
             keys += (self._REACTION_FLAGS,)
+        if len(self._stop_events):
+            keys += self._EVENT_ARRAYS
         return keys
 
     def to_arrays(self, derived=False):
@@ -391,7 +403,7 @@ class Result(JointOutputs):
         R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
             k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS
-            + (cls._REACTION_FLAGS,)
+            + (cls._REACTION_FLAGS,) + cls._EVENT_ARRAYS
             if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
@@ -673,6 +685,17 @@ class Result(JointOutputs):
         i = self._f(element)
         return {"potential": self._frc_pot[:, i].copy(), "dissipated": self._frc_diss[:, i].copy(),
                 "actuator_work": self._frc_work[:, i].copy()}
+
+    def stop_events(self):
+        """The end stops' contacts, in time order: a list of dicts with ``time`` [s],
+        ``element`` (the stop's name), ``side`` ("lower" or "upper" limit) and ``speed``,
+        the rate of penetration at impact [m/s or rad/s]; from the output samples
+        (``forces.stop_events``: the time interpolated between the sample before the
+        contact and the first in it, the speed at the sample before)."""
+        from .forces import EVT_ELEMENT, EVT_SIDE, EVT_SPEED, EVT_TIME, SIDE_LOWER
+        return [{"time": float(r[EVT_TIME]), "element": self.force_names[int(r[EVT_ELEMENT])],
+                 "side": "lower" if int(r[EVT_SIDE]) == SIDE_LOWER else "upper",
+                 "speed": float(r[EVT_SPEED])} for r in self._stop_events]
 
     def constraint_violation(self):
         """Dict of (n,) arrays: max |Phi| ("position") and max |Phi_dot| ("velocity")."""

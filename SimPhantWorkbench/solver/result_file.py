@@ -69,6 +69,8 @@ def _optional_shapes(n, meta, what):
                                         "driver_rate"))
     # per coupler: the force and torque it exerts on its second body
     out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
+    # the end stops' contacts: [time, element index, side, impact speed] each
+    out["stop_events"] = (None, 4)
     return out
 
 
@@ -166,6 +168,8 @@ def read_result_file(path, what="Result", max_bytes=None):
     except (OSError, zipfile.BadZipFile, EOFError, ValueError, RuntimeError) as exc:
         raise ResultError("%s: its result file cannot be read (%s)" % (what, exc)) from None
     _check_arrays(arrays, what)
+    if "stop_events" in arrays:
+        _check_events(arrays["stop_events"], len(list(meta.get("force_names") or ())), what)
     arrays["meta"] = np.array(json.dumps(meta))
     try:
         return Result.from_arrays(arrays)
@@ -192,6 +196,14 @@ def _check_arrays(arrays, what):
             if err > _ROT_TOL:
                 raise ResultError("%s: its result holds rotations that are not rigid "
                                   "(quaternion norm error %.3g)" % (what, err))
+
+
+def _check_events(ev, nf, what):
+    """End-stop events: element indices of the result's force elements, sides 0 or 1."""
+    idx, side = ev[:, 1], ev[:, 2]
+    if len(ev) and not (np.all(idx == np.round(idx)) and idx.min() >= 0 and idx.max() < nf
+                        and np.all((side == 0.0) | (side == 1.0))):
+        raise ResultError("%s: its result's end-stop events name no element of it" % what)
 
 
 def _check_rigid(A, what):

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import kernels
 from .drivers import DriverRow
-from .forces import force_arrays
+from .forces import force_arrays, restart_coordinates
 from .joints import ANGULAR_PRIMS, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
@@ -248,6 +248,7 @@ class System:
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
             frc_u=np.zeros(nf), frc_out=np.zeros((nf, 3)),
         )
+        restart_coordinates(self.S, self.W)
         # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);
         # the kernels never rewrite them (nor the zero ones of the DOT1 rows)
         for r in np.nonzero(row_prim == PRIM_POINT)[0]:

@@ -32,7 +32,11 @@ _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint
 #: properties read by the validation (copied from the object, then overridden)
 _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
           "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
-          "Force", "Value", "ValueFunction")
+          "Force", "Value", "ValueFunction", "EnableLower", "Lower", "EnableUpper", "Upper",
+          "Exponent", "Penetration")
+#: an end stop's limits: (switch property, value property, label)
+_LIMITS = (("EnableLower", "Lower", QT_TRANSLATE_NOOP("SimPhant", "Lower limit")),
+           ("EnableUpper", "Upper", QT_TRANSLATE_NOOP("SimPhant", "Upper limit")))
 
 
 class TaskForceElement(CheckedPanel):
@@ -59,10 +63,15 @@ class TaskForceElement(CheckedPanel):
             self.dof.setCurrentIndex(DOFS.index(str(obj.Dof)))
             self.dof.currentIndexChanged.connect(self.check)
             f.row(translate("SimPhant", "Degree of freedom"), self.dof)
+        self.switches = {}
+        if "lower" in names:
+            self._stop_fields(f, obj, units)
         for key in ("stiffness", "damping"):
             if key in names:
                 prop, table, text = _TEXT_FIELDS[key]
                 self._text(f, prop, translate("SimPhant", text) % units[key], getattr(obj, prop))
+                if "lower" in names:        # an end stop's law has no tables
+                    continue
                 self._text(f, table, translate("SimPhant", "or a table"), getattr(obj, table),
                            translate("SimPhant", "rows 'x, force; ...' [%s, N or N m]; replaces "
                                      "%s when not empty")
@@ -92,6 +101,27 @@ class TaskForceElement(CheckedPanel):
                                                     "Value when not empty"))
         self.finish_form(f)
 
+    def _stop_fields(self, f, obj, units):
+        """An end stop's limits (a switch and a quantity each), exponent and penetration."""
+        for switch, prop, label in _LIMITS:
+            box = QtGui.QCheckBox(translate("SimPhant", label))
+            box.setChecked(bool(getattr(obj, switch)))
+            box.toggled.connect(self.check)
+            self.switches[switch] = box
+            f.row(translate("SimPhant", "Limit"), box)
+            self._text(f, prop, translate("SimPhant", "at (e.g. '30 %s')") % units["length"],
+                       getattr(obj, prop))
+        box = QtGui.QDoubleSpinBox()
+        box.setRange(1.0, 10.0)
+        box.setDecimals(3)
+        box.setValue(float(obj.Exponent))
+        box.valueChanged.connect(self.check)
+        self.fields["Exponent"] = box
+        f.row(translate("SimPhant", "Force exponent e (k p^e)"), box)
+        self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
+                   obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
+                                              "zero at first touch") % units["length"])
+
     def _text(self, form, prop, label, value, hint=None):
         edit = QtGui.QLineEdit(str(value))
         edit.textChanged.connect(self.check)
@@ -107,6 +137,8 @@ class TaskForceElement(CheckedPanel):
             out["Dof"] = self.dof.currentData()
         if hasattr(self, "from_start"):
             out["FreeLengthFromStart"] = self.from_start.isChecked()
+        for prop, box in self.switches.items():
+            out[prop] = box.isChecked()
         return out
 
     def validate_probe(self, probe):

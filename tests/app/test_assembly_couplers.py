@@ -100,10 +100,9 @@ def test_a_gear_without_its_axle_is_skipped_naming_it(docs):
     assert not report.couplers
 
 
-def test_joint_limits_are_reported_never_dropped_silently(docs):
-    """FreeCAD 1.x joint limits (EnableAngleMin/AngleMin ...): SimPhant has no joint limits,
-    so the import warns naming the joint and the limits, and strict mode refuses."""
-    from SimPhantWorkbench.solver import ModelError
+def test_joint_limits_are_imported_as_end_stops_never_dropped_silently(docs):
+    """FreeCAD 1.x joint limits (EnableAngleMin/AngleMin ...) of a geared axle: an end stop
+    on the imported joint, named in a warning; strict mode takes it."""
     doc = docs()
     asm = _gear_pair(doc, "Gears")
     axle = next(o for o in doc.Objects if o.Label == "Axle1")
@@ -113,7 +112,7 @@ def test_joint_limits_are_reported_never_dropped_silently(docs):
     axle.addProperty("App::PropertyFloat", "AngleMin", "Limits", "limit")
     axle.AngleMin = -30.0
     report = import_assembly(asm.obj)
-    assert any("Assembly joint 'Axle1': its limits (angle >= -30 deg) are not imported" in w
-               for w in report.warnings)
-    with pytest.raises(ModelError, match="Axle1.*angle >= -30 deg"):
-        import_assembly(asm.obj, strict=True)
+    assert [s.Label for s in report.stops[axle.Name]] == ["Axle1_rotation_stop"]
+    assert any("Assembly joint 'Axle1': its rotation limits are imported as the compliant "
+               "end stop 'Axle1_rotation_stop'" in w for w in report.warnings)
+    assert import_assembly(asm.obj, strict=True).stops[axle.Name][0].EnableLower

@@ -345,8 +345,9 @@ def test_unsupported_types_are_skipped_with_warnings_naming_them(mechanism):
     assert not any("not solved" in w for w in report.warnings)
 
 
-LIMITS_WARNING = ("Assembly joint 'Hinge': its limits (angle >= -30 deg) are not imported: "
-                  "SimPhant joints have no limits")
+LIMITS_WARNING = ("Assembly joint 'Hinge': its rotation limits are imported as the compliant "
+                  "end stop 'Hinge_rotation_stop' (stiffness 1000 N*mm/deg, exponent 1.5, "
+                  "damping 1 N*mm*s/deg): edit its law to suit the part")
 
 
 def add_angle_limits(joint):
@@ -358,14 +359,38 @@ def add_angle_limits(joint):
     joint.EnableAngleMin, joint.AngleMin, joint.AngleMax = True, -30.0, 45.0
 
 
-def test_joint_limits_are_named_as_not_imported(docs):
-    """SimPhant joints have no limits: the import says which it leaves out."""
+def test_joint_limits_become_end_stops(docs):
+    """The minimum angle switched on (-30 deg), the maximum off: one end stop on the
+    hinge's rotation with that lower limit and no upper one, named in a warning (its law
+    is a default to edit)."""
     doc = docs()
     p = build_pendulum(doc)
     add_angle_limits(p["joint"])
     report = import_assembly(p["asm"].obj)
+    (stop,) = report.stops[p["joint"].Name]
+    assert (stop.Kind, stop.Dof, stop.Label) == ("joint_stop", "rotation",
+                                                 "Hinge_rotation_stop")
+    assert stop.Joint == report.joints[p["joint"].Name]
+    assert (stop.EnableLower, stop.EnableUpper) == (True, False)
+    e = conversion.convert(report.study).force_map[stop.Name]
+    assert e.params["lower"] == pytest.approx(math.radians(-30.0))
+    assert e.params["upper"] is None
     assert [w for w in report.warnings if "limits" in w] == [LIMITS_WARNING]
     assert len(study_joints(report.study)) == 1
+
+
+def test_limits_on_a_dof_the_joint_lacks_are_named_and_refused_in_strict_mode(docs):
+    doc = docs()
+    p = build_pendulum(doc)
+    add_angle_limits(p["joint"])
+    for name, kind in (("EnableLengthMax", "Bool"), ("LengthMax", "Float")):
+        p["joint"].addProperty("App::Property" + kind, name, "Limits", name)
+    p["joint"].EnableLengthMax, p["joint"].LengthMax = True, 12.0
+    report = import_assembly(p["asm"].obj)
+    assert ("Assembly joint 'Hinge': its limits (length <= 12 mm) are not imported: a SimPhant "
+            "revolute joint has no such degree of freedom") in report.warnings
+    with pytest.raises(ModelError, match="Hinge.*length <= 12 mm"):
+        import_assembly(p["asm"].obj, strict=True)
 
 
 def test_strict_mode_fails_before_changing_the_document(docs):

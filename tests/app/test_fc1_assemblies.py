@@ -123,6 +123,36 @@ def test_pendulum_swings_with_the_large_amplitude_period(fixture_doc):
     assert_energy_kept(r)
 
 
+def test_pendulum_limits_become_an_end_stop_that_holds_the_swing(fixture_doc):
+    """The Hinge's AngleMin/AngleMax (deg, the angle between the JCS x axes about JCS 1's z
+    axis, JCS from FreeCAD's own ``UtilsAssembly.getJcsGlobalPlc``) 20 deg either side of
+    where it starts: imported as an end stop on the joint angle, which starts where
+    FreeCAD measures it; the bar, free to swing far wider, stays near the limits."""
+    import UtilsAssembly
+    doc = fixture_doc("fc1_pendulum")
+    hinge = next(o for o in doc.Objects if o.Label == "Hinge")
+    p1 = UtilsAssembly.getJcsGlobalPlc(hinge.Placement1, hinge.Reference1)
+    p2 = UtilsAssembly.getJcsGlobalPlc(hinge.Placement2, hinge.Reference2)
+    x1, z1 = p1.Rotation.multVec(V(1, 0, 0)), p1.Rotation.multVec(V(0, 0, 1))
+    x2 = p2.Rotation.multVec(V(1, 0, 0))
+    angle0 = math.degrees(math.atan2(x1.cross(x2).dot(z1), x1.dot(x2)))
+    hinge.EnableAngleMin, hinge.AngleMin = True, angle0 - 20.0
+    hinge.EnableAngleMax, hinge.AngleMax = True, angle0 + 20.0
+    report = import_assembly(doc.getObject("Assembly"), strict=True)
+    (stop,) = report.stops[hinge.Name]
+    r = run(report.study, t_end=1.0)
+    theta = np.degrees(r.spring_length(stop.Label))
+    assert theta[0] == pytest.approx(angle0, abs=1e-6)
+    assert r.stop_events()
+    assert np.abs(theta - angle0).max() < 25.0
+    hinge.EnableAngleMin = hinge.EnableAngleMax = False
+    free = run(import_assembly(doc.getObject("Assembly"), name="Free").study, t_end=1.0)
+    assert not free.force_names
+    swing = np.degrees(free.joint_position(free.joint_names[0], "angle"))
+    assert swing[0] == pytest.approx(angle0, abs=1e-6)
+    assert np.abs(swing - angle0).max() > 40.0
+
+
 # ============================================================================ slider-crank
 
 def test_slider_crank_follows_the_closed_form_kinematics(fixture_doc):

@@ -178,3 +178,47 @@ def test_cli_writes_the_forces_plot(tmp_path):
     with Image.open(out / "forces.png") as im:
         im.load()
         assert im.format == "PNG" and len(im.getcolors(1 << 20)) > 50   # something drawn
+
+
+def test_end_stop_document_units_run_and_events_kept_on_reopen(docs, tmp_path):
+    """An end stop on the pendulum's hinge at +-0.5 deg (it swings 1.15 deg): limits in deg,
+    Stiffness the moment at 1 deg of penetration per deg (2000 N mm/deg, e = 1.5: 2 N m at
+    1 deg), damping and penetration converted; the run meets a limit; the saved document
+    keeps the element and its result the contacts."""
+    doc = docs()
+    p = pendulum(doc)
+    st = factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], lower=-0.5,
+                                    upper="0.5 deg", stiffness="2000 N*mm/deg", exponent=1.5,
+                                    damping="1 N*mm*s/deg", penetration=0.01, name="Stop")
+    e = conversion.convert(p["study"]).force_map[st.Name]
+    assert e.params["lower"] == pytest.approx(math.radians(-0.5))
+    assert e.params["upper"] == pytest.approx(math.radians(0.5))
+    assert e.params["stiffness"] * math.radians(1.0) ** 1.5 == pytest.approx(2.0)
+    assert e.params["damping"] == pytest.approx(1e-3 * 180 / math.pi)
+    assert e.params["penetration"] == pytest.approx(math.radians(0.01))
+    r = runner.run_study(p["study"], t_end=1.0)
+    events = r.stop_events()
+    assert events and {ev["element"] for ev in events} == {"Stop"}
+    assert np.abs(r.spring_length("Stop")).max() < math.radians(0.6)
+    name, study_name = st.Name, p["study"].Name
+    doc2 = reopen(doc, tmp_path / "stop.FCStd")
+    st2 = doc2.getObject(name)
+    assert (st2.Kind, st2.EnableLower, st2.EnableUpper, st2.Upper) == ("joint_stop", True,
+                                                                        True, "0.5 deg")
+    assert runner.get_result(doc2.getObject(study_name)).stop_events() == events
+
+
+@pytest.mark.parametrize("prop, value, message", [
+    ("EnableUpper", False, "lower or an upper limit"),
+    ("Exponent", 0.5, "exponent must be >= 1"),
+    ("Upper", "3 N", "wrong unit"),
+    ("Stiffness", "0 N*mm/deg", "stiffness must be > 0"),
+])
+def test_bad_end_stops_are_refused_naming_the_element(doc, prop, value, message):
+    p = pendulum(doc)
+    el = factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], upper=10,
+                                    stiffness=100, name="Stop")
+    setattr(el, prop, value)
+    with pytest.raises(ModelError, match="Force element 'Stop'") as err:
+        conversion.convert(p["study"])
+    assert message in str(err.value)

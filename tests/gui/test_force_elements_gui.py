@@ -105,3 +105,87 @@ def test_force_element_commands_create_elements(tmp_path):
     assert any(line.startswith("Elements: ") and "(spring-damper)" in line
                for line in R["check"]), R["check"]
     assert R["force0"] == pytest.approx(0.0, abs=1e-9)     # free length = initial distance
+
+
+STOP_SCRIPT = textwrap.dedent('''
+    import json, traceback
+    import FreeCAD, FreeCADGui
+    R = {}
+    try:
+        FreeCADGui.activateWorkbench("SimPhantWorkbench")
+        from SimPhantWorkbench import factory, runner
+        from SimPhantWorkbench.gui import common
+        from SimPhantWorkbench.document.base import study_members
+        common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)
+        doc = FreeCAD.newDocument("StopGui")
+        pin = doc.addObject("Part::Cylinder", "Pin")
+        pin.Radius, pin.Height = 2, 20
+        pin.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, 0),
+                                          FreeCAD.Rotation(FreeCAD.Vector(1, 0, 0), -90))
+        arm = doc.addObject("Part::Box", "Arm")
+        arm.Length, arm.Width, arm.Height = 200, 10, 10
+        doc.recompute()
+        study = factory.make_study(doc)
+        study.EndTime = 1.0
+        common.set_active_study(study)
+        factory.make_body(study, pin, fixed=True)
+        factory.make_body(study, arm)
+        edge = [i for i, e in enumerate(pin.Shape.Edges, 1)
+                if e.Curve.__class__.__name__ == "Circle" and abs(e.Curve.Center.y) < 1e-6][0]
+        corner = [i for i, v in enumerate(arm.Shape.Vertexes, 1) if v.Point.Length < 1e-9][0]
+        hinge = factory.make_joint(study, "revolute", (pin, "Edge%d" % edge),
+                                   (arm, "Vertex%d" % corner), name="Hinge")
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(hinge)
+        FreeCADGui.runCommand("SimPhant_Force_joint_stop")
+        FreeCADGui.updateGui()
+        (el,) = study_members(study, "SimPhant::ForceElement")
+        R["start"] = [el.Kind, el.EnableLower, el.Lower, el.EnableUpper, el.Upper, el.Stiffness]
+        from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+        panel = PropertyPanel.current
+        R["fields"] = sorted(panel.fields)
+        panel.switches["EnableLower"].setChecked(False)
+        panel.switches["EnableUpper"].setChecked(False)
+        R["no_limit"] = panel.status.text()
+        R["no_limit_accepted"] = panel.accept()
+        panel.switches["EnableLower"].setChecked(True)
+        panel.switches["EnableUpper"].setChecked(True)
+        panel.fields["Lower"].setText("-20 deg")
+        panel.fields["Upper"].setText("20 deg")
+        panel.fields["Exponent"].setValue(1.0)
+        panel.fields["Penetration"].setText("3 N")
+        R["bad_penetration"] = panel.status.text()
+        panel.fields["Penetration"].setText("0.2 deg")
+        R["good"] = panel.status.text()
+        R["accepted"] = panel.accept()
+        FreeCADGui.updateGui()
+        R["after"] = [el.EnableLower, el.Lower, el.EnableUpper, el.Upper, el.Exponent,
+                      el.Penetration]
+        r = runner.run_study(study)
+        R["events"] = [e["element"] for e in r.stop_events()]
+        R["max_angle"] = float(abs(r.spring_length(r.force_names[0])).max())
+    except Exception:
+        R["error"] = traceback.format_exc()
+    finally:
+        finish(R)
+''')
+
+
+@pytest.mark.slow
+def test_end_stop_command_and_panel(tmp_path):
+    """The End stop command on a picked hinge starts with limits at -90/+90 deg; its panel
+    switches limits on and off (none is refused), takes the exponent and penetration with
+    units (a wrong unit refused) and writes them on OK; the arm falling from horizontal
+    is stopped at about 20 deg (whichever way its joint angle counts)."""
+    R, proc = run_gui_script(tmp_path, "stop_gui", STOP_SCRIPT)
+    assert "error" not in R, R.get("error")
+    assert R["start"] == ["joint_stop", True, "-90.0 deg", True, "90.0 deg",
+                          "1000.0 N*mm/deg"]
+    assert {"Lower", "Upper", "Exponent", "Penetration", "Stiffness",
+            "Damping"} <= set(R["fields"]) and "StiffnessTable" not in R["fields"]
+    assert "lower or an upper limit" in R["no_limit"] and R["no_limit_accepted"] is False
+    assert "wrong unit" in R["bad_penetration"]
+    assert R["good"] == "OK" and R["accepted"]
+    assert R["after"] == [True, "-20 deg", True, "20 deg", 1.0, "0.2 deg"]
+    assert R["events"] and len(set(R["events"])) == 1
+    assert 0.349 < R["max_angle"] < 0.5

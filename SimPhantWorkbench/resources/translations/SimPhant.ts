@@ -58,22 +58,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="62"/>
+        <location filename="cmd_forces.py" line="67"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="63"/>
+        <location filename="cmd_forces.py" line="68"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="77"/>
+        <location filename="cmd_forces.py" line="82"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="86"/>
+        <location filename="cmd_forces.py" line="91"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1350,63 +1350,98 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="42"/>
+        <location filename="task_force_element.py" line="38"/>
+        <source>Lower limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="39"/>
+        <source>Upper limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="46"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="61"/>
+        <location filename="task_force_element.py" line="65"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="66"/>
+        <location filename="task_force_element.py" line="75"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="69"/>
+        <location filename="task_force_element.py" line="78"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="71"/>
+        <location filename="task_force_element.py" line="80"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="74"/>
+        <location filename="task_force_element.py" line="83"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="75"/>
+        <location filename="task_force_element.py" line="84"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="77"/>
+        <location filename="task_force_element.py" line="86"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="78"/>
+        <location filename="task_force_element.py" line="87"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="80"/>
+        <location filename="task_force_element.py" line="89"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="90"/>
+        <location filename="task_force_element.py" line="99"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="92"/>
+        <location filename="task_force_element.py" line="101"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="111"/>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="112"/>
+        <source>at (e.g. &apos;30 %s&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="120"/>
+        <source>Force exponent e (k p^e)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="121"/>
+        <source>Full damping at the penetration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="123"/>
+        <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1610,7 +1645,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="57"/>
+        <location filename="registry_strings.py" line="59"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2077,301 +2112,311 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="39"/>
-        <source>Rotation driver (motor)</source>
+        <source>End stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="40"/>
-        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <source>Compliant end stop (joint limit) on a joint&apos;s angle or slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="41"/>
-        <source>Translation driver (actuator)</source>
+        <source>Rotation driver (motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="42"/>
-        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="43"/>
-        <source>Point trajectory driver</source>
+        <source>Translation driver (actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="44"/>
-        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="45"/>
-        <source>Angle driver</source>
+        <source>Point trajectory driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="46"/>
-        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="47"/>
-        <source>Direction driver</source>
+        <source>Angle driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="48"/>
-        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="49"/>
-        <source>Gear pair</source>
+        <source>Direction driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Belt / chain / internal gear</source>
+        <source>Gear pair</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Rack and pinion</source>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>Screw</source>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="57"/>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>Constant rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="59"/>
-        <source>Smooth step (cubic)</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>Smooth step (quintic)</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="61"/>
-        <source>Harmonic</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>Expression in t</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="65"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>CoG position</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>CoG velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>CoG acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>angular velocity</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>angular acceleration</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>point position</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>point velocity</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>reaction force</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>reaction torque</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>joint angle</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>joint angle rate</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>joint angle acceleration</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>joint slide</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint slide rate</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint slide acceleration</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>force element force / moment</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>force element power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>driver effort (torque / force)</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>driver power</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>energy</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>constraint violation</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>world axes</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>body axes</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>joint frame (body 1)</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>body axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>joint frame (body 1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="100"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="101"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2509,12 +2554,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="103"/>
+        <location filename="cmd_forces.py" line="109"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="106"/>
+        <location filename="cmd_forces.py" line="112"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>

@@ -120,7 +120,7 @@ def swept_bounds(a, traj_a, b, traj_b):
     lo_a, hi_a = traj_a.swept_boxes(a.lo, a.hi)
     lo_b, hi_b = traj_b.swept_boxes(b.lo, b.hi)
     gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
-    return np.linalg.norm(gap, axis=1)
+    return np.sqrt((gap * gap).sum(axis=1))
 
 
 class _Search:

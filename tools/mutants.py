@@ -1656,6 +1656,16 @@ MUTANTS = [
            "abs(volume - hull.volume) <= 0.5 * hull.volume",
            ["tests/solver/test_collision.py::test_convexity_of_a_mesh"],
            "a dented solid counts as convex (its depth from the hull's EPA)"),
+    Mutant("interference-cli-progress-hidden", "SimPhantWorkbench/cli/run.py",
+           "            bar(n, total)", "            pass",
+           ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"
+            "the_summary_line"],
+           "simphant run --interference shows no progress for the check"),
+    Mutant("interference-cli-cancel-count", "SimPhantWorkbench/cli/run.py",
+           "            done[:] = [n, total]", "            done[:] = [total, total]",
+           ["tests/app/test_interference.py::test_ctrl_c_during_the_interference_check_"
+            "writes_nothing"],
+           "a cancelled check claims all pairs were checked"),
     Mutant("interference-box-extent-signed", "SimPhantWorkbench/collision/motion.py",
            "        e = np.abs(self.A) @ half", "        e = self.A @ half",
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"

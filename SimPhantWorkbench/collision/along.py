@@ -227,7 +227,9 @@ class _Search:
             h = np.diff(t)
             swept = swept_bounds(self.a, self.ta, self.b, self.tb)
             seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
-            for k in np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]:
+            candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
+            # the most promising spans first: a small ``best`` early prunes the others
+            for k in candidates[np.argsort(seg_lower[candidates], kind="stable")]:
                 ends = [self.points[x].distance if x in self.points else boxes[i]
                         for i, x in ((k, t[k]), (k + 1, t[k + 1]))]
                 lower = max(0.5 * (ends[0] + ends[1] - speeds[k] * h[k]), swept[k])

@@ -132,11 +132,13 @@ class Trajectory:
 
     def all_velocity_controls(self):
         """(n - 1, 3, 3): ``velocity_controls`` of every segment."""
-        h = np.diff(self.t)[:, None]
-        v0, v1 = self.vel[:-1], self.vel[1:]
-        mid = np.where(h > 0, 3.0 * np.diff(self.pos, axis=0) / np.where(h > 0, h, 1.0)
-                       - v0 - v1, v0)
-        return np.stack([v0, mid, v1], axis=1)
+        if "controls" not in self._memo:
+            h = np.diff(self.t)[:, None]
+            v0, v1 = self.vel[:-1], self.vel[1:]
+            mid = np.where(h > 0, 3.0 * np.diff(self.pos, axis=0) / np.where(h > 0, h, 1.0)
+                           - v0 - v1, v0)
+            self._memo["controls"] = np.stack([v0, mid, v1], axis=1)
+        return self._memo["controls"]
 
     def velocity_controls(self, k):
         """(3, 3): the Bezier control points of the CoG velocity on segment ``k``."""

@@ -25,7 +25,11 @@ interpolation of ``d`` in the last span), its maximum penetration to within
 that ``slack`` (never below the true one: it is an exact query's). A broad phase on
 bounding boxes of each solid (its body-frame box turned into world axes, vectorised
 over the samples) skips the exact query where the boxes alone prove the solids farther
-apart than the smallest distance found so far.
+apart than the smallest distance found so far; per segment, the gap between the two
+solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the whole
+segment) is a floor under every span's lower bound there, and the candidate segments
+are visited by their lower bound, smallest first, so that the smallest distance found
+early prunes the rest.
 """
 import math
 from collections import namedtuple

@@ -1647,6 +1647,12 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_parallel_slabs_in_planar_motion_cost_few_"
             "queries"],
            "the search ignores the swept boxes (a query per millimetre of motion)"),
+    Mutant("interference-swept-floor-under-penetration", "SimPhantWorkbench/collision/along.py",
+           "            if floor > 0.0:\n                lower = max(lower, floor)",
+           "            if True:\n                lower = max(lower, floor)",
+           ["tests/app/test_interference.py::test_bar_into_block_first_contact_end_and_"
+            "depth_between_samples"],
+           "touching swept boxes taken to prove the solids apart (the depth search stops)"),
     Mutant("interference-boxes-apart-always", "SimPhantWorkbench/collision/geometry.py",
            "    if d > 0.0 and _boxes_apart(a, pose_a, b, pose_b):", "    if d > 0.0:",
            ["tests/solver/test_collision.py::test_containment_counts_as_overlap"],

@@ -162,14 +162,16 @@ class _Search:
     def span(self, t0, t1, k, v, floor=0.0):
         """Refine [t0, t1] on segment k (both ends queried) with speed bound ``v``;
         ``floor``: a lower bound of the distance on the whole segment (the swept
-        boxes' gap)."""
+        boxes' gap; 0 when they touch, which says nothing of a penetration)."""
         stack = [(t0, t1)]
         while stack:
             lo, hi = stack.pop()
             d0, d1 = self.points[lo].distance, self.points[hi].distance
             o0, o1 = self.points[lo].overlap, self.points[hi].overlap
             reach = v * (hi - lo)
-            lower = max(0.5 * (d0 + d1 - reach), floor)
+            lower = 0.5 * (d0 + d1 - reach)
+            if floor > 0.0:
+                lower = max(lower, floor)
             upper = 0.5 * (d0 + d1 + reach)
             # nothing reportable inside: no overlap deeper than the tolerance, or no way
             # out of an overlap; and no new minimum

@@ -1654,7 +1654,7 @@ MUTANTS = [
             "test_the_motor_command_leaves_nothing_when_its_panel_fails"],
            "the motor command leaves a driver behind when its panel fails to open"),
     Mutant("interference-at-samples-only", "SimPhantWorkbench/collision/along.py",
-           "                self.span(t[k], t[k + 1], k, speeds[k])",
+           "                self.span(t[k], t[k + 1], k, speeds[k], swept[k])",
            "                pass",
            ["tests/solver/test_collision.py::test_a_near_miss_between_samples_gives_the_"
             "minimum_clearance",
@@ -1672,6 +1672,50 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
             "below"],
            "the bounding boxes claim the solids farther apart than they can be"),
+    Mutant("interference-swept-box-shrinks", "SimPhantWorkbench/collision/motion.py",
+           "0.5 * (bhi[:-1] + bhi[1:] + reach)))", "0.5 * (bhi[:-1] + bhi[1:] - reach)))",
+           ["tests/solver/test_collision.py::test_swept_boxes_hold_the_solid_between_the_"
+            "samples"],
+           "a segment's swept box misses where the solid goes between the samples"),
+    Mutant("interference-swept-rotation-along-its-axis", "SimPhantWorkbench/collision/motion.py",
+           "        across = np.sqrt(np.maximum((w * w).sum(axis=1)[:, None] - w * w, 0.0))",
+           "        across = np.abs(w)",
+           ["tests/solver/test_collision.py::test_swept_boxes_hold_the_solid_between_the_"
+            "samples",
+            "tests/solver/test_collision.py::test_parallel_slabs_in_planar_motion_cost_few_"
+            "queries"],
+           "the swept boxes take a rotation to move points along its axis, not across it"),
+    Mutant("interference-swept-floor-unused", "SimPhantWorkbench/collision/along.py",
+           "    return np.sqrt((gap * gap).sum(axis=1))",
+           "    return 0.0 * gap[:, 0]",
+           ["tests/solver/test_collision.py::test_parallel_slabs_in_planar_motion_cost_few_"
+            "queries"],
+           "the search ignores the swept boxes (a query per millimetre of motion)"),
+    Mutant("interference-swept-floor-under-penetration", "SimPhantWorkbench/collision/along.py",
+           "            if floor > 0.0:\n                lower = max(lower, floor)",
+           "            if True:\n                lower = max(lower, floor)",
+           ["tests/app/test_interference.py::test_bar_into_block_first_contact_end_and_"
+            "depth_between_samples"],
+           "touching swept boxes taken to prove the solids apart (the depth search stops)"),
+    Mutant("interference-boxes-apart-always", "SimPhantWorkbench/collision/geometry.py",
+           "    if d > 0.0 and _boxes_apart(a, pose_a, b, pose_b):", "    if d > 0.0:",
+           ["tests/solver/test_collision.py::test_containment_counts_as_overlap"],
+           "a solid inside another counts as apart (the shortcut skips the containment test)"),
+    Mutant("interference-convex-by-volume-loose", "SimPhantWorkbench/collision/geometry.py",
+           "abs(volume - hull.volume) <= 1e-9 * hull.volume",
+           "abs(volume - hull.volume) <= 0.5 * hull.volume",
+           ["tests/solver/test_collision.py::test_convexity_of_a_mesh"],
+           "a dented solid counts as convex (its depth from the hull's EPA)"),
+    Mutant("interference-cli-progress-hidden", "SimPhantWorkbench/cli/run.py",
+           "            bar(n, total)", "            pass",
+           ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"
+            "the_summary_line"],
+           "simphant run --interference shows no progress for the check"),
+    Mutant("interference-cli-cancel-count", "SimPhantWorkbench/cli/run.py",
+           "            done[:] = [n, total]", "            done[:] = [total, total]",
+           ["tests/app/test_interference.py::test_ctrl_c_during_the_interference_check_"
+            "writes_nothing"],
+           "a cancelled check claims all pairs were checked"),
     Mutant("interference-box-extent-signed", "SimPhantWorkbench/collision/motion.py",
            "        e = np.abs(self.A) @ half", "        e = self.A @ half",
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"

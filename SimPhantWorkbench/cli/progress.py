@@ -8,12 +8,14 @@ __all__ = ["ProgressBar", "Interrupt", "EarlyCancel"]
 
 class ProgressBar:
     """A text progress bar on ``stream``: redrawn in place on a terminal, else a
-    single line that grows (one ``#`` per 5 %), fit for logs."""
+    single line that grows (one ``#`` per 5 %), fit for logs. ``label`` names the
+    work, ``counter`` formats (done, total) on a terminal."""
 
     WIDTH = 30
 
-    def __init__(self, stream):
+    def __init__(self, stream, label="simulating", counter="t = %.4g / %.4g s"):
         self.stream = stream
+        self.label, self.counter = label, counter
         self.tty = bool(getattr(stream, "isatty", lambda: False)())
         self.shown = 0           # non-tty: marks printed
         self.last = 0.0
@@ -33,11 +35,12 @@ class ProgressBar:
                 return
             self.last = now
             n = int(round(frac * self.WIDTH))
-            self.stream.write("\rsimulating [%s%s] %3d%%  t = %.4g / %.4g s"
-                              % ("#" * n, "." * (self.WIDTH - n), int(100 * frac), t, t_end))
+            self.stream.write("\r%s [%s%s] %3d%%  " % (self.label, "#" * n,
+                                                       "." * (self.WIDTH - n), int(100 * frac))
+                              + self.counter % (t, t_end))
         else:
             if not self.started:
-                self.stream.write("simulating [")
+                self.stream.write("%s [" % self.label)
                 self.started = True
             marks = int(frac * 20 + 1e-9)
             if marks > self.shown:

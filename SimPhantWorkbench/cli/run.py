@@ -410,7 +410,20 @@ class _RunCommand:
             return dict(unavailable="%s. %s" % (reason, collision.INSTALL_HINT))
         self.note("interference.csv")
         deflection = self.args.deflection or DEFLECTION_MM
-        check = check_study(self.study, deflection_mm=deflection)
+        bar = ProgressBar(self.err, "checking interference", "%d / %d pairs")
+        done = [0, 0]
+
+        def report(n, total):
+            done[:] = [n, total]
+            bar(n, total)
+
+        try:
+            check = check_study(self.study, deflection_mm=deflection, progress=report)
+        except KeyboardInterrupt:
+            bar.close(ok=False)
+            raise CliError("interference check cancelled after %d of %d pairs; nothing written"
+                           % tuple(done), EXIT_CANCELLED) from None
+        bar.close(ok=True)
         write_interference_csv(check, os.path.join(staging, "interference.csv"))
         names.append("interference.csv")
         return check.summary()

@@ -25,7 +25,11 @@ interpolation of ``d`` in the last span), its maximum penetration to within
 that ``slack`` (never below the true one: it is an exact query's). A broad phase on
 bounding boxes of each solid (its body-frame box turned into world axes, vectorised
 over the samples) skips the exact query where the boxes alone prove the solids farther
-apart than the smallest distance found so far.
+apart than the smallest distance found so far; per segment, the gap between the two
+solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the whole
+segment) is a floor under every span's lower bound there, and the candidate segments
+are visited by their lower bound, smallest first, so that the smallest distance found
+early prunes the rest.
 """
 import math
 from collections import namedtuple
@@ -36,7 +40,7 @@ from .geometry import proximity
 from .motion import speed_bound, speed_bounds
 
 __all__ = ["PairReport", "Interval", "Interference", "check_pair", "check_pairs",
-           "box_bounds", "MAX_QUERIES_PER_PAIR"]
+           "box_bounds", "swept_bounds", "MAX_QUERIES_PER_PAIR"]
 
 #: safety limit of exact queries per pair and run (a pair in contact over a long run
 #: at a very fine resolution); the report says when it was reached
@@ -112,6 +116,17 @@ def box_bounds(a, traj_a, b, traj_b):
     return np.linalg.norm(gap, axis=1)
 
 
+def swept_bounds(a, traj_a, b, traj_b):
+    """Lower bounds (n - 1,) of the distance of solids ``a``, ``b`` over each segment
+    between two samples: the gaps between their swept boxes
+    (``Trajectory.swept_boxes``), which hold each solid at every instant of the
+    segment."""
+    lo_a, hi_a = traj_a.swept_boxes(a.lo, a.hi)
+    lo_b, hi_b = traj_b.swept_boxes(b.lo, b.hi)
+    gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
+    return np.sqrt((gap * gap).sum(axis=1))
+
+
 class _Search:
     """The branch and bound of one pair (see the module docstring)."""
 
@@ -144,15 +159,20 @@ class _Search:
             return self.resolution
         return max(self.resolution, self.tolerance, 0.05 * self.best)
 
-    def span(self, t0, t1, k, v):
-        """Refine [t0, t1] on segment k (both ends queried) with speed bound ``v``."""
+    def span(self, t0, t1, k, v, floor=0.0):
+        """Refine [t0, t1] on segment k (both ends queried) with speed bound ``v``;
+        ``floor``: a lower bound of the distance on the whole segment (the swept
+        boxes' gap; 0 when they touch, which says nothing of a penetration)."""
         stack = [(t0, t1)]
         while stack:
             lo, hi = stack.pop()
             d0, d1 = self.points[lo].distance, self.points[hi].distance
             o0, o1 = self.points[lo].overlap, self.points[hi].overlap
             reach = v * (hi - lo)
-            lower, upper = 0.5 * (d0 + d1 - reach), 0.5 * (d0 + d1 + reach)
+            lower = 0.5 * (d0 + d1 - reach)
+            if floor > 0.0:
+                lower = max(lower, floor)
+            upper = 0.5 * (d0 + d1 + reach)
             # nothing reportable inside: no overlap deeper than the tolerance, or no way
             # out of an overlap; and no new minimum
             settled = lower >= -self.tolerance or (o0 and o1 and upper < 0.0)
@@ -211,16 +231,19 @@ class _Search:
         if n > 1:
             speeds = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius)
             h = np.diff(t)
-            seg_lower = 0.5 * (boxes[:-1] + boxes[1:] - speeds * h)
-            for k in np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]:
+            swept = swept_bounds(self.a, self.ta, self.b, self.tb)
+            seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
+            candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
+            # the most promising spans first: a small ``best`` early prunes the others
+            for k in candidates[np.argsort(seg_lower[candidates], kind="stable")]:
                 ends = [self.points[x].distance if x in self.points else boxes[i]
                         for i, x in ((k, t[k]), (k + 1, t[k + 1]))]
-                lower = 0.5 * (ends[0] + ends[1] - speeds[k] * h[k])
+                lower = max(0.5 * (ends[0] + ends[1] - speeds[k] * h[k]), swept[k])
                 if lower > 0.0 and lower >= self.best - self.slack:
                     continue
                 self.query(t[k], k)
                 self.query(t[k + 1], k)
-                self.span(t[k], t[k + 1], k, speeds[k])
+                self.span(t[k], t[k + 1], k, speeds[k], swept[k])
         self.sharpen_crossings()
         frames = np.full(n, np.nan)
         for i in range(n):

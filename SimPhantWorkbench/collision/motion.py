@@ -54,6 +54,7 @@ class Trajectory:
             self.turn = np.zeros((0, 3))
             self.omega = np.zeros(0)
         self.is_fixed = False
+        self._memo = {}             # boxes and swept boxes, per body-frame box
 
     @classmethod
     def fixed(cls, t):
@@ -90,18 +91,54 @@ class Trajectory:
     def boxes(self, lo, hi):
         """(lo, hi) (n, 3) world axis-aligned boxes at the samples around the body-frame
         box ``lo``..``hi`` (they hold every point of it)."""
-        centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
-        c = self.pos + self.A @ centre
-        e = np.abs(self.A) @ half
-        return c - e, c + e
+        key = ("boxes", tuple(lo), tuple(hi))
+        if key not in self._memo:
+            centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+            c = self.pos + self.A @ centre
+            e = np.abs(self.A) @ half
+            self._memo[key] = (c - e, c + e)
+        return self._memo[key]
+
+    def axis_speeds(self, radius):
+        """(n - 1, 3): per segment and world axis, a bound on that component of the
+        velocity of any point within ``radius`` of the frame's origin: the largest
+        component of the CoG velocity's Bezier control points plus
+        ``|e x omega| radius`` (the world angular velocity ``omega = A_k turn / h`` is
+        constant on a segment; ``e x omega`` has the norm of omega's part across
+        the axis ``e``)."""
+        if len(self.t) < 2 or self.is_fixed:
+            return np.zeros((max(len(self.t) - 1, 0), 3))
+        h = np.diff(self.t)
+        w = np.einsum("kij,kj->ki", self.A[:-1], self.turn) \
+            / np.where(h > 0, h, 1.0)[:, None]
+        across = np.sqrt(np.maximum((w * w).sum(axis=1)[:, None] - w * w, 0.0))
+        return np.abs(self.all_velocity_controls()).max(axis=1) + across * radius
+
+    def swept_boxes(self, lo, hi):
+        """(lo, hi) (n - 1, 3): per segment a world axis-aligned box holding the
+        body-frame box ``lo``..``hi`` at every instant of the segment: a face
+        coordinate ``x`` known at both ends whose rate is at most ``S``
+        (``axis_speeds`` of the box's farthest corner) stays below
+        ``(x_k + x_k+1 + S h) / 2`` in between."""
+        key = ("swept", tuple(lo), tuple(hi))
+        if key not in self._memo:
+            blo, bhi = self.boxes(lo, hi)
+            corner = float(np.linalg.norm(np.maximum(np.abs(lo), np.abs(hi))))
+            reach = self.axis_speeds(corner) * np.diff(self.t)[:, None]
+            self._memo[key] = (
+                np.minimum(np.minimum(blo[:-1], blo[1:]), 0.5 * (blo[:-1] + blo[1:] - reach)),
+                np.maximum(np.maximum(bhi[:-1], bhi[1:]), 0.5 * (bhi[:-1] + bhi[1:] + reach)))
+        return self._memo[key]
 
     def all_velocity_controls(self):
         """(n - 1, 3, 3): ``velocity_controls`` of every segment."""
-        h = np.diff(self.t)[:, None]
-        v0, v1 = self.vel[:-1], self.vel[1:]
-        mid = np.where(h > 0, 3.0 * np.diff(self.pos, axis=0) / np.where(h > 0, h, 1.0)
-                       - v0 - v1, v0)
-        return np.stack([v0, mid, v1], axis=1)
+        if "controls" not in self._memo:
+            h = np.diff(self.t)[:, None]
+            v0, v1 = self.vel[:-1], self.vel[1:]
+            mid = np.where(h > 0, 3.0 * np.diff(self.pos, axis=0) / np.where(h > 0, h, 1.0)
+                           - v0 - v1, v0)
+            self._memo["controls"] = np.stack([v0, mid, v1], axis=1)
+        return self._memo["controls"]
 
     def velocity_controls(self, k):
         """(3, 3): the Bezier control points of the CoG velocity on segment ``k``."""

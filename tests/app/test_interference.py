@@ -209,6 +209,8 @@ def test_simphant_run_writes_interference_csv_and_the_summary_line(docs, tmp_pat
     assert data["interfering"][0]["first_contact"] == pytest.approx(start, abs=2e-3)
     assert "interference.csv" in info["files"] and (out / "interference.csv").is_file()
     assert line in open(out / "summary.txt").read()
+    # the check's progress on stderr (a log: one line that grows to 100 %)
+    assert "checking interference [" + "#" * 20 + "] 100%" in err, err
     # a coarser tessellation, stated; and none at all
     code, stdout, err = _cli("run", model, "--out", out, "--no-animation", "--interference", "--deflection", "0.5")
     assert code == 0, err
@@ -219,3 +221,39 @@ def test_simphant_run_writes_interference_csv_and_the_summary_line(docs, tmp_pat
     assert code == 0, err
     assert "collisions" not in stdout and not (out / "interference.csv").exists()
     assert "interference" not in json.load(open(out / "run.json"))
+
+
+def test_ctrl_c_during_the_interference_check_writes_nothing(docs, tmp_path, monkeypatch):
+    """SIGINT while the second of two pairs is checked: exit code 130, the message says
+    how far the check got, and DIR holds none of the run's files (not even those written
+    before the check); a run afterwards is whole."""
+    import os
+    import signal
+    from SimPhantWorkbench.cli.common import EXIT_CANCELLED
+    from SimPhantWorkbench.collision import along
+    doc = docs()
+    swinging_bar(doc)
+    model = str(tmp_path / "bar.FCStd")
+    doc.saveAs(model)
+    out = tmp_path / "out"
+    calls = []
+    real = along.check_pair
+
+    def check_pair(*a, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(along, "check_pair", check_pair)
+    code, stdout, err = _cli("run", model, "--out", out, "--no-animation", "--interference")
+    assert code == EXIT_CANCELLED, err
+    assert "interference check cancelled after 1 of 2 pairs; nothing written" in err, err
+    assert "] stopped" in err
+    assert not out.exists() or not any(p.name in ("run.json", "interference.csv",
+                                                  "summary.txt", "result.npz")
+                                       for p in out.iterdir()), list(out.iterdir())
+    monkeypatch.setattr(along, "check_pair", real)
+    code, stdout, err = _cli("run", model, "--out", out, "--no-animation", "--interference")
+    assert code == 0, err
+    assert json.load(open(out / "run.json"))["interference"]["pairs"] == 2

@@ -57,6 +57,12 @@ def chain(n, forces):
         prev = b
     return m
 
+try:    # trees with two fixed-step loops: time the one every later solve runs
+    from SimPhantWorkbench.solver import warmup
+    ensure_inlined = warmup.ensure_inlined
+except (ImportError, AttributeError):
+    ensure_inlined = None
+
 models = {}
 for line in sys.stdin:
     req = json.loads(line)
@@ -64,11 +70,14 @@ for line in sys.stdin:
     try:
         if key not in models:
             models[key] = chain(*key)
+            if ensure_inlined is not None:
+                ensure_inlined(warmup.model_block_size(models[key]), Model)
             models[key].simulate(t_end=2e-3, dt=1e-3, method="rk4", output_dt=1e-3)
         m = models[key]
         steps = req["steps"]
         r = m.simulate(t_end=steps * 1e-3, dt=1e-3, method="rk4", output_dt=1e-2)
-        out = dict(per_step=r.settings["wall_time"] / r.settings["steps"])
+        out = dict(per_step=r.settings["wall_time"] / r.settings["steps"],
+                   kernels=r.settings.get("kernels"))
     except Exception as exc:  # noqa: BLE001 - the parent records it
         out = dict(error="%s: %s" % (type(exc).__name__, exc))
     print(json.dumps(out), flush=True)
@@ -124,6 +133,7 @@ class Worker:
         if not line:
             raise RuntimeError("worker %s died" % self.label)
         out = json.loads(line)
+        self.kernels = out.get("kernels")       # the fixed-step loop that ran, if told
         return out.get("per_step"), out.get("error")
 
     def close(self):
@@ -213,7 +223,8 @@ def run(args):
                     samples[label].append(v)
                     if err:
                         errors[label] = err
-            row = dict(steps=steps, samples=samples, errors=errors)
+            row = dict(steps=steps, samples=samples, errors=errors,
+                       kernels={label: getattr(w, "kernels", None) for label, w, _ in sides})
             for label, _, _ in sides:
                 xs = [x for x in samples[label] if x is not None]
                 row[label] = float(np.median(xs)) if xs else None

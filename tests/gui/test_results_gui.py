@@ -200,6 +200,9 @@ SCRIPT = textwrap.dedent('''
         check("viewer_available", viewer.available(interactive=True))
         from SimPhantWorkbench.results_gui.viewer import open_viewer
         win = open_viewer(study, parent=mw)
+        # a window of its own (a child window would stay above FreeCAD), closed with it
+        check("viewer_own_window", [win.parent() is None, bool(
+            int(win.windowFlags()) & int(QtCore.Qt.WindowStaysOnTopHint))])
         win.resize(900, 640)
         FreeCADGui.updateGui()
         win.set_time(0.5)
@@ -216,6 +219,9 @@ SCRIPT = textwrap.dedent('''
             FreeCADGui.updateGui()
             win.snapshot(os.path.join(SHOTS, "viewer.png"))
         win.close()
+        # left open: FreeCAD closing closes it (else FreeCAD would not exit and this
+        # test would time out)
+        open_viewer(study, parent=mw)
 
         # ---- a reopened document plots its stored result without solving again
         saved = os.path.join(TMP, "reopened.FCStd")
@@ -335,6 +341,7 @@ def test_view_animation_has_the_frames_and_size_and_puts_the_parts_back(gui):
 
 def test_viewer_opens_inside_freecad_with_the_document_colours(gui):
     assert gui["viewer_available"] is True
+    assert gui["viewer_own_window"] == [True, False]     # FreeCAD can come in front of it
     assert gui["viewer_pose"] < 1e-12
     shown, major = gui["shown_colour"]
     assert gui["viewer_colours"]["Crank"] == shown           # the colour FreeCAD shows

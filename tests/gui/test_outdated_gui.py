@@ -73,7 +73,7 @@ SCRIPT = textwrap.dedent('''
         task_playback.TaskPlayback.current.close(keep=False)
         pump(0.3)
         # the reason in the status bar while the pointer rests on the Result
-        FreeCADGui.Selection.setPreselection(doc.Name, res_obj.Name, "")
+        FreeCADGui.Selection.setPreselection(res_obj)
         pump(0.2)
         res["status_note"] = mw.statusBar().currentMessage()
         FreeCADGui.Selection.clearPreselection()

@@ -1780,6 +1780,42 @@ MUTANTS = [
            ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
             "and_its_gap"],
            "the gap of a joint that cannot be assembled is shown in m as mm"),
+    Mutant("outdated-result-used-without-asking", "SimPhantWorkbench/gui/outdated.py",
+           "    if not reason:\n        return True\n    answer =",
+           "    if True:\n        return True\n    answer =",
+           ["tests/gui/test_outdated_gui.py::test_playback_and_export_of_an_outdated_result_"
+            "ask_first"],
+           "playback and exports use an outdated result without a word"),
+    Mutant("outdated-solve-again-plays-back", "SimPhantWorkbench/gui/outdated.py",
+           "    return answer == ANYWAY\n",
+           "    return answer != CANCEL\n",
+           ["tests/gui/test_outdated_gui.py::test_playback_and_export_of_an_outdated_result_"
+            "ask_first"],
+           "'Solve again' also plays the outdated result back"),
+    Mutant("density-warning-every-time", "SimPhantWorkbench/document/bodies.py",
+           "    if _WARNED.get(key) == text:\n",
+           "    if False:\n",
+           ["tests/app/test_runner.py::test_the_default_density_warning_is_given_once_per_body_"
+            "until_it_changes"],
+           "the default-density warning repeats on every check and solve"),
+    Mutant("density-warning-never-again", "SimPhantWorkbench/document/bodies.py",
+           "        _WARNED.pop(key, None)\n",
+           "        pass\n",
+           ["tests/app/test_runner.py::test_the_default_density_warning_is_given_once_per_body_"
+            "until_it_changes"],
+           "a body that had a density and lost it again is not warned about"),
+    Mutant("markers-catch-clicks", "SimPhantWorkbench/gui/picking_aids.py",
+           "coin.SoPickStyle.SHAPE if markers_selectable()",
+           "coin.SoPickStyle.SHAPE if True",
+           ["tests/gui/test_picking_aids_gui.py::test_clicks_go_through_markers_unless_they_are_"
+            "selectable"],
+           "joint triads catch the clicks meant for the faces behind them"),
+    Mutant("joint-panel-refuses-tree-clicks", "SimPhantWorkbench/taskpanels/task_joint.py",
+           "        if not ok and whole_object(sub):\n            return True",
+           "        if False:\n            return True",
+           ["tests/gui/test_picking_aids_gui.py::test_joint_panel_lets_a_tree_click_select_a_"
+            "part_without_taking_it"],
+           "with the joint panel open a part cannot be selected in the tree to hide it"),
 ]
 
 

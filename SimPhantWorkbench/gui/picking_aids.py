@@ -126,7 +126,8 @@ def hide_others(doc, keep):
     selection gives them) and those related to it; returns the Names hidden. The list is
     kept for ``show_hidden`` (a second call adds to it)."""
     if not keep:
-        raise ValueError("select the part to keep shown first")
+        from .translation import translate
+        raise ValueError(translate("SimPhant", "Select the parts to keep shown first"))
     related = _related(keep)
     hidden = []
     for obj in doc.Objects:

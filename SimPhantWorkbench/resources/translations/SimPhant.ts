@@ -390,6 +390,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="picking_aids.py" line="130"/>
+        <source>Select the parts to keep shown first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="solve_job.py" line="54"/>
         <source>%.1f s compiling the solver kernels (first use on this computer)</source>
         <translation type="unfinished"></translation>

@@ -145,8 +145,16 @@ SCRIPT = textwrap.dedent('''
         res["face_pick"] = None if panel.refs[0] is None else [panel.refs[0][1].Name,
                                                                panel.refs[0][2]]
         if SHOTS:
-            mw.grab().save(os.path.join(SHOTS, "picking_aids.png"))
-        mw.grab().save(os.path.join(TMP, "picking_aids.png"))
+            from PySide import QtCore
+            dock = mw.findChild(QtGui.QDockWidget, "Combo View")
+            mw.resizeDocks([dock], [430], QtCore.Qt.Horizontal)
+            report = mw.findChild(QtGui.QDockWidget, "Report view")
+            if report is not None:
+                report.hide()
+            FreeCADGui.SendMsgToActiveView("ViewFit")
+            pump(0.5)
+            QtGui.QGuiApplication.primaryScreen().grabWindow(0).save(
+                os.path.join(SHOTS, "picking_aids.png"))
         panel.reject()
         pump(0.3)
         FreeCADGui.runCommand("SimPhant_ShowHidden")

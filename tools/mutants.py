@@ -1816,6 +1816,13 @@ MUTANTS = [
            ["tests/gui/test_picking_aids_gui.py::test_joint_panel_lets_a_tree_click_select_a_"
             "part_without_taking_it"],
            "with the joint panel open a part cannot be selected in the tree to hide it"),
+    Mutant("video-frames-ignore-speed", "SimPhantWorkbench/viewer/video.py",
+           "    n = max(1, int(math.floor(span / speed * fps + 1e-9)) + 1)\n",
+           "    n = max(1, int(math.floor(span * fps + 1e-9)) + 1)\n",
+           ["tests/app/test_viewer.py::test_video_indices_run_in_real_time",
+            "tests/gui/test_results_gui.py::test_view_animation_has_the_frames_and_size_and_"
+            "puts_the_parts_back"],
+           "an animation exported slower or faster than real time has the real-time frames"),
 ]
 
 

@@ -182,7 +182,7 @@ class ExportAnimation(ResultCommand):
     def run_on(self, study):
         from PySide import QtGui
         import FreeCADGui
-        from ..results_gui.export import export_view_animation
+        from ..results_gui.export import animation_summary, export_view_animation
         mw = FreeCADGui.getMainWindow()
         dlg = QtGui.QDialog(mw)
         dlg.setWindowTitle(translate("SimPhant", "Export animation of '%s'") % study.Label)
@@ -200,6 +200,16 @@ class ExportAnimation(ResultCommand):
         form.addRow(translate("SimPhant", "Height [px]"), height)
         form.addRow(translate("SimPhant", "Frames per second"), fps)
         form.addRow(translate("SimPhant", "Speed"), speed)
+        summary = QtGui.QLabel()
+        summary.setObjectName("SimPhantAnimationSummary")
+        summary.setWordWrap(True)
+
+        def update(*_):
+            summary.setText(animation_summary(study, fps.value(), speed.value()))
+        fps.valueChanged.connect(update)
+        speed.valueChanged.connect(update)
+        update()
+        form.addRow(summary)
         buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Ok |
                                          QtGui.QDialogButtonBox.Cancel)
         buttons.accepted.connect(dlg.accept)

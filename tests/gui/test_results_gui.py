@@ -192,6 +192,10 @@ SCRIPT = textwrap.dedent('''
                 frames.append(np.asarray(im.convert("RGB"), dtype=int))
             check("gif", [im.n_frames, list(im.size), n, len(video_indices(r, 10)),
                           int(np.abs(frames[0] - frames[1]).max()), before == after])
+        # what the export dialog says it will write: real time is one frame per 1/fps s
+        check("animation_summary", [export.animation_summary(study, 25),
+                                    export.animation_summary(study, 25, 0.1),
+                                    export.animation_summary(study, 10, 2.0)])
         path, n = export.export_view_animation(study, os.path.join(TMP, "view.mp4"), (330, 250),
                                                fps=20, speed=2.0)
         check("mp4", [os.path.basename(path), n, len(video_indices(r, 20, 2.0))])
@@ -337,6 +341,12 @@ def test_view_animation_has_the_frames_and_size_and_puts_the_parts_back(gui):
     assert motion > 60 and restored
     name, n, expected = gui["mp4"]
     assert name == "view.mp4" and n == expected == 11
+    # 1 s of motion: at real time 25 fps is 26 frames (one each 40 ms, both ends), ten
+    # times slower 251, twice as fast at 10 fps 6
+    assert gui["animation_summary"] == [
+        "26 frames, 1.04 s of video for 1 s of motion",
+        "251 frames, 10 s of video for 1 s of motion",
+        "6 frames, 0.6 s of video for 1 s of motion"]
 
 
 def test_viewer_opens_inside_freecad_with_the_document_colours(gui):

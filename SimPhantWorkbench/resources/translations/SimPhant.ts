@@ -245,17 +245,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="211"/>
+        <location filename="results_commands.py" line="221"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="212"/>
+        <location filename="results_commands.py" line="222"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="218"/>
+        <location filename="results_commands.py" line="228"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -500,12 +500,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="83"/>
+        <location filename="export.py" line="74"/>
+        <source>%d frames, %.3g s of video for %.3g s of motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="95"/>
         <source>frame size %dx%d is too small</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="89"/>
+        <location filename="export.py" line="101"/>
         <source>document &apos;%s&apos; has no 3-D view to record</source>
         <translation type="unfinished"></translation>
     </message>

@@ -6,10 +6,10 @@ they are joints of the active study of the kinds the coupler needs, and opens it
 panel (``taskpanels.task_coupler``: type, joints and value, checked as you type).
 """
 
-from ..document.base import find_study, is_type
+from ..document.base import find_study
 from ..solver.couplers import COUPLER_TYPES
 from ..gui import common
-from ..gui.common import Command, active_study, add_and_edit, obj_expr
+from ..gui.common import Command, add_and_edit, obj_expr
 from ..gui.translation import translate
 
 IMPORT = "from SimPhantWorkbench import factory"
@@ -23,25 +23,7 @@ def selected_joints(kind):
     """(joints, None) of the selected Joints of the active study that ``kind`` couples,
     else (None, the reason)."""
     spec = COUPLER_TYPES[kind]
-    study = active_study()
-    if study is None:
-        return None, translate("SimPhant", "no active study")
-    joints = [o for o in common.selected_objects() if is_type(o, "SimPhant::Joint")]
-    n = len(spec.joints)
-    if len(joints) != n:
-        return None, translate("SimPhant", "select %s of study '%s' in the tree") % (
-            translate("SimPhant", "one joint") if n == 1
-            else translate("SimPhant", "%d joints") % n, study.Label)
-    for joint, kinds in zip(joints, spec.joints):
-        if find_study(joint) != study:
-            return None, translate("SimPhant", "joint '%s' is not in the active study "
-                                              "'%s'") % (joint.Label, study.Label)
-        if str(joint.JointType) not in kinds:
-            return None, translate("SimPhant", "joint '%s' is %s: a %s needs one of the "
-                                   "joint kinds %s there") % (
-                joint.Label, joint.JointType, translate("SimPhant", spec.label),
-                ", ".join(kinds))
-    return joints, None
+    return common.selected_study_joints(spec.joints, translate("SimPhant", spec.label))
 
 
 class CouplerCommand(Command):

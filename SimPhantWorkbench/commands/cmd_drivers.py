@@ -8,10 +8,10 @@ object itself), when the joint has that degree of freedom, and opens its task pa
 (``taskpanels.task_driver``: function and values, checked as you type).
 """
 
-from ..document.base import find_study, is_type
+from ..document.base import find_study
 from ..solver.drivers import DRIVER_TYPES, joint_driver_kinds
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr
+from ..gui.common import Command, obj_expr
 from ..gui.translation import translate
 
 IMPORT = "from SimPhantWorkbench import factory"
@@ -25,23 +25,9 @@ def selected_joint(kind):
     """(joint, None) of the selected Joint of the active study that ``kind`` can drive,
     else (None, the reason)."""
     spec = DRIVER_TYPES[kind]
-    study = active_study()
-    if study is None:
-        return None, translate("SimPhant", "There is no active study.")
-    joints = [o for o in common.selected_objects() if is_type(o, "SimPhant::Joint")]
-    if len(joints) != 1:
-        return None, translate("SimPhant", "Select one joint of study '%s' in the tree.") \
-            % study.Label
-    joint = joints[0]
-    if find_study(joint) != study:
-        return None, translate("SimPhant", "Joint '%s' is not in the active study '%s'.") \
-            % (joint.Label, study.Label)
-    if str(joint.JointType) not in spec.joints:
-        return None, translate("SimPhant", "Joint '%s' is %s: a %s needs one of the joint "
-                               "kinds %s.") % (joint.Label, joint.JointType,
-                                               translate("SimPhant", spec.label),
-                                               ", ".join(spec.joints))
-    return joint, None
+    joints, reason = common.selected_study_joints((spec.joints,),
+                                                  translate("SimPhant", spec.label))
+    return (joints[0] if joints else None), reason
 
 
 class DriverCommand(Command):

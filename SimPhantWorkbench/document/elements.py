@@ -14,6 +14,7 @@ from .base import find_study, is_type, object_label, study_bodies, study_joints
 from .bodies import body_of_object
 from .links import reference_of
 from .references import reference_frame
+from .signatures import verify_reference
 from .units import M_PER_MM, quantity_si, vector_array
 
 __all__ = ["MAX_LOAD", "parse_time_function", "driver_motion", "driver_data", "add_driver",
@@ -158,6 +159,7 @@ def add_load(conv, load, bodies, name):
             if body_of_object([body], obj) is None:
                 raise ModelError("%s: the point '%s.%s' is not on body '%s'"
                                  % (what, obj.Label, sub, body.Label))
+            verify_reference(load, "Reference")
             try:
                 point = np.asarray(reference_frame(obj, sub).point, dtype=float)
             except ModelError as exc:
@@ -292,6 +294,7 @@ def force_element_params(obj, bodies=None):
             if body is None:
                 raise ModelError("%s: %s: '%s' is not the shape of a body of this study"
                                  % (what, which, ref[0].Label))
+            verify_reference(obj, which)
             try:
                 pts.append(np.asarray(reference_frame(ref[0], ref[1]).point, dtype=float))
             except ModelError as exc:

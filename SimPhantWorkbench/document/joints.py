@@ -17,6 +17,7 @@ from .base import find_study, object_label, study_bodies
 from .bodies import body_of_object
 from .links import reference_of
 from .references import reference_frame
+from .signatures import verify_reference
 from .units import frame_to_placement, global_placement, placement_to_frame, quantity_si
 
 __all__ = ["reference_of", "JointData", "joint_data", "frame_source", "joint_local_frames",
@@ -61,6 +62,7 @@ def _reference_frame(joint, which, bodies):
     if not sub:
         raise ModelError("%s: pick a vertex, edge or face of '%s', not the whole object"
                          % (what, obj.Label))
+    verify_reference(joint, which)
     try:
         rf = reference_frame(obj, sub)
     except ModelError as exc:

@@ -15,6 +15,8 @@
 * ``joint_gap`` says how far those frames are from meeting the joint (a pin picked
   at mid-length and a hole at its face are apart along the axis; a Solve would have
   to move the body, or fail);
+* ``align_placement`` is where one of the two bodies must go for the frames to meet the
+  joint (the panel's "Align", as FreeCAD's Assembly moves a part when a joint is made);
 * ``reference_frame_placement`` is one picked element's frame (hover preview).
 
 No FreeCADGui import: the functions are tested headless.
@@ -27,14 +29,16 @@ import FreeCAD
 
 from .bodies import body_of_object
 from .joints import joint_data
-from .units import M_PER_MM, frame_to_placement
-from .references import is_datum_frame, reference_frame, split_subname
+from .massprops import container_placement
+from .units import M_PER_MM, frame_to_placement, matrix_to_rotation
+from .references import is_datum, reference_frame, split_subname
 from ..solver import JOINT_TYPES, ModelError
+from ..solver.alignment import align_motion
 from ..solver.dof import frame_gap
 from ..solver.rotations import orthonormal_frame
 
 __all__ = ["resolve_pick", "body_shape_of_pick", "path_objects", "joint_frames", "joint_gap",
-           "GAP_TOLERANCE", "reference_frame_placement", "needs_text"]
+           "GAP_TOLERANCE", "align_placement", "reference_frame_placement", "needs_text"]
 
 
 def path_objects(obj, subname):
@@ -81,14 +85,15 @@ def resolve_pick(bodies, obj, subname):
     ``obj``/``subname`` are what FreeCAD's selection reports without resolving links:
     the top-level object and a dotted path to the element. The reference is expressed
     from the deepest object on the path that belongs to a body of ``bodies``. An element
-    is a vertex, an edge or a face, or a datum coordinate system picked whole (see
+    is a vertex, an edge or a face, or a datum coordinate system, line, plane or point
+    picked whole (see
     ``references.reference_frame``).
     """
     path, element = split_subname(subname or "")
     chain = path_objects(obj, subname)
-    if not element and not is_datum_frame(chain[-1][0]):
+    if not element and not is_datum(chain[-1][0]):
         raise ModelError("'%s': pick a vertex, an edge, a face or a datum coordinate system, "
-                         "not the whole object" % obj.Label)
+                         "line, plane or point, not the whole object" % obj.Label)
     if element and element.rstrip("0123456789") not in ("Vertex", "Edge", "Face"):
         raise ModelError("'%s': pick a vertex, an edge or a face, not the whole object"
                          % obj.Label)
@@ -160,6 +165,35 @@ def joint_gap(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
     (p1, R1), (p2, _) = jd.frame1, jd.frame2
     axial = float((np.asarray(p2) - np.asarray(p1)) @ R1[:, 2])
     return distance / M_PER_MM, math.degrees(angle), axial / M_PER_MM
+
+
+def align_placement(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
+                    label="New joint"):
+    """Where to put one body so that the frames a joint would get meet its constraints.
+
+    The body of side 2 moves, or that of side 1 when side 2's body is fixed (the
+    ground); it moves alone (bodies joined to it by other joints stay). The move is
+    ``solver.alignment.align_motion``: the smallest rigid motion that meets the kind's
+    rows. Arguments as ``joint_frames``; returns ``(body, obj, placement)``: the
+    object whose ``Placement`` to set (the body's shape object: for a part linked from
+    another file, the ``App::Link`` of this document, never the linked object) and its
+    new ``Placement`` in its container's coordinates [mm].
+    """
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
+    move = 1 if jd.body2.Fixed else 2
+    body = jd.body1 if move == 1 else jd.body2
+    obj = body.ShapeObject
+    R, b = align_motion(kind, jd.frame1, jd.frame2, jd.length, move=move,
+                        scale=max(_frame_distance(jd), 1e-3))
+    motion = FreeCAD.Placement(FreeCAD.Vector(*(np.asarray(b) / M_PER_MM)),
+                               matrix_to_rotation(R))
+    container = container_placement(obj)
+    placement = container.inverse().multiply(motion).multiply(container).multiply(obj.Placement)
+    return body, obj, placement
+
+
+def _frame_distance(jd):
+    return float(np.linalg.norm(np.asarray(jd.frame1[0]) - np.asarray(jd.frame2[0])))
 
 
 def reference_frame_placement(obj, subname):

@@ -18,10 +18,12 @@ import FreeCAD
 import Part
 
 from .massprops import M_PER_MM, container_matrix, shape_at
+from .units import rotation_to_matrix
 from SimPhantWorkbench.solver.errors import ModelError
 
-__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "reference_frame", "global_element",
-           "split_subname", "is_datum_frame"]
+__all__ = ["RefFrame", "KINDS", "DATUM_FRAME_TYPES", "DATUM_ELEMENT_TYPES", "ORIGIN_AXES",
+           "reference_frame", "global_element", "local_element", "element_geometry",
+           "element_names", "split_subname", "is_datum_frame", "is_datum", "is_datum_reference"]
 
 RefFrame = namedtuple("RefFrame", [
     "kind",   # one of KINDS
@@ -36,6 +38,22 @@ KINDS = ("vertex", "line", "circle", "plane", "cylinder", "sphere", "cone", "fra
 #: datum coordinate systems picked whole give their own frame (Assembly4's LCS are
 #: ``PartDesign::CoordinateSystem``; FreeCAD 1.x adds ``App::LocalCoordinateSystem`` kinds)
 DATUM_FRAME_TYPES = ("PartDesign::CoordinateSystem", "App::LocalCoordinateSystem")
+
+#: datum lines, planes and points picked whole: ``(type, kind, axis)``, the first type the
+#: object derives from counts; ``axis`` is the column of the datum's placement rotation
+#: that is the line's direction or the plane's normal (``None``: a point, no axis;
+#: ``"role"``: the axis of the ``App::Origin`` its ``Role`` names, ``ORIGIN_AXES``).
+#: PartDesign's datums (and FreeCAD 1.x's Part datums) run along / are normal to their
+#: local z; the axes of an Origin are ``App::Line`` objects whose placement turns differ
+#: between FreeCAD versions, so their Role says the direction.
+DATUM_ELEMENT_TYPES = (
+    ("PartDesign::Line", "line", 2), ("Part::DatumLine", "line", 2),
+    ("PartDesign::Plane", "plane", 2), ("Part::DatumPlane", "plane", 2),
+    ("PartDesign::Point", "vertex", None), ("Part::DatumPoint", "vertex", None),
+    ("App::Line", "line", "role"), ("App::Plane", "plane", 2), ("App::Point", "vertex", None),
+)
+#: the Origin's axis each ``App::Line`` Role names (another Role or none: the line's local x)
+ORIGIN_AXES = {"X_Axis": 0, "Y_Axis": 1, "Z_Axis": 2}
 
 SUPPORTED_TEXT = ("a vertex, a straight edge, a circle or arc edge, or a planar, "
                   "cylindrical, spherical or conical face")
@@ -93,12 +111,45 @@ def global_element(obj, subname):
         The subname does not name a vertex, edge or face, or it no longer
         exists; the message starts with ``"<Label>.<subname>"``.
     """
+    return _element_at(obj, subname, container_matrix(obj))
+
+
+def local_element(obj, subname):
+    """The picked vertex, edge or face in the coordinates of the object that holds it (the
+    last one the path names, ``obj`` itself without a path): the placements of that object
+    and of everything above it left out (bodies, ``App::Link`` objects showing parts of
+    other files, containers), so that moving any of them changes nothing. Arguments and
+    errors as ``global_element``."""
+    return _element_at(obj, subname, _holder_matrix(obj, split_subname(subname)[0]).inverse())
+
+
+def _holder_matrix(obj, path):
+    """Placement (matrix) of the object at ``path`` below ``obj``, as ``Part.getShape``
+    applies it: ``obj``'s own placement and those down the path (containers not included)."""
+    found = obj.getSubObject(path, 2) if path else None
+    return found[1] if found else obj.Placement.toMatrix()
+
+
+def element_names(obj, subname, kind):
+    """``[(name, element)]`` of every element of type ``kind`` (``"Vertex"``, ``"Edge"``,
+    ``"Face"``) of the sub-object that holds ``subname``'s element, in its own
+    coordinates (as ``local_element``); ``name`` is the path from ``obj``
+    (``"Body.Pad.Face7"``). Empty when the sub-object has no shape."""
+    path, _ = split_subname(subname)
+    shape = shape_at(obj, path, _holder_matrix(obj, path).inverse())
+    if shape.isNull():
+        return []
+    return [("%s%s%d" % (path, kind, i + 1), e)
+            for i, e in enumerate(getattr(shape, _PLURAL[kind][0]))]
+
+
+def _element_at(obj, subname, mat):
+    """The element ``subname`` of ``obj``, ``Part.getShape`` pre-multiplied by ``mat``."""
     label = "%s.%s" % (obj.Label, subname)
     path, element = split_subname(subname)
     if not _ELEMENT_NAME.match(element):
         raise ModelError("%s: '%s' does not name a vertex, edge or face (expected e.g. "
                          "'Vertex1', 'Edge5', 'Face2')" % (label, element))
-    mat = container_matrix(obj)
     if subname.split(".")[-1].startswith(MISSING_PREFIX):
         # FreeCAD 1.x already knows the element vanished; its index may name another one
         raise ModelError(_missing_message(obj, path, element, mat, label))
@@ -128,21 +179,48 @@ def is_datum_frame(obj):
     return obj is not None and any(obj.isDerivedFrom(t) for t in DATUM_FRAME_TYPES)
 
 
+def _datum_element(obj):
+    """``(kind, axis column)`` of a datum line, plane or point (``DATUM_ELEMENT_TYPES``),
+    else ``None``."""
+    if obj is None:
+        return None
+    return next(((kind, axis) for t, kind, axis in DATUM_ELEMENT_TYPES
+                 if obj.isDerivedFrom(t)), None)
+
+
+def is_datum(obj):
+    """Whether ``obj`` gives a joint frame picked whole: a datum coordinate system, line,
+    plane or point (PartDesign, Part, an ``App::Origin``'s axes and planes)."""
+    return is_datum_frame(obj) or _datum_element(obj) is not None
+
+
 def _datum_frame(obj, path, label):
-    """``RefFrame`` of the datum coordinate system at ``path`` below ``obj`` (``""``:
-    ``obj`` itself): its origin, its z axis and its full rotation, in world."""
+    """``RefFrame`` of the datum at ``path`` below ``obj`` (``""``: ``obj`` itself), in
+    world: a coordinate system gives its origin, z axis and full rotation; a line its
+    placement's origin (on the line) and direction; a plane its placement's origin (on
+    the plane) and normal; a point its position."""
     if path:
         found = obj.getSubObject(path, 2)         # (object, matrix, ...)
         target, matrix = (found[0], found[1]) if found else (None, None)
     else:
         target, matrix = obj, obj.Placement.toMatrix()
-    if not is_datum_frame(target):
+    element = _datum_element(target)
+    if not is_datum_frame(target) and element is None:
         raise ModelError("%s: no element: the path does not name a vertex, edge or face, and "
-                         "'%s' is not a datum coordinate system"
+                         "'%s' is not a datum (coordinate system, line, plane or point)"
                          % (label, getattr(target, "Label", path.rstrip(".") or obj.Label)))
     world = FreeCAD.Placement(container_matrix(obj).multiply(matrix))
     R = np.array(world.Rotation.toMatrix().A, dtype=float).reshape(4, 4)[:3, :3]
-    return RefFrame("frame", _array(world.Base) * M_PER_MM, R[:, 2].copy(), label, R)
+    point = _array(world.Base) * M_PER_MM
+    if element is None:
+        return RefFrame("frame", point, R[:, 2].copy(), label, R)
+    kind, axis = element
+    if axis == "role":
+        axis = ORIGIN_AXES.get(str(getattr(target, "Role", "")))
+        own = rotation_to_matrix(target.Placement.Rotation)
+        R = R @ own.T if axis is not None else R        # the Origin's axes, in world
+        axis = 0 if axis is None else axis
+    return RefFrame(kind, point, None if axis is None else R[:, axis].copy(), label)
 
 
 def reference_frame(obj, subname):
@@ -162,6 +240,9 @@ def reference_frame(obj, subname):
     cone      apex                                        the cone's Axis
     frame     origin of a datum coordinate system         its z axis (``rotation``: all
               (the path names it, no element)             three axes)
+    line      a datum line's placement origin             its direction
+    plane     a datum plane's placement origin            its normal
+    vertex    a datum point                               None
     ========  ==========================================  ============================
 
     Axes of circles, cylinders and cones are as FreeCAD's geometry reports
@@ -191,13 +272,36 @@ def reference_frame(obj, subname):
         face, ellipse edge, torus...); the message names ``<Label>.<subname>``.
     """
     label = "%s.%s" % (obj.Label, subname)
+    path, _ = split_subname(subname)
+    if is_datum_reference(obj, subname):
+        return _datum_frame(obj, path, label)      # a datum, or an edge/face of one
+    kind, point, axis, _ = element_geometry(global_element(obj, subname), label)
+    return RefFrame(kind, point * M_PER_MM, axis, label)
+
+
+def is_datum_reference(obj, subname):
+    """Whether ``(obj, subname)`` designates a datum (a coordinate system, line, plane or
+    point, or an edge or face of one): its frame is the datum's placement, not an
+    element's geometry."""
     path, element = split_subname(subname)
-    if not element:
-        return _datum_frame(obj, path, label)
-    element = global_element(obj, subname)
+    return not element or (bool(path) and _datum_element(obj.getSubObject(path, 1)) is not None)
+
+
+def element_geometry(element, label):
+    """``(kind, point [mm], unit axis or None, radius [mm] or None)`` of a vertex, edge or
+    face, in the element's own coordinates: the point and axis as ``reference_frame``
+    describes them, the radius of a circle, cylinder or sphere. ``ModelError`` naming
+    ``label`` for an unsupported geometry."""
     kind, point, axis = _ELEMENT_FRAMES[element.ShapeType](element, label)
-    return RefFrame(kind, _array(point) * M_PER_MM, None if axis is None else _unit(axis),
-                    label)
+    radius = _radius(element) if kind in ("circle", "cylinder", "sphere") else None
+    return kind, _array(point), None if axis is None else _unit(axis), radius
+
+
+def _radius(element):
+    geometry = _geometry(element, "Curve" if element.ShapeType == "Edge" else "Surface")
+    if isinstance(geometry, Part.RectangularTrimmedSurface):
+        geometry = geometry.BasisSurface
+    return float(geometry.Radius)
 
 
 def _vertex_frame(vertex, label):

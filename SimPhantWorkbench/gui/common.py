@@ -14,7 +14,7 @@ import FreeCADGui
 from ..document.base import STUDY, find_study, is_type, studies, study_bodies, transaction
 from .translation import translate
 
-__all__ = ["ICON_DIR", "icon_path", "message", "active_study", "set_active_study",
+__all__ = ["ICON_DIR", "icon_path", "message", "choose", "active_study", "set_active_study",
            "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
            "add_and_edit", "NewObjects", "claim_new", "close_task",
            "run_in_transaction", "ACTIVE_KEY", "obj_expr", "run_command_on"]
@@ -64,6 +64,26 @@ def message(kind, title, text):
         kind, QtGui.QMessageBox.information)
     box(parent, title, text)
     return None
+
+
+def choose(title, text, options, default):
+    """Ask the user to pick one of ``options`` (``[(key, button text)]``, the last one
+    the Escape button); returns the key. With ``message_hook`` set it is called with kind
+    "choice" and its answer used when it is one of the keys, else ``default``."""
+    FreeCAD.Console.PrintMessage("SimPhant: %s: %s\n" % (title, text))
+    keys = [k for k, _ in options]
+    if message_hook is not None:
+        answer = message_hook("choice", title, text)
+        return answer if answer in keys else default
+    from PySide import QtGui
+    box = QtGui.QMessageBox(QtGui.QMessageBox.Warning, title, text,
+                            QtGui.QMessageBox.NoButton, FreeCADGui.getMainWindow())
+    buttons = [box.addButton(label, QtGui.QMessageBox.ActionRole) for _, label in options]
+    box.setDefaultButton(buttons[keys.index(default)])
+    box.setEscapeButton(buttons[-1])
+    box.exec_()
+    clicked = box.clickedButton()
+    return next((k for k, b in zip(keys, buttons) if b is clicked), keys[-1])
 
 
 def obj_expr(obj):
@@ -136,6 +156,29 @@ def selection_study():
         if st is not None:
             return st
     return active_study()
+
+
+def selected_study_joints(kinds, what):
+    """``(joints, None)``: the Joints selected in the tree, one per entry of ``kinds``
+    (each entry: the joint kinds allowed there), all of the active study; else
+    ``(None, the reason)``. ``what`` names the element to be made (translated label)."""
+    study = active_study()
+    if study is None:
+        return None, translate("SimPhant", "There is no active study.")
+    joints = [o for o in selected_objects() if is_type(o, "SimPhant::Joint")]
+    if len(joints) != len(kinds):
+        return None, translate("SimPhant", "Select %s of study '%s' in the tree.") % (
+            translate("SimPhant", "one joint") if len(kinds) == 1
+            else translate("SimPhant", "%d joints") % len(kinds), study.Label)
+    for joint, allowed in zip(joints, kinds):
+        if find_study(joint) != study:
+            return None, translate("SimPhant", "Joint '%s' is not in the active study "
+                                   "'%s'.") % (joint.Label, study.Label)
+        if str(joint.JointType) not in allowed:
+            return None, translate("SimPhant", "Joint '%s' is %s: a %s needs one of the "
+                                   "joint kinds %s there.") % (
+                joint.Label, joint.JointType, what, ", ".join(allowed))
+    return joints, None
 
 
 def selected_elements():

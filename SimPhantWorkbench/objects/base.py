@@ -20,8 +20,9 @@ from collections import namedtuple
 from ..document.base import (enum_values, enumeration_problems, is_type, object_label,
                              proxy_type, transaction)
 from ..document.links import LEGACY_REFERENCE_TYPES, REFERENCE_TYPE, migrated_reference
+from ..document.signatures import SIGNATURES, record_signature
 
-__all__ = ["PropertySpec", "prop", "ensure_properties", "enumeration_problems", "BaseProxy",
+__all__ = ["PropertySpec", "prop", "SIGNATURES_PROPERTY", "ensure_properties", "enumeration_problems", "BaseProxy",
            "proxy_type", "is_type", "transaction"]
 
 PropertySpec = namedtuple("PropertySpec", [
@@ -42,6 +43,14 @@ def prop(type, name, group, doc, default=None, values=None, read_only=False, hid
     """Build a ``PropertySpec`` (keyword defaults for the flags)."""
     return PropertySpec(type, name, group, doc, default, values, read_only, hidden, output)
 
+
+#: what each picked reference pointed to when it was made (``document.signatures``); objects
+#: with references list it after them
+SIGNATURES_PROPERTY = prop(
+    "App::PropertyMap", SIGNATURES, "References",
+    "Geometric signature of each picked reference (kind, point, axis, radius of the element, "
+    "in its part's coordinates), to find it again when a model edit renumbers the elements",
+    hidden=True, output=True)
 
 # FreeCAD property attribute bits (App::PropertyType)
 _PROP_OUTPUT = 8
@@ -145,6 +154,12 @@ class BaseProxy:
 
     def execute(self, obj):
         """Cheap derived values only; simulations never run here."""
+
+    def onChanged(self, obj, name):
+        """A picked reference set (GUI, factory, import, script): take its signature."""
+        if name != SIGNATURES and hasattr(obj, SIGNATURES) \
+                and obj.getTypeIdOfProperty(name) == REFERENCE_TYPE:
+            record_signature(obj, name)
 
     # serialisation: no proxy state
     def dumps(self):

@@ -14,7 +14,7 @@ mm or deg, force in N or N m; ``DampingTable``: rate in mm/s or deg/s); a
 table, when not empty, replaces the coefficient.
 """
 from ..document.links import REFERENCE_TYPE
-from .base import BaseProxy, prop
+from .base import SIGNATURES_PROPERTY, BaseProxy, prop
 
 __all__ = ["ForceElement", "TYPE", "DOFS"]
 
@@ -42,6 +42,7 @@ class ForceElement(BaseProxy):
              "Point on the first body: a vertex, a circle (its centre) or a face (its centre)"),
         prop(REFERENCE_TYPE, "Reference2", "Force element",
              "Point on the second body: a vertex, a circle (its centre) or a face (its centre)"),
+        SIGNATURES_PROPERTY,
         prop("App::PropertyLinkGlobal", "Joint", "Force element",
              "Joint elements: the joint whose axis the element acts about or along"),
         prop("App::PropertyEnumeration", "Dof", "Force element",

@@ -32,7 +32,7 @@ sets them. The references then only name the bodies (an element is optional);
 """
 from ..document.joints import update_joint_properties
 from ..document.links import REFERENCE_TYPE
-from .base import BaseProxy, prop
+from .base import SIGNATURES_PROPERTY, BaseProxy, prop
 
 __all__ = ["Joint", "FRAME_SOURCES"]
 
@@ -60,6 +60,7 @@ class Joint(BaseProxy):
              "Vertex, edge or face of the first body that defines joint frame 1"),
         prop(REFERENCE_TYPE, "Reference2", "Joint",
              "Vertex, edge or face of the second body that defines joint frame 2"),
+        SIGNATURES_PROPERTY,
         prop("App::PropertyDistance", "Offset", "Joint",
              "Offset of side 2 from side 1 along the joint axis at assembly", default=0.0),
         prop("App::PropertyBool", "Reverse", "Joint",

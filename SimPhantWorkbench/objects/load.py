@@ -8,7 +8,7 @@ axes (turning with it).
 """
 from ..document.elements import LOAD_FRAMES
 from ..document.links import REFERENCE_TYPE
-from .base import BaseProxy, prop
+from .base import SIGNATURES_PROPERTY, BaseProxy, prop
 
 __all__ = ["Force", "Torque", "LOAD_FRAMES"]
 
@@ -30,6 +30,7 @@ class Force(BaseProxy):
     PROPERTIES = _COMMON_HEAD + (
         prop(REFERENCE_TYPE, "Reference", "Load",
              "Point of application: a vertex, edge or face of the body (empty = its CoG)"),
+        SIGNATURES_PROPERTY,
         prop("App::PropertyVector", "Force", "Load", "Constant force [N]"),
         prop("App::PropertyString", "ForceFunction", "Load",
              "Force [N] as a function of t [s], e.g. '0, 0, 10*sin(2*pi*t)'; replaces Force "

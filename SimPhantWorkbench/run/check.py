@@ -42,8 +42,9 @@ def _assembly_residual(model):
 
 def model_facts(run, residual=True):
     """The facts of a prepared ``run`` (``run.prepare``): bodies, joints, loads, force
-    elements, gravity, the Gruebler count, the mechanism check (``DofReport.to_dict``) and,
-    with ``residual``, how far the joints are from assembled at t0."""
+    elements, gravity, the Gruebler count, the mechanism check (``DofReport.to_dict``),
+    the references ``prepare`` re-pointed after a model edit renumbered their elements
+    and, with ``residual``, how far the joints are from assembled at t0."""
     study, model = run.study, run.model
     bodies = study_bodies(study)
     rep = _dof_report(model, study.Label)
@@ -60,7 +61,8 @@ def model_facts(run, residual=True):
         constraint_equations=sum(len(j.spec.rows) for j in model.joints),
         jacobian_rank=None if rep is None else rep.rank,
         mobility=None if rep is None else rep.mobility,
-        dof=None if rep is None else rep.to_dict())
+        dof=None if rep is None else rep.to_dict(),
+        repointed=list(getattr(run, "repointed", [])))
     if residual:
         res = _assembly_residual(model)
         facts["assembly_residual"] = None if res is None else res[0]
@@ -75,10 +77,11 @@ def _names(items):
 def fact_lines(facts):
     """``(key, text)`` pairs of ``model_facts``' data, in reading order."""
     mov, fix, js = facts["moving_bodies"], facts["fixed_bodies"], facts["joints"]
-    out = [("bodies", "%d moving (%s), %d fixed (%s)" % (len(mov), _names(mov), len(fix),
-                                                          _names(fix))),
-           ("joints", "%d%s" % (len(js), (": " + ", ".join("%s (%s)" % (n, k) for n, k in js))
-                                if js else ""))]
+    out = [("references", note) for note in facts.get("repointed", [])]
+    out += [("bodies", "%d moving (%s), %d fixed (%s)" % (len(mov), _names(mov), len(fix),
+                                                           _names(fix))),
+            ("joints", "%d%s" % (len(js), (": " + ", ".join("%s (%s)" % (n, k)
+                                                             for n, k in js)) if js else ""))]
     if facts["loads"]:
         out.append(("loads", ", ".join(facts["loads"])))
     if facts.get("force_elements"):

@@ -9,10 +9,11 @@ broken), before anything is computed or written.
 import inspect
 
 from ..deps import require_solver
-from ..document.base import require_study
+from ..document.base import require_study, transaction
 from ..document.conversion import convert
 from ..document.installation import advice
 from ..document.settings import analysis_mode, simulation_settings
+from ..document.signatures import pending_signatures, repair_references, write_signatures
 from ..solver import Model, ModelError, SimulationError
 from ..solver.batch import comparable, description, description_parts
 from ..solver.kinematics import run_analysis
@@ -63,6 +64,10 @@ class Run:
     settings : dict, the keyword arguments of ``Model.simulate`` (SI)
     analysis : "dynamic" or "kinematic" (the study's ``AnalysisMode``)
     overrides : dict, the settings given for this run only
+    repointed : list of str, the references ``prepare`` re-pointed to the element they
+        were made on after a model edit renumbered the elements (``document.signatures``)
+    signatures : the signatures of references that had none (a document of an older
+        version), taken as the run reads them and stored with its result
     """
 
     def __init__(self, study, conversion, settings, analysis, overrides):
@@ -71,6 +76,8 @@ class Run:
         self.settings = settings
         self.analysis = analysis
         self.overrides = overrides
+        self.repointed = []
+        self.signatures = {}
 
     @property
     def model(self):
@@ -118,16 +125,22 @@ class Run:
 
     def commit(self, result):
         """Store ``result`` in the study's Result object (one undo step; the GUI thread)."""
-        store_result(self.study, self.conversion, result, self.stamp())
+        stamp = self.stamp()
+        doc = self.study.Document
+        with transaction(doc, "SimPhant: store result of '%s'" % self.study.Label):
+            write_signatures(doc, self.signatures)
+            store_result(self.study, self.conversion, result, stamp)
 
 
 def prepare(study, recompute=True, **overrides):
     """A ``Run`` of ``study`` with the simulation settings ``overrides`` (SI units).
 
     ``recompute``: recompute the document first when the study or its shapes have
-    pending changes (a parameter study recomputes itself). ``ModelError`` naming
-    the study (and the object at fault) when anything is wrong; the document is
-    not changed. ``deps.DependencyError`` (saying what to install) when the solver
+    pending changes (a parameter study recomputes itself). A reference whose element
+    a model edit renumbered is re-pointed to the element it was made on (one undo step,
+    listed in ``Run.repointed``; ``document.signatures``). ``ModelError`` naming
+    the study (and the object at fault) when anything is wrong -- first of all a
+    reference that no longer finds its element; the document is then not changed. ``deps.DependencyError`` (saying what to install) when the solver
     cannot run in this Python.
     """
     require_solver(advice)
@@ -139,7 +152,13 @@ def prepare(study, recompute=True, **overrides):
                             ", ".join(sorted(simulate_settings_names()))))
     if recompute:
         recompute_touched(study)
+    try:
+        repointed = repair_references(study)
+    except ModelError as exc:
+        raise study_error(exc, study) from None
     run = read_run(study, **overrides)
+    run.repointed = repointed
+    run.signatures = pending_signatures(study)
     try:
         check_result_size(study, run.conversion, run.settings, overrides)
     except ModelError as exc:

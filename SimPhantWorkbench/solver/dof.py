@@ -26,7 +26,7 @@ from .joints import (JOINT_TYPES, PRIM_ASLIDE, PRIM_DIST, PRIM_DOT1, PRIM_DOT2, 
                      PRIM_POINT)
 from .rotations import quat_to_matrix
 
-__all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "frame_gap",
+__all__ = ["DofReport", "dof_report", "report_lines", "row_label", "twist_directions", "frame_gap", "frame_residuals",
            "RANK_TOLERANCE",
            "NEAR_SINGULAR", "SINGULAR_STEP", "SUGGEST_MAX_EVALUATIONS"]
 
@@ -88,30 +88,45 @@ def twist_directions(spec, R1=np.eye(3)):
     return np.array(out).reshape(-1, 6)
 
 
-def frame_gap(kind, frame1, frame2, length=None):
-    """How far two joint frames are from meeting the constraints of a joint ``kind``.
+def frame_residuals(kind, frame1, frame2, length=None):
+    """Signed residuals of the rows of a joint ``kind`` between two joint frames.
 
     ``frame1``/``frame2`` are ``(point (3,) m, rotation (3, 3) with columns x, y, z)`` in
     world axes; ``length`` the distance a distance row keeps (``None``: the frames' own
-    distance, met by definition). Each row of the kind is evaluated as the solver's
-    primitives define it (``joints``); returns ``(distance [m], angle [rad])``: the
-    largest translational residual (point, dot-2 and distance rows) and the largest angle
-    by which an axis pair misses being perpendicular (dot-1 rows); both 0 when the
-    frames meet the joint."""
+    distance, met by definition: no row). Returns ``[(primitive, value)]``, one per row
+    that constrains the frames, evaluated as the solver's primitives define them
+    (``joints``): ``(P_i - P_j)_c`` [m] (POINT), ``a_i . d`` [m] (DOT2),
+    ``|d| - L`` [m] (DIST), ``a_i . b_j`` (DOT1, the sine of the angle by which the axis
+    pair misses being perpendicular)."""
     p1, R1 = np.asarray(frame1[0], dtype=float), np.asarray(frame1[1], dtype=float)
     p2, R2 = np.asarray(frame2[0], dtype=float), np.asarray(frame2[1], dtype=float)
     d = p1 - p2
-    distance = angle = 0.0
+    out = []
     for prim, a, b in JOINT_TYPES[kind].rows:
         if prim == PRIM_POINT:
-            distance = max(distance, abs(float(d[a])))
+            out.append((prim, float(d[a])))
         elif prim == PRIM_DOT2:
-            distance = max(distance, abs(float(R1[:, a] @ d)))
+            out.append((prim, float(R1[:, a] @ d)))
         elif prim == PRIM_DIST and length is not None:
-            distance = max(distance, abs(float(np.linalg.norm(d)) - length))
+            out.append((prim, float(np.linalg.norm(d)) - length))
         elif prim == PRIM_DOT1:
-            c = float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))
-            angle = max(angle, abs(math.asin(c)))
+            out.append((prim, float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))))
+    return out
+
+
+def frame_gap(kind, frame1, frame2, length=None):
+    """How far two joint frames are from meeting the constraints of a joint ``kind``.
+
+    Arguments as ``frame_residuals``; returns ``(distance [m], angle [rad])``: the
+    largest translational residual (point, dot-2 and distance rows) and the largest angle
+    by which an axis pair misses being perpendicular (dot-1 rows); both 0 when the
+    frames meet the joint."""
+    distance = angle = 0.0
+    for prim, value in frame_residuals(kind, frame1, frame2, length):
+        if prim == PRIM_DOT1:
+            angle = max(angle, abs(math.asin(value)))
+        else:
+            distance = max(distance, abs(value))
     return distance, angle
 
 

@@ -146,9 +146,25 @@ def ensure(block_size, adaptive=False, model_class=None):
         return time.perf_counter() - t0
 
 
+_marker_memo = [None, None]     # (the sources' stat stamps, the marker text for them)
+
+
 def _marker_text():
+    """The inlined loop's marker: the kernel sources' digest and numba's version. The
+    digest is computed again only when a source's size or modification time changed (a
+    stat per file, not a hash, on each fixed-step run until the loop is loaded)."""
+    import os
     import numba
-    return "%s numba %s" % (kernels.sources_digest(), numba.__version__)
+    here = os.path.dirname(os.path.abspath(kernels.__file__))
+    stamps = []
+    for name in kernels.CACHE_SOURCES:
+        st = os.stat(os.path.join(here, name))
+        stamps.append((st.st_mtime_ns, st.st_size))
+    stamps = tuple(stamps)
+    if _marker_memo[0] != stamps:
+        _marker_memo[1] = "%s numba %s" % (kernels.sources_digest(), numba.__version__)
+        _marker_memo[0] = stamps
+    return _marker_memo[1]
 
 
 def inlined_cached(block_size, directory=None):

@@ -117,16 +117,21 @@ def apply_variant(study, values):
     """Give the document the design-variable values of one variant, in one undo step.
 
     ``values`` maps targets (``"Rod.Height"``) to numbers; geometric changes are
-    recomputed. Used to write the best variant back.
+    recomputed. Used to write the best variant back. The references' signatures are taken
+    anew from the elements their names designate then, as the variant was run with them
+    (``document.signatures``): a varied length is no moved reference.
     """
     from ..document.base import transaction
+    from ..document.signatures import retake_signatures, unchecked
     from .targets import resolve_target
     doc = study.Document
     targets = [(resolve_target(doc, t), v) for t, v in values.items()]
     with transaction(doc, "SimPhant: apply parameter-study variant"):
-        for target, value in targets:
-            target.set(value)
-        doc.recompute()
+        with unchecked():
+            for target, value in targets:
+                target.set(value)
+            doc.recompute()
+        retake_signatures(study)
     return targets
 
 

@@ -41,6 +41,7 @@ from ..document.bodies import body_of_object, density_warning
 from ..document.massprops import solid_property_cache
 from ..document.base import is_type, require_study, study_bodies
 from ..fem.metric import is_document_metric
+from ..document.signatures import check_references, unchecked
 from ..run import prepare, recompute_touched, result_size, study_error
 from ..solver import ModelError
 from ..solver.batch import Task, VersionMismatch, fingerprint, solver_digest
@@ -248,15 +249,18 @@ class _Sweep:
         row = self.rows[i]
         t0 = time.perf_counter()
         try:
-            for t, v in zip(self.targets, self.spec.variables):
-                t.set(row[v.name])
-            if self.geometric:
-                self.doc.recompute()
-                bad = sorted(_invalid_objects(self.doc) - self.invalid_before)
-                if bad:
-                    labels = ", ".join("'%s'" % self.doc.getObject(b).Label for b in bad)
-                    raise ModelError("recomputing the document failed at %s" % labels)
-            run = prepare(self.study, recompute=False, **self.spec.settings)
+            # references are checked before the variants (``execute``): a variant changes
+            # the geometry on purpose
+            with unchecked():
+                for t, v in zip(self.targets, self.spec.variables):
+                    t.set(row[v.name])
+                if self.geometric:
+                    self.doc.recompute()
+                    bad = sorted(_invalid_objects(self.doc) - self.invalid_before)
+                    if bad:
+                        labels = ", ".join("'%s'" % self.doc.getObject(b).Label for b in bad)
+                        raise ModelError("recomputing the document failed at %s" % labels)
+                run = prepare(self.study, recompute=False, **self.spec.settings)
             conv = run.conversion
             settings = run.solver_settings()
             names = _solver_names(self.objects, conv, self.study)
@@ -538,6 +542,10 @@ def execute(study, spec, executor=None, scheduler=None, workers=None, client=Non
     retries : int
         Submissions of a batch again after the infrastructure lost it.
     """
+    try:
+        check_references(study)   # variants change geometry on purpose: not compared
+    except ModelError as exc:
+        raise study_error(exc, study) from None
     ex = make_executor(executor, scheduler=scheduler, workers=workers, client=client,
                        connect_timeout=connect_timeout)
     with ex:

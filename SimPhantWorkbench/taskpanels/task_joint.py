@@ -7,23 +7,32 @@ on an element (pre-selection) a translucent triad shows the frame that element
 gives; once picked, each side's joint frame is drawn as the joint will have it
 (``document.picking.joint_frames``, the conversion the solver uses).
 
-Nothing in the document changes until OK, which creates (or edits) the joint
-in one transaction through ``FreeCADGui.doCommand`` (a replayable
-``factory.make_joint`` line); Cancel and Esc leave the document untouched.
+The panel shows how far the two frames are from meeting the joint. "Align" moves
+the body of side 2 (of side 1 when side 2 is fixed) into place at once, in an undo step
+of its own (``picking.align_placement``, as FreeCAD's Assembly does when a joint is
+made); "Set offset" keeps the bodies where they are and keeps the gap along the axis
+as the joint's Offset. OK on frames that do not meet asks whether to align, keep them
+as they are, or go back to the panel.
+
+The joint is created (or edited) on OK in one transaction through
+``FreeCADGui.doCommand`` (a replayable ``factory.make_joint`` line); Cancel and Esc
+leave the document as it was, taking back any Align.
 """
 import FreeCAD
 import FreeCADGui
 from PySide import QtCore, QtGui
 
 from ..document import picking
-from ..gui.common import UNRESOLVED, icon_path, message, obj_expr, run_in_transaction
+from ..gui.common import (UNRESOLVED, choose, icon_path, message, obj_expr,
+                          run_in_transaction)
 from ..document.joints import reference_of
 from ..document.references import split_subname
 from ..document.base import study_bodies
+from ..document.signatures import check_reference
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
-from .widgets import quantity_box, quantity_value, set_quantity
+from .widgets import push_button, quantity_box, quantity_value, set_quantity
 
 __all__ = ["TaskJoint"]
 
@@ -88,7 +97,9 @@ class TaskJoint:
         self.bodies = study_bodies(study)
         self.kind = str(joint.JointType) if joint is not None else kind
         self.refs = [None, None]        # (body, obj, sub) per side
+        self.picked_here = [False, False]   # sides picked in this panel
         self.misaligned = False
+        self.aligned = []               # (object, Placement before) of each Align
         self.slot = 0                   # the side the next pick fills
         self.closed = False
         if joint is not None:
@@ -151,12 +162,18 @@ class TaskJoint:
         self.gap_label = QtGui.QLabel()
         self.gap_label.setWordWrap(True)
         lay.addWidget(self.gap_label)
-        self.gap_offset = QtGui.QPushButton(translate("SimPhant", "Keep the gap along the axis "
-                                                      "(set Offset)"))
-        self.gap_offset.setToolTip(translate("SimPhant", "Set Offset so that the frames stay "
-                                             "as far apart along the joint axis as picked"))
-        self.gap_offset.clicked.connect(self.offset_from_gap)
-        lay.addWidget(self.gap_offset)
+        buttons = QtGui.QHBoxLayout()
+        self.align_button = push_button(translate("SimPhant", "Align"), translate(
+            "SimPhant", "Move the body of reference 2 (of reference 1 when that of reference "
+            "2 is fixed) into place so that the frames meet the joint; one undo step. Only "
+            "that body moves: bodies joined to it by other joints stay where they are"),
+            self.align)
+        self.gap_offset = push_button(translate("SimPhant", "Set offset"), translate(
+            "SimPhant", "Keep the bodies where they are: set Offset so that the frames stay "
+            "as far apart along the joint axis as picked"), self.offset_from_gap)
+        buttons.addWidget(self.align_button)
+        buttons.addWidget(self.gap_offset)
+        lay.addLayout(buttons)
         self.needs_label = QtGui.QLabel()
         self.needs_label.setWordWrap(True)
         lay.addWidget(self.needs_label)
@@ -191,6 +208,40 @@ class TaskJoint:
         """Set Offset to keep the frames as far apart along the axis as picked."""
         set_quantity(self.offset, self.offset_mm() + self.gap()[2])
         self.update()
+
+    def align(self):
+        """Move one body so that the frames meet the joint (one undo step); False when
+        the frames cannot be computed or aligned (the reason is shown)."""
+        r1, r2 = ((r[1], r[2]) for r in self.refs)
+        try:
+            body, obj, placement = picking.align_placement(
+                self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
+                reverse=self.reverse.isChecked(),
+                length=float(self.joint.Length.Value) if self.joint else 0.0)
+        except Exception as exc:  # noqa: BLE001 - the reason is shown
+            self.refusal.setText(translate("SimPhant", "Cannot align: %s") % exc)
+            return False
+        before = FreeCAD.Placement(obj.Placement)
+        title = translate("SimPhant", "Align '%s' to joint") % body.Label
+        line = "%s.Placement = App.Placement(App.Vector(%r, %r, %r), App.Rotation(%r, %r, " \
+            "%r, %r))" % ((obj_expr(obj),) + tuple(placement.Base) + tuple(placement.Rotation.Q))
+        if not run_in_transaction(self.doc, title, [line]):
+            return False
+        self.aligned.append((obj, before, title))
+        self.update()
+        return True
+
+    def _take_back_aligns(self):
+        """Undo the Aligns of this panel (Cancel): FreeCAD's undo steps when they are the
+        last ones, else the placements set back."""
+        titles = [t for _, _, t in reversed(self.aligned)]
+        if list(self.doc.UndoNames[:len(titles)]) == titles:
+            for _ in titles:
+                self.doc.undo()
+        else:
+            for obj, before, _ in reversed(self.aligned):
+                obj.Placement = before
+        self.aligned = []
 
     # ------------------------------------------------------------------ preview
     def _build_preview(self):
@@ -269,9 +320,23 @@ class TaskJoint:
         body, ref_obj, ref_sub = picking.resolve_pick(self.bodies, obj, sub)
         slot = self._target_slot()
         self.refs[slot] = (body, ref_obj, ref_sub)
+        self.picked_here[slot] = True
         self.refusal.setText("")
         self.slot = self.refs.index(None) if None in self.refs else 2
         self.update()
+
+    def _moved_reference(self):
+        """What changed about a reference of the edited joint that a model edit moved
+        (``document.signatures``) and that was not picked again here, else ``""``."""
+        if self.joint is None:
+            return ""
+        for i, which in enumerate(("Reference1", "Reference2")):
+            check = check_reference(self.joint, which)
+            if not self.picked_here[i] and check.status != "ok":
+                return check.message if check.status == "broken" else translate(
+                    "SimPhant", "%s; pick it again, or Cancel and Check model to re-point "
+                    "it") % check.message
+        return ""
 
     def repick(self, k):
         """The next pick replaces reference ``k``."""
@@ -303,6 +368,7 @@ class TaskJoint:
             t.show(False)
         self.gap_label.setText("")
         self.gap_offset.setVisible(False)
+        self.align_button.setVisible(False)
         missing = [i + 1 for i, r in enumerate(self.refs) if r is None]
         if missing:
             if len(missing) == 2 or missing[0] == 1:
@@ -321,6 +387,10 @@ class TaskJoint:
                         self.side_triads[i].show(True)
                     except Exception:  # noqa: BLE001
                         pass
+            return False
+        moved = self._moved_reference()
+        if moved:
+            self.status.setText(translate("SimPhant", "Cannot keep this reference: %s") % moved)
             return False
         try:
             f1, f2 = self.frames()
@@ -353,8 +423,10 @@ class TaskJoint:
         self.gap_label.setText(translate(
             "SimPhant", "Not aligned: the frames are %.4g mm and %.4g deg from meeting the "
             "joint (%.4g mm along the axis). A Solve first moves the bodies to close the "
-            "gap, or fails; pick other elements, or keep the gap along the axis with "
-            "Offset.") % tuple(0.0 if abs(v) < 1e-9 else v for v in (distance, angle, axial)))
+            "gap, or fails; Align moves the body into place, Set offset keeps the gap along "
+            "the axis, or pick other elements.")
+            % tuple(0.0 if abs(v) < 1e-9 else v for v in (distance, angle, axial)))
+        self.align_button.setVisible(True)
         self.gap_offset.setVisible(abs(axial) > picking.GAP_TOLERANCE[0])
 
     # ------------------------------------------------------------------ dialog
@@ -386,17 +458,36 @@ class TaskJoint:
         if not self.update():
             self.refusal.setText(translate("SimPhant", "Not ready: %s") % self.status.text())
             return False
+        if self.misaligned and not self._confirm_misaligned():
+            return False
         title = translate("SimPhant", "Edit SimPhant joint") if self.joint is not None else \
             translate("SimPhant", "Add SimPhant joint (%s)") % translate(
                 "SimPhant", JOINT_TYPES[self.kind].label)
         if not run_in_transaction(self.doc, title, self._lines()):
             return False
-        if self.misaligned:
-            FreeCAD.Console.PrintWarning("SimPhant: %s\n" % self.gap_label.text())
         self._close()
         return True
 
+    def _confirm_misaligned(self):
+        """OK on frames that do not meet the joint: Align (then create), Keep (create as
+        picked, with a warning in the Report view) or Cancel (back to the panel)."""
+        answer = choose(translate("SimPhant", "SimPhant joint"),
+                        self.gap_label.text() + "\n\n" + translate(
+                            "SimPhant", "Align the body now, keep the frames as they are, or go "
+                            "back to the panel?"),
+                        [("align", translate("SimPhant", "Align")),
+                         ("keep", translate("SimPhant", "Keep")),
+                         ("cancel", translate("SimPhant", "Cancel"))], default="keep")
+        if answer == "align":
+            return self.align() and self.update()
+        if answer == "keep":
+            FreeCAD.Console.PrintWarning("SimPhant: %s\n" % self.gap_label.text())
+            return True
+        return False
+
     def reject(self):
+        if self.aligned:
+            self._take_back_aligns()
         self._close()
         return True
 

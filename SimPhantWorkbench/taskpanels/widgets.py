@@ -107,6 +107,14 @@ class TimeBox(QtGui.QDoubleSpinBox):
         self.setValue(self.value() + steps * TIME_UNITS.get(unit, 1.0))
 
 
+def push_button(text, tooltip, slot):
+    """A push button with a tooltip whose ``clicked`` calls ``slot()``."""
+    button = QtGui.QPushButton(text)
+    button.setToolTip(tooltip)
+    button.clicked.connect(lambda *a: slot())
+    return button
+
+
 def refill_combo(box, items):
     """Fill the combo box ``box`` with ``(text, key)`` items, keeping the current key."""
     box.blockSignals(True)

@@ -5,7 +5,9 @@ parts through ``App::Link`` objects.
 
 * ``ground.FCStd``: ``GroundPart`` = a sketch (a rectangle, no solid) and ``LCS_Pivot``;
 * ``crank.FCStd``: ``CrankPart`` = a bar ``Bar`` (100 x 10 x 5 mm along its x) and
-  ``LCS_Pivot`` at its end (z along the bar's thickness);
+  ``LCS_Pivot`` at its end (z along the bar's thickness); with ``datums``, also the
+  PartDesign datums ``Line_Tip`` (along z through the tip's LCS), ``Plane_Top`` (the top
+  face's plane, its origin above the tip) and ``Point_Tip`` (the tip's LCS origin);
 * ``assembly.FCStd``: ``Model`` with the links ``Ground_1`` and ``Crank_1``, the crank
   placed so its ``LCS_Pivot`` lies on the ground's, turned ``CRANK_ANGLE`` about z.
 
@@ -45,7 +47,15 @@ def _ground(folder):
     return doc
 
 
-def _crank(folder):
+#: the crank's datums (``build(datums=True)``): type, name, placement in the part
+DATUMS = (("PartDesign::Line", "Line_Tip", (BAR_LENGTH, 0, 5), None),
+          ("PartDesign::Plane", "Plane_Top", (BAR_LENGTH, 0, 5), None),
+          ("PartDesign::Point", "Point_Tip", (BAR_LENGTH, 0, 5), None),
+          ("PartDesign::Line", "Line_Along", (50, 0, 0),
+           FreeCAD.Rotation(FreeCAD.Vector(0, 1, 0), 90)))     # z turned onto the bar's x
+
+
+def _crank(folder, datums=False):
     doc = FreeCAD.newDocument("crank")
     part = doc.addObject("App::Part", "CrankPart")
     bar = doc.addObject("Part::Feature", "Bar")
@@ -53,16 +63,21 @@ def _crank(folder):
     part.addObject(bar)
     _lcs(doc, part, "LCS_Pivot", (0, 0, 0))
     _lcs(doc, part, "LCS_Tip", (BAR_LENGTH, 0, 5))
+    for kind, name, base, rotation in (DATUMS if datums else ()):
+        datum = doc.addObject(kind, name)
+        part.addObject(datum)
+        datum.Placement = FreeCAD.Placement(FreeCAD.Vector(*base), rotation or FreeCAD.Rotation())
     doc.recompute()
     doc.saveAs(os.path.join(folder, "crank.FCStd"))
     return doc
 
 
-def build(folder):
+def build(folder, datums=False):
     """Write the three files into ``folder`` and return the open assembly document
-    (the part documents stay open, as FreeCAD keeps them for the links)."""
+    (the part documents stay open, as FreeCAD keeps them for the links); ``datums``: the
+    crank has datum lines, planes and points too (``DATUMS``)."""
     ground = _ground(folder)
-    crank = _crank(folder)
+    crank = _crank(folder, datums)
     doc = FreeCAD.newDocument("assembly")
     doc.saveAs(os.path.join(folder, "assembly.FCStd"))
     model = doc.addObject("App::Part", "Model")

@@ -87,6 +87,12 @@ def value_key(v):
     return "%s:%s" % (type(v).__name__, uuid) if uuid is not None else type(v).__name__
 
 
+#: property types that are FreeCAD's caches, not document content: FreeCAD 1.x keeps the
+#: sub-shapes of an App::Link read so far in a ``Part::PropertyShapeCache`` (any read of a
+#: linked shape fills it, undo does not empty it, it is not saved)
+TRANSIENT_CACHES = ("Part::PropertyShapeCache",)
+
+
 def _proxy_name(obj):
     proxy = getattr(obj, "Proxy", None)
     if proxy is None:
@@ -103,7 +109,7 @@ def snapshot(doc):
         entry = {"": [obj.TypeId, obj.Label, _proxy_name(obj)]}
         for name in obj.PropertiesList:
             ptype = obj.getTypeIdOfProperty(name)
-            if name == "Proxy":
+            if name == "Proxy" or ptype in TRANSIENT_CACHES:
                 continue
             try:
                 value = getattr(obj, name)
@@ -384,6 +390,29 @@ def ran_parameter_study(doc):
     return m
 
 
+def renumbered_crankshaft(doc_unused, tmp):
+    """The crankshaft of ``crankshaft_links`` linked into its assembly (the files in ``tmp``,
+    where the case saves the assembly: the links find the parts), falling under a force on
+    its journal's face (the revolute removed: a joint on a renumbered face is in error
+    after the recompute, a state undo does not bring back), the faces renumbered by an edit
+    of the part file: a run re-points the force's reference."""
+    import crankshaft_links
+    from SimPhantWorkbench import factory
+    doc, part_doc, study = crankshaft_links.build(tmp)
+    doc.removeObject("CrankPin")
+    link = doc.getObject("Crank_1")
+    body = [o for o in study.Group if getattr(o, "ShapeObject", None) is link][0]
+    face = crankshaft_links.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
+                                          crankshaft_links.JOURNAL_R, 0.0)
+    factory.make_force(study, body, (0.0, 0.0, 1.0), ref=(link, "CrankshaftSolid." + face))
+    crankshaft_links.set_crankshaft(part_doc, pin_first=False)
+    doc.recompute()
+    return dict(doc=doc, study=study)
+
+
+renumbered_crankshaft.opens = True
+
+
 def _import_assembly(m):
     from SimPhantWorkbench.assembly_import import import_assembly
     import_assembly(m["doc"].getObject("Assembly"))
@@ -391,6 +420,7 @@ def _import_assembly(m):
 
 def _run_cases():
     from SimPhantWorkbench import playback, runner, stress, sweep
+    from SimPhantWorkbench.run import prepare
     import FreeCAD
     cases = {
         "run_study (store a result)": (pendulum_model, lambda m: runner.run_study(
@@ -405,6 +435,8 @@ def _run_cases():
                                                           _run_parameter_study),
         "sweep.run_parameter_study again (replace the results)": (ran_parameter_study,
                                                                   _run_parameter_study),
+        "run.prepare (re-point a renumbered load reference)": (
+            renumbered_crankshaft, lambda m: prepare(m["study"])),
         "stress.loads_to_fem": (ran_slider_crank, lambda m: stress.loads_to_fem(
             m["study"], FEM_ARGS[0], FEM_ARGS[1], mesh_size=FEM_ARGS[2])),
     }

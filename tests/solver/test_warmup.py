@@ -303,3 +303,24 @@ def test_setup_prepares_every_part_of_every_block_size(monkeypatch):
                         calls.append((bs, warmup.INLINED)) or 2.0)
     assert warmup.ensure_all(Model) == {bs: 3.0 for bs in kernels.BLOCK_SIZES}
     assert calls == [(bs, part) for bs in kernels.BLOCK_SIZES for part in (True, "inlined")]
+
+
+def test_the_inlined_marker_follows_the_sources_without_hashing_them_each_run(tmp_path,
+                                                                          monkeypatch):
+    """The marker's digest is computed again when a kernel source changes (its size or
+    modification time), and only then: a fixed-step run asks for it until the inlined
+    loop is loaded."""
+    for name in kernels.CACHE_SOURCES:
+        shutil.copy2(os.path.join(os.path.dirname(kernels.__file__), name), tmp_path / name)
+    monkeypatch.setattr(kernels, "__file__", str(tmp_path / "kernels.py"))
+    monkeypatch.setattr(warmup, "_marker_memo", [None, None])
+    calls = []
+    digest = kernels.sources_digest
+    monkeypatch.setattr(kernels, "sources_digest", lambda: calls.append(1) or digest())
+    first = warmup._marker_text()
+    assert first.split()[0] == digest()
+    assert warmup._marker_text() == first and len(calls) == 1
+    with open(tmp_path / kernels.CACHE_SOURCES[-1], "a") as fh:
+        fh.write("\n# edited\n")
+    edited = warmup._marker_text()
+    assert edited != first and edited.split()[0] == digest() and len(calls) == 2

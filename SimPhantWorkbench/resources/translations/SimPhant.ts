@@ -8,62 +8,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_couplers.py" line="29"/>
-        <source>no active study</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="32"/>
-        <source>select %s of study &apos;%s&apos; in the tree</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="33"/>
-        <source>one joint</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="34"/>
-        <source>%d joints</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="cmd_couplers.py" line="38"/>
-        <source>joint &apos;%s&apos; is not in the active study &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="41"/>
-        <source>joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_couplers.py" line="56"/>
         <source>Select the joints of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_drivers.py" line="31"/>
-        <source>There is no active study.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="34"/>
-        <source>Select one joint of study &apos;%s&apos; in the tree.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="38"/>
-        <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="41"/>
-        <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_drivers.py" line="56"/>
+        <location filename="cmd_drivers.py" line="42"/>
         <source>Select a joint of the active study first (%s).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -260,27 +210,57 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="180"/>
+        <location filename="common.py" line="168"/>
+        <source>There is no active study.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="170"/>
+        <source>Select %s of study &apos;%s&apos; in the tree.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="171"/>
+        <source>one joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="172"/>
+        <source>%d joints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="176"/>
+        <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="179"/>
+        <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="common.py" line="223"/>
         <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="183"/>
+        <location filename="common.py" line="226"/>
         <source>&apos;%s&apos; has no placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="192"/>
+        <location filename="common.py" line="235"/>
         <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="286"/>
+        <location filename="common.py" line="329"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="349"/>
+        <location filename="common.py" line="392"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1475,62 +1455,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="40"/>
+        <location filename="task_joint.py" line="49"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="115"/>
+        <location filename="task_joint.py" line="126"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="289"/>
+        <location filename="task_joint.py" line="354"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="120"/>
+        <location filename="task_joint.py" line="131"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="132"/>
+        <location filename="task_joint.py" line="143"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="135"/>
+        <location filename="task_joint.py" line="146"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="139"/>
+        <location filename="task_joint.py" line="150"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="143"/>
+        <location filename="task_joint.py" line="154"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="146"/>
+        <location filename="task_joint.py" line="157"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="155"/>
-        <source>Keep the gap along the axis (set Offset)</source>
+        <location filename="task_joint.py" line="478"/>
+        <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="157"/>
-        <source>Set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <location filename="task_joint.py" line="169"/>
+        <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="245"/>
+        <location filename="task_joint.py" line="171"/>
+        <source>Set offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="173"/>
+        <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="222"/>
+        <source>Cannot align: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="225"/>
+        <source>Align &apos;%s&apos; to joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="296"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1540,78 +1540,103 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="264"/>
+        <location filename="task_joint.py" line="315"/>
         <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="296"/>
+        <location filename="task_joint.py" line="338"/>
+        <source>%s; pick it again, or Cancel and Check model to re-point it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="361"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="298"/>
+        <location filename="task_joint.py" line="363"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="300"/>
+        <location filename="task_joint.py" line="365"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="311"/>
+        <location filename="task_joint.py" line="377"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="315"/>
+        <location filename="task_joint.py" line="381"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="328"/>
+        <location filename="task_joint.py" line="393"/>
+        <source>Cannot keep this reference: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="398"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="337"/>
+        <location filename="task_joint.py" line="407"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="339"/>
+        <location filename="task_joint.py" line="409"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="350"/>
+        <location filename="task_joint.py" line="420"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="357"/>
-        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; pick other elements, or keep the gap along the axis with Offset.</source>
+        <location filename="task_joint.py" line="428"/>
+        <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="387"/>
+        <location filename="task_joint.py" line="459"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="389"/>
+        <location filename="task_joint.py" line="463"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="390"/>
+        <location filename="task_joint.py" line="464"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="418"/>
+        <location filename="task_joint.py" line="509"/>
         <source>SimPhant joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="477"/>
+        <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="479"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="480"/>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1675,7 +1700,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="282"/>
+        <location filename="widgets.py" line="290"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1926,12 +1951,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="195"/>
+        <location filename="widgets.py" line="203"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="260"/>
+        <location filename="widgets.py" line="268"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

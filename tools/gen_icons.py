@@ -369,6 +369,83 @@ def loads_to_fem():
                path("M52,32 H60", stroke=RED_D, width=4), arrow_head(60, 32, 1, 0, RED, 9))
 
 
+def _export_arrow():
+    """The green arrow leaving a file: what marks an export."""
+    return [path("M40,52 H54", stroke=GREEN_D, width=6), arrow_head(63, 52, 1, 0, GREEN, 12)]
+
+
+def plot_results():
+    """Axes, two curves and the time cursor: the plot panel."""
+    return svg(rect(4, 6, 56, 52, "#ffffff"),
+               path("M10,50 H56 M10,50 V12", stroke=GREY_D, width=2),
+               path("M10,36 C18,12 24,12 30,34 S42,54 54,26", stroke=B1D, width=3.5),
+               path("M10,44 C22,42 32,26 54,20", stroke=RED_D, width=2.5),
+               path("M38,10 V52", stroke=GREEN_D, width=2.5))
+
+
+def results_viewer():
+    """A separate window with a part and an orbit arrow: the 3-D viewer."""
+    return svg(*([rect(4, 6, 56, 52, "#2e3436", rx=3), path("M4,14 H60", stroke=GREY, width=2)]
+                 + cube(20, 24, 20, B1, B1D)
+                 + [path("M12,48 A22,9 0 0 0 52,46", stroke=B2, width=3.5),
+                    arrow_head(54, 42, 0.4, -1, B2, 9)]))
+
+
+def export_csv():
+    """A table going out: Export CSV."""
+    grid = "M8,18 H44 M8,28 H44 M8,38 H44 M20,8 V48 M32,8 V48"
+    return svg(rect(8, 8, 36, 40, "#ffffff", rx=1), rect(8, 8, 36, 10, GREY, rx=1),
+               path(grid, stroke=GREY_D, width=1.8), *_export_arrow())
+
+
+def export_plots():
+    """A picture of a plot going out: Export plots."""
+    return svg(rect(6, 6, 40, 40, "#ffffff", rx=1),
+               path("M12,40 H42 M12,40 V12", stroke=GREY_D, width=2),
+               path("M12,32 C18,12 24,12 28,28 S36,40 42,18", stroke=B1D, width=3),
+               *_export_arrow())
+
+
+def export_animation():
+    """A film strip going out: Export animation."""
+    holes = "".join("M%d,12 h4 M%d,40 h4 " % (x, x) for x in range(10, 46, 8))
+    return svg(rect(6, 6, 42, 40, "#2e3436", rx=1), path(holes, stroke="#ffffff", width=3),
+               rect(12, 17, 14, 18, B1, rx=1), rect(30, 17, 14, 18, B2, rx=1),
+               *_export_arrow())
+
+
+def _triad(x, y, s=1.0):
+    return [path("M%g,%g h%g" % (x, y, 26 * s), stroke="#cc2626", width=4),
+            path("M%g,%g v%g" % (x, y, -26 * s), stroke="#268c26", width=4),
+            path("M%g,%g l%g,%g" % (x, y, -14 * s, 14 * s), stroke="#2659e6", width=4),
+            circle(x, y, 3.5, INK, stroke=False)]
+
+
+def markers_selectable():
+    """A triad and the mouse pointer on it: markers catch clicks."""
+    pointer = "M36,30 L36,58 L43,51 L48,62 L53,60 L48,49 L58,49 Z"
+    return svg(*(_triad(22, 34) + [path(pointer, "#ffffff", INK, 2.5)]))
+
+
+def show_markers():
+    """A triad and a centre-of-gravity ball over a part: markers shown."""
+    return svg(*(cube(24, 26, 30, GREY, GREY_D) + _triad(14, 40) + cog(46, 16)))
+
+
+def hide_others():
+    """One part kept, the others faded: Hide other parts."""
+    faded = 'stroke-dasharray="4,3" opacity="0.6"'
+    return svg(rect(4, 6, 20, 20, GREY, extra=faded), rect(40, 6, 20, 20, GREY, extra=faded),
+               rect(4, 40, 20, 20, GREY, extra=faded), *cube(28, 28, 26, B1, B1D))
+
+
+def show_hidden():
+    """All parts shown again, with an eye: Show hidden parts."""
+    eye = "M14,50 Q32,34 50,50 Q32,66 14,50 Z"
+    return svg(rect(4, 6, 20, 20, B2), rect(40, 6, 20, 20, B2), rect(22, 18, 20, 20, B1),
+               path(eye, "#ffffff", INK, 2.5), circle(32, 50, 5, INK, stroke=False))
+
+
 FORCE_DRAWINGS = {
     "spring_damper": spring, "damper": damper, "contractile": contractile,
     "joint_spring": joint_spring, "joint_actuator": joint_actuator, "joint_stop": joint_stop,
@@ -381,6 +458,11 @@ OTHER = {
     "ResultOutdated.svg": result_outdated, "Solve.svg": solve, "Playback.svg": playback,
     "Reset.svg": reset, "Check.svg": check, "ImportAssembly.svg": import_assembly,
     "Joint.svg": joint_generic, "LoadsToFEM.svg": loads_to_fem,
+    "PlotResults.svg": plot_results, "ResultsViewer.svg": results_viewer,
+    "ExportCSV.svg": export_csv, "ExportPlots.svg": export_plots,
+    "ExportAnimation.svg": export_animation, "MarkersSelectable.svg": markers_selectable,
+    "ShowMarkers.svg": show_markers, "HideOthers.svg": hide_others,
+    "ShowHidden.svg": show_hidden,
 }
 
 

@@ -6,7 +6,8 @@ One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 generated), ``cmd_couplers`` (one per registry coupler kind, generated),
 ``cmd_run``
 (check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
-interference check, exports), ``cmd_fem`` (Loads to FEM). ``register`` adds them all to
+interference check, exports), ``cmd_fem`` (Loads to FEM), ``cmd_view`` (picking aids: markers selectable or shown, hide
+the other parts). ``register`` adds them all to
 FreeCADGui.
 """
 from ..gui.translation import QT_TRANSLATE_NOOP
@@ -38,6 +39,9 @@ TOOLBARS = (
         "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_CheckInterference",
         "SimPhant_ExportResultsCSV",
         "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation", "SimPhant_LoadsToFEM")),
+    (QT_TRANSLATE_NOOP("Workbench", "SimPhant view"), (
+        "SimPhant_MarkersSelectable", "SimPhant_ShowMarkers", "SimPhant_HideOthers",
+        "SimPhant_ShowHidden")),
 )
 
 _registered = []
@@ -46,10 +50,10 @@ _registered = []
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
     from . import (cmd_couplers, cmd_drivers, cmd_fem, cmd_forces, cmd_joints, cmd_model,
-                   cmd_run, cmd_sweep, results_commands)
+                   cmd_run, cmd_sweep, cmd_view, results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
         + cmd_drivers.commands() + cmd_couplers.commands() + list(cmd_run.COMMANDS) \
-        + list(cmd_sweep.COMMANDS) + list(cmd_fem.COMMANDS)
+        + list(cmd_sweep.COMMANDS) + list(cmd_fem.COMMANDS) + list(cmd_view.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named
@@ -81,4 +85,5 @@ def menu():
     return model[:3] + ["Separator"] + joints + ["Separator"] + forces + ["Separator"] \
         + model[3:] + [
         "SimPhant_SetActiveStudy", "Separator"] + list(TOOLBARS[1][1]) + [
-        "Separator"] + list(TOOLBARS[2][1]) + ["Separator", "SimPhant_CheckDependencies"]
+        "Separator"] + list(TOOLBARS[2][1]) + ["Separator"] + list(TOOLBARS[3][1]) + [
+        "Separator", "SimPhant_CheckDependencies"]

@@ -81,6 +81,9 @@ class Playback(Command):
 
     def run(self):
         study = _study()
+        from ..gui.outdated import confirm_use
+        if not confirm_use(study, translate("SimPhant", "Play back")):
+            return
         FreeCADGui.doCommand("from SimPhantWorkbench.taskpanels import task_playback")
         FreeCADGui.doCommand("_panel = task_playback.show(%s)" % obj_expr(study))
 

@@ -54,8 +54,14 @@ class ResultCommand(Command):
     def active(self):
         return has_result(current_study())
 
+    #: the verb of a command that writes the result out (asked about an outdated one)
+    uses_result = None
+
     def run(self):
         study = current_study()
+        from ..gui.outdated import confirm_use
+        if self.uses_result and not confirm_use(study, translate("SimPhant", self.uses_result)):
+            return
         try:
             self.run_on(study)
         except Exception as exc:  # noqa: BLE001 - shown to the user, named
@@ -75,6 +81,7 @@ def _missing_package(reason, hint):
 
 class PlotResults(ResultCommand):
     name = "SimPhant_PlotResults"
+    icon = "PlotResults.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_PlotResults", "Plot results")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_PlotResults", "Plot a quantity of the selected bodies "
                                 "/ joints against time (position, velocity, reactions, energy, "
@@ -87,6 +94,7 @@ class PlotResults(ResultCommand):
 
 class ResultsViewer(ResultCommand):
     name = "SimPhant_ResultsViewer"
+    icon = "ResultsViewer.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_ResultsViewer", "3-D results viewer")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_ResultsViewer", "Open the result in a separate 3-D "
                                 "viewer (PyVista): orbit, scrub the time, play at any speed, "
@@ -132,7 +140,9 @@ def _ask_directory(title):
 
 
 class ExportCSV(ResultCommand):
+    uses_result = QT_TRANSLATE_NOOP("SimPhant", "Export")
     name = "SimPhant_ExportResultsCSV"
+    icon = "ExportCSV.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_ExportResultsCSV", "Export results as CSV")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportResultsCSV", "Write the CSV tables of simphant "
                                 "run (bodies, reactions, energy, joints, force elements, "
@@ -146,7 +156,9 @@ class ExportCSV(ResultCommand):
 
 
 class ExportPlots(ResultCommand):
+    uses_result = QT_TRANSLATE_NOOP("SimPhant", "Export")
     name = "SimPhant_ExportResultPlots"
+    icon = "ExportPlots.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_ExportResultPlots", "Export result plots (PNG)")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportResultPlots", "Write the plots of simphant run "
                                 "(positions, energy, reactions, joints, force elements, "
@@ -160,7 +172,9 @@ class ExportPlots(ResultCommand):
 
 
 class ExportAnimation(ResultCommand):
+    uses_result = QT_TRANSLATE_NOOP("SimPhant", "Export")
     name = "SimPhant_ExportAnimation"
+    icon = "ExportAnimation.svg"
     menu = QT_TRANSLATE_NOOP("SimPhant_ExportAnimation", "Export animation (GIF/MP4)")
     tooltip = QT_TRANSLATE_NOOP("SimPhant_ExportAnimation", "Record the 3-D view playing the "
                                 "result as an MP4 or GIF, choosing size and frame rate")
@@ -168,7 +182,7 @@ class ExportAnimation(ResultCommand):
     def run_on(self, study):
         from PySide import QtGui
         import FreeCADGui
-        from ..results_gui.export import export_view_animation
+        from ..results_gui.export import animation_summary, export_view_animation
         mw = FreeCADGui.getMainWindow()
         dlg = QtGui.QDialog(mw)
         dlg.setWindowTitle(translate("SimPhant", "Export animation of '%s'") % study.Label)
@@ -186,6 +200,16 @@ class ExportAnimation(ResultCommand):
         form.addRow(translate("SimPhant", "Height [px]"), height)
         form.addRow(translate("SimPhant", "Frames per second"), fps)
         form.addRow(translate("SimPhant", "Speed"), speed)
+        summary = QtGui.QLabel()
+        summary.setObjectName("SimPhantAnimationSummary")
+        summary.setWordWrap(True)
+
+        def update(*_):
+            summary.setText(animation_summary(study, fps.value(), speed.value()))
+        fps.valueChanged.connect(update)
+        speed.valueChanged.connect(update)
+        update()
+        form.addRow(summary)
         buttons = QtGui.QDialogButtonBox(QtGui.QDialogButtonBox.Ok |
                                          QtGui.QDialogButtonBox.Cancel)
         buttons.accepted.connect(dlg.accept)

@@ -22,7 +22,7 @@ from .units import (KG_M2_TO_KG_MM2, M_PER_MM, global_placement, matrix_to_rotat
                     placement_to_frame, vector_array)
 
 __all__ = ["BodyData", "body_data", "reused_body_data", "update_body_properties",
-           "density_warning", "body_of_object"]
+           "density_warning", "body_of_object", "warn_once"]
 
 
 BodyData = namedtuple("BodyData", [
@@ -72,9 +72,28 @@ def density_warning(bd):
             % (object_label(bd.obj), bd.shape.Label, mp.density, mp.mass))
 
 
+#: ``{(document Name, body Name): warning text}`` of the default-density warnings given
+_WARNED = {}
+
+
+def warn_once(key, text):
+    """True when the warning ``text`` about ``key`` is to be given: the first time, and
+    again only after it changed or went away (``text`` None forgets ``key``)."""
+    if not text:
+        _WARNED.pop(key, None)
+        return False
+    if _WARNED.get(key) == text:
+        return False
+    _WARNED[key] = text
+    return True
+
+
 def _warn_default_density(bd):
+    """Print the default-density warning of a body once (each check and solve evaluates
+    the bodies again): again only when its text changes (another mass), or after the
+    body had a density and lost it."""
     text = density_warning(bd)
-    if text:
+    if warn_once((bd.obj.Document.Name, bd.obj.Name), text):
         FreeCAD.Console.PrintWarning("SimPhant: %s\n" % text)
 
 

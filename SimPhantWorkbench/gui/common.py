@@ -17,7 +17,7 @@ from .translation import translate
 __all__ = ["ICON_DIR", "icon_path", "message", "choose", "active_study", "set_active_study",
            "selected_objects", "selected_elements", "selected_shapes", "UNRESOLVED", "Command",
            "add_and_edit", "NewObjects", "claim_new", "close_task",
-           "run_in_transaction", "ACTIVE_KEY", "obj_expr"]
+           "run_in_transaction", "ACTIVE_KEY", "obj_expr", "run_command_on"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "resources", "icons")
@@ -132,6 +132,14 @@ def active_study(doc=None):
         set_active_study(found[0])
         return found[0]
     return None
+
+
+def run_command_on(command, study):
+    """Run the command ``command`` on ``study``: it is selected and made the active study."""
+    set_active_study(study)
+    FreeCADGui.Selection.clearSelection()
+    FreeCADGui.Selection.addSelection(study)
+    FreeCADGui.runCommand(command)
 
 
 # ----------------------------------------------------------------------------- selection

@@ -12,8 +12,8 @@ import FreeCAD
 from .common import DocumentObserver
 from ..document.base import proxy_type
 
-__all__ = ["Observer", "flush_markers", "refresh_markers", "attach_missing",
-           "is_view_provider", "generation", "marker_sizes", "forget"]
+__all__ = ["Observer", "flush_markers", "simphant_view_providers", "refresh_markers",
+           "attach_missing", "is_view_provider", "generation", "marker_sizes", "forget"]
 
 
 def is_view_provider(vp):
@@ -53,7 +53,8 @@ def flush_markers():
                 vp.refresh()
 
 
-def _simphant_vps(doc):
+def simphant_view_providers(doc):
+    """``(object, view provider)`` of each SimPhant object of ``doc`` drawn by one."""
     for obj in doc.Objects:
         t = proxy_type(obj)
         if t is None or not str(t).startswith("SimPhant::"):
@@ -68,7 +69,7 @@ def _dependents_of(doc):
     deps = _dependents.get(doc.Name)
     if deps is None:
         deps = {}
-        for obj, vp in _simphant_vps(doc):
+        for obj, vp in simphant_view_providers(doc):
             try:
                 names = vp.depends_on()
             except Exception:  # noqa: BLE001 - half-made object
@@ -82,7 +83,7 @@ def _dependents_of(doc):
 def refresh_markers(doc, moved=None):
     """Refresh the markers of ``doc``'s SimPhant objects (those depending on ``moved`` only)."""
     if moved is None:
-        for _, vp in _simphant_vps(doc):
+        for _, vp in simphant_view_providers(doc):
             vp.refresh()
         return
     for name in _dependents_of(doc).get(moved, ()):
@@ -101,8 +102,12 @@ def attach_missing(doc):
         if vp is None:
             continue
         if getattr(vp, "root", None) is None:       # FreeCAD did not call attach
-            vp.attach(obj.ViewObject, display_mode=False)
-            obj.ViewObject.RootNode.addChild(vp.root)
+            # through a display mode, as FreeCAD's attach does: the object's mode switch
+            # then shows and hides the markers with Visibility (Space)
+            vp.attach(obj.ViewObject)
+            # the modes first (assigning a mode to the empty list never returns)
+            obj.ViewObject.DisplayMode = vp.getDisplayModes(obj.ViewObject)
+            obj.ViewObject.DisplayMode = vp.getDefaultDisplayMode()
         vp.refresh()
 
 

@@ -14,7 +14,8 @@ from .common import DocumentObserver
 from ..document.base import is_type, studies, study_result
 
 __all__ = ["Watcher", "DELAY_MS", "check_now", "outdated_note", "note_label", "listeners",
-           "notify"]
+           "notify", "outdated_reason", "confirm_use", "ANYWAY", "SOLVE", "CANCEL",
+           "PreselectionNote"]
 
 DELAY_MS = 400
 #: properties that never change what is simulated
@@ -23,19 +24,94 @@ _IGNORED = ("Label", "Label2", "Visibility", "Outdated", "OutdatedReason")
 listeners = []
 
 
-def outdated_note(study):
-    """The note shown with an outdated result of ``study`` (plots, playback, exports), or
-    "" when it is up to date (the status stored in its Result)."""
+#: the answers of ``confirm_use``'s question
+ANYWAY, SOLVE, CANCEL = "anyway", "solve", "cancel"
+#: replaceable by tests: ``ask_hook(study, action, reason)`` returns an answer
+ask_hook = None
+
+
+def outdated_reason(study):
+    """Why the stored result of ``study`` is outdated, or "" when it is up to date (or
+    there is none): the status stored in its Result."""
     from ..freshness import stored_status
-    from .translation import translate
     res_obj = study_result(study) if study is not None else None
     if res_obj is None:
         return ""
     status = stored_status(res_obj)
     if not status.outdated:
         return ""
+    return status.reason or "?"
+
+
+def outdated_note(study):
+    """The note shown with an outdated result of ``study`` (plots, playback, exports), or
+    "" when it is up to date (the status stored in its Result)."""
+    from .translation import translate
+    reason = outdated_reason(study)
+    if not reason:
+        return ""
     return translate("SimPhant", "Outdated: the model changed after this result was computed "
-                     "(%s). Solve again for results of the model as it is.") % status.reason
+                     "(%s). Solve again for results of the model as it is.") % reason
+
+
+def confirm_use(study, action):
+    """True when ``action`` (the translated verb, "Play back", "Export") may use the
+    result of ``study``: at once when it is up to date; when it is outdated the user
+    chooses to go on anyway, to solve again (the Solve starts; False) or to cancel
+    (False)."""
+    reason = outdated_reason(study)
+    if not reason:
+        return True
+    answer = (ask_hook or _ask)(study, action, reason)
+    if answer == SOLVE:
+        from .common import run_command_on
+        run_command_on("SimPhant_Solve", study)
+    return answer == ANYWAY
+
+
+def _ask(study, action, reason):
+    from PySide import QtGui
+    import FreeCADGui
+    from .translation import translate
+    box = QtGui.QMessageBox(FreeCADGui.getMainWindow())
+    box.setIcon(QtGui.QMessageBox.Warning)
+    box.setWindowTitle(translate("SimPhant", "Outdated result"))
+    box.setText(translate("SimPhant", "The result of '%s' is outdated because the model "
+                          "changed after it was computed (%s).") % (study.Label, reason))
+    anyway = box.addButton(translate("SimPhant", "%s anyway") % action,
+                           QtGui.QMessageBox.AcceptRole)
+    solve = box.addButton(translate("SimPhant", "Solve again"), QtGui.QMessageBox.ActionRole)
+    box.addButton(QtGui.QMessageBox.Cancel)
+    box.setDefaultButton(solve)
+    box.exec_()
+    clicked = box.clickedButton()
+    return ANYWAY if clicked is anyway else SOLVE if clicked is solve else CANCEL
+
+
+class PreselectionNote:
+    """Selection observer: while the pointer rests on an outdated Result (tree or 3-D
+    view) the status bar says why it is outdated -- FreeCAD 0.20's tree has no tooltip of
+    its own per object; this works on every version."""
+
+    _instance = None
+
+    @classmethod
+    def install(cls):
+        if cls._instance is None:
+            import FreeCADGui
+            cls._instance = cls()
+            FreeCADGui.Selection.addObserver(cls._instance)
+
+    def setPreselection(self, doc, obj_name, sub):
+        from ..document.base import find_study
+        d = FreeCAD.listDocuments().get(doc)
+        obj = d.getObject(obj_name) if d is not None else None
+        if not is_type(obj, "SimPhant::Result"):
+            return
+        text = outdated_note(find_study(obj))
+        if text:
+            import FreeCADGui
+            FreeCADGui.getMainWindow().statusBar().showMessage("SimPhant: " + text, 8000)
 
 
 def note_label(study):

@@ -33,7 +33,7 @@ from ..solver.kernel_times import preparation_text
 from . import common, kernel_warmup
 from .translation import translate
 
-__all__ = ["SolveJob", "start", "current_job", "POLL_MS"]
+__all__ = ["SolveJob", "start", "current_job", "POLL_MS", "completion_note"]
 
 POLL_MS = 100
 _jobs = {}            # study (doc, name) -> running SolveJob
@@ -203,11 +203,13 @@ class SolveJob(QtCore.QObject):
             try:
                 self.run.commit(self.result)
                 self.state = "done"
-                FreeCAD.Console.PrintMessage(
-                    translate("SimPhant", "SimPhant: study '%s' solved: %d frames, %.2f s wall "
-                              "time%s") % (study.Label, len(self.result.t),
-                                           self.wall_end - self.wall0,
-                                           _compile_note(self.result)) + "\n")
+                text = translate("SimPhant", "Study '%s' solved: %d frames, %.2f s wall "
+                                 "time%s") % (study.Label, len(self.result.t),
+                                              self.wall_end - self.wall0,
+                                              _compile_note(self.result))
+                FreeCAD.Console.PrintMessage("SimPhant: " + text + "\n")
+                if self.show_dialog:
+                    completion_note(study, text, len(self.result.warnings))
                 for text in self.result.warnings:       # as the command line's summary
                     FreeCAD.Console.PrintWarning(translate(
                         "SimPhant", "SimPhant: study '%s': warning: %s") % (study.Label, text)
@@ -250,6 +252,44 @@ class SolveJob(QtCore.QObject):
             if timeout is not None and time.perf_counter() - t0 > timeout:
                 break
         return self.state
+
+
+#: the completion note shown now (one at a time)
+_note = [None]
+
+
+def completion_note(study, text, warnings=0):
+    """Say that ``study`` was solved: in the status bar and in a note beside the work
+    (not modal) offering to play the result back. Returns the note (a QMessageBox)."""
+    if warnings:
+        text += "\n" + translate("SimPhant", "%d warning(s): see the Report view.") % warnings
+    mw = FreeCADGui.getMainWindow()
+    mw.statusBar().showMessage("SimPhant: " + text.replace("\n", " "), 15000)
+    if _note[0] is not None:
+        try:
+            _note[0].close()
+        except RuntimeError:        # deleted with its window
+            pass
+    box = QtGui.QMessageBox(mw)
+    box.setObjectName("SimPhantSolvedNote")
+    box.setAttribute(QtCore.Qt.WA_DeleteOnClose)
+    box.setIcon(QtGui.QMessageBox.Warning if warnings else QtGui.QMessageBox.Information)
+    box.setWindowTitle(translate("SimPhant", "Solved"))
+    box.setText(text)
+    play = box.addButton(translate("SimPhant", "Play back"), QtGui.QMessageBox.AcceptRole)
+    box.addButton(QtGui.QMessageBox.Close)
+    name = (study.Document.Name, study.Name)
+
+    def clicked(button):
+        doc = FreeCAD.listDocuments().get(name[0])
+        found = doc.getObject(name[1]) if doc is not None else None
+        if button is play and found is not None:
+            common.run_command_on("SimPhant_Playback", found)
+    box.buttonClicked.connect(clicked)
+    box.setModal(False)
+    box.show()
+    _note[0] = box
+    return box
 
 
 def start(study, show_dialog=True, **overrides):

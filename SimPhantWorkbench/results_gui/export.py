@@ -19,7 +19,7 @@ import numpy as np
 from .. import output
 from ..gui.translation import translate
 
-__all__ = ["export_csv", "export_plots", "export_view_animation"]
+__all__ = ["export_csv", "export_plots", "export_view_animation", "animation_summary"]
 
 
 def _result(study):
@@ -61,6 +61,18 @@ def export_plots(study, directory):
     ``reactions.png``, and as the model has them ``joints.png``, ``forces.png``,
     ``drivers.png``; returns their paths."""
     return _write(study, directory, ".png")
+
+
+def animation_summary(study, fps, speed=1.0):
+    """What ``export_view_animation`` at ``fps`` and ``speed`` writes of ``study``'s
+    result: the text the export dialog shows ("26 frames, 1.04 s of video for 1 s of
+    motion") -- a short motion at real time is a short video of few frames."""
+    from ..viewer.video import video_indices
+    result = _result(study)
+    n = len(video_indices(result, fps, speed))
+    span = float(result.t[-1] - result.t[0]) if len(result.t) else 0.0
+    return translate("SimPhant", "%d frames, %.3g s of video for %.3g s of motion") % (
+        n, n / float(fps), span)
 
 
 def export_view_animation(study, path, size=(640, 480), fps=25, speed=1.0, view=None,

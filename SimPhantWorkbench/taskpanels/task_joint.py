@@ -26,6 +26,7 @@ from ..document import picking
 from ..gui.common import (UNRESOLVED, choose, icon_path, message, obj_expr,
                           run_in_transaction)
 from ..document.joints import reference_of
+from ..document.references import split_subname
 from ..document.base import study_bodies
 from ..document.signatures import check_reference
 from ..solver import JOINT_TYPES
@@ -49,10 +50,17 @@ class _Gate:
             self.panel.show_refusal(self.reason)
             return False
         ok, reason = self.panel.check_pick(obj, sub or "")
+        if not ok and whole_object(sub):
+            return True     # a part selected (the tree) to hide it: no reference, let it be
         if not ok:
             self.reason = reason
             self.panel.show_refusal(reason)
         return ok
+
+
+def whole_object(sub):
+    """True for a selection of a whole object (a tree click), not of one of its elements."""
+    return not split_subname(sub or "")[1]
 
 
 class _Observer:
@@ -301,6 +309,11 @@ class TaskJoint:
         if self.closed:
             return
         ok, reason = self.check_pick(obj, sub)
+        if not ok and whole_object(sub):
+            self.refusal.setText(translate("SimPhant", "'%s' selected, not as a reference (%s). "
+                                           "Hide other parts or Space hides it.")
+                                 % (obj.Label, reason))
+            return
         if not ok:
             self.show_refusal(reason)
             return

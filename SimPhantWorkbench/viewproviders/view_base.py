@@ -9,8 +9,9 @@ markers of the objects that depend on a moved one).
 """
 import FreeCADGui
 
-from ..gui.common import icon_path
+from ..gui.common import icon_path, run_command_on
 from ..gui.following import Observer, generation, marker_sizes
+from ..gui.picking_aids import markers_shown, pick_style_node
 from ..gui.translation import translate
 from ..document.base import find_study, proxy_type, study_bodies
 from ..objects import icon_of
@@ -43,6 +44,8 @@ class VPBase:
         self.ViewObject = vobj
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
+        self.pick_style = pick_style_node()      # markers let clicks through unless wanted
+        self.root.addChild(self.pick_style)
         self.markers = []
         if display_mode:
             vobj.addDisplayMode(self.root, "Default")
@@ -72,7 +75,7 @@ class VPBase:
             return
         try:
             self.update_markers()
-            if not self.ViewObject.Visibility:       # hide with the object
+            if not self.ViewObject.Visibility or not markers_shown():   # hide with the object
                 for m in self.markers:
                     m.show(False)
         except Exception:  # noqa: BLE001 - a half-made object, a deleted body...
@@ -161,9 +164,9 @@ class VPBase:
         if study is not None:
             actions += [
                 (translate("SimPhant", "Solve '%s'") % study.Label, "Solve.svg",
-                 lambda: _run("SimPhant_Solve", study)),
+                 lambda: run_command_on("SimPhant_Solve", study)),
                 (translate("SimPhant", "Set active study"), "Study.svg",
-                 lambda: _run("SimPhant_SetActiveStudy", study)),
+                 lambda: run_command_on("SimPhant_SetActiveStudy", study)),
             ]
         for text, icon, fn in actions:
             action = QtGui.QAction(QtGui.QIcon(icon_path(icon)), text, menu)
@@ -187,8 +190,3 @@ class VPBase:
     def loads(self, state):
         return None
 
-
-def _run(command, study):
-    FreeCADGui.Selection.clearSelection()
-    FreeCADGui.Selection.addSelection(study)
-    FreeCADGui.runCommand(command)

@@ -10,8 +10,9 @@ __all__ = ["VPResult"]
 class VPResult(VPBase):
     def attach(self, vobj, display_mode=True):
         super().attach(vobj, display_mode)
-        from ..gui.outdated import Watcher
+        from ..gui.outdated import PreselectionNote, Watcher
         Watcher.install()
+        PreselectionNote.install()
 
     def icon_name(self):
         if getattr(self.Object, "Outdated", False):
@@ -25,6 +26,16 @@ class VPResult(VPBase):
             if prop == "Outdated":
                 self.ViewObject.signalChangeIcon()
             notify(obj)
+
+    def setEdit(self, vobj, mode=0):
+        """Playback; an outdated result is played back only when the user wants it."""
+        from ..document.base import find_study
+        from ..gui.outdated import confirm_use
+        from ..gui.translation import translate
+        if mode == 0 and not confirm_use(find_study(vobj.Object),
+                                         translate("SimPhant", "Play back")):
+            return False
+        return super().setEdit(vobj, mode)
 
     def task_panel(self, obj):
         from ..document.base import find_study

@@ -282,6 +282,37 @@ def test_unknown_density_warns_and_runs_with_the_default(docs, monkeypatch):
     assert r.masses[0] == pytest.approx(DEFAULT_DENSITY * 100e-3 * 20e-3 * 20e-3)
 
 
+def test_the_default_density_warning_is_given_once_per_body_until_it_changes(docs,
+                                                                            monkeypatch):
+    from SimPhantWorkbench.run import prepare
+    doc = docs()
+    m = _two_boxes(doc)
+    m["bb"].Density = 0.0
+    warnings = []
+    monkeypatch.setattr(FreeCAD.Console, "PrintWarning", warnings.append)
+
+    def density_warnings(action):
+        del warnings[:]
+        action()
+        return [w for w in warnings if "default density" in w]
+    solve = lambda: runner.run_study(m["study"])        # noqa: E731
+    assert len(density_warnings(solve)) == 1
+    assert density_warnings(solve) == []                 # a second solve: not again
+    assert density_warnings(lambda: prepare(m["study"])) == []     # Check model: neither
+    m["bb"].Density = 2000.0                             # a density: no warning ...
+    assert density_warnings(solve) == []
+    m["bb"].Density = 0.0                                # ... and without it again: once
+    assert len(density_warnings(solve)) == 1
+    m["b"].Length = 120.0                                # another mass: said again
+    again = density_warnings(lambda: (doc.recompute(), solve()))
+    assert len(again) == 1 and "(mass 0.3768 kg)" in again[0]      # 7850 * 120 x 20 x 20 mm
+    # another document's body of the same name is warned about on its own
+    other = docs()
+    m2 = _two_boxes(other)
+    m2["bb"].Density = 0.0
+    assert len(density_warnings(lambda: runner.run_study(m2["study"]))) == 1
+
+
 def test_unknown_override_is_rejected_before_anything_runs(swing):
     with pytest.raises(ModelError, match="Study 'Study': unknown simulation setting.*t_stop"):
         runner.run_study(swing["study"], t_stop=1.0)

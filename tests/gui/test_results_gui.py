@@ -192,6 +192,10 @@ SCRIPT = textwrap.dedent('''
                 frames.append(np.asarray(im.convert("RGB"), dtype=int))
             check("gif", [im.n_frames, list(im.size), n, len(video_indices(r, 10)),
                           int(np.abs(frames[0] - frames[1]).max()), before == after])
+        # what the export dialog says it will write: real time is one frame per 1/fps s
+        check("animation_summary", [export.animation_summary(study, 25),
+                                    export.animation_summary(study, 25, 0.1),
+                                    export.animation_summary(study, 10, 2.0)])
         path, n = export.export_view_animation(study, os.path.join(TMP, "view.mp4"), (330, 250),
                                                fps=20, speed=2.0)
         check("mp4", [os.path.basename(path), n, len(video_indices(r, 20, 2.0))])
@@ -200,6 +204,9 @@ SCRIPT = textwrap.dedent('''
         check("viewer_available", viewer.available(interactive=True))
         from SimPhantWorkbench.results_gui.viewer import open_viewer
         win = open_viewer(study, parent=mw)
+        # a window of its own (a child window would stay above FreeCAD), closed with it
+        check("viewer_own_window", [win.parent() is None, bool(
+            int(win.windowFlags()) & int(QtCore.Qt.WindowStaysOnTopHint))])
         win.resize(900, 640)
         FreeCADGui.updateGui()
         win.set_time(0.5)
@@ -216,6 +223,9 @@ SCRIPT = textwrap.dedent('''
             FreeCADGui.updateGui()
             win.snapshot(os.path.join(SHOTS, "viewer.png"))
         win.close()
+        # left open: FreeCAD closing closes it (else FreeCAD would not exit and this
+        # test would time out)
+        open_viewer(study, parent=mw)
 
         # ---- a reopened document plots its stored result without solving again
         saved = os.path.join(TMP, "reopened.FCStd")
@@ -331,10 +341,17 @@ def test_view_animation_has_the_frames_and_size_and_puts_the_parts_back(gui):
     assert motion > 60 and restored
     name, n, expected = gui["mp4"]
     assert name == "view.mp4" and n == expected == 11
+    # 1 s of motion: at real time 25 fps is 26 frames (one each 40 ms, both ends), ten
+    # times slower 251, twice as fast at 10 fps 6
+    assert gui["animation_summary"] == [
+        "26 frames, 1.04 s of video for 1 s of motion",
+        "251 frames, 10 s of video for 1 s of motion",
+        "6 frames, 0.6 s of video for 1 s of motion"]
 
 
 def test_viewer_opens_inside_freecad_with_the_document_colours(gui):
     assert gui["viewer_available"] is True
+    assert gui["viewer_own_window"] == [True, False]     # FreeCAD can come in front of it
     assert gui["viewer_pose"] < 1e-12
     shown, major = gui["shown_colour"]
     assert gui["viewer_colours"]["Crank"] == shown           # the colour FreeCAD shows

@@ -226,7 +226,8 @@ def test_the_workbench_loads_its_translations(gui):
 
 def test_toolbars_and_commands_are_translated(gui):
     assert sorted(gui["toolbars"]) == sorted(MARK + t for t in ("SimPhant model", "SimPhant run",
-                                                              "SimPhant results"))
+                                                              "SimPhant results",
+                                                              "SimPhant view"))
     assert gui["commands"]["SimPhant_Solve"][0][0] == MARK + "Solve"
     assert gui["commands"]["SimPhant_Joint_revolute"][0][0] == MARK + MARK + "Revolute joint"
     for name, actions in gui["commands"].items():

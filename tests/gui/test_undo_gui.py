@@ -50,6 +50,22 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.runCommand(name)
         pump(0.05)
 
+    def toggle_twice(name):
+        """Click a checkable toolbar button on and off again (a preference, no document)."""
+        from PySide import QtGui
+        active[name] = FreeCADGui.isCommandActive(name)
+        action = [a for a in FreeCADGui.getMainWindow().findChildren(QtGui.QAction)
+                  if a.objectName() == name][0]
+        action.trigger()
+        pump(0.05)
+        action.trigger()
+        pump(0.05)
+
+    def hide_and_show(m):
+        select(m["link"])
+        run("SimPhant_HideOthers")
+        run("SimPhant_ShowHidden")
+
     def console(name):
         import __main__
         return getattr(__main__, name, None)
@@ -240,6 +256,10 @@ SCRIPT = textwrap.dedent('''
         "SimPhant_ExportAnimation": (ran, export_animation),
         "SimPhant_LoadsToFEM": (U.ran_slider_crank, loads_to_fem),
         "SimPhant_CheckDependencies": (base, check_dependencies),
+        "SimPhant_MarkersSelectable": (base, lambda m: toggle_twice("SimPhant_MarkersSelectable")),
+        "SimPhant_ShowMarkers": (base, lambda m: toggle_twice("SimPhant_ShowMarkers")),
+        "SimPhant_HideOthers": (base, hide_and_show),
+        "SimPhant_ShowHidden": (base, hide_and_show),
     }
     for kind in JOINT_TYPES:
         CASES["SimPhant_Joint_" + kind] = (base, joint_command(kind))
@@ -391,7 +411,10 @@ SCRIPT = textwrap.dedent('''
 READ_ONLY = {"SimPhant_SetActiveStudy", "SimPhant_Check", "SimPhant_PlotResults",
              "SimPhant_ResultsViewer", "SimPhant_CheckInterference", "SimPhant_ExportResultsCSV",
              "SimPhant_ExportResultPlots", "SimPhant_ExportAnimation",
-             "SimPhant_CheckDependencies"}
+             "SimPhant_CheckDependencies",
+             # what is shown and the preferences only: no undo step (hidden, shown again)
+             "SimPhant_MarkersSelectable", "SimPhant_ShowMarkers", "SimPhant_HideOthers",
+             "SimPhant_ShowHidden"}
 
 
 @pytest.fixture(scope="module")

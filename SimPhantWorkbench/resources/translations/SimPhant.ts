@@ -124,58 +124,68 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="view_result.py" line="36"/>
+        <source>Play back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="cmd_sweep.py" line="44"/>
         <source>Study &apos;%s&apos; has no moving body to vary.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="63"/>
+        <location filename="results_commands.py" line="69"/>
         <source>%s (study &apos;%s&apos;):
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="73"/>
+        <location filename="results_commands.py" line="79"/>
         <source>Not available: %s. %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="125"/>
+        <location filename="results_commands.py" line="133"/>
         <source>SimPhant: wrote %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="143"/>
+        <location filename="parameter_study_results.py" line="274"/>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="results_commands.py" line="153"/>
         <source>Export CSV of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="157"/>
+        <location filename="results_commands.py" line="169"/>
         <source>Export plots of &apos;%s&apos; into</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="174"/>
+        <location filename="results_commands.py" line="188"/>
         <source>Export animation of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="184"/>
+        <location filename="results_commands.py" line="198"/>
         <source> x real time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="185"/>
+        <location filename="results_commands.py" line="199"/>
         <source>Width [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="186"/>
+        <location filename="results_commands.py" line="200"/>
         <source>Height [px]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="187"/>
+        <location filename="results_commands.py" line="201"/>
         <source>Frames per second</source>
         <translation type="unfinished"></translation>
     </message>
@@ -185,72 +195,72 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="197"/>
+        <location filename="results_commands.py" line="221"/>
         <source>Save animation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="198"/>
+        <location filename="results_commands.py" line="222"/>
         <source>Video (*.mp4 *.gif)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="204"/>
+        <location filename="results_commands.py" line="228"/>
         <source>SimPhant: wrote %s (%d frames)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="160"/>
+        <location filename="common.py" line="168"/>
         <source>There is no active study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="162"/>
+        <location filename="common.py" line="170"/>
         <source>Select %s of study &apos;%s&apos; in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="163"/>
+        <location filename="common.py" line="171"/>
         <source>one joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="164"/>
+        <location filename="common.py" line="172"/>
         <source>%d joints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="168"/>
+        <location filename="common.py" line="176"/>
         <source>Joint &apos;%s&apos; is not in the active study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="171"/>
+        <location filename="common.py" line="179"/>
         <source>Joint &apos;%s&apos; is %s: a %s needs one of the joint kinds %s there.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="215"/>
+        <location filename="common.py" line="223"/>
         <source>&apos;%s&apos; is already body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="218"/>
+        <location filename="common.py" line="226"/>
         <source>&apos;%s&apos; has no placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="227"/>
+        <location filename="common.py" line="235"/>
         <source>&apos;%s&apos; has no solid, so no mass: a moving body needs one (a sketch or datum part can be a fixed body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="321"/>
+        <location filename="common.py" line="329"/>
         <source>the task panel of &apos;%s&apos; did not open (see the Report view); nothing was added</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="common.py" line="384"/>
+        <location filename="common.py" line="392"/>
         <source>Not available: %s (SimPhant &gt; Check dependencies says how to install it).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -335,8 +345,33 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="outdated.py" line="38"/>
+        <location filename="outdated.py" line="54"/>
         <source>Outdated: the model changed after this result was computed (%s). Solve again for results of the model as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="outdated.py" line="78"/>
+        <source>Outdated result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="outdated.py" line="80"/>
+        <source>The result of &apos;%s&apos; is outdated because the model changed after it was computed (%s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="outdated.py" line="81"/>
+        <source>%s anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="outdated.py" line="83"/>
+        <source>Solve again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="picking_aids.py" line="130"/>
+        <source>Select the parts to keep shown first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -355,7 +390,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="241"/>
+        <location filename="solve_job.py" line="243"/>
         <source>SimPhant: cannot solve</source>
         <translation type="unfinished"></translation>
     </message>
@@ -390,37 +425,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="208"/>
-        <source>SimPhant: study &apos;%s&apos; solved: %d frames, %.2f s wall time%s</source>
+        <location filename="solve_job.py" line="207"/>
+        <source>Study &apos;%s&apos; solved: %d frames, %.2f s wall time%s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="213"/>
+        <location filename="solve_job.py" line="215"/>
         <source>SimPhant: study &apos;%s&apos;: warning: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="218"/>
+        <location filename="solve_job.py" line="220"/>
         <source>SimPhant: cannot store the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="224"/>
+        <location filename="solve_job.py" line="226"/>
         <source>SimPhant: solving &apos;%s&apos; cancelled; the document is unchanged</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="230"/>
+        <location filename="solve_job.py" line="232"/>
         <source>SimPhant: the simulation failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="solve_job.py" line="233"/>
+        <location filename="solve_job.py" line="235"/>
         <source>Keep the partial result (%d frames up to t = %.4g s) for playback?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="viewer.py" line="14"/>
+        <location filename="solve_job.py" line="265"/>
+        <source>%d warning(s): see the Report view.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="solve_job.py" line="277"/>
+        <source>Solved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="viewer.py" line="18"/>
         <source>Study &apos;%s&apos; has no result yet: run it first</source>
         <translation type="unfinished"></translation>
     </message>
@@ -435,12 +480,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="83"/>
+        <location filename="export.py" line="74"/>
+        <source>%d frames, %.3g s of video for %.3g s of motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="export.py" line="95"/>
         <source>frame size %dx%d is too small</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="export.py" line="89"/>
+        <location filename="export.py" line="101"/>
         <source>document &apos;%s&apos; has no 3-D view to record</source>
         <translation type="unfinished"></translation>
     </message>
@@ -812,11 +862,6 @@
     <message>
         <location filename="parameter_study_results.py" line="273"/>
         <source>CSV table (*.csv)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="parameter_study_results.py" line="274"/>
-        <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1445,82 +1490,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="48"/>
+        <location filename="task_joint.py" line="49"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="118"/>
+        <location filename="task_joint.py" line="126"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="341"/>
+        <location filename="task_joint.py" line="354"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="123"/>
+        <location filename="task_joint.py" line="131"/>
         <source>Joint kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="135"/>
+        <location filename="task_joint.py" line="143"/>
         <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="138"/>
+        <location filename="task_joint.py" line="146"/>
         <source>Click, then pick a vertex, edge or face to replace this reference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="142"/>
+        <location filename="task_joint.py" line="150"/>
         <source>Offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="146"/>
+        <location filename="task_joint.py" line="154"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="149"/>
+        <location filename="task_joint.py" line="157"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="465"/>
+        <location filename="task_joint.py" line="478"/>
         <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="161"/>
+        <location filename="task_joint.py" line="169"/>
         <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="163"/>
+        <location filename="task_joint.py" line="171"/>
         <source>Set offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="165"/>
+        <location filename="task_joint.py" line="173"/>
         <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="214"/>
+        <location filename="task_joint.py" line="222"/>
         <source>Cannot align: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="217"/>
+        <location filename="task_joint.py" line="225"/>
         <source>Align &apos;%s&apos; to joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="288"/>
+        <location filename="task_joint.py" line="296"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1530,97 +1575,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="325"/>
+        <location filename="task_joint.py" line="315"/>
+        <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="338"/>
         <source>%s; pick it again, or Cancel and Check model to re-point it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="348"/>
+        <location filename="task_joint.py" line="361"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="350"/>
+        <location filename="task_joint.py" line="363"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="352"/>
+        <location filename="task_joint.py" line="365"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="364"/>
+        <location filename="task_joint.py" line="377"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="368"/>
+        <location filename="task_joint.py" line="381"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="380"/>
+        <location filename="task_joint.py" line="393"/>
         <source>Cannot keep this reference: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="385"/>
+        <location filename="task_joint.py" line="398"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="394"/>
+        <location filename="task_joint.py" line="407"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="396"/>
+        <location filename="task_joint.py" line="409"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="407"/>
+        <location filename="task_joint.py" line="420"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="415"/>
+        <location filename="task_joint.py" line="428"/>
         <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="446"/>
+        <location filename="task_joint.py" line="459"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="450"/>
+        <location filename="task_joint.py" line="463"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="451"/>
+        <location filename="task_joint.py" line="464"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="496"/>
+        <location filename="task_joint.py" line="509"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="464"/>
+        <location filename="task_joint.py" line="477"/>
         <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="466"/>
+        <location filename="task_joint.py" line="479"/>
         <source>Keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="467"/>
+        <location filename="task_joint.py" line="480"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1730,7 +1780,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="159"/>
+        <location filename="view_base.py" line="162"/>
         <source>Edit %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1946,12 +1996,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="163"/>
+        <location filename="view_base.py" line="166"/>
         <source>Solve &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="165"/>
+        <location filename="view_base.py" line="168"/>
         <source>Set active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1966,7 +2016,7 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_result.py" line="41"/>
+        <location filename="view_result.py" line="52"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2489,12 +2539,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_CheckDependencies</name>
     <message>
-        <location filename="cmd_run.py" line="109"/>
+        <location filename="cmd_run.py" line="112"/>
         <source>Check dependencies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="114"/>
+        <location filename="cmd_run.py" line="117"/>
         <source>Check what the solver needs in FreeCAD&apos;s Python (numpy, scipy, numba, llvmlite: present, versions, agreeing) and show the commands that install what is missing</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2502,12 +2552,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_CheckInterference</name>
     <message>
-        <location filename="results_commands.py" line="109"/>
+        <location filename="results_commands.py" line="117"/>
         <source>Check interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="114"/>
+        <location filename="results_commands.py" line="122"/>
         <source>Do the bodies collide anywhere along the result, between its frames too? Lists per pair the intervals of interference and their depth or the smallest clearance, and shows the first contact</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2515,12 +2565,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportAnimation</name>
     <message>
-        <location filename="results_commands.py" line="165"/>
+        <location filename="results_commands.py" line="179"/>
         <source>Export animation (GIF/MP4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="168"/>
+        <location filename="results_commands.py" line="182"/>
         <source>Record the 3-D view playing the result as an MP4 or GIF, choosing size and frame rate</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2528,12 +2578,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultPlots</name>
     <message>
-        <location filename="results_commands.py" line="151"/>
+        <location filename="results_commands.py" line="163"/>
         <source>Export result plots (PNG)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="155"/>
+        <location filename="results_commands.py" line="167"/>
         <source>Write the plots of simphant run (positions, energy, reactions, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2541,12 +2591,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ExportResultsCSV</name>
     <message>
-        <location filename="results_commands.py" line="137"/>
+        <location filename="results_commands.py" line="147"/>
         <source>Export results as CSV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="141"/>
+        <location filename="results_commands.py" line="151"/>
         <source>Write the CSV tables of simphant run (bodies, reactions, energy, joints, force elements, drivers) into a folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2561,6 +2611,19 @@ No puts the bodies back where they were before playback.</source>
     <message>
         <location filename="cmd_forces.py" line="112"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_HideOthers</name>
+    <message>
+        <location filename="cmd_view.py" line="72"/>
+        <source>Hide other parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_view.py" line="76"/>
+        <source>Hide every part but the selected ones (in the 3-D view or the tree, also while a panel is open); Show hidden parts shows them again</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2600,6 +2663,19 @@ No puts the bodies back where they were before playback.</source>
     <message>
         <location filename="cmd_fem.py" line="93"/>
         <source>Stress analysis of the selected body at an instant of the result: its joint loads, gravity and inertia handed to a FreeCAD FEM analysis (CalculiX); shows von Mises stress and the peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_MarkersSelectable</name>
+    <message>
+        <location filename="cmd_view.py" line="35"/>
+        <source>Markers selectable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_view.py" line="39"/>
+        <source>When on, clicks on joint triads, centres of gravity and load arrows select their object; when off (the default) clicks go through them to the faces behind</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2645,12 +2721,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_PlotResults</name>
     <message>
-        <location filename="results_commands.py" line="79"/>
+        <location filename="results_commands.py" line="86"/>
         <source>Plot results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="83"/>
+        <location filename="results_commands.py" line="90"/>
         <source>Plot a quantity of the selected bodies / joints against time (position, velocity, reactions, energy, ...), in the units of your preferences</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2658,12 +2734,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Reset</name>
     <message>
-        <location filename="cmd_run.py" line="92"/>
+        <location filename="cmd_run.py" line="95"/>
         <source>Reset placements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="95"/>
+        <location filename="cmd_run.py" line="98"/>
         <source>Put the bodies back exactly where they were when the last run started</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2671,12 +2747,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ResultsViewer</name>
     <message>
-        <location filename="results_commands.py" line="91"/>
+        <location filename="results_commands.py" line="99"/>
         <source>3-D results viewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="results_commands.py" line="95"/>
+        <location filename="results_commands.py" line="103"/>
         <source>Open the result in a separate 3-D viewer (PyVista): orbit, scrub the time, play at any speed, joint frames, CoG trails, body picker</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2691,6 +2767,32 @@ No puts the bodies back where they were before playback.</source>
     <message>
         <location filename="cmd_model.py" line="49"/>
         <source>New bodies, joints and loads go into the selected study</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ShowHidden</name>
+    <message>
+        <location filename="cmd_view.py" line="91"/>
+        <source>Show hidden parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_view.py" line="94"/>
+        <source>Show again the parts Hide other parts hid</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SimPhant_ShowMarkers</name>
+    <message>
+        <location filename="cmd_view.py" line="47"/>
+        <source>Show markers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_view.py" line="50"/>
+        <source>Show or hide all joint triads, centres of gravity and load arrows (one object&apos;s: select it and press Space)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2710,23 +2812,28 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="28"/>
+        <location filename="__init__.py" line="29"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="29"/>
+        <location filename="__init__.py" line="30"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="34"/>
+        <location filename="__init__.py" line="35"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="37"/>
+        <location filename="__init__.py" line="38"/>
         <source>SimPhant results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="__init__.py" line="42"/>
+        <source>SimPhant view</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -10,8 +10,8 @@ that load from other processes hits every side of a pair alike.
 
 Mechanism: the revolute chain of ``SimPhantWorkbench/solver/zoo.py`` (bars of 1 m, 1 kg,
 released horizontal; built with the public ``Model`` API that every commit has), RK4,
-dt = 1 ms, one output sample every 10 steps; ``--forces`` adds a fourth side: this
-checkout's chain with a torsional spring-damper on every joint.
+dt = 1 ms, one output sample every 10 steps; ``--forces`` adds two sides: each
+tree's chain with a torsional spring-damper on every joint.
 A SimPhant sample is ``settings["wall_time"] / settings["steps"]`` of one
 ``simulate`` (the integration loop; building and post-processing are not timed), a
 MuJoCo sample ``mj_step(m, d, steps)`` on the same chain (MJCF of ``models.py``).
@@ -200,7 +200,7 @@ def run(args):
         except Exception as exc:  # noqa: BLE001
             log("[ab] MuJoCo unavailable (%s): without it" % exc)
     if args.forces:
-        sides.append(("head+springs", head_w, True))
+        sides += [("base+springs", base_w, True), ("head+springs", head_w, True)]
     out = dict(base=sha, head=head, head_solver_dirty=bool(dirty), base_tree=path,
                date=datetime.datetime.now().isoformat(timespec="seconds"),
                loadavg_start=os.getloadavg(), pairs=args.pairs, mujoco=mujoco_version,
@@ -228,17 +228,18 @@ def run(args):
             for label, _, _ in sides:
                 xs = [x for x in samples[label] if x is not None]
                 row[label] = float(np.median(xs)) if xs else None
-            for num, den in (("head", "base"), ("head", "mujoco"), ("head+springs", "head")):
+            for num, den in (("head", "base"), ("head", "mujoco"), ("head+springs", "head"),
+                             ("head+springs", "base+springs")):
                 pairs = [x / y for x, y in zip(samples.get(num, []), samples.get(den, []))
                          if x and y]
                 row[num + "/" + den] = float(np.median(pairs)) if pairs else None
                 row[num + "/" + den + "_range"] = [min(pairs), max(pairs)] if pairs else None
             out["sizes"][str(N)] = row
             log("[ab] N=%-4d base %s  head %s  mujoco %s  head/base %s  head/mujoco %s  "
-                "springs/bare %s" % (N, _us(row.get("base")), _us(row.get("head")),
-                                     _us(row.get("mujoco")), _x(row.get("head/base")),
-                                     _x(row.get("head/mujoco")),
-                                     _x(row.get("head+springs/head"))))
+                "springs/bare %s  springs head/base %s" % (
+                    N, _us(row.get("base")), _us(row.get("head")), _us(row.get("mujoco")),
+                    _x(row.get("head/base")), _x(row.get("head/mujoco")),
+                    _x(row.get("head+springs/head")), _x(row.get("head+springs/base+springs"))))
     finally:
         for w in workers:
             w.close()

@@ -372,6 +372,10 @@ def joint_coordinate(frame1, frame2, geometry):
 # --------------------------------------------------------------------------- kernels
 _JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})
+#: ``apply_forces`` is inlined into its one caller (``kernels.build_forces``) by numba:
+#: left to LLVM, the end stop's branch made it too large to inline, and each evaluation
+#: of a model with force elements paid a call passing the model's and workspace's arrays
+_JIT_INLINE = dict(_JIT, inline="always")
 
 
 @njit(**_JIT)
@@ -452,7 +456,7 @@ def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
         W.Q[b, 5] += n2
 
 
-@njit(**_JIT)
+@njit(**_JIT_INLINE)
 def apply_forces(S, W):
     """Add every force element's generalised force to ``W.Q`` at the current state
     (``W.A``, ``W.r``, ``W.vel``, ``W.omega_w``); coordinate, rate and force go to

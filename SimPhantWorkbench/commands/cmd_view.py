@@ -4,10 +4,10 @@ selected ones, show them again. They change what is shown only: no undo step."""
 import FreeCAD
 
 from ..gui import picking_aids
-from ..gui.common import Command, message
+from ..gui.common import Command, message, selected_elements
 from ..gui.translation import QT_TRANSLATE_NOOP
 
-__all__ = ["COMMANDS", "selected_paths"]
+__all__ = ["COMMANDS"]
 
 
 class _Toggle(Command):
@@ -51,20 +51,6 @@ class ShowMarkers(_Toggle):
     set = staticmethod(picking_aids.set_markers_shown)
 
 
-def selected_paths():
-    """``[(top-level object, subname)]`` of the selection as a click gives it (through
-    links), in the active document."""
-    import FreeCADGui
-    doc = FreeCAD.ActiveDocument
-    if doc is None:
-        return []
-    out = []
-    for sel in FreeCADGui.Selection.getSelectionEx(doc.Name, 0):
-        subs = list(sel.SubElementNames) or [""]
-        out += [(sel.Object, sub) for sub in subs]
-    return out
-
-
 class HideOthers(Command):
     name = "SimPhant_HideOthers"
     icon = "HideOthers.svg"
@@ -74,12 +60,12 @@ class HideOthers(Command):
                                 "open); Show hidden parts shows them again")
 
     def active(self):
-        return bool(selected_paths())
+        return bool(selected_elements())
 
     def run(self):
         doc = FreeCAD.ActiveDocument
         try:
-            picking_aids.hide_others(doc, selected_paths())
+            picking_aids.hide_others(doc, selected_elements())
         except Exception as exc:  # noqa: BLE001 - shown to the user
             message("error", self.title(), str(exc))
 

@@ -1716,8 +1716,8 @@ MUTANTS = [
            ["tests/app/test_interference.py::test_ctrl_c_during_the_interference_check_"
             "writes_nothing"],
            "a cancelled check claims all pairs were checked"),
-    Mutant("interference-box-extent-signed", "SimPhantWorkbench/collision/motion.py",
-           "        e = np.abs(self.A) @ half", "        e = self.A @ half",
+    Mutant("interference-box-extent-signed", "SimPhantWorkbench/collision/geometry.py",
+           "    e = np.abs(A) @ (0.5 * (hi - lo))", "    e = A @ (0.5 * (hi - lo))",
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
             "below"],
            "a turned body's bounding box shrinks (negative rotation entries)"),

@@ -30,7 +30,8 @@ import numpy as np
 
 from . import require
 
-__all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide"]
+__all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
+           "world_box"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
@@ -247,18 +248,22 @@ def _convex_proximity(a, pose_a, b, pose_b):
     return Proximity(min(d, 0.0), pa, pb, True)
 
 
+def world_box(r, A, lo, hi):
+    """``(lo, hi)``: the world axis-aligned box around the body-frame box ``lo``..``hi``
+    at the pose ``(r, A)`` -- or, with ``r`` (n, 3) and ``A`` (n, 3, 3), at each of n
+    poses ((n, 3) each). It holds every point of the body-frame box."""
+    A = np.asarray(A, dtype=float)
+    c = np.asarray(r, dtype=float) + A @ (0.5 * (lo + hi))
+    e = np.abs(A) @ (0.5 * (hi - lo))
+    return c - e, c + e
+
+
 def _boxes_apart(a, pose_a, b, pose_b):
     """The world axis-aligned boxes around the two solids' body-frame boxes are
     disjoint (then the solids can neither cross nor contain one another)."""
-    lo = []
-    hi = []
-    for s, (r, A) in ((a, pose_a), (b, pose_b)):
-        A = np.asarray(A, dtype=float)
-        c = np.asarray(r, dtype=float) + A @ (0.5 * (s.lo + s.hi))
-        e = np.abs(A) @ (0.5 * (s.hi - s.lo))
-        lo.append(c - e)
-        hi.append(c + e)
-    return bool(np.any(lo[1] > hi[0]) or np.any(lo[0] > hi[1]))
+    lo_a, hi_a = world_box(pose_a[0], pose_a[1], a.lo, a.hi)
+    lo_b, hi_b = world_box(pose_b[0], pose_b[1], b.lo, b.hi)
+    return bool(np.any(lo_b > hi_a) or np.any(lo_a > hi_b))
 
 
 def proximity(a, pose_a, b, pose_b):

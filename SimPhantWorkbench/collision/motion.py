@@ -19,6 +19,8 @@ no faster than the sum for the difference of their CoG curves.
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from .geometry import world_box
+
 __all__ = ["Trajectory"]
 
 
@@ -93,10 +95,7 @@ class Trajectory:
         box ``lo``..``hi`` (they hold every point of it)."""
         key = ("boxes", tuple(lo), tuple(hi))
         if key not in self._memo:
-            centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
-            c = self.pos + self.A @ centre
-            e = np.abs(self.A) @ half
-            self._memo[key] = (c - e, c + e)
+            self._memo[key] = world_box(self.pos, self.A, lo, hi)
         return self._memo[key]
 
     def axis_speeds(self, radius):

@@ -14,8 +14,8 @@ def analyse(run, result, path, wall_total):
     from ..run.check import model_facts
     study = run.study
     e = result.energy()
-    # with dampers, actuators and drivers: kinetic + potential + dissipated - actuator
-    # work - driver work
+    # with dampers, actuators, drivers and loads: kinetic + potential + dissipated -
+    # actuator work - driver work - load work
     total = e.get("balance", e["total"])
     drift = float(np.abs(total - total[0]).max()) if len(total) else 0.0
     peak_ke = float(e["kinetic"].max()) if len(total) else 0.0

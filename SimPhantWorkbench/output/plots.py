@@ -125,21 +125,24 @@ def plot_energy(result, path, title=""):
     ax.plot(t, e["total"], "k", lw=1.5, label="total")
     forces = bool(getattr(result, "force_names", None))
     drivers = bool(getattr(result, "driver_names", None))
+    loads = bool(getattr(result, "load_names", None))
     if forces:                                    # dampers and actuators: the balance
         ax.plot(t, e["dissipated"], label="dissipated")
     if drivers:
         ax.plot(t, e["driver_work"], label="driver work")
-    if forces or drivers:
+    if loads:
+        ax.plot(t, e["load_work"], label="load work")
+    if forces or drivers or loads:
         ax.plot(t, e["balance"], "k--", lw=1, label="total" + (
             " + dissipated - actuator work" if forces else "") + (
-            " - driver work" if drivers else ""))
+            " - driver work" if drivers else "") + (" - load work" if loads else ""))
     ax.set_ylabel("energy [J]")
     _legend(ax, loc="best")
     ax = axes[1]
     bal = e.get("balance", e["total"])
     drift = bal - bal[0] if len(t) else bal
     ax.plot(t, drift, "k")
-    ax.set_ylabel("balance - balance(0) [J]" if forces or drivers else "E - E(0) [J]")
+    ax.set_ylabel("balance - balance(0) [J]" if forces or drivers or loads else "E - E(0) [J]")
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax = axes[2]
     for key, label, style in (("position", "max |Phi| [m or rad]", "-"),

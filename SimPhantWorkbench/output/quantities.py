@@ -206,7 +206,7 @@ def _joint_coordinate(dof, method):
 
 def _energy(result, target, frame, ctx):
     e = result.energy()
-    # drift of the balance: total + dissipated - actuator work - driver work
+    # drift of the balance: total + dissipated - actuator, driver and load work
     drift = e["balance"] - e["balance"][0] if len(result.t) else e["balance"]
     return np.column_stack([e["kinetic"], e["potential"], e["total"], drift])
 

@@ -54,6 +54,31 @@ def _driver_series(system, t, lam, a):
         a["driver_power"][:, c:c + p.shape[1]] = p
 
 
+def _load_power(system, Y, tab):
+    """(n, n_loads): the power [W] each applied load (``Model.add_force``/``add_torque``)
+    puts into its body at the states ``Y``: F . (v + omega x r) for a force at a body
+    point r from the CoG, T . omega for a torque; the values as the kernels read them
+    (``tab`` for the timed ones, in world or body axes as each load's frame says)."""
+    S, W = system.S, system.W
+    nb, n, nl = S.nb, len(Y), len(system.model.loads)
+    out = np.zeros((n, nl))
+    for i in range(nl):
+        b = int(S.load_body[i])
+        col = int(S.load_tab[i])
+        val = tab[:, col] if col >= 0 else np.broadcast_to(W.load_val[i], (n, 3))
+        q = quat_normalize(Y[:, 7 * b + 3:7 * b + 7])
+        v = 7 * nb + 6 * b
+        w_p = Y[:, v + 3:v + 6]                              # body (principal) axes
+        f_p = (_rotate(q * np.array([1.0, -1.0, -1.0, -1.0]), val)
+               if S.load_frame[i] == kernels.LOAD_WORLD else val)
+        if S.load_kind[i] == kernels.LOAD_FORCE:
+            out[:, i] = np.einsum("ni,ni->n", _rotate(q, f_p), Y[:, v:v + 3]) + np.einsum(
+                "ni,ni->n", np.cross(S.load_point[i], f_p), w_p)
+        else:
+            out[:, i] = np.einsum("ni,ni->n", f_p, w_p)
+    return out
+
+
 #: samples post-processed at a time where whole-series temporaries would be large
 _CHUNK = 256
 
@@ -124,6 +149,8 @@ class Result(JointOutputs):
     #: arrays only results with drivers have: per driver (n, n_drivers) its effort
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
+    #: only results with applied loads: (n, n_loads) the power each load puts in [W]
+    _LOAD_ARRAYS = ("load_power",)
     #: only results with couplers: (n, n_couplers, 6) force and torque (world axes, the
     #: torque about its second body's point) each coupler exerts on its second body
     _COUPLER_ARRAYS = ("coupler_react",)
@@ -159,6 +186,9 @@ class Result(JointOutputs):
         empty = np.zeros((len(self.t), 0))
         for k in self._DRIVER_ARRAYS:
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
+        self.load_names = list(meta.get("load_names", []))
+        self._load_power = np.asarray(arrays["load_power"], dtype=float) \
+            if "load_power" in arrays else np.zeros((len(self.t), len(self.load_names)))
         self.coupler_names = list(meta.get("coupler_names", []))
         self.coupler_kinds = list(meta.get("coupler_kinds", []))
         self._coupler_react = np.asarray(arrays["coupler_react"], dtype=float) \
@@ -322,6 +352,7 @@ class Result(JointOutputs):
                  react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react,
                  stop_events=events)
         _driver_series(system, t, lam, a)
+        a["load_power"] = _load_power(system, Y, tab)
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
@@ -333,6 +364,7 @@ class Result(JointOutputs):
                     driver_rows=[d.nslots for d in system.drivers],
                     coupler_names=[c.name for c in system.couplers],
                     coupler_kinds=[c.kind for c in system.couplers],
+                    load_names=[ld.name for ld in model.loads],
                     settings=dict(settings or {}),
                     assembly_summary=assembly.summary() if assembly is not None else "",
                     joint_frames=joint_frames_meta(system))
@@ -350,7 +382,7 @@ class Result(JointOutputs):
                     driver_names=self.driver_names, driver_kinds=self.driver_kinds,
                     driver_rows=self.driver_row_counts,
                     coupler_names=self.coupler_names, coupler_kinds=self.coupler_kinds,
-                    warnings=list(self.warnings), joint_frames=self.joint_frames,
+                    load_names=self.load_names, warnings=list(self.warnings), joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
                     format=self.FORMAT if "R_pu" in keys else "simphant-result-1")
@@ -378,6 +410,8 @@ class Result(JointOutputs):
             keys += self._DRIVER_ARRAYS
         if self.coupler_names:
             keys += self._COUPLER_ARRAYS
+        if self.load_names:
+            keys += self._LOAD_ARRAYS
         if self._react_indeterminate.any():
             keys += (self._REACTION_FLAGS,)
         if len(self._stop_events):
@@ -402,7 +436,7 @@ class Result(JointOutputs):
         meta = json.loads(str(np.asarray(arrays["meta"])))
         R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
-            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS
+            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS + cls._LOAD_ARRAYS
             + (cls._REACTION_FLAGS,) + cls._EVENT_ARRAYS
             if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
@@ -638,19 +672,22 @@ class Result(JointOutputs):
         preloads); total = kinetic + potential; dissipated (by dampers) and
         actuator_work since the first sample; driver_work, the work the drivers put in
         since the first sample (the summed ``driver_power`` integrated over the samples);
-        balance = total + dissipated - actuator_work - driver_work (constant up to the
-        integration and quadrature errors)."""
+        load_work, the work of the applied forces and torques since the first sample
+        (their power integrated the same way; zero for results stored before it was
+        kept); balance = total + dissipated - actuator_work - driver_work - load_work
+        (constant up to the integration and quadrature errors)."""
         from .forces import cumtrapz
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)
         drive = cumtrapz(self.t, self._driver_power.sum(axis=1))
+        loads = cumtrapz(self.t, self._load_power.sum(axis=1))
         potential = self._potential + elastic
         total = self._kinetic + potential
         return {"kinetic": self._kinetic.copy(), "potential": potential,
                 "gravity": self._potential.copy(), "elastic": elastic, "total": total,
                 "dissipated": diss, "actuator_work": work, "driver_work": drive,
-                "balance": total + diss - work - drive}
+                "load_work": loads, "balance": total + diss - work - drive - loads}
 
     # ------------------------------------------------------------------ force elements
     def _f(self, element):

@@ -69,6 +69,8 @@ def _optional_shapes(n, meta, what):
                                         "driver_rate"))
     # per coupler: the force and torque it exerts on its second body
     out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
+    # per applied load: the power it puts in
+    out["load_power"] = (n, len(list(meta.get("load_names") or ())))
     # the end stops' contacts: [time, element index, side, impact speed] each
     out["stop_events"] = (None, 4)
     return out

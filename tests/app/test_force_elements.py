@@ -222,3 +222,23 @@ def test_bad_end_stops_are_refused_naming_the_element(doc, prop, value, message)
     with pytest.raises(ModelError, match="Force element 'Stop'") as err:
         conversion.convert(p["study"])
     assert message in str(err.value)
+
+
+def test_a_loaded_pendulum_keeps_its_energy_balance_through_save_and_reopen(docs, tmp_path):
+    """A force (a timed one, in body axes, at a picked vertex) and a torque on the bar: the
+    balance subtracts their work, in the run and in the result of the reopened document."""
+    doc = docs()
+    p = pendulum(doc)
+    rod = p["rod"]
+    tip = element_name(rod, "Vertex", (2.0, 0.0, -200.0))
+    factory.make_force(p["study"], rod, "0.01, 0, 0.005*sin(5*t)", ref=(rod, tip), frame="body",
+                       name="Push")
+    factory.make_torque(p["study"], rod, (0.0, 2e-4, 0.0), name="Twist")
+    r = runner.run_study(p["study"], t_end=1.0)
+    e = r.energy()
+    assert r.load_names == ["Push", "Twist"] and np.ptp(e["load_work"]) > 1e-3
+    assert np.ptp(e["balance"]) < 1e-6 * np.ptp(e["load_work"])
+    name = p["study"].Name
+    doc2 = reopen(doc, tmp_path / "loaded.FCStd")
+    stored = runner.get_result(doc2.getObject(name))
+    np.testing.assert_array_equal(stored.energy()["balance"], e["balance"])

@@ -1,6 +1,7 @@
 """The summary of ``simphant run`` (stdout, ``summary.txt``) and its data (``run.json``)."""
 import os
 
+from ..output.events import count_text, event_counts, result_events
 from .common import fmt
 
 __all__ = ["analyse", "summary_lines", "interference_line"]
@@ -40,6 +41,7 @@ def analyse(run, result, path, wall_total):
         warnings=list(getattr(result, "warnings", [])),
         joint_motion=_joint_motion(result),
         drivers=_driver_info(result),
+        stop_events=[[name, n, sides] for name, n, sides in event_counts(result_events(result))],
     )
     return info
 
@@ -129,6 +131,10 @@ def summary_lines(info):
                                            for j, dof, lo, hi, u in motion[:4]))
         if len(motion) > 4:
             L.append("           and %d more joint coordinates (joints.csv)" % (len(motion) - 4))
+    counts = info.get("stop_events") or []
+    if counts:
+        L.append("events     %d end stop contacts: %s (events.csv)"
+                 % (sum(n for _, n, _ in counts), count_text(counts)))
     line = interference_line(info.get("interference"))
     if line is not None:
         L.append(line)

@@ -1,6 +1,7 @@
 """What a run writes without FreeCAD: CSV tables, PNG plots and an animation.
 
-Modules: ``tables`` (the CSV files), ``plots`` (the PNG files), ``mesh`` and
+Modules: ``tables`` (the CSV files), ``events`` (the end stops' contacts: their
+table, plot marks and frames), ``plots`` (the PNG files), ``mesh`` and
 ``animation`` (the Matplotlib GIF), ``quantities`` (the table of plottable
 quantities the plot panel and scripts share), ``outdir`` (the CLI's output
 directory and its manifest). The bodies are tessellated on the document side
@@ -41,10 +42,14 @@ Files (``write_all`` writes them all)
 ``drivers.csv``      only with drivers: per driver its prescribed value [rad or m] and
                      rate, its effort (motor torque [N m] / actuator force [N] on the
                      joint's second body) and its power [W].
+``events.csv``       only when end stops met their limits: one row per contact (time
+                     [s], element, side, impact speed and its unit; ``events``).
 ``positions.png``, ``energy.png``, ``reactions.png``, ``joints.png``   plots of
                      the same data (``joints.png``: joint angles and slides);
 ``drivers.png`` (with drivers) their efforts and powers; ``forces.png`` (with force
-                     elements) per element its force or moment, its coordinate and power.
+                     elements) per element its force or moment, its coordinate and power;
+                     ``joints.png`` and ``forces.png`` mark the end stops' contacts
+                     with dotted vertical lines.
 ``animation.gif``    the bodies drawn at their poses in a 3-D view, about 50 frames
                      played in real time (``render_animation``).
 
@@ -54,8 +59,9 @@ gives the very floats of the result).
 """
 import os
 
-from . import animation, mesh, plots, quantities, tables
+from . import animation, events, mesh, plots, quantities, tables
 from .animation import ANIMATION_FRAMES, ANIMATION_SIZE, frame_indices, render_animation
+from .events import result_events, write_events_csv
 from .mesh import Mesh, subdivide
 from .plots import (ENERGY_SIZE, LEGEND_MAX, PLOT_DPI, POSITIONS_SIZE, forces_figure,
                     plot_drivers, plot_energy, plot_forces, plot_joint_motion, plot_positions,
@@ -65,7 +71,7 @@ from .tables import (BODY_COLUMNS, ENERGY_COLUMNS, INDETERMINATE, JOINT_UNITS, R
                      write_body_csv, write_drivers_csv, write_energy_csv, write_forces_csv,
                      write_joints_csv, write_reactions_csv)
 
-__all__ = ["write_all", "animation", "mesh", "plots", "quantities", "tables",
+__all__ = ["write_all", "animation", "events", "write_events_csv", "mesh", "plots", "quantities", "tables",
            "BODY_COLUMNS", "ENERGY_COLUMNS", "REACTION_COMPONENTS", "INDETERMINATE", "JOINT_UNITS",
            "PLOT_DPI",
            "LEGEND_MAX", "POSITIONS_SIZE", "ENERGY_SIZE", "reactions_size", "ANIMATION_SIZE",
@@ -102,6 +108,8 @@ def write_all(result, out_dir, meshes=None, title="", animation_frames=ANIMATION
         step("joints.csv", write_joints_csv, result, os.path.join(out_dir, "joints.csv"))
     if getattr(result, "force_names", None):
         step("forces.csv", write_forces_csv, result, os.path.join(out_dir, "forces.csv"))
+    if result_events(result):
+        step("events.csv", write_events_csv, result, os.path.join(out_dir, "events.csv"))
     step("energy.csv", write_energy_csv, result, os.path.join(out_dir, "energy.csv"))
     step("positions.png", plot_positions, result, os.path.join(out_dir, "positions.png"), title)
     step("energy.png", plot_energy, result, os.path.join(out_dir, "energy.png"), title)

@@ -6,6 +6,7 @@ pyplot), so nothing here needs a display or disturbs a GUI.
 """
 import numpy as np
 
+from .events import draw_event_marks, result_events
 from .tables import is_rotation
 
 __all__ = ["COLORS", "FIXED_COLOR", "PLOT_DPI", "POSITIONS_SIZE", "ENERGY_SIZE", "LEGEND_MAX", "figure",
@@ -246,6 +247,9 @@ def plot_joint_motion(result, path, title=""):
         else:
             ax.text(0.5, 0.5, "no joint with %s" % ("an angle" if dof == "angle" else "a slide"),
                     ha="center", va="center", transform=ax.transAxes)
+    events = result_events(result)
+    for k, ax in enumerate(axes):
+        draw_event_marks(ax, events, text=k == 0)
     axes[-1].set_xlabel("time [s]")
     fig.suptitle(title_prefix(title) + "joint motion (frame 2 against frame 1: "
                  "angle about z1, slide along z1)")
@@ -301,6 +305,7 @@ def forces_figure(result, title=""):
     """The figure of ``plot_forces``: per element a row, axes [force], [coordinate] and
     a twin axis [power]."""
     names, fig, axes = _member_rows(getattr(result, "force_names", []))
+    events = result_events(result)
     for r, name in enumerate(names):
         xlab, flab = _force_labels(result, r)
         ax = axes[r, 0]
@@ -314,7 +319,8 @@ def forces_figure(result, title=""):
         ax2.plot(result.t, result.spring_power(name), color=COLORS[1], ls="--")
         ax2.set_ylabel("power [W] (dashed)", color=COLORS[1])
         ax.set_title("%s: %s and power" % (name, xlab.split(" [")[0]), fontsize="medium")
-        for ax in axes[r]:
+        for c, ax in enumerate(axes[r]):       # the element's contacts (end stops)
+            draw_event_marks(ax, events, elements=(name,), text=c == 0)
             ax.grid(True, alpha=0.3)
     # the power axis's labels on the right of each row
     _finish_member_rows(fig, axes, names, "no force elements",

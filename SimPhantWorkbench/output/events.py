@@ -17,7 +17,7 @@ import numpy as np
 from .tables import is_rotation
 
 __all__ = ["EVENT_FIELDS", "EVENT_COLUMNS", "EVENT_COLOR", "result_events", "extra_fields",
-           "event_rows", "write_events_csv", "event_frame", "event_frames", "event_counts",
+           "speed_unit", "event_rows", "write_events_csv", "event_frame", "event_frames", "event_counts",
            "count_text", "event_text", "draw_event_marks"]
 
 #: the fields every event has, in ``events.csv``'s order
@@ -43,7 +43,8 @@ def extra_fields(events):
     return out
 
 
-def _unit(result, element):
+def speed_unit(result, element):
+    """The unit of element ``element``'s impact speed: rad/s for an angle, else m/s."""
     names = list(getattr(result, "force_names", []))
     return "rad/s" if element in names and is_rotation(result, names.index(element)) \
         else "m/s"
@@ -53,7 +54,7 @@ def event_rows(result, events=None):
     """(header, rows) of ``events.csv`` (see the module docstring)."""
     events = result_events(result) if events is None else list(events)
     extra = extra_fields(events)
-    rows = [[ev["time"], ev["element"], ev["side"], ev["speed"], _unit(result, ev["element"])]
+    rows = [[ev["time"], ev["element"], ev["side"], ev["speed"], speed_unit(result, ev["element"])]
             + [ev.get(k, "") for k in extra] for ev in events]
     return list(EVENT_COLUMNS) + extra, rows
 

@@ -8,7 +8,8 @@ bodies / joints / force elements / drivers to plot (several at once; "From selec
 selected in the tree or the 3-D view, "Add picked vertex" a vertex of a body
 for the point quantities). On its right: a Matplotlib canvas (Qt backend,
 through FreeCAD's PySide) with axis labels in the chosen units, a legend with
-the objects' labels and a cursor line at the playback time.
+the objects' labels, a cursor line at the playback time and a dotted line at each end
+stop contact (``Result.stop_events()``), labelled with the element.
 
 For the playback: ``set_time(t)`` moves the cursor; clicking the plot calls
 the ``time_clicked`` listeners (and emits the ``timeClicked`` Qt signal) with
@@ -23,9 +24,11 @@ from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg  # Matplotlib p
 from matplotlib.figure import Figure
 
 from ..output import quantities as Q
+from ..output.events import draw_event_marks, result_events
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of", "show_time"]
+__all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of", "element_labels",
+           "show_time"]
 
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#17becf", "#bcbd22", "#7f7f7f")
@@ -64,6 +67,15 @@ def member_targets(study, result):
                 obj = study.Document.getObject(name)
                 out[name] = ("%s:%s" % (kind, key), Q.Target(kind, key, obj.Label, None))
     return out
+
+
+def element_labels(study, result):
+    """``{result element name: document label}`` of the study's force elements (for the
+    end stops' events), empty without a study."""
+    if study is None:
+        return {}
+    return {t.key: t.label for _, t in member_targets(study, result).values()
+            if t.kind == "element"}
 
 
 def targets_of(study, result):
@@ -124,6 +136,9 @@ class PlotPanel(QtGui.QWidget):
         self.curves = []
         self.lines = []
         self.time = float(result.t[0]) if len(result.t) else 0.0
+        self.events = result_events(result)           # the end stops' contacts, marked
+        self.event_labels = element_labels(study, result)
+        self.event_lines = []
         self._build()
         self.setWindowTitle(translate("SimPhant", "SimPhant plot: %s") % study.Label if study
                             else translate("SimPhant", "SimPhant plot"))
@@ -469,6 +484,7 @@ class PlotPanel(QtGui.QWidget):
                       borderaxespad=0.0)
         if len(self.result.t):
             ax.set_xlim(self.result.t[0], self.result.t[-1])
+        self.event_lines = draw_event_marks(ax, self.events, self.event_labels)
         self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
         title = self.study.Label if self.study is not None else ""
         title = ("%s: " % title if title else "") + translate("SimPhant", q.label)

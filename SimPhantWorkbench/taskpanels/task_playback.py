@@ -1,5 +1,9 @@
 """Timeline playback of a study's result: slider, play/pause, loop, speed, steps, Reset.
 
+The slider marks the end stops' contacts (``results_gui.timeline.EventSlider``; a mark's
+tooltip names the element, side, time and impact speed); the buttons beside the steps jump
+to the previous / next contact.
+
 Frames are written by one ``playback.Session`` kept while the panel is open
 (placements only; the result is read and validated once, not per frame), and
 the 3D view is redrawn once per frame after all placements are written. The whole
@@ -23,7 +27,9 @@ from PySide import QtCore, QtGui
 from .. import playback, runner
 from ..document.base import transaction
 from ..gui.common import icon_path, message
+from ..output.events import result_events, speed_unit
 from ..results_gui import plot_panel
+from ..results_gui.timeline import EventSlider
 from ..gui.following import flush_markers
 from ..gui.translation import translate
 
@@ -87,8 +93,10 @@ class TaskPlayback:
         f.setPointSizeF(f.pointSizeF() * 1.3)
         self.readout.setFont(f)
         lay.addWidget(self.readout)
-        self.slider = QtGui.QSlider(QtCore.Qt.Horizontal)
-        self.slider.setRange(0, self.n - 1)
+        events = result_events(self.result)
+        self.slider = EventSlider(
+            self.t, events, plot_panel.element_labels(self.study, self.result),
+            {ev["element"]: speed_unit(self.result, ev["element"]) for ev in events})
         self.slider.valueChanged.connect(self._slider_moved)
         lay.addWidget(self.slider)
         row = QtGui.QHBoxLayout()
@@ -105,9 +113,19 @@ class TaskPlayback:
         self.fwd.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekForward))
         self.fwd.setToolTip(translate("SimPhant", "Next frame"))
         self.fwd.clicked.connect(lambda: self.step(1))
-        for w in (self.back, self.play, self.fwd):
+        self.prev_event = QtGui.QToolButton()
+        self.prev_event.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSkipBackward))
+        self.prev_event.setToolTip(translate("SimPhant", "Previous end stop contact"))
+        self.prev_event.clicked.connect(lambda: self.jump_to_event(-1))
+        self.next_event = QtGui.QToolButton()
+        self.next_event.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSkipForward))
+        self.next_event.setToolTip(translate("SimPhant", "Next end stop contact"))
+        self.next_event.clicked.connect(lambda: self.jump_to_event(1))
+        for w in (self.prev_event, self.back, self.play, self.fwd, self.next_event):
             w.setIconSize(QtCore.QSize(24, 24))
             row.addWidget(w)
+        for w in (self.prev_event, self.next_event):
+            w.setVisible(bool(events))
         self.loop = QtGui.QCheckBox(translate("SimPhant", "Loop"))
         row.addWidget(self.loop)
         row.addStretch(1)
@@ -159,6 +177,17 @@ class TaskPlayback:
         i = int(abs(self.t - float(t)).argmin())
         self.clock = float(self.t[i])
         return self.show_frame(i)
+
+    def jump_to_event(self, direction):
+        """Show the frame of the next (``direction`` > 0) or previous end stop contact
+        (``timeline.EventSlider``'s marks); returns its index, or None when there is none."""
+        self.pause()
+        frame = (self.slider.next_event if direction > 0 else
+                 self.slider.previous_event)(self.index)
+        if frame is None:
+            return None
+        self.clock = float(self.t[frame])
+        return self.show_frame(frame)
 
     def _slider_moved(self, value):
         self.clock = float(self.t[value])

@@ -1,6 +1,7 @@
-"""End stop contacts in the GUI: marks on the playback slider (where the handle stands at
-the contact's frame, with a tooltip naming the element), the next / previous contact
-buttons, the plot dock's dotted lines; kept through save and reopen."""
+"""End stops in the GUI: marks on the playback slider (where the handle stands at the
+contact's frame, with a tooltip naming the element), the next / previous contact buttons,
+the plot dock's dotted lines, the stop's range drawn as an arc on its joint with a pointer
+on body 2; kept through save and reopen."""
 import textwrap
 
 import pytest
@@ -101,6 +102,66 @@ SCRIPT = textwrap.dedent('''
         tl.close(keep=False)
         return events
 
+    def coin_lines(marker):
+        """The polylines of a marker's SoCoordinate3 / SoLineSet, read off the scene graph."""
+        pts = [tuple(p.getValue()) for p in marker.coords.point.getValues()]
+        out, k = [], 0
+        for n in marker.lines.numVertices.getValues():
+            out.append(pts[k:k + n])
+            k += n
+        return out
+
+    def close(a, b, tol=1e-4):          # the scene graph holds single precision
+        return (a.Base - b.Base).Length < tol and \
+            max(abs(x - y) for x, y in zip(a.Rotation.Q, b.Rotation.Q)) < tol
+
+    def stop_view_facts(doc, study, tag):
+        """The stop's arc (angles of its ends and ticks in its frame, read off the coin
+        nodes), where it and the pointer sit, at the start and at the first contact."""
+        import math
+        from SimPhantWorkbench import runner
+        from SimPhantWorkbench.gui import following, picking_aids
+        from SimPhantWorkbench.taskpanels import task_playback
+        from SimPhantWorkbench.viewproviders.view_joint import joint_world_frames
+        following.flush_markers()            # the poses put back by the last playback
+        FreeCADGui.updateGui()
+        hinge = doc.getObject("Hinge")
+        vp = doc.getObject("Stop").ViewObject.Proxy
+        arc, pointer = vp.markers
+        lines = coin_lines(arc)
+        ang = [math.degrees(math.atan2(p[1], p[0])) for p in lines[0]]
+        R[tag + "_arc"] = [ang[0], ang[-1], len(lines),
+                           [math.degrees(math.atan2(l[0][1], l[0][0])) for l in lines[1:]],
+                           max(abs(p[2]) for l in lines for p in l)]
+        f1, f2 = joint_world_frames(hinge)
+        R[tag + "_at_start"] = [close(arc.placement(), f1), close(pointer.placement(), f2),
+                                arc.visible, pointer.visible]
+        r = runner.get_result(study)
+        ev = r.stop_events()[0]
+        k = next(i for i, tk in enumerate(r.t) if tk > ev["time"])
+        tl = task_playback.show(study, ask_on_close=False)
+        tl.show_frame(k)
+        FreeCADGui.updateGui()
+        f1, f2 = joint_world_frames(hinge)
+        rel = f1.inverse().multiply(pointer.placement())
+        x = rel.Rotation.multVec(FreeCAD.Vector(1, 0, 0))
+        R[tag + "_at_contact"] = [close(arc.placement(), f1), close(pointer.placement(), f2),
+                                  math.degrees(math.atan2(x.y, x.x)),
+                                  math.degrees(float(r.spring_length(r.force_names[0])[k]))]
+        if SHOTS:
+            view = FreeCADGui.ActiveDocument.ActiveView
+            view.viewRear()
+            view.fitAll()
+            FreeCADGui.updateGui()
+            view.saveImage(os.path.join(SHOTS, "stop_arc_%s.png" % tag), 800, 600, "White")
+        picking_aids.set_markers_shown(False)
+        following.refresh_markers(doc)
+        R[tag + "_hidden"] = [arc.visible, pointer.visible]
+        picking_aids.set_markers_shown(True)
+        following.refresh_markers(doc)
+        R[tag + "_shown_again"] = [arc.visible, pointer.visible]
+        tl.close(keep=False)
+
     try:
         FreeCADGui.activateWorkbench("SimPhantWorkbench")
         from SimPhantWorkbench import runner
@@ -108,6 +169,7 @@ SCRIPT = textwrap.dedent('''
         doc, study = build()
         runner.run_study(study)
         events = timeline_facts(study, "first")
+        stop_view_facts(doc, study, "first")
         panel = plot_panel.open_plot_panel(study)
         panel.select("element_force", [doc.getObject("Stop")])
         panel.redraw()
@@ -131,6 +193,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.updateGui()
         study = doc.getObject(study_name)
         timeline_facts(study, "again")
+        stop_view_facts(doc, study, "again")
     except Exception:
         R["error"] = traceback.format_exc()
     finally:
@@ -170,6 +233,20 @@ def test_stop_contacts_on_the_timeline_and_in_the_plot_dock(tmp_path):
         assert back == (uniq[-2] if len(uniq) > 1 else None)
         assert index == back
         assert R[tag + "_buttons"] == [True, True]
+        # the arc: -20 .. +20 deg about z in body 1's joint frame, a tick at each limit
+        lo, hi, n_lines, ticks, off_plane = R[tag + "_arc"]
+        assert (lo, hi) == (pytest.approx(-20.0, abs=1e-5), pytest.approx(20.0, abs=1e-5))
+        assert n_lines == 3 and ticks == pytest.approx([-20.0, 20.0], abs=1e-5)
+        assert off_plane == 0.0
+        assert R[tag + "_at_start"] == [True, True, True, True]
+        # at the first contact the arc stays on body 1, the pointer is on body 2 at the
+        # joint's angle, just past the upper limit
+        on_1, on_2, pointer_deg, angle_deg = R[tag + "_at_contact"]
+        assert on_1 and on_2
+        assert pointer_deg == pytest.approx(angle_deg, abs=1e-4)
+        assert 20.0 < abs(pointer_deg) < 21.0
+        assert R[tag + "_hidden"] == [False, False]
+        assert R[tag + "_shown_again"] == [True, True]
     assert R["again_events"] == R["first_events"]
     assert R["plot_lines"] == R["plot_times"]
     assert R["plot_texts"] == ["Door stop"] * len(R["plot_times"])

@@ -38,7 +38,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="41"/>
+        <location filename="plot_panel.py" line="44"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -190,7 +190,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="114"/>
+        <location filename="task_playback.py" line="132"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -600,27 +600,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="44"/>
+        <location filename="plot_panel.py" line="47"/>
         <source>Force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="47"/>
+        <location filename="plot_panel.py" line="50"/>
         <source>Driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="106"/>
+        <location filename="plot_panel.py" line="118"/>
         <source>PlotPanel needs a study or a result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="587"/>
+        <location filename="plot_panel.py" line="603"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="129"/>
+        <location filename="plot_panel.py" line="144"/>
         <source>SimPhant plot</source>
         <translation type="unfinished"></translation>
     </message>
@@ -630,97 +630,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="157"/>
+        <location filename="plot_panel.py" line="172"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="160"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="164"/>
+        <location filename="plot_panel.py" line="179"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="169"/>
+        <location filename="plot_panel.py" line="184"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="175"/>
+        <location filename="plot_panel.py" line="190"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="177"/>
+        <location filename="plot_panel.py" line="192"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="180"/>
+        <location filename="plot_panel.py" line="195"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="183"/>
+        <location filename="plot_panel.py" line="198"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="190"/>
+        <location filename="plot_panel.py" line="205"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="246"/>
+        <location filename="plot_panel.py" line="261"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="275"/>
+        <location filename="plot_panel.py" line="290"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="285"/>
+        <location filename="plot_panel.py" line="300"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="290"/>
+        <location filename="plot_panel.py" line="305"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="325"/>
+        <location filename="plot_panel.py" line="340"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="459"/>
+        <location filename="plot_panel.py" line="474"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="463"/>
+        <location filename="plot_panel.py" line="478"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="479"/>
+        <location filename="plot_panel.py" line="495"/>
         <source>(outdated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="525"/>
+        <location filename="plot_panel.py" line="541"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="537"/>
+        <location filename="plot_panel.py" line="553"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1785,77 +1785,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="47"/>
+        <location filename="task_playback.py" line="53"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="69"/>
+        <location filename="task_playback.py" line="75"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="79"/>
+        <location filename="task_playback.py" line="85"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="98"/>
+        <location filename="task_playback.py" line="106"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="102"/>
+        <location filename="task_playback.py" line="110"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="106"/>
+        <location filename="task_playback.py" line="114"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="111"/>
+        <location filename="task_playback.py" line="118"/>
+        <source>Previous end stop contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="122"/>
+        <source>Next end stop contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_playback.py" line="129"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="121"/>
+        <location filename="task_playback.py" line="139"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="125"/>
+        <location filename="task_playback.py" line="143"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="127"/>
+        <location filename="task_playback.py" line="145"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="132"/>
+        <location filename="task_playback.py" line="150"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="151"/>
+        <location filename="task_playback.py" line="169"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="218"/>
+        <location filename="task_playback.py" line="247"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="228"/>
+        <location filename="task_playback.py" line="257"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="231"/>
+        <location filename="task_playback.py" line="260"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -2617,12 +2627,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_HideOthers</name>
     <message>
-        <location filename="cmd_view.py" line="72"/>
+        <location filename="cmd_view.py" line="58"/>
         <source>Hide other parts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_view.py" line="76"/>
+        <location filename="cmd_view.py" line="62"/>
         <source>Hide every part but the selected ones (in the 3-D view or the tree, also while a panel is open); Show hidden parts shows them again</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2773,12 +2783,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ShowHidden</name>
     <message>
-        <location filename="cmd_view.py" line="91"/>
+        <location filename="cmd_view.py" line="77"/>
         <source>Show hidden parts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_view.py" line="94"/>
+        <location filename="cmd_view.py" line="80"/>
         <source>Show again the parts Hide other parts hid</source>
         <translation type="unfinished"></translation>
     </message>

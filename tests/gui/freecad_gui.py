@@ -68,3 +68,32 @@ def run_gui_script(tmp, name, script, env=None, timeout=600, package_root=ROOT):
                           encoding="utf-8", errors="replace", timeout=timeout)
     assert out.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
     return json.loads(out.read_text()), proc
+
+
+#: script text defining ``arm_on_pin(name)``: a document with a fixed pin along y and a
+#: 200 mm arm (a box) hinged at its corner on it, released horizontal; returns
+#: (document, study, hinge). Scripts prepend it to their own text.
+ARM_ON_PIN = """
+def arm_on_pin(name):
+    import FreeCAD
+    from SimPhantWorkbench import factory
+    doc = FreeCAD.newDocument(name)
+    pin = doc.addObject("Part::Cylinder", "Pin")
+    pin.Radius, pin.Height = 2, 20
+    pin.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, 0),
+                                      FreeCAD.Rotation(FreeCAD.Vector(1, 0, 0), -90))
+    arm = doc.addObject("Part::Box", "Arm")
+    arm.Length, arm.Width, arm.Height = 200, 10, 10
+    doc.recompute()
+    study = factory.make_study(doc)
+    study.EndTime = 1.0
+    factory.make_body(study, pin, fixed=True)
+    factory.make_body(study, arm)
+    edge = [i for i, e in enumerate(pin.Shape.Edges, 1)
+            if e.Curve.__class__.__name__ == "Circle" and abs(e.Curve.Center.y) < 1e-6][0]
+    corner = [i for i, v in enumerate(arm.Shape.Vertexes, 1) if v.Point.Length < 1e-9][0]
+    hinge = factory.make_joint(study, "revolute", (pin, "Edge%d" % edge),
+                               (arm, "Vertex%d" % corner), name="Hinge")
+    return doc, study, hinge
+
+"""

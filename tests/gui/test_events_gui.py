@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from freecad_gui import run_gui_script
+from freecad_gui import ARM_ON_PIN, run_gui_script
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = ARM_ON_PIN + textwrap.dedent('''
     import json, os, traceback
     import FreeCAD, FreeCADGui
     from PySide import QtGui
@@ -16,27 +16,13 @@ SCRIPT = textwrap.dedent('''
 
     def build():
         from SimPhantWorkbench import factory
-        doc = FreeCAD.newDocument("EventsGui")
-        pin = doc.addObject("Part::Cylinder", "Pin")
-        pin.Radius, pin.Height = 2, 20
-        pin.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, 0),
-                                          FreeCAD.Rotation(FreeCAD.Vector(1, 0, 0), -90))
-        arm = doc.addObject("Part::Box", "Arm")
-        arm.Length, arm.Width, arm.Height = 200, 10, 10
-        doc.recompute()
-        study = factory.make_study(doc)
+        doc, study, hinge = arm_on_pin("EventsGui")
         study.EndTime = 0.6
         study.OutputInterval = 0.02
-        factory.make_body(study, pin, fixed=True)
-        factory.make_body(study, arm)
-        edge = [i for i, e in enumerate(pin.Shape.Edges, 1)
-                if e.Curve.__class__.__name__ == "Circle" and abs(e.Curve.Center.y) < 1e-6][0]
-        corner = [i for i, v in enumerate(arm.Shape.Vertexes, 1) if v.Point.Length < 1e-9][0]
-        hinge = factory.make_joint(study, "revolute", (pin, "Edge%d" % edge),
-                                   (arm, "Vertex%d" % corner), name="Hinge")
         stop = factory.make_force_element(study, "joint_stop", joint=hinge, lower="-20 deg",
-                                          upper="20 deg", stiffness="1000 N*mm/deg", damping="2 N*mm*s/deg",
-                                          penetration="0.5 deg", name="Stop")
+                                          upper="20 deg", stiffness="1000 N*mm/deg",
+                                          damping="2 N*mm*s/deg", penetration="0.5 deg",
+                                          name="Stop")
         stop.Label = "Door stop"
         return doc, study
 
@@ -194,6 +180,13 @@ SCRIPT = textwrap.dedent('''
         study = doc.getObject(study_name)
         timeline_facts(study, "again")
         stop_view_facts(doc, study, "again")
+        # an edited limit redraws the arc
+        doc.getObject("Stop").Upper = "35 deg"
+        doc.recompute()
+        FreeCADGui.updateGui()
+        import math
+        arc = coin_lines(doc.getObject("Stop").ViewObject.Proxy.markers[0])[0]
+        R["edited_arc"] = [math.degrees(math.atan2(p[1], p[0])) for p in (arc[0], arc[-1])]
     except Exception:
         R["error"] = traceback.format_exc()
     finally:
@@ -248,5 +241,6 @@ def test_stop_contacts_on_the_timeline_and_in_the_plot_dock(tmp_path):
         assert R[tag + "_hidden"] == [False, False]
         assert R[tag + "_shown_again"] == [True, True]
     assert R["again_events"] == R["first_events"]
+    assert R["edited_arc"] == pytest.approx([-20.0, 35.0], abs=1e-5)
     assert R["plot_lines"] == R["plot_times"]
     assert R["plot_texts"] == ["Door stop"] * len(R["plot_times"])

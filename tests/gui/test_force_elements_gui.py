@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from freecad_gui import run_gui_script
+from freecad_gui import ARM_ON_PIN, run_gui_script
 
 SCRIPT = textwrap.dedent('''
     import json, os, traceback
@@ -107,7 +107,7 @@ def test_force_element_commands_create_elements(tmp_path):
     assert R["force0"] == pytest.approx(0.0, abs=1e-9)     # free length = initial distance
 
 
-STOP_SCRIPT = textwrap.dedent('''
+STOP_SCRIPT = ARM_ON_PIN + textwrap.dedent('''
     import json, traceback
     import FreeCAD, FreeCADGui
     R = {}
@@ -117,24 +117,8 @@ STOP_SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.gui import common
         from SimPhantWorkbench.document.base import study_members
         common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)
-        doc = FreeCAD.newDocument("StopGui")
-        pin = doc.addObject("Part::Cylinder", "Pin")
-        pin.Radius, pin.Height = 2, 20
-        pin.Placement = FreeCAD.Placement(FreeCAD.Vector(0, 0, 0),
-                                          FreeCAD.Rotation(FreeCAD.Vector(1, 0, 0), -90))
-        arm = doc.addObject("Part::Box", "Arm")
-        arm.Length, arm.Width, arm.Height = 200, 10, 10
-        doc.recompute()
-        study = factory.make_study(doc)
-        study.EndTime = 1.0
+        doc, study, hinge = arm_on_pin("StopGui")
         common.set_active_study(study)
-        factory.make_body(study, pin, fixed=True)
-        factory.make_body(study, arm)
-        edge = [i for i, e in enumerate(pin.Shape.Edges, 1)
-                if e.Curve.__class__.__name__ == "Circle" and abs(e.Curve.Center.y) < 1e-6][0]
-        corner = [i for i, v in enumerate(arm.Shape.Vertexes, 1) if v.Point.Length < 1e-9][0]
-        hinge = factory.make_joint(study, "revolute", (pin, "Edge%d" % edge),
-                                   (arm, "Vertex%d" % corner), name="Hinge")
         FreeCADGui.Selection.clearSelection()
         FreeCADGui.Selection.addSelection(hinge)
         FreeCADGui.runCommand("SimPhant_Force_joint_stop")

@@ -1,5 +1,6 @@
 """End stop contact events in the outputs: ``events.csv`` against the result's events and
-the closed-form impact times of a pendulum, the plots' marks, the CLI's file and summary."""
+the closed-form impact times of a pendulum, the plots' marks, the CLI's file and summary;
+the geometry of a stop's range in the 3-D view."""
 import csv
 import io
 import math
@@ -147,3 +148,30 @@ def test_cli_writes_events_csv_and_counts_them_in_the_summary(docs, tmp_path):
         len(rows), len(rows), ", ".join("%s %d" % (s, n) for s, n in sorted(sides.items())
                                          if n))]
     assert "events.csv" in (out / "summary.txt").read_text()
+
+
+# --------------------------------------------------------------------------- the 3-D view
+def test_stop_range_geometry_of_slides_and_angles():
+    """In the joint's frame [mm]: a slide's bar along z from the lower to the upper limit
+    (m to mm) with a tick across at each; an angle's arc of the given radius about z from
+    the lower to the upper limit (rad), angle 0 on x; a missing limit leaves that end open
+    (no tick, the range reaching 90 deg or one radius past the other limit)."""
+    from SimPhantWorkbench.viewproviders.view_force_element import stop_range_lines
+    bar, lo_tick, hi_tick = stop_range_lines("translation", -0.01, 0.025, 40.0)
+    assert bar == [(0.0, 0.0, -10.0), (0.0, 0.0, 25.0)]
+    assert lo_tick == [(-6.0, 0.0, -10.0), (6.0, 0.0, -10.0)]
+    assert hi_tick == [(-6.0, 0.0, 25.0), (6.0, 0.0, 25.0)]
+    bar, tick = stop_range_lines("translation", None, 0.025, 40.0)
+    assert bar == [(0.0, 0.0, -15.0), (0.0, 0.0, 25.0)] and tick[0][2] == 25.0
+    arc, lo_tick, hi_tick = stop_range_lines("rotation", math.radians(-30), math.radians(60),
+                                             50.0)
+    angles = [math.degrees(math.atan2(p[1], p[0])) for p in arc]
+    assert angles[0] == pytest.approx(-30.0) and angles[-1] == pytest.approx(60.0)
+    assert np.all(np.diff(angles) > 0)
+    assert all(math.hypot(p[0], p[1]) == pytest.approx(50.0) and p[2] == 0.0 for p in arc)
+    for tick, deg in ((lo_tick, -30.0), (hi_tick, 60.0)):
+        assert [math.degrees(math.atan2(p[1], p[0])) for p in tick] == pytest.approx([deg] * 2)
+        assert [math.hypot(p[0], p[1]) for p in tick] == pytest.approx([42.5, 57.5])
+    arc, tick = stop_range_lines("rotation", math.radians(10), None, 50.0)
+    assert math.degrees(math.atan2(arc[-1][1], arc[-1][0])) == pytest.approx(100.0)
+    assert math.degrees(math.atan2(tick[0][1], tick[0][0])) == pytest.approx(10.0)

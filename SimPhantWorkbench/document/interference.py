@@ -16,10 +16,10 @@ from ..solver import ModelError
 from .base import study_joints
 from .joints import joint_data
 from .results import require_result
-from .scene import body_meshes
+from .scene import body_mesh, body_meshes
 from .units import M_PER_MM
 
-__all__ = ["check_study", "study_solids", "joint_pairs", "DEFLECTION_MM", "pair_label"]
+__all__ = ["check_study", "study_solids", "body_solid", "joint_pairs", "DEFLECTION_MM", "pair_label"]
 
 #: default largest distance [mm] of the triangles from the true surfaces
 DEFLECTION_MM = 0.1
@@ -36,8 +36,7 @@ def study_solids(study, result, deflection_mm=DEFLECTION_MM, spacing_mm=None):
     out = []
     spacing = None if spacing_mm is None else spacing_mm * M_PER_MM
     for m in body_meshes(study, result, deflection=deflection_mm):
-        solid = Solid(m.points, m.triangles, closed=m.closed, spacing=spacing, name=m.name,
-                      label=m.label)
+        solid = _solid(m, spacing)
         if m.name is None:
             traj = Trajectory.fixed(result.t)
         else:
@@ -45,6 +44,26 @@ def study_solids(study, result, deflection_mm=DEFLECTION_MM, spacing_mm=None):
                               result.velocity(m.name))
         out.append((solid, traj))
     return out
+
+
+def _solid(mesh, spacing):
+    return Solid(mesh.points, mesh.triangles, closed=mesh.closed, spacing=spacing,
+                 name=mesh.name, label=mesh.label)
+
+
+def body_solid(body, name, deflection_mm=DEFLECTION_MM, spacing_mm=None):
+    """The ``Solid`` of one body as the document shows it now (a fixed body's in world
+    axes, a moving body's, ``name`` its solver name, about its CoG in its own frame);
+    ``ModelError`` naming the body when its shape gives no triangles."""
+    require()
+    try:
+        mesh = body_mesh(body, name, deflection=deflection_mm)
+    except Exception as exc:  # noqa: BLE001 - FreeCAD's errors of a broken shape
+        raise ModelError("interference: the shape of body '%s' cannot be tessellated (%s: %s)"
+                         % (body.Label, type(exc).__name__, exc)) from None
+    if mesh is None:
+        raise ModelError("interference: body '%s' has no shape to tessellate" % body.Label)
+    return _solid(mesh, None if spacing_mm is None else spacing_mm * M_PER_MM)
 
 
 def joint_pairs(study):

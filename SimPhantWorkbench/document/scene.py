@@ -16,7 +16,7 @@ from .massprops import global_shape
 from .results import result_key, result_keys
 from .units import M_PER_MM
 
-__all__ = ["tessellate", "body_meshes", "scene_from_study", "study_joint_frame", "joint_frames",
+__all__ = ["tessellate", "body_meshes", "body_mesh", "scene_from_study", "study_joint_frame", "joint_frames",
            "document_colors"]
 
 
@@ -94,30 +94,39 @@ def body_meshes(study, result, deflection=None):
     Bodies whose shape cannot be tessellated are left out.
     """
     meshes = []
-    moving = 0
     keys = None
+    moving = 0
     for body in study_bodies(study):
         try:
-            shape = global_shape(body.ShapeObject)
-            pts_mm, tris, closed = tessellate(shape, deflection=deflection)
+            mesh = body_mesh(body, None, deflection, COLORS[moving % len(COLORS)])
         except Exception:  # noqa: BLE001 - a body we cannot draw is left out
             continue
-        if len(tris) == 0:
+        if mesh is None:
             continue
-        pts = pts_mm * M_PER_MM
-        if body.Fixed:
-            meshes.append(Mesh(body.Label, pts, tris, None, FIXED_COLOR, closed))
-            continue
-        if keys is None:
-            keys = result_keys(study)
-        bd = body_data(body, warn=False)
-        R = bd.frame[1]
-        cog = np.asarray(bd.mass_props.cog, dtype=float)
-        name = keys.get(body.Name) or result_key(study, body)   # (raises, naming it)
-        meshes.append(Mesh(body.Label, (pts - cog) @ R, tris, name,
-                           COLORS[moving % len(COLORS)], closed))
-        moving += 1
+        if not body.Fixed:
+            if keys is None:
+                keys = result_keys(study)
+            mesh.name = keys.get(body.Name) or result_key(study, body)   # (raises, naming it)
+            moving += 1
+        meshes.append(mesh)
     return meshes
+
+
+def body_mesh(body, name, deflection=None, color=None):
+    """The ``Mesh`` of one body's shape (None: no triangles): a fixed body's in world
+    axes, a moving body's (``name``: its result name) in its own frame about its CoG, as
+    the document shows it now. FreeCAD's errors of a shape that cannot be tessellated
+    pass through."""
+    pts_mm, tris, closed = tessellate(global_shape(body.ShapeObject), deflection=deflection)
+    if len(tris) == 0:
+        return None
+    pts = pts_mm * M_PER_MM
+    if body.Fixed:
+        return Mesh(body.Label, pts, tris, None, FIXED_COLOR, closed)
+    bd = body_data(body, warn=False)
+    R = bd.frame[1]
+    cog = np.asarray(bd.mass_props.cog, dtype=float)
+    return Mesh(body.Label, (pts - cog) @ R, tris, name, color or COLORS[0], closed)
 
 
 def document_colors(study):

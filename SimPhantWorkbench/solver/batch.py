@@ -30,7 +30,7 @@ import numpy as np
 from .errors import ModelError, SimPhantError, SimulationCancelled, SimulationError
 from .expressions import TimeFunction
 
-__all__ = ["Task", "run_batch", "run_task", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT",
+__all__ = ["Task", "run_batch", "run_task", "poses", "fingerprint", "kernel_count", "FINGERPRINT_FORMAT",
            "solver_digest", "VersionMismatch", "description", "description_parts",
            "comparable", "ENTITY_SECTIONS"]
 
@@ -42,9 +42,9 @@ FINGERPRINT_FORMAT = "simphant-model-2"
 #: settings: keyword arguments of ``Model.simulate``; metrics: resolved ``Metric``\ s;
 #: keep: resolved ``metrics.Signal``\ s whose samples come back; timeout: wall-clock
 #: seconds the run may take (None: no limit); solver: the client's ``solver_digest()``
-#: (None: not checked)
+#: (None: not checked); poses: solver body names whose motion comes back (``poses``)
 Task = namedtuple("Task", ["index", "key", "model", "settings", "metrics", "keep", "timeout",
-                           "solver"], defaults=((), None, None))
+                           "solver", "poses"], defaults=((), None, None, ()))
 
 
 class VersionMismatch(RuntimeError):
@@ -87,7 +87,8 @@ def run_task(task):
 
     Keys: index, key, status, error (class name, "Timeout" or ""), message, metrics
     ({name: float}; NaN when the run failed or a metric cannot be had),
-    metric_errors ({name: message}), series ({name: (t, x)} of ``task.keep``), warnings
+    metric_errors ({name: message}), series ({name: (t, x)} of ``task.keep``), poses
+    (``poses(result, task.poses)``), warnings
     (the run's), sim_time [s] (wall clock), cpu_time [s] (this process's CPU time),
     steps, worker (host:pid), new_kernels.
     """
@@ -96,7 +97,7 @@ def run_task(task):
     c0 = time.process_time()
     out = dict(index=task.index, key=task.key, status="ok", error="", message="",
                metrics={m.name: float("nan") for m in task.metrics}, metric_errors={},
-               series={}, warnings=[], sim_time=0.0, steps=0,
+               series={}, poses={}, warnings=[], sim_time=0.0, steps=0,
                worker="%s:%d" % (socket.gethostname(), os.getpid()))
     result = _simulate(task, out, t0)
     out["sim_time"] = time.perf_counter() - t0
@@ -113,7 +114,26 @@ def run_task(task):
                 out["series"][sig.name] = sig.values(result)
             except (SimPhantError, ValueError, KeyError, IndexError) as exc:
                 out["metric_errors"][sig.name] = str(exc)
+        try:
+            out["poses"] = poses(result, task.poses)
+        except (SimPhantError, ValueError, KeyError, IndexError) as exc:
+            out["metric_errors"]["poses"] = str(exc)
     out["new_kernels"] = kernel_count() - k0
+    return out
+
+
+def poses(result, names):
+    """The motion of bodies ``names`` in ``result``: ``{"t": (n,), name: (position (n, 3),
+    rotation matrices (n, 3, 3), CoG velocity (n, 3))}`` (empty without names), what
+    the client needs to move the bodies' solids along the run (a few hundred bytes per
+    body and output sample)."""
+    if not names:
+        return {}
+    out = {"t": np.asarray(result.t, dtype=float)}
+    for name in names:
+        out[name] = (np.asarray(result.position(name), dtype=float),
+                     np.asarray(result.rotation_matrix(name), dtype=float),
+                     np.asarray(result.velocity(name), dtype=float))
     return out
 
 

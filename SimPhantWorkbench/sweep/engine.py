@@ -28,7 +28,10 @@ trials in flight at a time, on the same executor.
   When every variant comes from the cache no cluster is started.
 * Metrics that need the document (``fem.metric``: ``max_stress``) are evaluated
   here, on a run of the variant of its own, while its design is set; the workers
-  evaluate the others.
+  evaluate the others. Metrics of two bodies' solids (``clearance``:
+  ``min(clearance(A, B))``, ``interference_time(A, B)``) are evaluated here too, from
+  the motion the worker sends back with the variant's result and the solids
+  tessellated while its design was set.
 * The document is restored: every design variable gets its original value
   back (and the document is recomputed) whatever happens.
 """
@@ -36,6 +39,7 @@ import math
 import queue
 import time
 from collections import namedtuple
+from hashlib import sha256
 
 from ..document.bodies import body_of_object, density_warning
 from ..document.massprops import solid_property_cache
@@ -45,7 +49,9 @@ from ..document.signatures import check_references, unchecked
 from ..run import prepare, recompute_touched, result_size, study_error
 from ..solver import ModelError
 from ..solver.batch import Task, VersionMismatch, fingerprint, solver_digest
+from ..solver.metrics import Metric
 from .cache import Cache
+from .clearance import PairMetrics
 from .executors import CONNECT_TIMEOUT, InfrastructureError, make_executor
 from .outcome import INFO_COLUMNS, STATUSES, SweepOutcome
 from .targets import find_object, resolve_target
@@ -184,6 +190,8 @@ class _Sweep:
         named = [("metric '%s'" % m.name, m.signals) for m in spec.metrics] + \
             [("kept series '%s'" % k.name, [k]) for k in spec.keep]
         self.objects = _signal_objects(study, named)
+        self.pairs = PairMetrics(study, spec.metrics)
+        self.prepared = {}              # variant -> its solids (``PairMetrics.prepare``)
         self.nominal = {v.name: t.get() for v, t in zip(spec.variables, self.targets)}
         self.geometric = any(t.geometric for t in self.targets)
         self.cache = Cache(cache_dir) if cache_dir else None
@@ -264,6 +272,8 @@ class _Sweep:
             conv = run.conversion
             settings = run.solver_settings()
             names = _solver_names(self.objects, conv, self.study)
+            poses, digest, prepared = self.pairs.prepare(conv, self.geometric) \
+                if self.pairs else ((), "", None)
         except ModelError as exc:
             self.fail(i, str(study_error(exc, self.study)), type(exc).__name__)
             return None
@@ -276,14 +286,16 @@ class _Sweep:
         self.check_series_size(conv, settings)
         row["warnings"] = "; ".join(filter(None, (density_warning(bd) for bd in conv.moving)))
         row["key"] = fingerprint(conv.model, settings) or ""
+        if digest and row["key"]:       # the solids are not all in the model
+            row["key"] = sha256((row["key"] + digest).encode("ascii")).hexdigest()
         if self.from_cache(row):
             return None
         _document_metrics(self.study, self.spec.metrics, run, row)
+        self.prepared[i] = prepared
         return Task(i, row["key"], conv.model, settings,
-                    [m.resolved(names) for m in self.spec.metrics
-                     if not is_document_metric(m)],
+                    [m.resolved(names) for m in self.spec.metrics if isinstance(m, Metric)],
                     [k.resolved(names.get((k.kind, k.target))) for k in self.spec.keep],
-                    self.spec.timeout, self.solver)
+                    self.spec.timeout, self.solver, poses)
 
     def check_series_size(self, conv, settings):
         """``ModelError`` (the whole sweep) when the kept series would not fit in memory."""
@@ -328,7 +340,12 @@ class _Sweep:
         row.update(status=res["status"], message=message, error=res["error"],
                    worker=res["worker"], sim_time=res["sim_time"],
                    new_kernels=res["new_kernels"], warnings="; ".join(warnings))
+        prepared = self.prepared.pop(res["index"], None)
         if res["status"] == "ok":
+            if self.pairs:
+                values, errors = self.pairs.evaluate(prepared, res.get("poses", {}))
+                res["metrics"].update(values)
+                res["metric_errors"].update(errors)
             for name, value in res["metrics"].items():
                 row[name] = value
             if res["metric_errors"]:

@@ -56,6 +56,7 @@ from ..output.tables import safe_name
 from ..solver import ModelError
 from ..fem.metric import parse_stress_metric
 from ..solver.metrics import parse_metric, parse_signal
+from .clearance import parse_pair_metric
 from .objective import SAMPLERS, objectives, optimize_table
 from .values import (BYTES_PER_CELL, INFO_COLUMN_COUNT, MAX_NAME_LENGTH, MAX_TABLE_BYTES,
                      MAX_VARIANTS, RESERVED_NAMES, RESERVED_PLOTS, check_name, check_seed,
@@ -377,8 +378,10 @@ class Spec:
 
 def _parse(text, name=None):
     """A solver metric (``solver.metrics``) or one that needs the document
-    (``fem.metric``: ``max_stress(Body, INSTANT)``)."""
-    return parse_stress_metric(text, name) or parse_metric(text, name)
+    (``fem.metric``: ``max_stress(Body, INSTANT)``; ``clearance``:
+    ``min(clearance(A, B))``, ``interference_time(A, B)``)."""
+    return parse_stress_metric(text, name) or parse_pair_metric(text, name) \
+        or parse_metric(text, name)
 
 
 def _metrics(value):

@@ -68,6 +68,31 @@ def test_penetration_depth_of_a_shallow_overlap():
         assert np.linalg.norm(p.point_a - p.point_b) == pytest.approx(depth * MM, abs=1e-9)
 
 
+#: corners and triangles of a box as FreeCAD tessellates it (``Part::Box``)
+FC_TRIANGLES = np.array([[0, 1, 2], [2, 1, 3], [4, 5, 6], [4, 6, 7], [5, 4, 0], [0, 4, 1],
+                         [7, 6, 2], [7, 2, 3], [2, 6, 0], [0, 6, 5], [7, 3, 1], [7, 1, 4]])
+
+
+def fc_box(lo, hi):
+    (x0, y0, z0), (x1, y1, z1) = lo, hi
+    return np.array([[x0, y0, z0], [x0, y0, z1], [x0, y1, z0], [x0, y1, z1], [x1, y0, z1],
+                     [x1, y0, z0], [x1, y1, z0], [x1, y1, z1]]) * MM, FC_TRIANGLES
+
+
+def test_faces_that_just_touch_are_no_deeper_than_their_projections_overlap():
+    """A 10 mm cube whose face lies on a block's face (1e-14 m into it: rounding), 1 mm
+    over the block's edge in y: depth 0 in either order of the pair (FCL's EPA alone says
+    20 mm, the block's height, in one), and 1 mm once it moves 2 mm into the block."""
+    cube = Solid(*fc_box((-5, -5, -5), (5, 5, 5)), label="Cube")
+    block = Solid(*fc_box((-5, 9, -10), (5, 29, 20)), label="Block")
+    assert cube.convex and block.convex
+    for x, depth in ((10.0 - 1e-11, 0.0), (8.0, 1.0)):
+        pose = (np.array([x, 5.0, 5.0]) * MM, I3)
+        for p in (proximity(cube, pose, block, (np.zeros(3), I3)),
+                  proximity(block, (np.zeros(3), I3), cube, pose)):
+            assert p.overlap and -p.distance == pytest.approx(depth * MM, abs=1e-12), x
+
+
 def test_containment_counts_as_overlap():
     """A small cube wholly inside a large one: the surfaces never cross."""
     a = Solid(*box((5 * MM,) * 3))

@@ -95,6 +95,21 @@ def test_clearance_and_interference_time_per_variant_against_the_closed_form(doc
     assert len({r["key"] for r in out.rows}) == len(out.rows)
 
 
+def test_worker_processes_send_the_motion_back_the_same_numbers(doc):
+    """On the Dask executor (two worker processes, solver only) the values are those of
+    the in-process run, bit for bit: the same motion, the same solids."""
+    pytest.importorskip("distributed")
+    study = flying_cube(doc)
+    spec = make_spec({"BlockShape.Placement.Base.y": [12.0, 9.0]}, METRICS)
+    here = sweep.execute(study, spec, executor="in-process")
+    there = sweep.execute(study, spec, workers=2)
+    assert "dask" in there.stats["executor"].lower()
+    assert {r["worker"] for r in there.rows} != {r["worker"] for r in here.rows}
+    for a, b in zip(here.rows, there.rows):
+        assert b["status"] == "ok" and [b[m] for m in METRICS] == [a[m] for m in METRICS]
+    assert there.rows[1]["clear"] == pytest.approx(-1.0 * MM, abs=DEFLECTION)
+
+
 def test_the_toml_spelling_and_a_constraint_on_the_clearance_in_an_optimisation(doc, tmp_path):
     pytest.importorskip("optuna")
     study = flying_cube(doc)
@@ -177,7 +192,6 @@ def test_bad_bodies_and_a_missing_collision_library_stop_the_sweep_before_any_va
     doc.addObject("Part::Box", "Loose")
     doc.recompute()
     calls = []
-    monkeypatch.setattr(runner, "run_study", lambda *a, **k: calls.append(a))
     cases = [("min(clearance(Cube, Nope))", r"metric 'm'.*Nope"),
              ("min(clearance(Cube, Loose))", r"metric 'm': 'Loose' is not a body of study"),
              ("min(clearance(Block, Wall))", r"metric 'm': bodies 'Block' and 'Wall' are both "
@@ -186,12 +200,13 @@ def test_bad_bodies_and_a_missing_collision_library_stop_the_sweep_before_any_va
     for text, message in cases:
         spec = make_spec({"Cube.InitialVelocity.x": [10.0]}, {"m": text})
         with pytest.raises(ModelError, match=message):
-            sweep.execute(study, spec, executor="in-process")
+            sweep.execute(study, spec, executor="in-process", progress=calls.append)
     from SimPhantWorkbench import collision
     monkeypatch.setattr(collision, "_MISSING", ["python-fcl cannot be imported (test)"])
     spec = make_spec({"Cube.InitialVelocity.x": [10.0]},
                      {"speed": "max(speed(Cube))", "gap": "min(clearance(Cube, Block))"})
     with pytest.raises(ModelError, match=r"metric 'gap' needs the collision library: "
                                          r"python-fcl cannot be imported.*pip install"):
-        sweep.execute(study, spec, executor="in-process")
+        sweep.execute(study, spec, executor="in-process", progress=calls.append)
+    assert calls == []                                  # no variant, not even a report
     assert doc.getObject("Cube").InitialVelocity.x == SPEEDS[0]

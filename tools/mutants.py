@@ -1708,6 +1708,52 @@ MUTANTS = [
            ["tests/gui/test_panels_open_gui.py::"
             "test_the_motor_command_leaves_nothing_when_its_panel_fails"],
            "the motor command leaves a driver behind when its panel fails to open"),
+    Mutant("sweep-clearance-wrong-pair", "SimPhantWorkbench/sweep/clearance.py",
+           "                                for b in self.bodies[m.name]]",
+           "                                for b in self.bodies[self.metrics[0].name]]",
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "every clearance metric measures the first metric's pair of bodies"),
+    Mutant("sweep-interference-time-wrong-intervals", "SimPhantWorkbench/sweep/clearance.py",
+           "                tolerance = 2.0 * deflection if m.tolerance_mm is None \\\n",
+           "                tolerance = 2.0 * deflection if True \\\n",
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "interference_time sums the intervals deeper than the default tolerance, not "
+           "the metric's own"),
+    Mutant("sweep-clearance-unsigned", "SimPhantWorkbench/sweep/clearance.py",
+           'QUANTITIES = {"min_clearance": "min_distance",',
+           'QUANTITIES = {"min_clearance": "min_clearance",',
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "min(clearance(A, B)) clipped at 0: an overlap's depth is lost"),
+    Mutant("sweep-clearance-stale-solids", "SimPhantWorkbench/sweep/clearance.py",
+           "        if self.solids is None or geometric:",
+           "        if self.solids is None:",
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "the solids are tessellated once although a variable changes geometry"),
+    Mutant("sweep-clearance-key-without-solids", "SimPhantWorkbench/sweep/engine.py",
+           "        if digest and row[\"key\"]:",
+           "        if False:",
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "the cache keys leave out the solids: variants that move a fixed body share "
+           "one entry"),
+    Mutant("sweep-poses-rotation-transposed", "SimPhantWorkbench/solver/batch.py",
+           "                   np.asarray(result.rotation_matrix(name), dtype=float),",
+           "                   np.asarray(result.rotation_matrix(name), dtype=float)"
+           ".transpose(0, 2, 1),",
+           ["tests/app/test_sweep_clearance.py::test_slider_crank_sweep_min_clearance_of_"
+            "slider_and_crank"],
+           "the worker sends the bodies' rotations back transposed (world -> body)"),
+    Mutant("interference-epa-depth-unbounded", "SimPhantWorkbench/collision/geometry.py",
+           "    return max(float(np.minimum(pa.max(axis=0) - pb.min(axis=0),",
+           "    return 1e9 + max(float(np.minimum(pa.max(axis=0) - pb.min(axis=0),",
+           ["tests/solver/test_collision.py::test_faces_that_just_touch_are_no_deeper_than_"
+            "their_projections_overlap"],
+           "FCL's EPA depth of two convex solids taken as it comes (20 mm for faces that "
+           "just touch)"),
     Mutant("interference-at-samples-only", "SimPhantWorkbench/collision/along.py",
            "                self.span(t[k], t[k + 1], k, speeds[k], swept[k])",
            "                pass",

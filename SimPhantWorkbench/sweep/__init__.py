@@ -93,7 +93,8 @@ def run(study, variables, metrics=None, **kwargs):
     metrics : dict ``{name: expression}`` or a list of expressions
         (``solver.metrics``: ``"max(reaction_force(Hinge))"`` ...; ``fem.metric``:
         ``"max_stress(Rod, peak:reaction(Hinge))"``, a CalculiX run per variant on this
-        process, which has the document)
+        process, which has the document; ``clearance``: ``"min(clearance(Slider,
+        Crank))"``, ``"interference_time(Bar, Block)"`` of two bodies' solids)
     design, count, seed : the design: "grid" (full factorial, default), "lhs",
         "uniform", "normal", "sobol", "halton" or "saltelli" (Sobol' indices) with
         ``count`` samples and a ``seed``

@@ -229,23 +229,26 @@ class PairMetrics:
 
     def evaluate(self, prepared, poses):
         """``({name: value}, {name: message})`` of the metrics from the worker's
-        ``poses`` (``solver.batch.poses``)."""
+        ``poses`` (``solver.batch.poses``); one check per pair, deflection and
+        tolerance (``min(clearance(A, B))`` and ``interference_time(A, B)`` share it)."""
         from ..collision.along import check_pair
         from ..collision.motion import Trajectory
         from ..document.interference import DEFLECTION_MM
         from ..document.units import M_PER_MM
-        values, errors = {}, {}
+        values, errors, checks = {}, {}, {}
         for m in self.metrics:
             try:
-                t = poses["t"]
-                trajs = [Trajectory.fixed(t) if name is None else Trajectory(t, *poses[name])
-                         for _solid, name in prepared[m.name]]
+                (a, name_a), (b, name_b) = prepared[m.name]
                 deflection = (m.deflection_mm or DEFLECTION_MM) * M_PER_MM
                 tolerance = 2.0 * deflection if m.tolerance_mm is None \
                     else m.tolerance_mm * M_PER_MM
-                (a, _na), (b, _nb) = prepared[m.name]
-                report = check_pair(a, trajs[0], b, trajs[1], deflection, tolerance)
-                values[m.name] = m.value(report)
+                key = (id(a), id(b), deflection, tolerance)
+                if key not in checks:
+                    t = poses["t"]
+                    ta, tb = (Trajectory.fixed(t) if n is None else Trajectory(t, *poses[n])
+                              for n in (name_a, name_b))
+                    checks[key] = check_pair(a, ta, b, tb, deflection, tolerance)
+                values[m.name] = m.value(checks[key])
             except (KeyError, ValueError, ModelError) as exc:
                 errors[m.name] = "%s: %s" % (type(exc).__name__, exc)
         return values, errors

@@ -25,6 +25,7 @@ class StressMetric:
 
     kind = "document"
     quantity = "max_stress"
+    simple = False              # not one reducer of a solver signal (the panel's fields)
 
     def __init__(self, name, text, body, instant, mesh_size=None):
         self.name = name

@@ -461,3 +461,59 @@ def test_the_panels_cache_serves_a_rerun_and_ok_stores_the_optimiser(optimised):
     assert ok and design == "optimize" and opt == {"sampler": "tpe", "trials": 12, "seed": 2}
     assert objectives == [["minimize", "acc"], ["minimize", "travel_mm"]]
     assert constraints == [["acc", "<=", 3.0]]
+
+
+SCRIPT_PAIRS = PRELUDE + textwrap.dedent('''
+        from SimPhantWorkbench.sweep.spec import spec_from_dict
+        doc = FreeCAD.openDocument(os.path.join(ROOT, "examples", "slider_crank.FCStd"))
+        study = doc.getObject("Study")
+        common.set_active_study(study)
+        spec = spec_from_dict({
+            "variables": [{"target": "Slider.Density", "values": [2000, 7000]}],
+            "metrics": {"clear": "min(clearance(Slider, Crank))",
+                        "hit": "interference_time(Slider, Crank, deflection=0.2)",
+                        "stress": "max_stress(Rod, 0.1)"},
+            "objective": {"maximize": "clear", "constraints": ["hit <= 0"]},
+            "settings": {"t_end": 0.2}})
+        from SimPhantWorkbench import factory
+        pstudy = factory.make_parameter_study(study, spec)
+        doc.recompute()
+        FreeCADGui.ActiveDocument.setEdit(pstudy.Name)      # the stored metrics in the panel
+        FreeCADGui.updateGui()
+        panel = TaskParameterStudy.current
+        rows = [[panel.met_table.item(r, 0).text(), panel.met_table.item(r, 6).text(),
+                 panel.met_table.cellWidget(r, 1).isEnabled()]
+                for r in range(panel.met_table.rowCount())]
+        check("rows", rows)
+        check("valid", panel.validate())
+        check("metrics", panel.spec_dict()["metrics"])
+        # a clearance typed into a new row's expression column
+        r = panel.add_metric()
+        panel.met_table.item(r, 0).setText("gap")
+        panel.met_table.item(r, 6).setText("min_clearance(Slider, Crank)")
+        panel._metrics_changed()
+        check("typed", [panel.validate(), panel.spec_dict()["metrics"].get("gap")])
+        panel.met_table.item(r, 6).setText("max(clearance(Slider, Crank))")
+        check("refused", panel.validate())
+        FreeCADGui.Control.closeDialog()
+    except Exception:
+        res["error"] = traceback.format_exc()
+    finally:
+        finish(res)
+''')
+
+
+def test_clearance_and_stress_metrics_of_a_stored_study_open_in_the_expression_column(
+        tmp_path):
+    """The panel of a parameter study whose metrics need the document (two bodies'
+    clearance, a stress) shows them as expressions, validates them, and says why an
+    unsupported reducer of clearance is refused."""
+    res, _proc = run_gui_script(tmp_path, "pstudy_pairs_gui", SCRIPT_PAIRS)
+    assert "error" not in res, res["error"]
+    assert res["rows"] == [["clear", "min(clearance(Slider, Crank))", False],
+                           ["hit", "interference_time(Slider, Crank, deflection=0.2)", False],
+                           ["stress", "max_stress(Rod, 0.1)", False]]
+    assert res["valid"] == ""
+    assert res["metrics"]["clear"] == "min(clearance(Slider, Crank))"
+    assert res["typed"] == ["", "min_clearance(Slider, Crank)"]
+    assert "no other reducer of clearance" in res["refused"]

@@ -140,6 +140,16 @@ def parse_pair_metric(text, name=None):
                       options.get("tolerance"))
 
 
+def _same_or_new(old, new):
+    """``old`` when ``new`` has its very triangles (a variable that changed other shapes:
+    the variants in flight then share one solid), else ``new``."""
+    if old is not None and old.points.shape == new.points.shape \
+            and old.triangles.shape == new.triangles.shape \
+            and (old.points == new.points).all() and (old.triangles == new.triangles).all():
+        return old
+    return new
+
+
 class PairMetrics:
     """The pair metrics of one sweep, on the client (``sweep.engine``).
 
@@ -213,13 +223,16 @@ class PairMetrics:
                 for body in self.bodies[m.name]:
                     key = (body.Name, deflection)
                     if key not in solids:
-                        solids[key] = body_solid(body, names.get(body.Name), deflection)
+                        solids[key] = _same_or_new(
+                            (self.solids or {}).get(key),
+                            body_solid(body, names.get(body.Name), deflection))
             self.solids = solids
         h = hashlib.sha256()
         for key in sorted(self.solids):
             s = self.solids[key]
             h.update(repr(key).encode("utf-8"))
             h.update(s.points.tobytes())
+            h.update(s.triangles.tobytes())
         prepared = {}
         for m in self.metrics:
             deflection = m.deflection_mm or DEFLECTION_MM

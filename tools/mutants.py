@@ -1722,8 +1722,8 @@ MUTANTS = [
            "interference_time sums the intervals deeper than the default tolerance, not "
            "the metric's own"),
     Mutant("sweep-clearance-unsigned", "SimPhantWorkbench/sweep/clearance.py",
-           'QUANTITIES = {"min_clearance": "min_distance",',
-           'QUANTITIES = {"min_clearance": "min_clearance",',
+           "        return float(REDUCERS[self.reducer][0](t, x, *self.args))",
+           "        return float(REDUCERS[self.reducer][0](t, np.maximum(x, 0.0), *self.args))",
            ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
             "variant_against_the_closed_form"],
            "min(clearance(A, B)) clipped at 0: an overlap's depth is lost"),
@@ -1747,6 +1747,19 @@ MUTANTS = [
            ["tests/app/test_sweep_clearance.py::test_slider_crank_sweep_min_clearance_of_"
             "slider_and_crank"],
            "the worker sends the bodies' rotations back transposed (world -> body)"),
+    Mutant("sweep-clearance-skipped-samples-left-out", "SimPhantWorkbench/sweep/clearance.py",
+           "    skipped = traj_a.t[np.isnan(report.frames)]",
+           "    skipped = traj_a.t[:0]",
+           ["tests/app/test_sweep_clearance.py::test_clearance_and_interference_time_per_"
+            "variant_against_the_closed_form"],
+           "the clearance signal leaves out the output samples the check skipped (at() "
+           "interpolates over them)"),
+    Mutant("metric-crossing-misses-a-sample-on-the-level", "SimPhantWorkbench/solver/metrics.py",
+           "    off = np.nonzero(s)[0]",
+           "    off = np.arange(len(s))",
+           ["tests/solver/test_sweep_support.py::test_crossings_through_a_sample_on_the_level"],
+           "a signal that reaches the level exactly at a sample on its way through is taken "
+           "not to cross"),
     Mutant("interference-epa-depth-unbounded", "SimPhantWorkbench/collision/geometry.py",
            "    return max(float(np.minimum(pa.max(axis=0) - pb.min(axis=0),",
            "    return 1e9 + max(float(np.minimum(pa.max(axis=0) - pb.min(axis=0),",

@@ -63,6 +63,8 @@ class PairReport:
     intervals : list of ``Interval`` (chronological)
     frames : (n,) signed distance at each output sample [m] (``nan`` where the broad
         phase proved the solids far enough apart not to need it)
+    samples : (times (k,), distances (k,)): every exact query of the search, in time
+        order (the output samples it evaluated and the instants between them)
     queries : exact distance queries made; complete : False when
         ``MAX_QUERIES_PER_PAIR`` stopped the search (the figures are then those found)
     """
@@ -74,6 +76,7 @@ class PairReport:
         self.point_a = self.point_b = None
         self.intervals = []
         self.frames = None
+        self.samples = (np.zeros(0), np.zeros(0))
         self.queries = 0
         self.complete = True
 
@@ -299,6 +302,9 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
     frames = search.run()
     report = PairReport(a.label, b.label, (a.name, b.name))
     report.frames = frames
+    times = sorted(search.points)
+    report.samples = (np.array(times, dtype=float),
+                      np.array([search.points[x].distance for x in times], dtype=float))
     report.queries, report.complete = search.queries, search.complete
     if search.points:
         time = min(search.points, key=lambda tm: search.points[tm].distance)

@@ -112,14 +112,21 @@ COMPONENTS = {"x": 0, "y": 1, "z": 2, "norm": None}
 
 
 def _crossings(t, x, level, direction):
-    """Times where ``x`` crosses ``level`` (linear interpolation); direction any/up/down."""
+    """Times where ``x`` crosses ``level`` (linear interpolation); direction any/up/down.
+
+    A crossing is a change of side between two samples off the level; samples exactly on
+    it in between (a signal that reaches the level at a sample on its way through) put
+    the crossing at the first of them, and a signal that only touches the level and
+    turns back does not cross."""
     d = x - level
     s = np.sign(d)
-    idx = np.where(s[:-1] * s[1:] < 0)[0]
+    off = np.nonzero(s)[0]
+    idx = off[:-1][s[off[:-1]] * s[off[1:]] < 0]
     if direction == "up":
         idx = idx[d[idx] < 0]
     elif direction == "down":
         idx = idx[d[idx] > 0]
+    # the next sample is on the other side or on the level (then the crossing is there)
     return t[idx] - d[idx] * (t[idx + 1] - t[idx]) / (d[idx + 1] - d[idx])
 
 

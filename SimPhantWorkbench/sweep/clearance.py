@@ -1,19 +1,28 @@
 """Parameter-study metrics of two bodies' solids along each variant's run:
-``min(clearance(A, B))`` and ``interference_time(A, B)``.
+``REDUCER(clearance(A, B), ...)`` (``min(clearance(A, B))`` above all) and
+``interference_time(A, B)``.
 
 ``clearance(A, B)`` is the signed distance of the two bodies' solids [m]: > 0 apart,
-minus the penetration depth when they overlap (``collision.geometry.proximity``).
-``min(clearance(A, B))`` is its smallest value over the run, found between the output
-samples too; ``interference_time(A, B)`` the total time [s] the solids overlap by
-more than the tolerance. Both are what the interference check (``collision.along``)
-reports for the pair. ``A`` and ``B`` are bodies of the study (a name or a quoted
+minus the penetration depth when they overlap (``collision.geometry.proximity``), a
+signal reduced as the solver's are (``solver.metrics.REDUCERS``: ``min``, ``at``,
+``first_crossing`` ...). Its samples are the instants the interference check of the
+pair (``collision.along``) evaluated exactly: the output samples and, between them, where
+it looked for contacts and the closest approach; ``min(clearance(A, B))`` is thus the
+check's smallest signed distance, found between the output samples too. For the other
+reducers the output samples the check skipped (its broad phase proved them far) are
+evaluated too. ``interference_time(A, B)`` is the total time [s] the solids overlap by
+more than the tolerance. ``A`` and ``B`` are bodies of the study (a name or a quoted
 label; one may be fixed), options ``deflection=MM`` (of the tessellation, default
 ``document.interference.DEFLECTION_MM``) and ``tolerance=MM`` (overlaps no deeper count
 as touching; default twice the deflection)::
 
     min(clearance(Slider, "Crank post"))
-    min_clearance(Slider, Crank, deflection=0.05)      # the same metric
+    min_clearance(Slider, Crank, deflection=0.05)      # min(clearance(...)), spelled so
+    first_crossing(clearance(Bar, Block), 0, down)     # the first contact [s]
     interference_time(Bar, Block, tolerance=0.5)
+
+An expression holds one such term and no arithmetic (its value is computed on the client,
+the solver's terms on the workers).
 
 They need the solids, which only the client (the process with the document) has:
 the workers send back the two bodies' motion with their results (``solver.batch.poses``,
@@ -24,17 +33,22 @@ import ast
 import hashlib
 import math
 
+import numpy as np
+
 from ..solver import ModelError
+from ..solver.metrics import REDUCERS, parse_metric
 
 __all__ = ["PairMetric", "PairMetrics", "parse_pair_metric", "is_pair_metric", "QUANTITIES"]
 
-#: quantity -> what the metric reports of the pair's ``collision.along.PairReport``
-QUANTITIES = {"min_clearance": "min_distance", "interference_time": "interference_time"}
+#: the pair's quantities: the signal ``clearance`` (under a reducer; ``min_clearance`` is
+#: ``min(clearance(...))``) and the total time of interference
+QUANTITIES = ("clearance", "interference_time")
 #: options of the pair: name -> what it is
 OPTIONS = {"deflection": "the tessellation's deflection [mm]",
            "tolerance": "overlaps no deeper [mm] count as touching"}
 
-_FORMS = "min(clearance(A, B)), min_clearance(A, B) or interference_time(A, B)"
+_FORMS = ("REDUCER(clearance(A, B), ...) (e.g. min(clearance(A, B)), min_clearance(A, B)) "
+          "or interference_time(A, B)")
 
 
 class PairMetric:
@@ -43,19 +57,32 @@ class PairMetric:
     kind = "pair"
     simple = False
 
-    def __init__(self, name, text, quantity, a, b, deflection_mm=None, tolerance_mm=None):
+    def __init__(self, name, text, quantity, a, b, deflection_mm=None, tolerance_mm=None,
+                 reducer=None, args=()):
         self.name, self.text, self.quantity = name, text, quantity
         self.a, self.b = a, b
         self.deflection_mm, self.tolerance_mm = deflection_mm, tolerance_mm
+        self.reducer, self.args = reducer, tuple(args)
 
     @property
     def signals(self):
         """None of the solver's (the engine checks the two bodies itself)."""
         return []
 
-    def value(self, report):
-        """The metric's value of the pair's ``PairReport``."""
-        return float(getattr(report, QUANTITIES[self.quantity]))
+    @property
+    def every_sample(self):
+        """The value needs the output samples the check skipped (all reducers of
+        ``clearance`` but ``min``)."""
+        return self.quantity == "clearance" and self.reducer != "min"
+
+    def value(self, report, t=None, x=None):
+        """The metric's value of the pair's ``PairReport``; ``t``, ``x``: the signal's
+        samples (``clearance_samples``) when ``every_sample``."""
+        if self.quantity == "interference_time":
+            return float(report.interference_time)
+        if t is None:
+            t, x = report.samples
+        return float(REDUCERS[self.reducer][0](t, x, *self.args))
 
     def __repr__(self):
         return "PairMetric(%r, %r)" % (self.name, self.text)
@@ -102,7 +129,7 @@ def _uses_clearance(tree):
 def parse_pair_metric(text, name=None):
     """A ``PairMetric`` of ``text``, None for an expression without ``clearance``,
     ``min_clearance`` or ``interference_time``; ``ModelError`` for a malformed one (or
-    one that reduces ``clearance`` otherwise than by ``min``, or does arithmetic on it)."""
+    one that does arithmetic on it)."""
     text = str(text).strip()
     name = str(name).strip() if name else text
     try:
@@ -112,20 +139,21 @@ def parse_pair_metric(text, name=None):
     if not _uses_clearance(tree):
         return None
     what = "metric %r" % (name if len(name) <= 60 else name[:60] + "...")
-    call = tree
+    reducer, args, call = "min", (), tree
     if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) \
-            and tree.func.id == "min" and len(tree.args) == 1 and not tree.keywords \
-            and isinstance(tree.args[0], ast.Call) and isinstance(tree.args[0].func, ast.Name) \
-            and tree.args[0].func.id == "clearance":
-        call, quantity = tree.args[0], "min_clearance"
+            and tree.func.id in REDUCERS and tree.args and isinstance(tree.args[0], ast.Call) \
+            and isinstance(tree.args[0].func, ast.Name) and tree.args[0].func.id == "clearance":
+        call, quantity = tree.args[0], "clearance"
+        # the reducer's arguments as the solver reads them, on a stand-in signal
+        tree.args[0] = ast.Name("kinetic_energy", ast.Load())
+        term = parse_metric(ast.unparse(tree), name).terms[0]
+        reducer, args = term.reducer, term.args
     elif isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) \
-            and tree.func.id in QUANTITIES:
-        quantity = tree.func.id
+            and tree.func.id in ("min_clearance", "interference_time"):
+        quantity = "clearance" if tree.func.id == "min_clearance" else tree.func.id
     else:
-        raise ModelError("%s: the clearance of two bodies is reported as %s (the smallest "
-                         "signed distance over the run, between output samples too, and the "
-                         "total time of overlap), alone: no other reducer of clearance and "
-                         "no arithmetic on it" % (what, _FORMS))
+        raise ModelError("%s: a metric of two bodies' solids is %s, alone: no arithmetic on "
+                         "it, no other term beside it" % (what, _FORMS))
     if len(call.args) != 2:
         raise ModelError("%s: %s() takes two bodies: %s" % (what, call.func.id, _FORMS))
     a, b = (_target(x, what) for x in call.args)
@@ -137,7 +165,8 @@ def parse_pair_metric(text, name=None):
     if a == b:
         raise ModelError("%s: a pair needs two bodies, got '%s' twice" % (what, a))
     return PairMetric(name, text, quantity, a, b, options.get("deflection"),
-                      options.get("tolerance"))
+                      options.get("tolerance"), reducer if quantity == "clearance" else None,
+                      args)
 
 
 def _same_or_new(old, new):
@@ -260,8 +289,26 @@ class PairMetrics:
                     t = poses["t"]
                     ta, tb = (Trajectory.fixed(t) if n is None else Trajectory(t, *poses[n])
                               for n in (name_a, name_b))
-                    checks[key] = check_pair(a, ta, b, tb, deflection, tolerance)
-                values[m.name] = m.value(checks[key])
+                    checks[key] = [check_pair(a, ta, b, tb, deflection, tolerance),
+                                   (a, ta, b, tb), None]
+                report, pair, samples = checks[key]
+                if m.every_sample and samples is None:
+                    samples = checks[key][2] = clearance_samples(report, *pair)
+                values[m.name] = m.value(report, *(samples if m.every_sample else ()))
             except (KeyError, ValueError, ModelError) as exc:
                 errors[m.name] = "%s: %s" % (type(exc).__name__, exc)
         return values, errors
+
+
+def clearance_samples(report, a, traj_a, b, traj_b):
+    """``(t, x)``: the signed distance of solids ``a``, ``b`` at the instants the check
+    (``report``) evaluated and at the output samples it skipped (evaluated here), in
+    time order."""
+    from ..collision.geometry import proximity
+    times, dist = report.samples
+    skipped = traj_a.t[np.isnan(report.frames)]
+    extra = [proximity(a, traj_a.pose(x), b, traj_b.pose(x)).distance for x in skipped]
+    t = np.concatenate([times, skipped])
+    x = np.concatenate([dist, np.asarray(extra, dtype=float)])
+    order = np.argsort(t, kind="stable")
+    return t[order], x[order]

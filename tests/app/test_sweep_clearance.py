@@ -5,6 +5,7 @@ in y the sweep moves from a gap to an overlap (the signed clearance is the offse
 overlap lasts 20 mm / speed), and above a fixed wall 20 mm away; the slider-crank's
 slider and crank (no joint between them) against the interference check of a stored
 run; a constraint on the clearance in an optimisation; the errors."""
+import math
 import os
 
 import pytest
@@ -59,7 +60,10 @@ def overlap_time(gap, speed):
 METRICS = {"clear": "min(clearance(Cube, Block))",
            "overlap": "interference_time(Cube, Block)",
            "wall": 'min_clearance("Wall", Cube, deflection=0.5)',
-           "deep": "interference_time(Cube, Block, tolerance=1.5)"}
+           "deep": "interference_time(Cube, Block, tolerance=1.5)",
+           "contact": "first_crossing(clearance(Cube, Block), 0, down)",
+           "far": "at(clearance(Cube, Block), 0.1)",
+           "wall_max": "max(clearance(Cube, Wall, deflection=0.5))"}
 
 
 def _grid(study, **kwargs):
@@ -86,6 +90,15 @@ def test_clearance_and_interference_time_per_variant_against_the_closed_form(doc
         assert row["deep"] == pytest.approx(overlap_time(gap + 1.5, v), abs=2 * dt), row
         # the other pair: the wall 20 mm under the cube all along
         assert row["wall"] == pytest.approx(20.0 * MM, abs=5 * DEFLECTION), row
+        assert row["wall_max"] == pytest.approx(20.0 * MM, abs=5 * DEFLECTION), row
+        # other reducers of the signal: the first contact (the cube's front face reaches
+        # the block's at x = -5 mm) and the distance at an output sample the check skips
+        if gap < 0:
+            assert row["contact"] == pytest.approx(45.0 / v, abs=2 * dt), row
+        else:
+            assert math.isnan(row["contact"]), row
+        dx = 45.0 - 0.1 * v
+        assert row["far"] == pytest.approx(math.hypot(dx, max(gap, 0.0)) * MM, abs=1e-9), row
     # the block moved back, the solids of every variant were its own: a rerun from the
     # cache (the fingerprints include the solids: the fixed block is not in the model)
     assert doc.getObject("BlockShape").Placement.Base.y == 12.0
@@ -172,8 +185,11 @@ def load_spec_dict(path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("max(clearance(Cube, Block))", r"min\(clearance\(A, B\)\).*alone"),
-    ("min(clearance(Cube, Block)) * 1000", r"no arithmetic"),
+    ("min(clearance(Cube, Block)) * 1000", r"REDUCER\(clearance\(A, B\), \.\.\.\).*no "
+                                           r"arithmetic"),
+    ("max(speed(Cube)) - min(clearance(Cube, Block))", r"no other term beside it"),
+    ("at(clearance(Cube, Block))", r"at\(\) needs a time"),
+    ("percentile(clearance(Cube, Block), 101)", r"q must be in 0 \.\. 100"),
     ("min(clearance(Cube))", r"takes two bodies"),
     ("interference_time(Cube, Cube)", r"'Cube' twice"),
     ("interference_time(Cube, Block, deflection=0)", r"deflection must be > 0"),

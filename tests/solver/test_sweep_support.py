@@ -92,6 +92,24 @@ def test_comparable_descriptions_ignore_round_off_and_see_a_change():
     assert {k for k in base if changed[k] != base[k]} == {"bodies/bar"}
 
 
+def test_crossings_through_a_sample_on_the_level():
+    """A signal that reaches the level exactly at a sample on its way through crosses
+    there (once); one that touches it and turns back does not cross."""
+    from SimPhantWorkbench.solver.metrics import REDUCERS
+    first, period = REDUCERS["first_crossing"][0], REDUCERS["period"][0]
+    t = np.arange(7.0)
+    through = np.array([2.0, 1.0, 0.0, 0.0, -1.0, -2.0, -1.0])
+    assert first(t, through, 0.0, "down") == 2.0
+    assert first(t, through, 0.0, "any") == 2.0
+    assert math.isnan(first(t, through, 0.0, "up"))
+    touch = np.array([2.0, 1.0, 0.0, 1.0, 2.0, 1.0, 0.5])
+    assert math.isnan(first(t, touch, 0.0, "any"))
+    assert first(t, touch, 1.5, "down") == pytest.approx(0.5)
+    wave = np.array([1.0, 0.0, -1.0, 0.0, 1.0, 0.0, -1.0])
+    assert period(t, wave, 0.0) == pytest.approx(4.0)
+    assert first(t, np.array([0.0, -1.0, 1.0]), 0.0, "any") == pytest.approx(1.5)
+
+
 def test_metrics_against_the_simple_pendulum():
     L = 0.3
     r = pendulum(L).simulate(**SETTINGS)

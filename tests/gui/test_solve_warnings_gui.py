@@ -23,8 +23,19 @@ SCRIPT = textwrap.dedent('''
         common.message_hook = lambda kind, title, text: seen.append([kind, title, text])
         report = FreeCADGui.getMainWindow().findChild(QtGui.QDockWidget, "Report view")
 
-        def report_text():
-            return "\\n".join(w.toPlainText() for w in report.findChildren(QtGui.QTextEdit))
+        def report_text(needle, wait=20.0):
+            """The Report view's text once it holds ``needle``, or after ``wait`` s
+            (FreeCAD posts console messages to it as events: under load they arrive
+            after the job's end)."""
+            import time
+            end = time.time() + wait
+            while True:
+                QtGui.QApplication.processEvents()
+                text = "\\n".join(w.toPlainText()
+                                  for w in report.findChildren(QtGui.QTextEdit))
+                if needle in text or time.time() > end:
+                    return text
+                time.sleep(0.05)
 
         for name, stiffness in (("soft", 0.5), ("stiff", 1000.0)):
             doc = FreeCAD.newDocument(name)
@@ -39,7 +50,8 @@ SCRIPT = textwrap.dedent('''
             before = len(seen)
             job = solve_job.start(p["study"], show_dialog=False)
             res[name] = dict(state=job.wait(timeout=300), messages=seen[before:],
-                             report=report_text(),
+                             report=report_text("study '%s': warning" % p["study"].Label,
+                                                20.0 if name == "soft" else 0.0),
                              stored=study_result(p["study"]) is not None)
     except Exception:
         res["error"] = traceback.format_exc()

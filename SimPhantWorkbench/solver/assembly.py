@@ -18,7 +18,7 @@ from .errors import AssemblyError
 from .joints import ANGULAR_PRIMS
 from .rotations import quat_from_axis_angle, quat_multiply
 
-__all__ = ["assemble", "AssemblyReport", "correction", "retract"]
+__all__ = ["assemble", "AssemblyReport", "correction", "minimal_conflict", "retract"]
 
 
 class AssemblyReport:
@@ -133,21 +133,34 @@ def _gap_text(gap):
     return "%.4g mm, %.4g deg" % (gap[1] * 1e3, math.degrees(gap[2]))
 
 
-def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6):
-    """The ``AssemblyError`` of a failed projection, naming the joints at fault: of the
+def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
+    """The ``AssemblyError`` of a failed projection, naming the elements at fault: of the
     joints whose rows disagree (``_conflicting_rows``; else those left violated), the
     ones not met as the model places its bodies, largest gap first, and the joints they
     conflict with. A joint that holds as placed conflicts only through the others (one
     misaligned pick in a closed loop leaves every joint of the loop unmet after a
-    least-squares projection, but only the misaligned one was open to start with)."""
+    least-squares projection, but only the misaligned one was open to start with).
+    When the joints hold without the drivers and couplers, the smallest set of these
+    that conflicts (``minimal_conflict``) is named instead of the whole loop."""
     rows = np.nonzero(_conflicting_rows(system, Y))[0]
     if not len(rows):
         rows = np.nonzero(res > tol)[0] if (res > tol).any() else [int(np.argmax(res))]
     conflict = {system.joint_name_of_row(r) for r in rows}
     before, after = _joint_gaps(system, Y0), _joint_gaps(system, Y)
+    head = ("the joints cannot be assembled at %s (residual %.3g after %d iterations)"
+            % (when, res.max(), iterations))
+    found = minimal_conflict(system, Y0, conflict) if len(conflict) > 2 else None
+    if found:
+        gaps = ["%s (%s apart after assembly)" % (n, _gap_text(after[n])) for n in found]
+        if len(found) == 1:
+            text = "%s cannot be met with the joints" % gaps[0]
+        else:
+            text = "%s conflicts with %s" % (gaps[0], gaps[1])
+            if len(found) > 2:
+                text += " (and %s)" % ", ".join(gaps[2:])
+        return AssemblyError("%s: %s; the joints hold without %s" % (
+            head, text, "it" if len(found) == 1 else "them"), joints=found)
     open_ = sorted((n for n in conflict if before[n][0] > tol), key=lambda n: -before[n][0])
-    head = ("the joints cannot be assembled at t0 (residual %.3g after %d iterations)"
-            % (res.max(), iterations))
     if open_:
         others = sorted(conflict - set(open_))
         text = "; ".join("%s (frames %s apart as placed)" % (n, _gap_text(before[n]))
@@ -161,15 +174,99 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6):
         joints=ranked)
 
 
+#: the conflict search runs on models of at most this many moving bodies ...
+CONFLICT_MAX_BODIES = 60
+#: ... and makes at most this many trial assemblies (each a few dense Newton steps)
+CONFLICT_MAX_TRIALS = 40
+
+
+def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
+    """Whether the constraint rows ``rows`` (system rows) alone can be met, starting at
+    ``Y0``: the Newton iteration of ``assemble`` restricted to these rows, with the
+    mass-weighted least-norm step computed densely (a least-squares step where rows are
+    redundant) and the same retraction and step halving. False when the residual stops
+    falling above ``tol``."""
+    nb = system.nb
+    act = system.active_rows
+    sel = np.searchsorted(act, rows)
+    scale = system.S.row_scale[rows]
+    msq = np.sqrt(system.mass_matrix_inverse().reshape(-1))
+    Y = Y0
+    res = system.residuals(Y)[0][rows].max(initial=0.0)
+    for _ in range(max_iter):
+        if res <= tol:
+            return True
+        phi, J, _ = system.constraint_state(Y)
+        A = J[sel] * scale[:, None] * msq[None, :]
+        x = np.linalg.lstsq(A, -phi[sel] * scale, rcond=1e-10)[0]
+        dq = (msq * x).reshape(nb, 6)
+        step = 1.0
+        while step >= 1e-4:
+            Yn = retract(Y, nb, dq, step)
+            resn = system.residuals(Yn)[0][rows].max(initial=0.0)
+            if resn < res:
+                break
+            step *= 0.5
+        else:
+            return False
+        Y, res = Yn, resn
+    return res <= tol
+
+
+def minimal_conflict(system, Y0, names):
+    """The smallest set of drivers and couplers, of those named in ``names`` (the
+    elements whose rows disagree), that cannot be met together with all the joints,
+    in model order (drivers, then couplers); None when the joints alone cannot be met,
+    no such set is among ``names``, or the model is too large for the search
+    (``CONFLICT_MAX_BODIES``, ``CONFLICT_MAX_TRIALS``).
+
+    The search of QuickXplain (Junker 2004) in its linear form, with the joints as
+    background: add the candidates one at a time until the assembly fails (the last one
+    added belongs to the conflict), then drop each earlier one whose removal keeps the
+    failure (the deletion filter). What is left conflicts, and removing any one member
+    of it lets the rest assemble."""
+    if system.nb > CONFLICT_MAX_BODIES:
+        return None
+    rows_of = {}
+    for r in system.active_rows:
+        rows_of.setdefault(system.joint_name_of_row(r), []).append(int(r))
+    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]
+    candidates = [n for n in order if n in names and n in rows_of]
+    background = [r for n, rs in rows_of.items() if n not in order for r in rs]
+    if not candidates or len(candidates) > CONFLICT_MAX_TRIALS // 2:
+        return None
+
+    def holds(members):
+        rows = np.array(sorted(background + [r for n in members for r in rows_of[n]]),
+                        dtype=np.int64)
+        return _holds(system, Y0, rows)
+
+    if not holds([]):
+        return None
+    chosen = []
+    for n in candidates:
+        chosen.append(n)
+        if not holds(chosen):
+            break
+    else:
+        return None
+    for n in list(chosen[:-1]):
+        rest = [m for m in chosen if m != n]
+        if not holds(rest):
+            chosen = rest
+    return chosen
+
+
 #: scaled residual below which a row that is dependent before the projection counts as a
 #: (consistent) redundant equation
 REDUNDANT_RESIDUAL = 1e-6
 
 
-def assemble(system, Y, tol=1e-11, max_iter=60):
+def assemble(system, Y, tol=1e-11, max_iter=60, when="t0"):
     """Return a consistent copy of ``Y`` and an ``AssemblyReport``.
 
-    Raises ``AssemblyError`` naming the joints whose constraints stay violated.
+    Raises ``AssemblyError`` naming the joints whose constraints stay violated
+    (``when``: the time the message gives, "t0" or e.g. "t = 0.5 s").
     """
     S = system.S
     nb = S.nb
@@ -204,7 +301,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60):
     report.iterations = it
     report.residual_after = float(res.max())
     if res.max() > max(1e3 * tol, 1e-8):
-        raise _assembly_failure(system, Y0, Y, res, it)
+        raise _assembly_failure(system, Y0, Y, res, it, when=when)
     # rows that are redundant in the assembled pose get their own (large) eps
     system.find_redundant_rows(Y)
     system.set_regularization(system.regularization)

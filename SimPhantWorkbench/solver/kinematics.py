@@ -142,7 +142,7 @@ def kinematic(model, t_end, output_dt, t0=0.0, progress=None):
             Ym, iters = fast
         else:
             try:
-                Ym, rep = assemble(system, Yp)
+                Ym, rep = assemble(system, Yp, when="t = %.6g s" % times[m])
             except AssemblyError as exc:
                 error = (SimulationError, "kinematic analysis stopped at t=%.6g s: the position "
                          "equations have no solution (%s)" % (times[m], exc), times[m])

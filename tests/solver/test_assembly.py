@@ -121,3 +121,99 @@ def test_a_failed_assembly_names_the_misaligned_joint_and_its_gap():
 def test_the_same_loop_aligned_assembles():
     r = _four_bar_with_a_misaligned_pin(0.0).simulate(t_end=0.01, dt=1e-3)
     assert r.constraint_violation()["position"].max() < 1e-8
+
+
+def _driven_four_bar(**drivers):
+    """``zoo.four_bar`` (joints A, B, C, D on one loop, one degree of freedom) with a
+    rotation driver ``<joint>_drive`` on each joint named in ``drivers`` (its position)."""
+    m, _links, joints = four_bar()
+    by_name = {j.name: j for j in joints}
+    for name, position in drivers.items():
+        m.add_driver(by_name[name], position, name=name + "_drive")
+    return m, by_name
+
+
+def test_two_drivers_that_disagree_are_named_as_the_pair_not_the_loop():
+    """Two drivers on one loop that place it differently at t0: the left null space holds
+    every joint of the loop and both drivers; the search names the two drivers, each with
+    its gap, and says the joints hold without them."""
+    m, _ = _driven_four_bar(A=0.0, D=0.1)
+    with pytest.raises(AssemblyError) as e:
+        m.simulate(t_end=0.01, dt=1e-3)
+    text = str(e.value)
+    assert e.value.joints == ["A_drive", "D_drive"]
+    assert "A_drive (0 mm, " in text and "deg apart after assembly) conflicts with D_drive (" in text
+    assert text.endswith("; the joints hold without them")
+    assert "failing" not in text and "not met" not in text
+
+
+def test_the_deletion_filter_drops_a_driver_that_only_agrees():
+    """Three drivers: A and B agree (the crank and its pin both at 0), D does not. Adding
+    them in order fails at D; dropping A keeps the failure (B and D still over-drive the
+    loop differently), dropping B does not: the pair is B and D, not all three."""
+    m, _ = _driven_four_bar(A=0.0, B=0.0, D=0.1)
+    with pytest.raises(AssemblyError) as e:
+        m.simulate(t_end=0.01, dt=1e-3)
+    assert e.value.joints == ["B_drive", "D_drive"]
+    assert "A_drive" not in str(e.value)
+
+
+def test_a_driver_that_contradicts_a_coupler_is_named_with_the_coupler():
+    """A gear coupling the crank and rocker pivots of the four-bar locks it; a driver
+    turning the crank 0.1 rad contradicts it: the pair is the driver and the coupler."""
+    m, joints = _driven_four_bar(A=0.1)
+    m.add_coupler("gear", joints["A"], joints["D"], ratio=2.0, name="gear_AD")
+    with pytest.raises(AssemblyError) as e:
+        m.simulate(t_end=0.01, dt=1e-3)
+    assert e.value.joints == ["A_drive", "gear_AD"]
+    assert "A_drive (" in str(e.value) and "conflicts with gear_AD (" in str(e.value)
+
+
+def test_a_driver_the_joints_cannot_reach_is_named_alone():
+    """A driver that contradicts a fixed joint (the rocker welded to ground locks the loop,
+    the driver turns the crank): the set is that driver alone."""
+    m2, j2 = _driven_four_bar()
+    m2.add_joint("fixed", m2.ground, m2.body("rocker"), frame1=((0.9, 0, 0), np.eye(3)),
+                 frame2=((0.9, 0, 0), np.eye(3)), name="rocker_weld")
+    m2.add_driver(j2["A"], 0.1, name="A_drive")
+    with pytest.raises(AssemblyError) as e:
+        m2.simulate(t_end=0.01, dt=1e-3)
+    assert e.value.joints == ["A_drive"]
+    assert "A_drive (" in str(e.value) and "cannot be met with the joints" in str(e.value)
+    assert "the joints hold without it" in str(e.value)
+
+
+def test_consistent_drivers_and_redundant_loops_still_assemble():
+    m, _ = _driven_four_bar(A=0.1)
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert r.constraint_violation()["position"].max() < 1e-8
+    m, _ = _driven_four_bar(A=0.0, D=0.0)           # over-driven, but consistent at t0
+    r = m.simulate(t_end=0.01, dt=1e-3)
+    assert r.constraint_violation()["position"].max() < 1e-8
+
+
+def test_the_search_is_bounded_by_the_model_size(monkeypatch):
+    """Above ``CONFLICT_MAX_BODIES`` the search is skipped: the message falls back to the
+    elements of the left null space (the loop and both drivers)."""
+    from SimPhantWorkbench.solver import assembly
+    monkeypatch.setattr(assembly, "CONFLICT_MAX_BODIES", 2)
+    m, _ = _driven_four_bar(A=0.0, D=0.1)
+    with pytest.raises(AssemblyError) as e:
+        m.simulate(t_end=0.01, dt=1e-3)
+    assert set(e.value.joints) == {"A", "B", "C", "D", "A_drive", "D_drive"}
+
+
+def test_drivers_that_diverge_over_time_are_named_with_the_time():
+    """Kinematic analysis: two drivers on the loop agree at t0 (both at 0) but turn at
+    different rates: the analysis stops at the first sample and names the two drivers."""
+    from SimPhantWorkbench.solver import SimulationError
+    from SimPhantWorkbench.solver.drivers import MotionFunction
+    m, _ = _driven_four_bar(A=MotionFunction("ramp", value=0.0, rate=1.0),
+                            D=MotionFunction("ramp", value=0.0, rate=2.0))
+    with pytest.raises(SimulationError) as e:
+        m.kinematic(0.5, 0.01)
+    assert e.value.time == pytest.approx(0.01)
+    text = str(e.value)
+    assert "cannot be assembled at t = 0.01 s" in text
+    assert "A_drive (" in text and "conflicts with D_drive (" in text
+    assert len(e.value.result.t) == 1

@@ -151,7 +151,7 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
             % (when, res.max(), iterations))
     found = minimal_conflict(system, Y0, conflict) if len(conflict) > 2 else None
     if found:
-        gaps = ["%s (%s apart after assembly)" % (n, _gap_text(after[n])) for n in found]
+        gaps = ["%s (%s off as the others hold)" % (n, _gap_text(gap)) for n, gap in found]
         if len(found) == 1:
             text = "%s cannot be met with the joints" % gaps[0]
         else:
@@ -159,7 +159,7 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
             if len(found) > 2:
                 text += " (and %s)" % ", ".join(gaps[2:])
         return AssemblyError("%s: %s; the joints hold without %s" % (
-            head, text, "it" if len(found) == 1 else "them"), joints=found)
+            head, text, "it" if len(found) == 1 else "them"), joints=[n for n, _ in found])
     open_ = sorted((n for n in conflict if before[n][0] > tol), key=lambda n: -before[n][0])
     if open_:
         others = sorted(conflict - set(open_))
@@ -181,10 +181,10 @@ CONFLICT_MAX_TRIALS = 40
 
 
 def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
-    """Whether the constraint rows ``rows`` (system rows) alone can be met, starting at
-    ``Y0``: the Newton iteration of ``assemble`` restricted to these rows, with the
+    """The state that meets the constraint rows ``rows`` (system rows) alone, found from
+    ``Y0`` by the Newton iteration of ``assemble`` restricted to these rows, with the
     mass-weighted least-norm step computed densely (a least-squares step where rows are
-    redundant) and the same retraction and step halving. False when the residual stops
+    redundant) and the same retraction and step halving; None when the residual stops
     falling above ``tol``."""
     nb = system.nb
     act = system.active_rows
@@ -195,7 +195,7 @@ def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
     res = system.residuals(Y)[0][rows].max(initial=0.0)
     for _ in range(max_iter):
         if res <= tol:
-            return True
+            return Y
         phi, J, _ = system.constraint_state(Y)
         A = J[sel] * scale[:, None] * msq[None, :]
         x = np.linalg.lstsq(A, -phi[sel] * scale, rcond=1e-10)[0]
@@ -208,17 +208,18 @@ def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
                 break
             step *= 0.5
         else:
-            return False
+            return None
         Y, res = Yn, resn
-    return res <= tol
+    return Y if res <= tol else None
 
 
 def minimal_conflict(system, Y0, names):
     """The smallest set of drivers and couplers, of those named in ``names`` (the
-    elements whose rows disagree), that cannot be met together with all the joints,
-    in model order (drivers, then couplers); None when the joints alone cannot be met,
-    no such set is among ``names``, or the model is too large for the search
-    (``CONFLICT_MAX_BODIES``, ``CONFLICT_MAX_TRIALS``).
+    elements whose rows disagree), that cannot be met together with all the joints, in
+    model order (drivers, then couplers): ``[(name, gap)]``, ``gap`` the element's
+    ``_joint_gaps`` entry where the joints and the other members hold. None when the
+    joints alone cannot be met, no such set is among ``names``, or the model is too large
+    for the search (``CONFLICT_MAX_BODIES``, ``CONFLICT_MAX_TRIALS``).
 
     The search of QuickXplain (Junker 2004) in its linear form, with the joints as
     background: add the candidates one at a time until the assembly fails (the last one
@@ -233,7 +234,8 @@ def minimal_conflict(system, Y0, names):
     order = [d.name for d in system.drivers] + [c.name for c in system.couplers]
     candidates = [n for n in order if n in names and n in rows_of]
     background = [r for n, rs in rows_of.items() if n not in order for r in rs]
-    if not candidates or len(candidates) > CONFLICT_MAX_TRIALS // 2:
+    # trials: the joints, at most one per candidate added and one per candidate dropped
+    if not candidates or 1 + 2 * len(candidates) > CONFLICT_MAX_TRIALS:
         return None
 
     def holds(members):
@@ -241,20 +243,27 @@ def minimal_conflict(system, Y0, names):
                         dtype=np.int64)
         return _holds(system, Y0, rows)
 
-    if not holds([]):
+    if holds([]) is None:
         return None
     chosen = []
     for n in candidates:
         chosen.append(n)
-        if not holds(chosen):
+        if holds(chosen) is None:
             break
     else:
         return None
+    without = {}
     for n in list(chosen[:-1]):
         rest = [m for m in chosen if m != n]
-        if not holds(rest):
+        Y = holds(rest)
+        if Y is None:
             chosen = rest
-    return chosen
+        else:
+            without[n] = Y
+    last = chosen[-1]
+    Y = holds(chosen[:-1]) if len(chosen) > 1 else None
+    without[last] = Y if Y is not None else holds([])
+    return [(n, _joint_gaps(system, without[n])[n]) for n in chosen]
 
 
 #: scaled residual below which a row that is dependent before the projection counts as a

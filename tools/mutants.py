@@ -1982,6 +1982,37 @@ MUTANTS = [
            ["tests/solver/test_assembly.py::test_a_failed_assembly_names_the_misaligned_joint_"
             "and_its_gap"],
            "the gap of a joint that cannot be assembled is shown in m as mm"),
+    Mutant("conflict-no-deletion-filter", "SimPhantWorkbench/solver/assembly.py",
+           "        if holds(rest) is None:\n            chosen = rest\n",
+           "        if False:\n            chosen = rest\n",
+           ["tests/solver/test_assembly.py::test_the_deletion_filter_drops_a_driver_that_only_"
+            "agrees"],
+           "the conflict search keeps every driver added before the failure (no deletion step)"),
+    Mutant("conflict-drivers-not-candidates", "SimPhantWorkbench/solver/assembly.py",
+           "    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
+           "    order = [c.name for c in system.couplers]\n",
+           ["tests/solver/test_assembly.py::test_two_drivers_that_disagree_are_named_as_the_"
+            "pair_not_the_loop"],
+           "the conflict search leaves drivers out: two disagreeing drivers name the whole loop"),
+    Mutant("conflict-couplers-not-candidates", "SimPhantWorkbench/solver/assembly.py",
+           "    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
+           "    order = [d.name for d in system.drivers]\n",
+           ["tests/solver/test_assembly.py::test_a_driver_that_contradicts_a_coupler_is_named_"
+            "with_the_coupler"],
+           "the conflict search counts couplers among the joints: a driver that contradicts a "
+           "gear is named alone"),
+    Mutant("conflict-gap-after-least-squares", "SimPhantWorkbench/solver/assembly.py",
+           "        out.append((n, _joint_gaps(system, Y0 if Y is None else Y)[n]))\n",
+           "        out.append((n, _joint_gaps(system, Y0)[n]))\n",
+           ["tests/solver/test_assembly.py::test_two_drivers_that_disagree_are_named_as_the_"
+            "pair_not_the_loop"],
+           "each conflicting driver's gap is taken as placed, not where the others hold"),
+    Mutant("kinematic-failure-says-t0", "SimPhantWorkbench/solver/kinematics.py",
+           'assemble(system, Yp, when="t = %.6g s" % times[m])',
+           "assemble(system, Yp)",
+           ["tests/solver/test_assembly.py::test_drivers_that_diverge_over_time_are_named_with_"
+            "the_time"],
+           "a kinematic analysis that fails at t > 0 says the joints cannot be assembled at t0"),
     Mutant("outdated-result-used-without-asking", "SimPhantWorkbench/gui/outdated.py",
            "    if not reason:\n        return True\n    answer =",
            "    if True:\n        return True\n    answer =",

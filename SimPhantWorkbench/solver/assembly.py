@@ -234,14 +234,18 @@ def minimal_conflict(system, Y0, names):
     order = [d.name for d in system.drivers] + [c.name for c in system.couplers]
     candidates = [n for n in order if n in names and n in rows_of]
     background = [r for n, rs in rows_of.items() if n not in order for r in rs]
-    # trials: the joints, at most one per candidate added and one per candidate dropped
-    if not candidates or 1 + 2 * len(candidates) > CONFLICT_MAX_TRIALS:
+    # trials: the joints; one per candidate added, dropped, and for each member's gap
+    if not candidates or 1 + 3 * len(candidates) > CONFLICT_MAX_TRIALS:
         return None
+    tried = {}
 
     def holds(members):
-        rows = np.array(sorted(background + [r for n in members for r in rows_of[n]]),
-                        dtype=np.int64)
-        return _holds(system, Y0, rows)
+        key = tuple(members)
+        if key not in tried:
+            rows = np.array(sorted(background + [r for n in members for r in rows_of[n]]),
+                            dtype=np.int64)
+            tried[key] = _holds(system, Y0, rows)
+        return tried[key]
 
     if holds([]) is None:
         return None
@@ -252,18 +256,15 @@ def minimal_conflict(system, Y0, names):
             break
     else:
         return None
-    without = {}
     for n in list(chosen[:-1]):
         rest = [m for m in chosen if m != n]
-        Y = holds(rest)
-        if Y is None:
+        if holds(rest) is None:
             chosen = rest
-        else:
-            without[n] = Y
-    last = chosen[-1]
-    Y = holds(chosen[:-1]) if len(chosen) > 1 else None
-    without[last] = Y if Y is not None else holds([])
-    return [(n, _joint_gaps(system, without[n])[n]) for n in chosen]
+    out = []
+    for n in chosen:
+        Y = holds([m for m in chosen if m != n])
+        out.append((n, _joint_gaps(system, Y0 if Y is None else Y)[n]))
+    return out
 
 
 #: scaled residual below which a row that is dependent before the projection counts as a

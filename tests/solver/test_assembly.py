@@ -1,4 +1,6 @@
 """Initial conditions: projection onto the joints at t0, and the report."""
+import math
+
 import numpy as np
 import pytest
 
@@ -142,11 +144,15 @@ def test_two_drivers_that_disagree_are_named_as_the_pair_not_the_loop():
         m.simulate(t_end=0.01, dt=1e-3)
     text = str(e.value)
     assert e.value.joints == ["A_drive", "D_drive"]
-    # each with its gap where the joints and the other one hold: D is 0.1 rad from
-    # where A's crank angle puts the rocker
-    assert "A_drive (0 mm, " in text
-    assert "deg off as the others hold) conflicts with D_drive (0 mm, 5.73 deg off as " \
-        "the others hold)" in text
+    # each with its gap where the joints and the other one hold: D is 0.1 rad from where
+    # A's crank angle puts the rocker; A is off by the crank angle that D's 0.1 rad gives
+    # (the assembly of the four-bar with D's driver alone)
+    alone, _ = _driven_four_bar(D=0.1)
+    R = alone.simulate(t_end=0.001, dt=1e-3).rotation_matrix("crank")[0]
+    crank = math.degrees(math.acos((np.trace(R) - 1.0) / 2.0))
+    assert crank > 10.0
+    assert "A_drive (0 mm, %.4g deg off as the others hold) conflicts with D_drive (0 mm, " \
+        "5.73 deg off as the others hold)" % crank in text
     assert text.endswith("; the joints hold without them")
     assert "failing" not in text and "not met" not in text
 

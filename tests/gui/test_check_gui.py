@@ -1,7 +1,8 @@
 """The Check model command in the real FreeCAD GUI (under Xvfb) shows the DOF report of
 the selected study: on the bundled slider-crank (a planar loop of spatial revolutes) the
 mobility, the redundant rows by joint label and the joint kinds that remove them; the
-document is left as it was."""
+document is left as it was. On the bundled four-bar with two drivers that disagree, it
+shows the text of the run's error: the two drivers, not the loop."""
 import textwrap
 
 import pytest
@@ -28,11 +29,34 @@ SCRIPT = textwrap.dedent('''
         res["active"] = FreeCADGui.isCommandActive("SimPhant_Check")
         FreeCADGui.runCommand("SimPhant_Check")
         FreeCADGui.updateGui()
-        res["messages"] = seen
+        res["messages"] = list(seen)
         after = [(o.Name, tuple(o.Placement.Base), tuple(o.Placement.Rotation.Q))
                  for o in doc.Objects if hasattr(o, "Placement")]
         res["unchanged"] = before == after
         res["joints"] = [o.Label for o in study.Group if is_type(o, "SimPhant::Joint")]
+
+        # the four-bar with two drivers that disagree: Check model and the run, same text
+        import shutil
+        from SimPhantWorkbench import factory, runner
+        path = os.path.join(TMP, "four_bar.FCStd")
+        shutil.copy(os.path.join(ROOT, "examples", "four_bar.FCStd"), path)
+        bar = FreeCAD.openDocument(path)
+        FreeCADGui.updateGui()
+        study = [o for o in bar.Objects if is_type(o, "SimPhant::Study")][0]
+        factory.make_driver(study, bar.getObject("JointA"), "rotation", "constant",
+                            name="HoldCrank", Angle="0 deg")
+        factory.make_driver(study, bar.getObject("JointD"), "rotation", "constant",
+                            name="HoldRocker", Angle="5 deg")
+        del seen[:]
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(study)
+        FreeCADGui.runCommand("SimPhant_Check")
+        FreeCADGui.updateGui()
+        res["conflict_messages"] = list(seen)
+        try:
+            runner.run_study(study, t_end=0.05)
+        except Exception as exc:
+            res["conflict_run"] = str(exc)
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -65,3 +89,12 @@ def test_check_shows_the_dof_report_of_the_study(gui):
 
 def test_check_leaves_the_document_as_it_was(gui):
     assert gui["unchanged"]
+
+
+def test_check_names_the_two_drivers_that_conflict_as_the_run_does(gui):
+    (kind, _title, text), = gui["conflict_messages"]
+    run = gui["conflict_run"]
+    assert "HoldCrank (0 mm, " in run and "conflicts with HoldRocker (0 mm, 5 deg off" in run
+    solver_text = run.split("Study 'Study': ", 1)[1]
+    assert "Warning: not assembled (%s): analysed at the given positions" % solver_text \
+        in text.splitlines()

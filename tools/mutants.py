@@ -1989,14 +1989,14 @@ MUTANTS = [
             "agrees"],
            "the conflict search keeps every driver added before the failure (no deletion step)"),
     Mutant("conflict-drivers-not-candidates", "SimPhantWorkbench/solver/assembly.py",
-           "    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
-           "    order = [c.name for c in system.couplers]\n",
+           "    return [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
+           "    return [c.name for c in system.couplers]\n",
            ["tests/solver/test_assembly.py::test_two_drivers_that_disagree_are_named_as_the_"
             "pair_not_the_loop"],
            "the conflict search leaves drivers out: two disagreeing drivers name the whole loop"),
     Mutant("conflict-couplers-not-candidates", "SimPhantWorkbench/solver/assembly.py",
-           "    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
-           "    order = [d.name for d in system.drivers]\n",
+           "    return [d.name for d in system.drivers] + [c.name for c in system.couplers]\n",
+           "    return [d.name for d in system.drivers]\n",
            ["tests/solver/test_assembly.py::test_a_driver_that_contradicts_a_coupler_is_named_"
             "with_the_coupler"],
            "the conflict search counts couplers among the joints: a driver that contradicts a "
@@ -2013,6 +2013,12 @@ MUTANTS = [
            ["tests/solver/test_assembly.py::test_drivers_that_diverge_over_time_are_named_with_"
             "the_time"],
            "a kinematic analysis that fails at t > 0 says the joints cannot be assembled at t0"),
+    Mutant("violation-stop-without-diagnosis", "SimPhantWorkbench/solver/simulation.py",
+           "            if exc is not None:\n",
+           "            if False:\n",
+           ["tests/solver/test_assembly.py::test_a_dynamic_run_stopped_by_drivers_that_drift_"
+            "apart_names_them"],
+           "a dynamic run stopped by drivers that drift apart names only the worst joint"),
     Mutant("outdated-result-used-without-asking", "SimPhantWorkbench/gui/outdated.py",
            "    if not reason:\n        return True\n    answer =",
            "    if True:\n        return True\n    answer =",

@@ -18,7 +18,8 @@ from .errors import AssemblyError
 from .joints import ANGULAR_PRIMS
 from .rotations import quat_from_axis_angle, quat_multiply
 
-__all__ = ["assemble", "AssemblyReport", "correction", "minimal_conflict", "retract"]
+__all__ = ["assemble", "AssemblyReport", "correction", "diagnose", "minimal_conflict",
+           "retract"]
 
 
 class AssemblyReport:
@@ -153,7 +154,8 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
     if found:
         gaps = ["%s (%s off as the others hold)" % (n, _gap_text(gap)) for n, gap in found]
         if len(found) == 1:
-            text = "%s cannot be met with the joints" % gaps[0]
+            text = "%s cannot be met with the joints %s" % (gaps[0], ", ".join(
+                sorted(conflict - set(_driver_and_coupler_names(system)))))
         else:
             text = "%s conflicts with %s" % (gaps[0], gaps[1])
             if len(found) > 2:
@@ -178,6 +180,11 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
 CONFLICT_MAX_BODIES = 60
 #: ... and makes at most this many trial assemblies (each a few dense Newton steps)
 CONFLICT_MAX_TRIALS = 40
+
+
+def _driver_and_coupler_names(system):
+    """The names of the drivers, then of the couplers, in model order."""
+    return [d.name for d in system.drivers] + [c.name for c in system.couplers]
 
 
 def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
@@ -231,7 +238,7 @@ def minimal_conflict(system, Y0, names):
     rows_of = {}
     for r in system.active_rows:
         rows_of.setdefault(system.joint_name_of_row(r), []).append(int(r))
-    order = [d.name for d in system.drivers] + [c.name for c in system.couplers]
+    order = _driver_and_coupler_names(system)
     candidates = [n for n in order if n in names and n in rows_of]
     background = [r for n, rs in rows_of.items() if n not in order for r in rs]
     # trials: the joints; one per candidate added, dropped, and for each member's gap
@@ -265,6 +272,21 @@ def minimal_conflict(system, Y0, names):
         Y = holds([m for m in chosen if m != n])
         out.append((n, _joint_gaps(system, Y0 if Y is None else Y)[n]))
     return out
+
+
+def diagnose(system, Y, when):
+    """The ``AssemblyError`` of projecting ``Y`` onto the constraints at ``when`` (e.g.
+    "t = 0.5 s", the loads and drivers already set for it), or None when it assembles:
+    what a run that stopped on a constraint violation says about it. The system's
+    redundant rows and regularisation are left as they were."""
+    saved = (system.redundant.copy(), system.S)
+    try:
+        assemble(system, Y, when=when)
+    except AssemblyError as exc:
+        return exc
+    finally:
+        system.redundant, system.S = saved
+    return None
 
 
 #: scaled residual below which a row that is dependent before the projection counts as a

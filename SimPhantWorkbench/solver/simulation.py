@@ -5,7 +5,7 @@ import time as _time
 import numpy as np
 
 from . import kernels, stability, warmup
-from .assembly import assemble as _assemble
+from .assembly import assemble as _assemble, diagnose
 from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
 from .integrators import method_info
@@ -214,14 +214,21 @@ class _Run:
             return False
         return True
 
-    def _violation_error(self, t, res):
-        """Name the joint with the largest violation (``res``: scaled |Phi| per row)."""
+    def _violation_error(self, t, res, Y):
+        """Name the joint with the largest violation (``res``: scaled |Phi| per row at the
+        state ``Y``) and, when the constraints have no solution there (e.g. drivers that
+        drift apart), the elements that conflict (``assembly.diagnose``)."""
         r = int(np.nanargmax(np.where(np.isfinite(res), res, np.inf)))
-        self.error = (SimulationError,
-                      "integration stopped at t=%.6g s: constraint violation %.3g exceeds the limit "
-                      "%.3g, worst at joint %r (step too large, or the mechanism locks or is "
-                      "driven past a singular position)"
-                      % (t, res[r], self.violation_limit, self.system.joint_name_of_row(r)), t)
+        text = ("integration stopped at t=%.6g s: constraint violation %.3g exceeds the limit "
+                "%.3g, worst at joint %r (step too large, or the mechanism locks or is "
+                "driven past a singular position)"
+                % (t, res[r], self.violation_limit, self.system.joint_name_of_row(r)))
+        if np.all(np.isfinite(Y)):
+            self.system.set_loads(t)
+            exc = diagnose(self.system, Y, "t = %.6g s" % t)
+            if exc is not None:
+                text += "; the constraints have no solution there: %s" % exc
+        self.error = (SimulationError, text, t)
 
     def _nonfinite_error(self, t):
         self.error = (SimulationError,
@@ -287,7 +294,7 @@ class _FixedStepRun(_Run):
                 if self.done > 1 and abs(t_stop - self.times[self.done - 1]) <= 1e-12 * max(
                         1.0, abs(t_stop)):
                     self.done -= 1
-                self._violation_error(t_stop, sysm.residuals(Y)[0])
+                self._violation_error(t_stop, sysm.residuals(Y)[0], Y)
                 return
             k = kend
             if not self._report(tstart[-1] + nsub[-1] * hsub[-1]):
@@ -351,7 +358,7 @@ class _ScipyRun(_Run):
                 return
             res = sysm.residuals(y)[0]
             if not res.max(initial=0.0) <= self.violation_limit:
-                self._violation_error(solver.t, res)
+                self._violation_error(solver.t, res, y)
                 return
             if self.done < len(self.times) and self.times[self.done] <= solver.t:
                 dense = solver.dense_output()

@@ -189,7 +189,9 @@ def test_a_driver_the_joints_cannot_reach_is_named_alone():
     with pytest.raises(AssemblyError) as e:
         m2.simulate(t_end=0.01, dt=1e-3)
     assert e.value.joints == ["A_drive"]
-    assert "A_drive (" in str(e.value) and "cannot be met with the joints" in str(e.value)
+    assert "A_drive (" in str(e.value)
+    assert "cannot be met with the joints A, B, C, D, rocker_weld; the joints hold without it" \
+        in str(e.value)
     assert "the joints hold without it" in str(e.value)
 
 
@@ -227,3 +229,20 @@ def test_drivers_that_diverge_over_time_are_named_with_the_time():
     assert "cannot be assembled at t = 0.01 s" in text
     assert "A_drive (" in text and "conflicts with D_drive (" in text
     assert len(e.value.result.t) == 1
+
+
+def test_a_dynamic_run_stopped_by_drivers_that_drift_apart_names_them():
+    """The same drivers in a dynamic run: the constraint violation grows until the run
+    stops; the message adds that the constraints have no solution there and names the
+    two drivers, not the loop."""
+    from SimPhantWorkbench.solver import SimulationError
+    from SimPhantWorkbench.solver.drivers import MotionFunction
+    m, _ = _driven_four_bar(A=MotionFunction("ramp", value=0.0, rate=1.0),
+                            D=MotionFunction("ramp", value=0.0, rate=2.0))
+    with pytest.raises(SimulationError) as e:
+        m.simulate(t_end=0.5, dt=1e-3)
+    text = str(e.value)
+    assert "constraint violation" in text
+    assert "; the constraints have no solution there: the joints cannot be assembled at " \
+        "t = %.6g s" % e.value.time in text
+    assert "A_drive (" in text and "conflicts with D_drive (" in text

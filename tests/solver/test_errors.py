@@ -138,6 +138,7 @@ def test_exploding_constraints_stop_with_time_and_partial_result():
     err = e.value
     assert 0.0 < err.time < 5.0
     assert "constraint violation" in str(err) and "joint 'J" in str(err)
+    assert "no solution" not in str(err)        # the joints can be met: the step is too large
     part = err.result
     assert 1 <= len(part.t) and part.t[-1] <= err.time + 1e-12
     assert np.all(np.isfinite(part.position(bodies[-1])))

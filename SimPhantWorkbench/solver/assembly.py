@@ -150,7 +150,7 @@ def _assembly_failure(system, Y0, Y, res, iterations, tol=1e-6, when="t0"):
     before, after = _joint_gaps(system, Y0), _joint_gaps(system, Y)
     head = ("the joints cannot be assembled at %s (residual %.3g after %d iterations)"
             % (when, res.max(), iterations))
-    found = minimal_conflict(system, Y0, conflict) if len(conflict) > 2 else None
+    found = minimal_conflict(system, Y0) if len(conflict) > 2 else None
     if found:
         gaps = ["%s (%s off as the others hold)" % (n, _gap_text(gap)) for n, gap in found]
         if len(found) == 1:
@@ -220,13 +220,12 @@ def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
     return Y if res <= tol else None
 
 
-def minimal_conflict(system, Y0, names):
-    """The smallest set of drivers and couplers, of those named in ``names`` (the
-    elements whose rows disagree), that cannot be met together with all the joints, in
-    model order (drivers, then couplers): ``[(name, gap)]``, ``gap`` the element's
-    ``_joint_gaps`` entry where the joints and the other members hold. None when the
-    joints alone cannot be met, no such set is among ``names``, or the model is too large
-    for the search (``CONFLICT_MAX_BODIES``, ``CONFLICT_MAX_TRIALS``).
+def minimal_conflict(system, Y0):
+    """The smallest set of drivers and couplers that cannot be met together with all the
+    joints from ``Y0``, in model order (drivers, then couplers): ``[(name, gap)]``,
+    ``gap`` the element's ``_joint_gaps`` entry where the joints and the other members
+    hold. None when the joints alone cannot be met, the drivers and couplers can, or the
+    model is too large for the search (``CONFLICT_MAX_BODIES``, ``CONFLICT_MAX_TRIALS``).
 
     The search of QuickXplain (Junker 2004) in its linear form, with the joints as
     background: add the candidates one at a time until the assembly fails (the last one
@@ -239,7 +238,7 @@ def minimal_conflict(system, Y0, names):
     for r in system.active_rows:
         rows_of.setdefault(system.joint_name_of_row(r), []).append(int(r))
     order = _driver_and_coupler_names(system)
-    candidates = [n for n in order if n in names and n in rows_of]
+    candidates = [n for n in order if n in rows_of]
     background = [r for n, rs in rows_of.items() if n not in order for r in rs]
     # trials: the joints; one per candidate added, dropped, and for each member's gap
     if not candidates or 1 + 3 * len(candidates) > CONFLICT_MAX_TRIALS:

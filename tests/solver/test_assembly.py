@@ -246,3 +246,23 @@ def test_a_dynamic_run_stopped_by_drivers_that_drift_apart_names_them():
     assert "; the constraints have no solution there: the joints cannot be assembled at " \
         "t = %.6g s" % e.value.time in text
     assert "A_drive (" in text and "conflicts with D_drive (" in text
+
+
+def test_a_locked_loop_names_the_driver_that_moves_it_and_the_loop():
+    """An over-constrained loop that holds as placed but cannot move: joint C's axis tilted
+    1 deg out of parallel locks the spatial four-bar. The crank's driver turns it 0.01 rad
+    by the first sample, which the joints cannot follow: the analysis names the driver,
+    0.01 rad off, and the joints of the loop it cannot be met with."""
+    from SimPhantWorkbench.solver import SimulationError
+    from SimPhantWorkbench.solver.drivers import MotionFunction
+    m, joints = _driven_four_bar(A=MotionFunction("ramp", value=0.0, rate=1.0))
+    a = math.radians(1.0)
+    tilt = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
+    C = joints["C"]
+    C.frame1 = (C.frame1[0], C.frame1[1] @ tilt)
+    C.frame2 = (C.frame2[0], C.frame2[1] @ tilt)
+    with pytest.raises(SimulationError) as e:
+        m.kinematic(0.5, 0.01)
+    assert e.value.time == pytest.approx(0.01)
+    assert "A_drive (0 mm, %.4g deg off as the others hold) cannot be met with the joints " \
+        "A, B, C, D; the joints hold without it" % math.degrees(0.01) in str(e.value)

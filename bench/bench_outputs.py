@@ -83,11 +83,11 @@ def git(*args):
 def build_document(path, n=N_LINKS):
     """The n-link CAD chain saved at ``path``; returns nothing (the document is closed)."""
     import FreeCAD
-    import make_examples as mx
+    import example_parts as mx
     from SimPhantWorkbench import factory
     doc = mx.new_document("BenchChain%d" % n)
     length = 100.0
-    pin = mx._y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
+    pin = mx.y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
     pin.Label = "Pin"
     links = []
     for i in range(n):

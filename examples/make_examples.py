@@ -3,9 +3,12 @@
 Every model is made of ``Part::Box``, ``Part::Cylinder`` and ``Part::Cone``
 features (links are a box fused with two round end bosses, ``Part::MultiFuse``)
 and set up through the factory API only (``make_study``, ``make_body``,
-``make_joint``, ``make_spring``, ``make_joint_spring``), exactly as a script in the FreeCAD Python console would do it.
-Joints are picked on geometry: the circular edge of a boss or pin, a face, a
-straight edge; the element names are found by geometry, not hard-coded.
+``make_joint``, ``make_spring``, ``make_joint_spring``, ``make_force_element``,
+``make_joint_actuator``, ``make_driver``, ``make_coupler``), exactly as a script in the
+FreeCAD Python console would do it. Joints are picked on geometry: the circular edge of
+a boss or pin, a face, a straight edge; the element names are found by geometry, not
+hard-coded (``example_parts.py``: the primitives and these helpers;
+``gui_document.py``: the view data saved with each file).
 
 Planar mechanisms move in the x-z plane (gravity -z); each link lies in its own
 slab along y, as real links are stacked, so the hinge circles of two
@@ -23,7 +26,15 @@ spinning_top        a cone on a spherical joint at its tip, spinning at 100 rev/
 quarter_car         quarter-car suspension: body and wheel on vertical slides, a
                     spring-damper between them and a tyre spring, settling under gravity
 door                a flap door hinged at its top edge, released 70 deg open, closing
-                    under its own weight against a torsional spring and damper
+                    under its own weight and a preloaded closer spring, slowed by a
+                    damper, onto an end stop (the frame) that then holds it
+gear_train          an 18-tooth pinion spinning at 5 rev/s drives a 42-tooth wheel
+                    (a gear coupler of their two hinges)
+steering            rack-and-pinion steering: a driver turns the steering column one
+                    turn either way, the pinion (pitch radius 10 mm) moves the rack
+                    against the tie rods' spring (a kinematic analysis)
+lead_screw          a screw jack: a motor torque turns a lead screw (lead 10 mm) in a
+                    fixed nut, lifting it 150 mm onto an end stop
 ==================  ============================================================
 
 Usage::
@@ -39,147 +50,21 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+for _path in (ROOT, HERE):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 
 import numpy as np  # noqa: E402
 
 import FreeCAD  # noqa: E402
-import Part  # noqa: E402,F401  (registers the Part feature types)
+import Part  # noqa: E402
 
 from SimPhantWorkbench import factory  # noqa: E402
 
-V = FreeCAD.Vector
-
-#: density of the links [kg/m^3] (aluminium) and of the slider and the top (steel)
-ALUMINIUM = 2700.0
-STEEL = 7850.0
-
-#: link cross-section [mm]: thickness along y (the slab), width in the x-z plane,
-#: radius of the end bosses
-THICKNESS = 10.0
-WIDTH = 16.0
-BOSS = 12.0
-
-
-# ============================================================================ geometry helpers
-
-def find_element(obj, kind, point, axis=None, tol=1e-6):
-    """Name ("Edge7") of the ``kind`` element of ``obj``'s shape at ``point`` (mm, world).
-
-    Edges: circles/arcs by centre (and axis parallel to ``axis`` if given), other
-    edges by mid-point. Faces: by centre of mass. Vertices: by position.
-    """
-    shape = obj.Shape
-    target = V(*point)
-    items = {"Vertex": shape.Vertexes, "Edge": shape.Edges, "Face": shape.Faces}[kind]
-    for i, e in enumerate(items, start=1):
-        if kind == "Vertex":
-            p = e.Point
-        elif kind == "Edge":
-            curve = e.Curve
-            if isinstance(curve, Part.Circle):
-                p = curve.Center
-                if axis is not None and abs(abs(curve.Axis.dot(V(*axis))) - 1.0) > 1e-9:
-                    continue
-            else:
-                if axis is not None:
-                    continue
-                p = e.valueAt(0.5 * (e.FirstParameter + e.LastParameter))
-        else:
-            p = e.CenterOfMass
-        if (p - target).Length < tol:
-            return "%s%d" % (kind, i)
-    raise RuntimeError("no %s of '%s' at %s" % (kind, obj.Label, tuple(point)))
-
-
-def _y_cylinder(doc, name, x, z, y0, length, radius):
-    """``Part::Cylinder`` with its axis along +y, from ``y0`` to ``y0 + length``."""
-    cyl = doc.addObject("Part::Cylinder", name)
-    cyl.Radius = radius
-    cyl.Height = length
-    cyl.Placement = FreeCAD.Placement(V(x, y0, z), FreeCAD.Rotation(V(1, 0, 0), -90))
-    return cyl
-
-
-def _hide(obj):
-    """Hide a boolean's input: the App-side ``Visibility`` is saved with the document even
-    headless (no GuiDocument.xml), so FreeCAD's GUI opens the example with only the fused
-    links shown (the inputs do not move in playback)."""
-    obj.Visibility = False
-    if obj.ViewObject is not None:
-        obj.ViewObject.Visibility = False
-
-
-def make_link(doc, name, label, p1, p2, y0, thickness=THICKNESS, width=WIDTH, boss=BOSS,
-              flywheel=0.0):
-    """A flat bar between the hinge points ``p1``, ``p2`` ((x, z) in mm), in the slab
-    ``y0 <= y <= y0 + thickness``, with round bosses centred on the hinge points
-    (and a flywheel disc of radius ``flywheel`` about ``p1`` if given).
-
-    A ``Part::MultiFuse`` of a ``Part::Box`` and ``Part::Cylinder`` features
-    (axis y), labelled ``label``. The hinge circles are the boss (or flywheel)
-    edges on the slab's faces.
-    """
-    (x1, z1), (x2, z2) = p1, p2
-    length = math.hypot(x2 - x1, z2 - z1)
-    phi = math.degrees(math.atan2(z2 - z1, x2 - x1))
-    bar = doc.addObject("Part::Box", name + "Bar")
-    bar.Length, bar.Width, bar.Height = length, thickness, width
-    rot = FreeCAD.Rotation(V(0, 1, 0), -phi)          # box x axis -> p1 -> p2
-    base = V(x1, y0, z1) - rot.multVec(V(0, 0, width / 2.0))
-    bar.Placement = FreeCAD.Placement(base, rot)
-    b1 = _y_cylinder(doc, name + "Boss1", x1, z1, y0, thickness, boss)
-    b2 = _y_cylinder(doc, name + "Boss2", x2, z2, y0, thickness, boss)
-    parts = [bar, b1, b2]
-    if flywheel:
-        parts.append(_y_cylinder(doc, name + "Flywheel", x1, z1, y0, thickness, flywheel))
-    link = doc.addObject("Part::MultiFuse", name)
-    link.Shapes = parts
-    link.Label = label
-    for o in parts:
-        _hide(o)
-    return link
-
-
-def hinge(obj, x, z, y):
-    """The circular edge of ``obj`` centred on (x, y, z) with its axis along y."""
-    return (obj, find_element(obj, "Edge", (x, y, z), axis=(0, 1, 0)))
-
-
-def _perp(u):
-    """``y x u`` for u = (x, z): the velocity of a point at ``u`` from the axis of a
-    rotation about +y at unit rate, as (x, z)."""
-    return (u[1], -u[0])
-
-
-def set_planar_motion(body, omega_y, point, v_point=(0.0, 0.0)):
-    """Give ``body`` a rigid motion in the x-z plane, consistent with its joints.
-
-    ``omega_y`` [rad/s] about +y; ``point`` (x, z) [mm] a point of the body moving at
-    ``v_point`` (x, z) [mm/s]. Sets the CoG velocity (from the body's computed CoG)
-    and the angular velocity, so the solver's initial velocity projection has
-    nothing to correct.
-    """
-    cog = body.CoG
-    w = _perp((cog.x - point[0], cog.z - point[1]))
-    body.InitialVelocity = V(v_point[0] + omega_y * w[0], 0.0, v_point[1] + omega_y * w[1])
-    body.InitialAngularVelocity = V(0.0, math.degrees(omega_y), 0.0)
-
-
-def new_document(name):
-    if name in FreeCAD.listDocuments():
-        FreeCAD.closeDocument(name)
-    return FreeCAD.newDocument(name)
-
-
-def new_study(doc, end_time, time_step=1e-3, output_interval=0.01):
-    study = factory.make_study(doc)
-    study.EndTime = end_time
-    study.TimeStep = time_step
-    study.OutputInterval = output_interval
-    study.Integrator = "rk4"
-    return study
+from example_parts import (ALUMINIUM, STEEL, THICKNESS, V, face_at, find_element,  # noqa: E402
+                           hide, hinge, make_link, new_document, new_study, perp,
+                           set_planar_motion, y_cylinder)
+from gui_document import DEFAULT_VIEW, add_gui_document, gui_document_xml  # noqa: E402
 
 
 # ============================================================================ the examples
@@ -192,7 +77,7 @@ def build_pendulum(doc):
     theta0 = math.radians(30.0)
     length = 300.0
     tip = (length * math.sin(theta0), -length * math.cos(theta0))
-    pin = _y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
+    pin = y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
     pin.Label = "Pin"
     bar = make_link(doc, "PendulumBar", "Pendulum bar", (0.0, 0.0), tip, 0.0)
     doc.recompute()
@@ -208,7 +93,7 @@ def build_double_pendulum(doc):
     """Two 200 mm bars, the first released horizontal, the second at 45 deg below it."""
     a = (200.0, 0.0)
     b = (200.0 + 200.0 * math.cos(math.radians(-45.0)), 200.0 * math.sin(math.radians(-45.0)))
-    pin = _y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
+    pin = y_cylinder(doc, "Pin", 0.0, 0.0, -20.0, 20.0, 6.0)
     pin.Label = "Pin"
     upper = make_link(doc, "UpperBar", "Upper bar", (0.0, 0.0), a, 0.0)
     lower = make_link(doc, "LowerBar", "Lower bar", a, b, THICKNESS)
@@ -241,7 +126,7 @@ def build_slider_crank(doc, motor_rpm=None):
     th = math.radians(45.0)
     pin = (r * math.cos(th), r * math.sin(th))
     xs = pin[0] + math.sqrt(rod ** 2 - pin[1] ** 2)
-    post = _y_cylinder(doc, "Post", 0.0, 0.0, -20.0, 20.0, 8.0)
+    post = y_cylinder(doc, "Post", 0.0, 0.0, -20.0, 20.0, 8.0)
     post.Label = "Crank post"
     crank = make_link(doc, "CrankLink", "Crank link", (0.0, 0.0), pin, 0.0, flywheel=45.0)
     rodlink = make_link(doc, "RodLink", "Connecting rod link", pin, (xs, 0.0), THICKNESS)
@@ -272,11 +157,11 @@ def build_slider_crank(doc, motor_rpm=None):
     # crank at 2 rev/s (counter-clockwise seen from -y: the crank pin rises first);
     # rod and slider velocities follow from the loop, so nothing needs projecting
     w_crank = -2.0 * 2.0 * math.pi
-    v_pin = tuple(w_crank * c for c in _perp(pin))
+    v_pin = tuple(w_crank * c for c in perp(pin))
     w_rod = v_pin[1] / (xs - pin[0])                      # the wrist pin moves along x only
     set_planar_motion(b_crank, w_crank, (0.0, 0.0))
     set_planar_motion(b_rod, w_rod, pin, v_pin)
-    v_wrist = v_pin[0] + w_rod * _perp((xs - pin[0], -pin[1]))[0]
+    v_wrist = v_pin[0] + w_rod * perp((xs - pin[0], -pin[1]))[0]
     set_planar_motion(b_slider, 0.0, (xs, 0.0), (v_wrist, 0.0))
     factory.make_joint(study, "revolute", hinge(post, 0, 0, 0.0), hinge(crank, 0, 0, 0.0),
                        name="CrankPivot")
@@ -318,12 +203,12 @@ def build_four_bar(doc):
     """Crank-rocker four-bar (Grashof: 80 + 220 <= 160 + 200), a closed loop of
     three moving links on two fixed pivots; the crank starts at 3 rev/s."""
     a, b, c, d = four_bar_points()
-    pa = _y_cylinder(doc, "PivotA", a[0], a[1], -20.0, 20.0, 8.0)
+    pa = y_cylinder(doc, "PivotA", a[0], a[1], -20.0, 20.0, 8.0)
     pa.Label = "Pivot pin A"
     crank = make_link(doc, "CrankLink", "Crank link", a, b, 0.0)
     coupler = make_link(doc, "CouplerLink", "Coupler link", b, c, THICKNESS)
     rocker = make_link(doc, "RockerLink", "Rocker link", d, c, 2 * THICKNESS)
-    pd = _y_cylinder(doc, "PivotD", d[0], d[1], 3 * THICKNESS, 20.0, 8.0)
+    pd = y_cylinder(doc, "PivotD", d[0], d[1], 3 * THICKNESS, 20.0, 8.0)
     pd.Label = "Pivot pin D"
     doc.recompute()
     study = new_study(doc, end_time=3.0)
@@ -334,9 +219,9 @@ def build_four_bar(doc):
     b_rocker = factory.make_body(study, rocker, density=ALUMINIUM, name="Rocker")
     # crank at 3 rev/s; coupler and rocker rates from v_B + w_cp (y x BC) = w_r (y x DC)
     w_crank = -3.0 * 2.0 * math.pi
-    v_b = tuple(w_crank * q for q in _perp(b))
-    pbc = _perp((c[0] - b[0], c[1] - b[1]))
-    pdc = _perp((c[0] - d[0], c[1] - d[1]))
+    v_b = tuple(w_crank * q for q in perp(b))
+    pbc = perp((c[0] - b[0], c[1] - b[1]))
+    pdc = perp((c[0] - d[0], c[1] - d[1]))
     w_cp, w_r = np.linalg.solve([[pbc[0], -pdc[0]], [pbc[1], -pdc[1]]], [-v_b[0], -v_b[1]])
     set_planar_motion(b_crank, w_crank, a)
     set_planar_motion(b_coupler, w_cp, b, v_b)
@@ -393,10 +278,6 @@ def build_spinning_top(doc):
 SUSPENSION_K, SUSPENSION_C, TYRE_K = 20.0, 1.5, 200.0
 
 
-def _face_at(obj, point):
-    return (obj, find_element(obj, "Face", point))
-
-
 def build_quarter_car(doc):
     """Quarter-car suspension: a steel block (sprung mass, ~255 kg) and a steel wheel
     (~35 kg) slide vertically (prismatic joints); a spring-damper (20 N/mm, 1.5 N s/mm)
@@ -416,10 +297,10 @@ def build_quarter_car(doc):
     factory.make_body(study, road, fixed=True, name="Ground")
     factory.make_body(study, block, density=STEEL, name="Sprung")
     factory.make_body(study, wheel, density=STEEL, name="Unsprung")
-    road_top = _face_at(road, (0, 0, 0))
-    body_bottom = _face_at(block, (0, 0, 400))
-    wheel_top = _face_at(wheel, (0, 0, 150))
-    wheel_bottom = _face_at(wheel, (0, 0, 50))
+    road_top = face_at(road, (0, 0, 0))
+    body_bottom = face_at(block, (0, 0, 400))
+    wheel_top = face_at(wheel, (0, 0, 150))
+    wheel_bottom = face_at(wheel, (0, 0, 50))
     factory.make_joint(study, "prismatic", road_top, body_bottom, name="BodyGuide")
     factory.make_joint(study, "prismatic", body_bottom, wheel_top, name="WheelGuide")
     factory.make_spring(study, body_bottom, wheel_top, SUSPENSION_K, damping=SUSPENSION_C,
@@ -429,33 +310,50 @@ def build_quarter_car(doc):
 
 
 #: door: opened by this angle [deg] at the start; hinge spring [N mm/deg] and damper
-#: [N mm s/deg]
-DOOR_OPEN, DOOR_K, DOOR_C = 70.0, 1000.0, 500.0
+#: [N mm s/deg]; the spring's rest angle past the closed position [deg] (its preload
+#: holds the door shut)
+DOOR_OPEN, DOOR_K, DOOR_C, DOOR_PRELOAD = 70.0, 1000.0, 2000.0, 10.0
+#: the door's end stop on the frame: stiffness (its moment at 1 deg of penetration, per
+#: deg) [N mm/deg], exponent and maximum damping [N mm s/deg] of the IMPACT law
+DOOR_STOP_K, DOOR_STOP_E, DOOR_STOP_C = 1e5, 1.5, 5e3
+
+
+def joint_frame(study, joint):
+    """Origin [mm] and axes (3 x 3 columns x, y, z, world) of ``joint``'s first frame as
+    the solver sets it up from the picked geometry: the sign of the z axis, about and
+    along which joint angles and slides count, is the picked element's."""
+    from SimPhantWorkbench import conversion
+    origin, axes = conversion.convert(study).solver_joint(joint).frame1
+    return np.asarray(origin) * 1e3, np.asarray(axes)
 
 
 def build_door(doc):
     """A 600 mm wide, 800 mm tall aluminium flap door hinged along its top edge (axis y),
-    released 70 deg open: it swings shut under its own weight, slowed by a torsional
-    spring (rest at the closed position) and a damper in the hinge."""
+    released 70 deg open: it swings shut under its own weight and a door-closer spring
+    (its rest 10 deg past the closed position) slowed by a damper in the hinge, and
+    strikes an end stop (the frame) at the closed position, where the spring's preload
+    keeps it."""
     phi = math.radians(DOOR_OPEN)
     tip = (800.0 * math.sin(phi), -800.0 * math.cos(phi))
-    pin = _y_cylinder(doc, "HingePin", 0.0, 0.0, -20.0, 20.0, 8.0)
+    pin = y_cylinder(doc, "HingePin", 0.0, 0.0, -20.0, 20.0, 8.0)
     pin.Label = "Hinge pin"
     door = make_link(doc, "Door", "Door", (0.0, 0.0), tip, 0.0, thickness=600.0,
                      width=20.0, boss=15.0)
     doc.recompute()
-    study = new_study(doc, end_time=4.0)
+    study = new_study(doc, end_time=4.0, output_interval=1e-3)
     factory.make_body(study, pin, fixed=True, name="Frame")
     factory.make_body(study, door, density=ALUMINIUM, name="DoorLeaf")
     hinge_joint = factory.make_joint(study, "revolute", hinge(pin, 0, 0, 0.0),
                                      hinge(door, 0, 0, 0.0), name="Hinge")
     # closed = the door turned back by DOOR_OPEN about +y; the joint angle is measured
     # about the joint's z axis, whose sign the picked circle decides
-    from SimPhantWorkbench import conversion
-    z = conversion.convert(study).solver_joint(hinge_joint).frame1[1][:, 2]
-    rest = DOOR_OPEN if z[1] > 0 else -DOOR_OPEN
-    factory.make_joint_spring(study, hinge_joint, DOOR_K, damping=DOOR_C, rest=rest,
-                              name="HingeSpring")
+    sense = 1.0 if joint_frame(study, hinge_joint)[1][1, 2] > 0 else -1.0
+    factory.make_joint_spring(study, hinge_joint, DOOR_K, damping=DOOR_C,
+                              rest=sense * (DOOR_OPEN + DOOR_PRELOAD), name="HingeSpring")
+    side = "upper" if sense > 0 else "lower"
+    factory.make_force_element(study, "joint_stop", joint=hinge_joint, name="DoorStop",
+                               stiffness=DOOR_STOP_K, exponent=DOOR_STOP_E,
+                               damping=DOOR_STOP_C, **{side: sense * DOOR_OPEN})
     return study
 
 
@@ -475,9 +373,9 @@ def build_gear_train(doc):
     study = new_study(doc, end_time=3.0)
     gears = []
     for name, label, r, x in (("Pinion", "Pinion", r1, 0.0), ("Wheel", "Wheel", r2, r1 + r2)):
-        pin = _y_cylinder(doc, name + "Pin", x, 0.0, -20.0, 20.0, 5.0)
+        pin = y_cylinder(doc, name + "Pin", x, 0.0, -20.0, 20.0, 5.0)
         pin.Label = label + " pin"
-        disc = _y_cylinder(doc, name + "Disc", x, 0.0, 0.0, 10.0, r)
+        disc = y_cylinder(doc, name + "Disc", x, 0.0, 0.0, 10.0, r)
         disc.Label = label + " disc"
         gears.append((pin, disc, x, label))
     doc.recompute()
@@ -492,6 +390,130 @@ def build_gear_train(doc):
     return study
 
 
+#: steering: pinion pitch radius [mm], steering-wheel amplitude [deg] and frequency
+#: [Hz] of the driver, stiffness of the tie rods and tyres on the rack [N/mm]
+STEER_RADIUS, STEER_TURN, STEER_FREQUENCY, STEER_K = 10.0, 360.0, 0.5, 2.0
+
+
+def z_cylinder(doc, name, x, y, z0, height, radius):
+    """``Part::Cylinder`` with its axis along +z, from ``z0`` to ``z0 + height``."""
+    cyl = doc.addObject("Part::Cylinder", name)
+    cyl.Radius, cyl.Height = radius, height
+    cyl.Placement.Base = V(x, y, z0)
+    return cyl
+
+
+def box(doc, name, label, lo, hi):
+    """``Part::Box`` between the corners ``lo`` and ``hi`` (x, y, z) [mm]."""
+    b = doc.addObject("Part::Box", name)
+    b.Length, b.Width, b.Height = (h - l for l, h in zip(lo, hi))
+    b.Placement.Base = V(*lo)
+    b.Label = label
+    return b
+
+
+def fused(doc, name, label, parts):
+    """``Part::MultiFuse`` of ``parts`` (hidden), labelled ``label``."""
+    obj = doc.addObject("Part::MultiFuse", name)
+    obj.Shapes = parts
+    obj.Label = label
+    for o in parts:
+        hide(o)
+    return obj
+
+
+def build_steering(doc):
+    """Rack-and-pinion steering: a steering column (a steel pinion of pitch radius 10 mm
+    at its foot, a shaft, a steering wheel; axis z) turns in a bearing and moves a steel
+    rack (500 mm) sliding along x in its housing, against the tie rods and tyres (a
+    linear spring, 2 N/mm, on the rack's slide). A driver turns the steering wheel one
+    turn either way at 0.5 Hz (a kinematic analysis): the rack travels 2 pi x 10 mm per
+    turn; the driver's torque is what it takes."""
+    r = STEER_RADIUS
+    rack = box(doc, "RackBar", "Rack bar", (-250.0, -20.0, -10.0), (250.0, 0.0, 10.0))
+    housing = box(doc, "RackHousing", "Rack housing", (-180.0, -20.0, -30.0),
+                  (180.0, 0.0, -10.0))
+    bearing = z_cylinder(doc, "PinionBearing", 0.0, r, -40.0, 30.0, 6.0)
+    bearing.Label = "Pinion bearing"
+    column = fused(doc, "SteeringColumn", "Steering column", [
+        z_cylinder(doc, "Pinion", 0.0, r, -10.0, 20.0, r),
+        z_cylinder(doc, "ColumnShaft", 0.0, r, 10.0, 290.0, 6.0),
+        z_cylinder(doc, "SteeringWheel", 0.0, r, 300.0, 8.0, 100.0)])
+    doc.recompute()
+    study = new_study(doc, end_time=4.0)
+    study.AnalysisMode = "Kinematic"
+    factory.make_body(study, housing, fixed=True, name="Housing")
+    factory.make_body(study, bearing, fixed=True, name="Bearing")
+    b_column = factory.make_body(study, column, density=STEEL, name="Column")
+    b_rack = factory.make_body(study, rack, density=STEEL, name="Rack")
+    axis = (0, 0, 1)
+    pivot = factory.make_joint(
+        study, "revolute", (bearing, find_element(bearing, "Edge", (0, r, -10), axis)),
+        (column, find_element(column, "Edge", (0, r, -10), axis)), name="ColumnPivot")
+    # the rack's and the housing's back edges along x on the pitch line's plane y = 0
+    slide = factory.make_joint(
+        study, "prismatic", (housing, find_element(housing, "Edge", (0, 0, -10))),
+        (rack, find_element(rack, "Edge", (0, 0, -10))), name="RackSlide")
+    # the pitch point (0, 0) is at -r y from the pinion's centre: turned by theta about
+    # +z the pinion moves the rack by r theta along +x, whatever senses the picked
+    # elements gave the joint axes
+    x_rack, z_pinion = joint_frame(study, slide)[1][0, 2], joint_frame(study, pivot)[1][2, 2]
+    factory.make_coupler(study, pivot, slide, "rack_pinion", name="Mesh",
+                         Radius=r * math.copysign(1.0, x_rack) * math.copysign(1.0, z_pinion))
+    # started at the driver's rate at t = 0 (amplitude x 2 pi f about the joint axis), the
+    # column about +z (its CoG on the axis) and the rack along x by r times that
+    rate = math.radians(STEER_TURN) * 2.0 * math.pi * STEER_FREQUENCY \
+        * math.copysign(1.0, z_pinion)
+    b_column.InitialAngularVelocity = V(0.0, 0.0, math.degrees(rate))
+    b_rack.InitialVelocity = V(r * rate, 0.0, 0.0)
+    factory.make_joint_spring(study, slide, STEER_K, name="TieRods")
+    factory.make_driver(study, pivot, "rotation", "harmonic", name="SteeringDriver",
+                        AngleAmplitude=STEER_TURN, Frequency=STEER_FREQUENCY)
+    return study
+
+
+#: lead screw: lead [mm] (right-handed), the motor's torque [N m], the screw's travel to
+#: its end stop [mm]; the stop's stiffness (its force at 1 mm, per mm) [N/mm], exponent,
+#: maximum damping [N s/mm] and the penetration where it is reached [mm]
+LEAD, SCREW_TORQUE, SCREW_TRAVEL = 10.0, 0.0144, 150.0
+SCREW_STOP_K, SCREW_STOP_E, SCREW_STOP_C, SCREW_STOP_D = 500.0, 1.5, 8.0, 0.3
+
+
+def build_lead_screw(doc):
+    """A screw jack: a steel lead screw (12 mm, lead 10 mm, right-handed) with a round
+    cap at its top turns in a nut block fixed on a base plate (a cylindrical joint with a
+    screw coupler: it advances 10 mm per turn). A motor torque of 0.0144 N m on the screw
+    lifts it against its weight until its cap strikes an end stop 150 mm up, where the
+    motor keeps it pressed."""
+    frame = fused(doc, "JackFrame", "Frame", [
+        box(doc, "BasePlate", "Base plate", (-60.0, -60.0, -15.0), (60.0, 60.0, 0.0)),
+        box(doc, "NutBlock", "Nut block", (-25.0, -25.0, 0.0), (25.0, 25.0, 40.0))])
+    screw = fused(doc, "LeadScrew", "Lead screw", [
+        z_cylinder(doc, "ScrewRod", 0.0, 0.0, 20.0, 300.0, 6.0),
+        z_cylinder(doc, "ScrewCap", 0.0, 0.0, 320.0, 8.0, 25.0)])
+    doc.recompute()
+    study = new_study(doc, end_time=3.0, time_step=1e-4, output_interval=1e-4)
+    factory.make_body(study, frame, fixed=True, name="Frame")
+    factory.make_body(study, screw, density=STEEL, name="Screw")
+    thread = factory.make_joint(
+        study, "cylindrical", face_at(frame, (0, 0, 40)),
+        (screw, find_element(screw, "Edge", (0, 0, 20), (0, 0, 1))), name="Thread")
+    factory.make_coupler(study, thread, None, "screw", name="ScrewThread", Lead=LEAD)
+    # a right-handed screw rises turning counter-clockwise seen from above (about +z)
+    origin, axes = joint_frame(study, thread)
+    sense = math.copysign(1.0, axes[2, 2])
+    factory.make_joint_actuator(study, thread, sense * SCREW_TORQUE, dof="rotation",
+                                name="Motor")
+    start = float(axes[:, 2] @ (np.array([0.0, 0.0, 20.0]) - origin))
+    side = "upper" if sense > 0 else "lower"
+    factory.make_force_element(study, "joint_stop", joint=thread, dof="translation",
+                               name="EndStop", stiffness=SCREW_STOP_K,
+                               exponent=SCREW_STOP_E, damping=SCREW_STOP_C,
+                               penetration=SCREW_STOP_D,
+                               **{side: start + sense * SCREW_TRAVEL})
+    return study
+
+
 EXAMPLES = {
     "pendulum": build_pendulum,
     "double_pendulum": build_double_pendulum,
@@ -502,101 +524,18 @@ EXAMPLES = {
     "door": build_door,
     "driven_slider_crank": lambda doc: build_slider_crank(doc, motor_rpm=MOTOR_RPM),
     "gear_train": build_gear_train,
+    "steering": build_steering,
+    "lead_screw": build_lead_screw,
 }
 
 #: speed of the driven slider-crank's motor [rpm]
 MOTOR_RPM = 120.0
 
 
-#: colours of the moving bodies' shapes, in study order (those of the animation), and of
-#: the fixed ones
-MOVING_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")
-FIXED_COLOR = "#9a9a9a"
-
-
-def _packed(color):
-    """'#rrggbb' -> FreeCAD's packed colour (r << 24 | g << 16 | b << 8 | transparency)."""
-    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return (r << 24) | (g << 16) | (b << 8)
-
-
-#: the GUI's initial view (elevation, azimuth) [deg], as matplotlib's and the animation's:
-#: planar mechanisms seen mostly from -y, the top from higher up
+#: the GUI's initial view (elevation, azimuth) [deg] of the examples not seen from the
+#: default one: the top from higher up
 VIEWS = {"spinning_top": (35.0, -60.0)}
-DEFAULT_VIEW = (18.0, -72.0)
 
-
-def camera_settings(doc, view):
-    """An Open Inventor orthographic camera looking at the visible shapes from ``view``."""
-    boxes = [o.Shape.BoundBox for o in doc.Objects
-             if o.Visibility and hasattr(o, "Shape") and not o.Shape.isNull()]
-    bb = boxes[0]
-    for b in boxes[1:]:
-        bb.add(b)
-    elev, azim = (math.radians(a) for a in view)
-    z = V(math.cos(elev) * math.cos(azim), math.cos(elev) * math.sin(azim), math.sin(elev))
-    y = (V(0, 0, 1) - z * z.z).normalize()
-    x = y.cross(z)
-    rot = FreeCAD.Rotation(FreeCAD.Matrix(x.x, y.x, z.x, 0, x.y, y.y, z.y, 0,
-                                          x.z, y.z, z.z, 0, 0, 0, 0, 1))
-    size = bb.DiagonalLength
-    pos = bb.Center + z * (2.0 * size)
-    axis = rot.Axis
-    return ("OrthographicCamera {\n  viewportMapping ADJUST_CAMERA\n  position %.6g %.6g %.6g\n"
-            "  orientation %.9g %.9g %.9g  %.9g\n  nearDistance %.6g\n  farDistance %.6g\n"
-            "  aspectRatio 1\n  focalDistance %.6g\n  height %.6g\n\n}\n"
-            % (pos.x, pos.y, pos.z, axis.x, axis.y, axis.z, rot.Angle, 0.5 * size,
-               4.0 * size, 2.0 * size, 1.1 * size))
-
-
-def gui_document_xml(study, view=DEFAULT_VIEW):
-    """A minimal ``GuiDocument.xml``: visibility (from the App side), the shape colours
-    and a camera looking at the model from ``view`` (elevation, azimuth in degrees).
-
-    Saved headless, a document has no ``GuiDocument.xml``, and FreeCAD's GUI then
-    opens it with every object hidden. This one gives each object its view
-    provider's ``Visibility`` and the bodies' shapes a ``ShapeColor``.
-    """
-    from xml.sax.saxutils import quoteattr
-    from SimPhantWorkbench.document.base import study_bodies
-    doc = study.Document
-    colors = {}
-    moving = 0
-    for body in study_bodies(study):
-        if body.Fixed:
-            colors[body.ShapeObject.Name] = FIXED_COLOR
-        else:
-            colors[body.ShapeObject.Name] = MOVING_COLORS[moving % len(MOVING_COLORS)]
-            moving += 1
-    items = []
-    for obj in doc.Objects:
-        props = ['                <Property name="Visibility" type="App::PropertyBool">\n'
-                 '                    <Bool value="%s"/>\n'
-                 '                </Property>' % ("true" if obj.Visibility else "false")]
-        if obj.Name in colors:
-            props.append('                <Property name="ShapeColor" type="App::PropertyColor">\n'
-                         '                    <PropertyColor value="%d"/>\n'
-                         '                </Property>' % _packed(colors[obj.Name]))
-        items.append('        <ViewProvider name="%s" expanded="0">\n'
-                     '            <Properties Count="%d">\n%s\n'
-                     '            </Properties>\n'
-                     '        </ViewProvider>' % (obj.Name, len(props), "\n".join(props)))
-    return ("<?xml version='1.0' encoding='utf-8'?>\n"
-            '<Document SchemaVersion="1">\n'
-            '    <ViewProviderData Count="%d">\n%s\n    </ViewProviderData>\n'
-            '    <Camera settings=%s/>\n'
-            "</Document>\n" % (len(items), "\n".join(items),
-                                quoteattr(camera_settings(doc, view))))
-
-
-def add_gui_document(path, xml):
-    """Add ``GuiDocument.xml`` to the .FCStd archive at ``path`` (if it has none)."""
-    import zipfile
-    with zipfile.ZipFile(path) as z:
-        if "GuiDocument.xml" in z.namelist():
-            return
-    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr("GuiDocument.xml", xml)
 
 
 def build(name, out_dir):

@@ -31,7 +31,7 @@ def _load_script():
 make_examples = _load_script()
 NAMES = list(make_examples.EXAMPLES)
 #: examples without drivers or loads: their energy is conserved
-CONSERVATIVE = [n for n in NAMES if n != "driven_slider_crank"]
+CONSERVATIVE = [n for n in NAMES if n not in ("driven_slider_crank", "steering", "lead_screw")]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +89,7 @@ def test_the_script_builds_every_example(built):
         n + ".FCStd" for n in NAMES)
     assert set(NAMES) == {"pendulum", "double_pendulum", "slider_crank", "four_bar",
                           "spinning_top", "quarter_car", "door", "driven_slider_crank",
-                          "gear_train"}
+                          "gear_train", "steering", "lead_screw"}
 
 
 @pytest.mark.parametrize("name", CONSERVATIVE)
@@ -287,9 +287,12 @@ def test_committed_example_matches_the_script(built, name):
                         ("EndTime", "TimeStep", "OutputInterval", "Integrator", "AnalysisMode")}
             settings["drivers"] = [(d.Label, d.Joint.Label, d.DriverType, d.Function, d.Speed)
                                    for d in doc.Objects if is_type(d, "SimPhant::Driver")]
-            settings["couplers"] = [(c.Label, c.CouplerType, c.Joint1.Label, c.Joint2.Label,
-                                     c.Ratio)
+            settings["couplers"] = [(c.Label, c.CouplerType, c.Joint1.Label,
+                                     c.Joint2.Label if c.Joint2 else None, c.Ratio,
+                                     c.Radius.Value, c.Lead.Value)
                                     for c in doc.Objects if is_type(c, "SimPhant::Coupler")]
+            settings["forces"] = [element_settings(e) for e in doc.Objects
+                                  if is_type(e, "SimPhant::ForceElement")]
             bodies = [(b.Label, b.Fixed, round(b.Mass, 9), tuple(round(x, 6) for x in
                       tuple(b.InitialVelocity) + tuple(b.InitialAngularVelocity)))
                       for b in study_bodies(study)]
@@ -302,6 +305,18 @@ def test_committed_example_matches_the_script(built, name):
     assert os.path.isfile(committed), "run `make examples` and commit examples/*.FCStd"
     assert describe(committed) == describe(built[name])
     assert gui_view(committed) == gui_view(built[name])
+
+
+def element_settings(element):
+    """(label, kind, joint, the values of its law) of a force element."""
+    values = []
+    for prop in ("Dof", "Stiffness", "Damping", "FreeLengthFromStart", "FreeLength",
+                 "EnableLower", "Lower", "EnableUpper", "Upper", "Exponent", "Penetration",
+                 "Value", "Preload", "Force"):
+        v = getattr(element, prop, None)
+        values.append(getattr(v, "Value", v) if not isinstance(v, str) else v)
+    joint = getattr(element, "Joint", None)
+    return (element.Label, element.Kind, joint.Label if joint else None, tuple(values))
 
 
 def gui_view(path):
@@ -361,15 +376,169 @@ def test_quarter_car_settles_on_its_springs_and_dissipates_energy(runs):
     assert e["dissipated"][-1] > 0.4 * (e["gravity"][0] - e["gravity"][-1])
 
 
-def test_door_swings_shut_and_the_hinge_damper_takes_its_energy(runs):
-    """Released 70 deg open, the door closes (the joint angle reaches its rest angle, the
-    closed position) and stays there; gravity's work went into the damper."""
+def test_door_swings_shut_onto_its_end_stop_which_carries_the_closer_preload(runs):
+    """Released 70 deg open, the door swings shut (the closer spring's rest is 10 deg
+    past the closed position, the damper slows it), strikes the stop on the frame once
+    and rests on it: the stop's moment balances the spring's preload and the door's
+    weight (statics, with the spring's and gravity's moments computed here), and the
+    stop is pressed in by the penetration its IMPACT law gives for that moment,
+    ``K (p / 1 deg)^e``; gravity's and the spring's work went into the damper."""
     o = runs("door")
     r = o.result
-    x = r.spring_length("HingeSpring")
-    rest = math.radians(make_examples.DOOR_OPEN) * np.sign(x[len(x) // 2])
-    assert abs(x[-1] - rest) < math.radians(0.5)
+    x = r.spring_length("HingeSpring")                     # the hinge angle [rad]
+    sense = np.sign(x[len(x) // 2])
+    closed = sense * math.radians(make_examples.DOOR_OPEN)
     assert abs(x[0]) < 1e-9
+    events = r.stop_events()
+    assert [(e["element"], e["side"]) for e in events] == [
+        ("DoorStop", "upper" if sense > 0 else "lower")]
+    hit = events[0]["time"]
+    assert 0.5 < hit < r.t[-1] - 1.0 and events[0]["speed"] > 0.0
+    free = r.t < hit - 0.01
+    assert np.all(sense * (x[free] - closed) < 0.0)        # not past the frame before
+    np.testing.assert_allclose(r.spring_force("DoorStop")[free], 0.0, atol=0.0)
+    # at rest on the stop at the end
+    late = r.t > r.t[-1] - 0.5
+    assert np.ptp(x[late]) < 1e-9 and np.abs(r.spring_rate("DoorStop")[late]).max() < 1e-8
+    k = make_examples.DOOR_K * 1e-3 * 180.0 / math.pi        # N mm/deg -> N m/rad
+    rest = sense * math.radians(make_examples.DOOR_OPEN + make_examples.DOOR_PRELOAD)
+    spring = k * (rest - x[-1])                               # about the joint axis
+    assert r.spring_force("HingeSpring")[-1] == pytest.approx(spring, rel=1e-9)
+    body = o.body("DoorLeaf")
+    mass = massprops.mass_properties(body.ShapeObject, density=body.Density).mass
+    # hinge along y through the origin: gravity's moment about +y is m g x_cog; the
+    # joint axis is +y or -y, as the sign of the closing angle says
+    gravity = sense * mass * G * r.position("DoorLeaf")[-1, 0]
+    stop = r.spring_force("DoorStop")[-1]
+    assert abs(gravity) < 0.1 * abs(spring)
+    assert stop == pytest.approx(-(spring + gravity), rel=1e-9)
+    penetration = math.degrees(sense * (x[-1] - closed))
+    moment_at_1deg = make_examples.DOOR_STOP_K * 1e-3                # N m at 1 deg
+    assert penetration == pytest.approx(
+        (abs(stop) / moment_at_1deg) ** (1.0 / make_examples.DOOR_STOP_E), rel=1e-9)
+    assert 0.0 < penetration < 1.0
     e = r.energy()
-    assert e["dissipated"][-1] == pytest.approx(e["total"][0] - e["total"][-1], rel=1e-3)
-    assert e["elastic"][0] > 0 and abs(e["elastic"][-1]) < 1e-2 * e["elastic"][0]
+    assert e["dissipated"][-1] == pytest.approx(e["total"][0] - e["total"][-1], rel=1e-6)
+
+
+def _turn_about_z(r, body):
+    """Unwrapped rotation [rad] of ``body`` about world +z since the start."""
+    A = r.rotation_matrix(body)
+    R = A @ A[0].T
+    return np.unwrap(np.arctan2(R[:, 1, 0], R[:, 0, 0]))
+
+
+def test_steering_rack_travels_the_pitch_radius_times_the_pinion_turn(runs):
+    """The driver turns the steering wheel A sin(2 pi f t); the pinion rolls on the
+    rack at its pitch radius: the rack moves by r theta along +x (the pitch point lies
+    at -r y from the pinion's centre: the velocity of a point at -r y of a body turning
+    about +z is along +x), to 1e-9 m, and along its slide only."""
+    o = runs("steering")
+    r = o.result
+    st = o.study
+    assert st.AnalysisMode == "Kinematic" and 3.0 <= st.EndTime <= 5.0
+    assert "no correction" in r.assembly.summary()
+    radius = make_examples.STEER_RADIUS * 1e-3
+    amplitude = math.radians(make_examples.STEER_TURN)
+    w = 2 * math.pi * make_examples.STEER_FREQUENCY
+    theta = _turn_about_z(r, "Column")
+    assert np.abs(np.abs(theta) - np.abs(amplitude * np.sin(w * r.t))).max() < 1e-9
+    assert np.ptp(theta) == pytest.approx(2 * amplitude, rel=1e-6)   # a turn either way
+    p = r.position("Rack")
+    travel = p[:, 0] - p[0, 0]
+    assert np.abs(travel - radius * theta).max() < 1e-9
+    assert np.ptp(p[:, 1]) < 1e-12 and np.ptp(p[:, 2]) < 1e-12
+    assert np.abs(r.angular_velocity("Rack")).max() < 1e-12
+
+
+def test_steering_tooth_force_is_the_driver_torque_less_the_inertia_over_the_radius(runs):
+    """The rack (steel box 500 x 20 x 20 mm) is moved against the tie rods' spring
+    (2 N/mm): the tooth force on it is m a + k s; the driver's torque is
+    J theta'' + r F (J of the column's three coaxial cylinders, in closed form), i.e.
+    F = (T - J theta'') / r, within 1e-6 of the peak."""
+    o = runs("steering")
+    r = o.result
+    radius = make_examples.STEER_RADIUS * 1e-3
+    amplitude = math.radians(make_examples.STEER_TURN)
+    w = 2 * math.pi * make_examples.STEER_FREQUENCY
+    theta = _turn_about_z(r, "Column")
+    sense = np.sign(theta[np.argmax(np.abs(theta))] * np.sin(w * r.t[np.argmax(np.abs(theta))]))
+    theta_dd = -sense * amplitude * w * w * np.sin(w * r.t)          # about +z
+    rack_mass = 7850.0 * 0.5 * 0.02 * 0.02
+    assert o.body("Rack").Mass == pytest.approx(rack_mass, rel=1e-9)
+    k = make_examples.STEER_K * 1e3
+    travel = r.position("Rack")[:, 0] - r.position("Rack")[0, 0]
+    tooth = rack_mass * radius * theta_dd + k * travel               # on the rack, +x
+    on_rack = -r.coupler_force("Mesh")                              # (on the pinion: minus)
+    scale = np.abs(tooth).max()
+    assert scale > 10.0
+    assert np.abs(on_rack[:, 0] - tooth).max() < 1e-6 * scale
+    assert np.abs(on_rack[:, 1:]).max() < 1e-6 * scale
+    # the column: pinion r 10 mm x 20 mm, shaft r 6 mm x 290 mm, wheel r 100 mm x 8 mm
+    J = 0.5 * 7850.0 * math.pi * sum(rc ** 4 * h for rc, h in (
+        (0.010, 0.020), (0.006, 0.290), (0.100, 0.008)))
+    rate = r.driver_rate("SteeringDriver")
+    k_max = np.argmax(np.abs(rate))
+    axis = np.sign(r.angular_velocity("Column")[k_max, 2] / rate[k_max])   # joint z . +z
+    torque = axis * r.driver_effort("SteeringDriver")
+    expected = J * theta_dd + radius * tooth
+    assert np.abs(torque - expected).max() < 1e-6 * np.abs(expected).max()
+    np.testing.assert_allclose((torque - J * theta_dd) / radius, tooth, rtol=0,
+                               atol=1e-6 * scale)
+
+
+def test_lead_screw_rises_a_lead_per_turn_and_strikes_its_stop_on_time(runs):
+    """The screw (rod r 6 mm x 300 mm and cap r 25 mm x 8 mm, steel) advances a lead
+    per turn (right-handed: up turning counter-clockwise seen from above) to 1e-9 m;
+    lifted by the motor torque T against its weight it rises as
+    (m + J (2 pi / L)^2) z'' = T 2 pi / L - m g (m, J of the two cylinders in closed
+    form) and strikes the stop 150 mm up at t = sqrt(2 h / a)."""
+    o = runs("lead_screw")
+    r = o.result
+    st = o.study
+    assert len(r.t) == int(round(st.EndTime / st.OutputInterval)) + 1
+    assert "no correction" in r.assembly.summary()
+    lead = make_examples.LEAD * 1e-3
+    turn = _turn_about_z(r, "Screw")
+    z = r.position("Screw")[:, 2] - r.position("Screw")[0, 2]
+    assert z.max() > 0.149
+    assert np.abs(z - lead * turn / (2 * math.pi)).max() < 1e-9
+    xy = r.position("Screw")[:, :2]
+    assert np.abs(xy - xy[0]).max() < 1e-9
+    k = 2 * math.pi / lead
+    rho = 7850.0
+    cylinders = ((0.006, 0.300), (0.025, 0.008))
+    m = rho * math.pi * sum(rc ** 2 * h for rc, h in cylinders)
+    J = 0.5 * rho * math.pi * sum(rc ** 4 * h for rc, h in cylinders)
+    a = (make_examples.SCREW_TORQUE * k - m * G) / (m + J * k * k)
+    hit = math.sqrt(2 * make_examples.SCREW_TRAVEL * 1e-3 / a)
+    events = r.stop_events()
+    assert events[0]["element"] == "EndStop" and events[0]["side"] in ("upper", "lower")
+    assert events[0]["time"] == pytest.approx(hit, abs=1e-6)
+    assert events[0]["speed"] == pytest.approx(a * hit, rel=1e-3)
+    free = r.t < hit
+    np.testing.assert_allclose(z[free], 0.5 * a * r.t[free] ** 2, rtol=1e-7, atol=1e-12)
+    assert all(e["time"] > hit for e in events[1:])
+
+
+def test_lead_screw_rests_on_its_stop_with_the_thrust_of_the_motor_torque(runs):
+    """At rest on the stop the thread turns the motor torque T into the thrust
+    F = T 2 pi / L (an ideal screw: the torque the thread puts on the screw is
+    -F L / (2 pi)); the stop carries F less the screw's weight."""
+    o = runs("lead_screw")
+    r = o.result
+    lead = make_examples.LEAD * 1e-3
+    torque = make_examples.SCREW_TORQUE
+    late = r.t > r.t[-1] - 0.3
+    z = r.position("Screw")[:, 2]
+    assert np.ptp(z[late]) < 1e-9
+    thrust = r.coupler_force("ScrewThread")[-1]
+    moment = r.coupler_torque("ScrewThread")[-1]
+    F = torque * 2 * math.pi / lead
+    assert thrust[2] == pytest.approx(F, rel=1e-6)
+    assert moment[2] == pytest.approx(-thrust[2] * lead / (2 * math.pi), rel=1e-9)
+    assert moment[2] == pytest.approx(-torque, rel=1e-6)
+    body = o.body("Screw")
+    weight = body.Mass * G
+    assert abs(r.spring_force("EndStop")[-1]) == pytest.approx(F - weight, rel=1e-6)
+    assert z[-1] - z[0] > make_examples.SCREW_TRAVEL * 1e-3          # pressed in

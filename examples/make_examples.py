@@ -335,8 +335,10 @@ def build_door(doc):
     keeps it."""
     phi = math.radians(DOOR_OPEN)
     tip = (800.0 * math.sin(phi), -800.0 * math.cos(phi))
-    pin = y_cylinder(doc, "HingePin", 0.0, 0.0, -20.0, 20.0, 8.0)
-    pin.Label = "Hinge pin"
+    # the frame: the hinge pin and, at the closed door's foot, the sill it stops on
+    pin = fused(doc, "DoorFrame", "Door frame", [
+        y_cylinder(doc, "HingePin", 0.0, 0.0, -20.0, 20.0, 8.0),
+        box(doc, "Sill", "Sill", (-45.0, 0.0, -830.0), (-15.0, 600.0, -770.0))])
     door = make_link(doc, "Door", "Door", (0.0, 0.0), tip, 0.0, thickness=600.0,
                      width=20.0, boss=15.0)
     doc.recompute()

@@ -101,6 +101,10 @@ CPL = "SimPhantWorkbench/solver/couplers.py"
 T_CPL = "tests/solver/test_couplers.py"
 T_CPL_FD = T_CPL + "::test_coupler_row_jacobian_and_gamma_match_finite_differences"
 T_CPL_GEAR = T_CPL + "::test_gear_pair_under_torque_matches_reflected_inertia"
+T_EX = "tests/app/test_examples.py"
+T_EX_STEER = T_EX + "::test_steering_rack_travels_the_pitch_radius_times_the_pinion_turn"
+T_EX_SCREW = T_EX + "::test_lead_screw_rises_a_lead_per_turn_and_strikes_its_stop_on_time"
+T_EX_DOOR = T_EX + "::test_door_swings_shut_onto_its_end_stop_which_carries_the_closer_preload"
 
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
@@ -1611,6 +1615,28 @@ MUTANTS = [
            "c1, c2 = 1.0, 2.0 * math.pi / lead",
            [T_CPL + "::test_screw_descends_at_the_closed_form_rate"],
            "a positive lead makes a left-handed screw"),
+    Mutant("coupler-rack-sense", CPL,
+           "c1, c2 = 1.0, 1.0 / radius",
+           "c1, c2 = -1.0, 1.0 / radius",
+           [T_EX_STEER], "a rack and pinion moving the rack the other way for the pitch radius's sign"),
+    Mutant("coupler-length-unit", "SimPhantWorkbench/document/couplers.py",
+           "value = float(raw) if unit is None else quantity_si(raw, unit) * M_PER_MM",
+           "value = float(raw) if unit is None else quantity_si(raw, unit)",
+           [T_EX_STEER], "a coupler's pitch radius or lead in mm taken as metres"),
+    Mutant("coupler-screw-lead-per-radian", CPL,
+           "c1, c2 = 1.0, -2.0 * math.pi / lead",
+           "c1, c2 = 1.0, -1.0 / lead",
+           [T_EX_SCREW], "a screw advancing its lead per radian instead of per turn"),
+    Mutant("stop-stiffness-unit", "SimPhantWorkbench/document/elements.py",
+           'what + ": Stiffness") * unit ** (1.0 - e)',
+           'what + ": Stiffness")',
+           [T_EX_DOOR], "an end stop's stiffness per document unit (N mm/deg at 1 deg) taken "
+           "as SI whatever its exponent"),
+    Mutant("example-steering-radius-sign", "examples/make_examples.py",
+           "Radius=r * math.copysign(1.0, x_rack)",
+           "Radius=-r * math.copysign(1.0, x_rack)",
+           [T_EX_STEER], "the steering example's pitch radius with the sense of its joint "
+           "axes the wrong way round (the rack runs against the pinion's pitch point)"),
     Mutant("coupler-reaction-sign", RES,
            "cpl_react = react[:, system.coupler_pos]",
            "cpl_react = -react[:, system.coupler_pos]",

@@ -95,12 +95,34 @@ def make_link(doc, name, label, p1, p2, y0, thickness=THICKNESS, width=WIDTH, bo
     parts = [bar, b1, b2]
     if flywheel:
         parts.append(y_cylinder(doc, name + "Flywheel", x1, z1, y0, thickness, flywheel))
-    link = doc.addObject("Part::MultiFuse", name)
-    link.Shapes = parts
-    link.Label = label
+    return fused(doc, name, label, parts)
+
+
+def z_cylinder(doc, name, x, y, z0, height, radius):
+    """``Part::Cylinder`` with its axis along +z, from ``z0`` to ``z0 + height``."""
+    cyl = doc.addObject("Part::Cylinder", name)
+    cyl.Radius, cyl.Height = radius, height
+    cyl.Placement.Base = V(x, y, z0)
+    return cyl
+
+
+def box(doc, name, label, lo, hi):
+    """``Part::Box`` between the corners ``lo`` and ``hi`` (x, y, z) [mm]."""
+    b = doc.addObject("Part::Box", name)
+    b.Length, b.Width, b.Height = (h - l for l, h in zip(lo, hi))
+    b.Placement.Base = V(*lo)
+    b.Label = label
+    return b
+
+
+def fused(doc, name, label, parts):
+    """``Part::MultiFuse`` of ``parts`` (hidden), labelled ``label``."""
+    obj = doc.addObject("Part::MultiFuse", name)
+    obj.Shapes = parts
+    obj.Label = label
     for o in parts:
         hide(o)
-    return link
+    return obj
 
 
 def hinge(obj, x, z, y):

@@ -62,8 +62,8 @@ import Part  # noqa: E402
 from SimPhantWorkbench import factory  # noqa: E402
 
 from example_parts import (ALUMINIUM, STEEL, THICKNESS, V, face_at, find_element,  # noqa: E402
-                           hide, hinge, make_link, new_document, new_study, perp,
-                           set_planar_motion, y_cylinder)
+                           box, fused, hinge, make_link, new_document, new_study, perp,
+                           set_planar_motion, y_cylinder, z_cylinder)
 from gui_document import DEFAULT_VIEW, add_gui_document, gui_document_xml  # noqa: E402
 
 
@@ -395,33 +395,6 @@ def build_gear_train(doc):
 #: steering: pinion pitch radius [mm], steering-wheel amplitude [deg] and frequency
 #: [Hz] of the driver, stiffness of the tie rods and tyres on the rack [N/mm]
 STEER_RADIUS, STEER_TURN, STEER_FREQUENCY, STEER_K = 10.0, 360.0, 0.5, 2.0
-
-
-def z_cylinder(doc, name, x, y, z0, height, radius):
-    """``Part::Cylinder`` with its axis along +z, from ``z0`` to ``z0 + height``."""
-    cyl = doc.addObject("Part::Cylinder", name)
-    cyl.Radius, cyl.Height = radius, height
-    cyl.Placement.Base = V(x, y, z0)
-    return cyl
-
-
-def box(doc, name, label, lo, hi):
-    """``Part::Box`` between the corners ``lo`` and ``hi`` (x, y, z) [mm]."""
-    b = doc.addObject("Part::Box", name)
-    b.Length, b.Width, b.Height = (h - l for l, h in zip(lo, hi))
-    b.Placement.Base = V(*lo)
-    b.Label = label
-    return b
-
-
-def fused(doc, name, label, parts):
-    """``Part::MultiFuse`` of ``parts`` (hidden), labelled ``label``."""
-    obj = doc.addObject("Part::MultiFuse", name)
-    obj.Shapes = parts
-    obj.Label = label
-    for o in parts:
-        hide(o)
-    return obj
 
 
 def build_steering(doc):

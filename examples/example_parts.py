@@ -115,10 +115,16 @@ def box(doc, name, label, lo, hi):
     return b
 
 
-def fused(doc, name, label, parts):
-    """``Part::MultiFuse`` of ``parts`` (hidden), labelled ``label``."""
-    obj = doc.addObject("Part::MultiFuse", name)
-    obj.Shapes = parts
+def fused(doc, name, label, parts, compound=False):
+    """``Part::MultiFuse`` of ``parts`` (hidden), labelled ``label``; with ``compound`` a
+    ``Part::Compound`` of them instead (for parts that touch without overlapping), whose
+    elements are numbered part after part whatever the version of the geometry kernel
+    (a boolean's numbering may change with it, and with it what a picked name means)."""
+    obj = doc.addObject("Part::Compound" if compound else "Part::MultiFuse", name)
+    if compound:
+        obj.Links = parts
+    else:
+        obj.Shapes = parts
     obj.Label = label
     for o in parts:
         hide(o)

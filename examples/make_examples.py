@@ -463,9 +463,10 @@ def build_lead_screw(doc):
     frame = fused(doc, "JackFrame", "Frame", [
         box(doc, "BasePlate", "Base plate", (-60.0, -60.0, -15.0), (60.0, 60.0, 0.0)),
         box(doc, "NutBlock", "Nut block", (-25.0, -25.0, 0.0), (25.0, 25.0, 40.0))])
+    # (a compound: the rod's foot circle keeps its name on any version of the kernel)
     screw = fused(doc, "LeadScrew", "Lead screw", [
         z_cylinder(doc, "ScrewRod", 0.0, 0.0, 20.0, 300.0, 6.0),
-        z_cylinder(doc, "ScrewCap", 0.0, 0.0, 320.0, 8.0, 25.0)])
+        z_cylinder(doc, "ScrewCap", 0.0, 0.0, 320.0, 8.0, 25.0)], compound=True)
     doc.recompute()
     # output at every step: the stop's contact lasts a few milliseconds, and the energy
     # its damping takes is integrated over the output samples

@@ -345,8 +345,9 @@ def test_examples_carry_view_data_for_the_gui(built, name):
         assert set(view) == {o.Name for o in objects}
         for o in objects:
             assert view[o.Name][0] == o.Visibility, o.Name
-            if o.TypeId == "Part::MultiFuse":
-                assert o.Visibility and not any(view[i.Name][0] for i in o.Shapes)
+            if o.TypeId in ("Part::MultiFuse", "Part::Compound"):
+                inputs = o.Shapes if o.TypeId == "Part::MultiFuse" else o.Links
+                assert o.Visibility and not any(view[i.Name][0] for i in inputs)
         study = next(o for o in doc.Objects if is_type(o, "SimPhant::Study"))
         colors = [view[b.ShapeObject.Name][1] for b in study_bodies(study)]
         assert None not in colors

@@ -458,11 +458,18 @@ def build_lead_screw(doc):
     """A screw jack: a steel lead screw (12 mm, lead 10 mm, right-handed) with a round
     cap at its top turns in a nut block fixed on a base plate (a cylindrical joint with a
     screw coupler: it advances 10 mm per turn). A motor torque of 0.0144 N m on the screw
-    lifts it against its weight until its cap strikes an end stop 150 mm up, where the
-    motor keeps it pressed."""
+    lifts it against its weight until its cap strikes an end stop (a bar on two posts)
+    150 mm up, where the motor keeps it pressed."""
+    # the frame: a base plate, the nut block on it and, on two posts, the bar the screw's
+    # cap strikes (the end stop) 150 mm up; parts that touch, in a compound
+    top = 328.0 + SCREW_TRAVEL
     frame = fused(doc, "JackFrame", "Frame", [
-        box(doc, "BasePlate", "Base plate", (-60.0, -60.0, -15.0), (60.0, 60.0, 0.0)),
-        box(doc, "NutBlock", "Nut block", (-25.0, -25.0, 0.0), (25.0, 25.0, 40.0))])
+        box(doc, "BasePlate", "Base plate", (-70.0, -40.0, -15.0), (70.0, 40.0, 0.0)),
+        box(doc, "NutBlock", "Nut block", (-25.0, -25.0, 0.0), (25.0, 25.0, 40.0)),
+        z_cylinder(doc, "Post1", -55.0, 0.0, 0.0, top, 5.0),
+        z_cylinder(doc, "Post2", 55.0, 0.0, 0.0, top, 5.0),
+        box(doc, "StopBar", "Stop bar", (-65.0, -10.0, top), (65.0, 10.0, top + 12.0))],
+        compound=True)
     # (a compound: the rod's foot circle keeps its name on any version of the kernel)
     screw = fused(doc, "LeadScrew", "Lead screw", [
         z_cylinder(doc, "ScrewRod", 0.0, 0.0, 20.0, 300.0, 6.0),

@@ -323,8 +323,9 @@ def joint_frame(study, joint):
     the solver sets it up from the picked geometry: the sign of the z axis, about and
     along which joint angles and slides count, is the picked element's."""
     from SimPhantWorkbench import conversion
+    from SimPhantWorkbench.document.units import M_PER_MM
     origin, axes = conversion.convert(study).solver_joint(joint).frame1
-    return np.asarray(origin) * 1e3, np.asarray(axes)
+    return np.asarray(origin) / M_PER_MM, np.asarray(axes)
 
 
 def build_door(doc):

@@ -1,6 +1,7 @@
 """Markers follow the bodies: a document observer sees every ``Placement`` change
-(playback, reset, the user moving a part) and refreshes the markers of the SimPhant
-objects that depend on the moved object; it also gives view providers to SimPhant
+(playback, reset, the user moving a part) and every part shown or hidden (Space, Hide
+other parts) and refreshes the markers of the SimPhant objects that depend on the moved
+or shown object; it also gives view providers to SimPhant
 objects of documents restored or made without the GUI (``objects.attach_view_provider``).
 
 A SimPhant view provider (``viewproviders.view_base.VPBase``) is anything with
@@ -136,7 +137,7 @@ class Observer(DocumentObserver):
                             "DensitySource", "PrincipalMoments", "PrincipalAxes"):
                 forget(obj.Document.Name)     # references or membership may have changed
             return
-        if prop != "Placement":
+        if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden
             return
         # coalesced: a frame moving 50 bodies refreshes each marker once
         doc_name = obj.Document.Name

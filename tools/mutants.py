@@ -2093,6 +2093,12 @@ MUTANTS = [
            ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
             "shown_again"],
            "markers keep their state when a part is hidden or shown until something moves"),
+    Mutant("inlined-marker-shared-by-pythons", "SimPhantWorkbench/solver/kernel_cache.py",
+           'INLINED_MARKER = "simphant-inlined-%d" + ".py%d%d.ready" % sys.version_info[:2]',
+           'INLINED_MARKER = "simphant-inlined-%d.ready"',
+           ["tests/solver/test_warmup.py::test_another_pythons_marker_does_not_count"],
+           "two FreeCAD versions sharing a Mod folder: one's marker makes the other's first "
+           "solve compile the inlined loop in the foreground"),
     Mutant("signatures-compared-twice-per-run", "SimPhantWorkbench/run/pipeline.py",
            "    with unchecked():      # just compared (and re-pointed): the conversion reads "
            "them once\n        run = read_run(study, **overrides)\n",

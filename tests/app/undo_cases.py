@@ -398,8 +398,10 @@ def _edited_crankshaft(tmp, **edit):
     (``crankshaft_links.crankshaft_shape`` arguments ``edit``)."""
     import crankshaft_links
     from SimPhantWorkbench import factory
+    from SimPhantWorkbench.document.base import transaction
     doc, part_doc, study = crankshaft_links.build(tmp)
-    doc.removeObject("CrankPin")
+    with transaction(doc, "Remove the joint"):    # no "Delete" step left open (GUI)
+        doc.removeObject("CrankPin")
     link = doc.getObject("Crank_1")
     body = [o for o in study.Group if getattr(o, "ShapeObject", None) is link][0]
     face = crankshaft_links.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,

@@ -2075,7 +2075,7 @@ MUTANTS = [
            "the new name designates"),
     Mutant("markers-ignore-hidden-parts", "SimPhantWorkbench/viewproviders/view_base.py",
            "            if not self.ViewObject.Visibility or not markers_shown() \\\n"
-           "                    or not any_part_shown(self.part_shapes()):\n",
+           "                    or not self.parts_shown():\n",
            "            if not self.ViewObject.Visibility or not markers_shown():\n",
            ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
             "shown_again"],
@@ -2087,6 +2087,12 @@ MUTANTS = [
             "shown_again"],
            "a joint's triads hide when one of its two bodies is hidden (the crank's pivot "
            "on the hidden post)"),
+    Mutant("markers-visibility-memo-kept", "SimPhantWorkbench/gui/following.py",
+           "            shown_generation[0] += 1\n", "            pass\n",
+           ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
+            "shown_again"],
+           "the markers keep the parts' visibility they saw first: hiding a part later "
+           "leaves its markers drawn"),
     Mutant("markers-not-refreshed-on-visibility", "SimPhantWorkbench/gui/following.py",
            '        if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden\n',
            '        if prop not in ("Placement",):\n',

@@ -14,7 +14,8 @@ from .common import DocumentObserver
 from ..document.base import proxy_type
 
 __all__ = ["Observer", "flush_markers", "simphant_view_providers", "refresh_markers",
-           "attach_missing", "is_view_provider", "generation", "marker_sizes", "forget"]
+           "attach_missing", "is_view_provider", "generation", "shown_generation", "marker_sizes",
+           "forget"]
 
 
 def is_view_provider(vp):
@@ -25,6 +26,7 @@ def is_view_provider(vp):
 _dependents = {}     # document Name -> {moved object Name: [SimPhant object Names]}
 marker_sizes = {}    # (document Name, study Name) -> marker size [mm]
 generation = [0]    # bumped whenever SimPhant objects change: view providers' caches expire
+shown_generation = [0]  # bumped whenever an object is shown or hidden
 _pending = {}        # document Name -> set of moved object Names not yet refreshed
 
 
@@ -139,6 +141,8 @@ class Observer(DocumentObserver):
             return
         if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden
             return
+        if prop == "Visibility":
+            shown_generation[0] += 1
         # coalesced: a frame moving 50 bodies refreshes each marker once
         doc_name = obj.Document.Name
         first = not _pending

@@ -10,7 +10,7 @@ markers of the objects that depend on a moved, shown or hidden one).
 import FreeCADGui
 
 from ..gui.common import icon_path, run_command_on
-from ..gui.following import Observer, generation, marker_sizes
+from ..gui.following import Observer, generation, marker_sizes, shown_generation
 from ..gui.picking_aids import any_part_shown, markers_shown, pick_style_node
 from ..gui.translation import translate
 from ..document.base import find_study, proxy_type, study_bodies
@@ -77,7 +77,7 @@ class VPBase:
             self.update_markers()
             # hidden with the object, with all the parts it belongs to, or all markers
             if not self.ViewObject.Visibility or not markers_shown() \
-                    or not any_part_shown(self.part_shapes()):
+                    or not self.parts_shown():
                 for m in self.markers:
                     m.show(False)
         except Exception:  # noqa: BLE001 - a half-made object, a deleted body...
@@ -96,6 +96,15 @@ class VPBase:
         """The shape objects of the bodies this object's markers belong to: the markers
         are hidden when none of them is shown (``picking_aids.any_part_shown``)."""
         return []
+
+    def parts_shown(self):
+        """``any_part_shown(self.part_shapes())``, kept until a part is shown or hidden or
+        SimPhant objects change (a playback frame does not read the parts' visibility)."""
+        key = (shown_generation[0], generation[0])
+        memo = getattr(self, "_parts_shown", None)
+        if memo is None or memo[0] != key:
+            memo = self._parts_shown = (key, any_part_shown(self.part_shapes()))
+        return memo[1]
 
     def set_markers(self, markers):
         """Replace the markers under the view provider's root."""

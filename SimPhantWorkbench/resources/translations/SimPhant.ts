@@ -1785,7 +1785,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="170"/>
+        <location filename="view_base.py" line="179"/>
         <source>Edit %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2011,12 +2011,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="174"/>
+        <location filename="view_base.py" line="183"/>
         <source>Solve &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="176"/>
+        <location filename="view_base.py" line="185"/>
         <source>Set active study</source>
         <translation type="unfinished"></translation>
     </message>

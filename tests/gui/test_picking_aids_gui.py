@@ -154,7 +154,6 @@ SCRIPT = textwrap.dedent('''
         res["show_hidden"] = [shown() == before, doc.UndoCount - undo0,
                               FreeCADGui.isCommandActive("SimPhant_ShowHidden")]
         res["markers_shown_again"] = marker_states()
-        space(made)
 
         # ---- the joint panel: a tree click selects a part (to hide it), no reference
         from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
@@ -191,6 +190,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.runCommand("SimPhant_ShowHidden")
         pump(0.3)
         res["all_back"] = shown() == before
+        space(made)
     except Exception:
         res["error"] = traceback.format_exc()
     finally:

@@ -491,12 +491,12 @@ def test_accepting_the_study_accepts_every_member(crank):
 def test_accepting_an_element_that_no_longer_exists_is_refused_naming_the_joint(crank):
     doc, part_doc, study = crank
     joint = doc.getObject("CrankPin")
-    kept = dict(joint.ReferenceSignatures)
-    undo_count = doc.UndoCount
     part_doc.getObject("CrankshaftSolid").Shape = Part.makeCompound(
         [Part.makeLine(FreeCAD.Vector(), FreeCAD.Vector(1, 0, 0))])   # no faces left
     part_doc.recompute()
     doc.recompute()
+    kept = dict(joint.ReferenceSignatures)
+    undo_count = doc.UndoCount
     # (FreeCAD 1.x marks the missing element's name: 'CrankshaftSolid.?Face1')
     with pytest.raises(ModelError, match=r"Joint 'CrankPin': Reference2 'Crank_1.Crankshaft"
                                          r"Solid.\??Face\d+' no longer exists .* - re-pick "

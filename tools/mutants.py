@@ -2093,6 +2093,12 @@ MUTANTS = [
             "shown_again"],
            "the markers keep the parts' visibility they saw first: hiding a part later "
            "leaves its markers drawn"),
+    Mutant("stop-markers-ignore-joint-parts",
+           "SimPhantWorkbench/viewproviders/view_force_element.py",
+           '        return self.cached("shapes", shapes) or list(self._joint_shapes() or [])\n',
+           '        return self.cached("shapes", shapes)\n',
+           ["tests/gui/test_events_gui.py"],
+           "an end stop's arc and pointer stay drawn when both parts of its joint are hidden"),
     Mutant("markers-not-refreshed-on-visibility", "SimPhantWorkbench/gui/following.py",
            '        if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden\n',
            '        if prop not in ("Placement",):\n',

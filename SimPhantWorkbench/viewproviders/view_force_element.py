@@ -160,7 +160,8 @@ class VPForceElement(VPBase):
             bodies = study_bodies(study) if study else []
             found = [body_of_object(bodies, obj) for obj, _ in self._refs() or []]
             return [b.ShapeObject for b in found if b is not None]
-        return self.cached("shapes", shapes)
+        # a point element's bodies, an end stop's joint's
+        return self.cached("shapes", shapes) or list(self._joint_shapes() or [])
 
     def update_markers(self):
         spec = self._spec()

@@ -9,11 +9,15 @@ The result is written in one undo transaction.
 ``run_study`` is the scripting face of the one run pipeline
 (``SimPhantWorkbench.run``: prepare, execute, commit), which the workbench's
 Solve, ``simphant run`` and parameter studies use as well.
+
+A run refuses a reference whose element was changed since it was picked (its geometric
+signature, ``document.signatures``); ``accept_references`` takes the elements as they are
+now when the change was deliberate.
 """
 from .document.results import get_result, result_key, result_keys, result_object
 from .run import prepare, result_size, store_result
 
-__all__ = ["run_study", "get_result", "result_object", "result_key", "result_keys", "store_result",
+__all__ = ["run_study", "accept_references", "get_result", "result_object", "result_key", "result_keys", "store_result",
            "result_size"]
 
 
@@ -47,3 +51,27 @@ def run_study(study, progress=None, **overrides):
     result = run.execute(progress)
     run.commit(result)
     return result
+
+
+def accept_references(objects):
+    """Accept the elements the references of ``objects`` designate as they are now.
+
+    For a deliberate edit of a referenced element (the pin enlarged on purpose), which
+    runs refuse ("Reference2 ... was a cylinder r=20 mm ...; it is now a cylinder
+    r=22 mm"): the references' signatures are taken anew, so that the next run uses the
+    changed element. ``objects``: a joint, load or force element, a study (all of its
+    members), or a list of them. One undo step, named after the objects; returns the
+    objects whose references were accepted.
+
+    Raises
+    ------
+    ModelError
+        Naming the object and the reference when an element no longer exists at all
+        (re-pick it), or an object that has no references; nothing is changed.
+    """
+    from .document.signatures import accept_signatures, accepting_owners
+    objects = list(objects) if isinstance(objects, (list, tuple)) else [objects]
+    owners = accepting_owners(objects)
+    accept_signatures(owners, "SimPhant: accept current elements of "
+                      + ", ".join(o.Label for o in owners))
+    return owners

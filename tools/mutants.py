@@ -2196,6 +2196,72 @@ MUTANTS = [
             "recompute_keeps_what_it_was_made_on"],
            "FreeCAD 1.x renaming an element on recompute takes a new signature of whatever "
            "the new name designates"),
+    Mutant("markers-ignore-hidden-parts", "SimPhantWorkbench/viewproviders/view_base.py",
+           "            if not self.ViewObject.Visibility or not markers_shown() \\\n"
+           "                    or not self.parts_shown():\n",
+           "            if not self.ViewObject.Visibility or not markers_shown():\n",
+           ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
+            "shown_again"],
+           "Hide other parts leaves the triads and CoG markers of the hidden bodies drawn"),
+    Mutant("markers-need-every-part-shown", "SimPhantWorkbench/gui/picking_aids.py",
+           "    return not shapes or any(part_shown(s) for s in shapes)\n",
+           "    return not shapes or all(part_shown(s) for s in shapes)\n",
+           ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
+            "shown_again"],
+           "a joint's triads hide when one of its two bodies is hidden (the crank's pivot "
+           "on the hidden post)"),
+    Mutant("markers-visibility-memo-kept", "SimPhantWorkbench/gui/following.py",
+           "            shown_generation[0] += 1\n", "            pass\n",
+           ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
+            "shown_again"],
+           "the markers keep the parts' visibility they saw first: hiding a part later "
+           "leaves its markers drawn"),
+    Mutant("stop-markers-ignore-joint-parts",
+           "SimPhantWorkbench/viewproviders/view_force_element.py",
+           '        return self.cached("shapes", shapes) or list(self._joint_shapes() or [])\n',
+           '        return self.cached("shapes", shapes)\n',
+           ["tests/gui/test_events_gui.py"],
+           "an end stop's arc and pointer stay drawn when both parts of its joint are hidden"),
+    Mutant("markers-not-refreshed-on-visibility", "SimPhantWorkbench/gui/following.py",
+           '        if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden\n',
+           '        if prop not in ("Placement",):\n',
+           ["tests/gui/test_picking_aids_gui.py::test_markers_follow_the_parts_hidden_and_"
+            "shown_again"],
+           "markers keep their state when a part is hidden or shown until something moves"),
+    Mutant("inlined-marker-shared-by-pythons", "SimPhantWorkbench/solver/kernel_cache.py",
+           'INLINED_MARKER = "simphant-inlined-%d" + ".py%d%d.ready" % sys.version_info[:2]',
+           'INLINED_MARKER = "simphant-inlined-%d.ready"',
+           ["tests/solver/test_warmup.py::test_another_pythons_marker_does_not_count"],
+           "two FreeCAD versions sharing a Mod folder: one's marker makes the other's first "
+           "solve compile the inlined loop in the foreground"),
+    Mutant("signatures-compared-twice-per-run", "SimPhantWorkbench/run/pipeline.py",
+           "    with unchecked():      # just compared (and re-pointed): the conversion reads "
+           "them once\n        run = read_run(study, **overrides)\n",
+           "    run = read_run(study, **overrides)\n",
+           ["tests/app/test_reference_signatures.py::test_a_run_reads_each_referenced_element_"
+            "once"],
+           "each run compares every reference with its signature twice (prepare and the "
+           "conversion)"),
+    Mutant("accepted-signature-not-taken", SIG,
+           "        for owner, prop, sig in plan:\n            _set_entry(owner, prop, sig)\n",
+           "        for owner, prop, sig in plan:\n            pass\n",
+           ["tests/app/test_reference_signatures.py::test_an_enlarged_pin_accepted_runs_on_it_"
+            "and_stays_accepted_after_reopening"],
+           "Accept current elements leaves the old signatures: the run is still refused"),
+    Mutant("accepted-vanished-element-dropped", SIG,
+           "    except Exception as exc:  # noqa: BLE001 - the element no longer exists\n"
+           "        raise ModelError(",
+           "    except Exception as exc:  # noqa: BLE001 - the element no longer exists\n"
+           "        return None\n        raise ModelError(",
+           ["tests/app/test_reference_signatures.py::test_accepting_an_element_that_no_longer_"
+            "exists_is_refused_naming_the_joint"],
+           "accepting a reference whose element is gone drops its signature silently"),
+    Mutant("accept-study-members-missed", SIG,
+           "        found = _checked_owners(obj) if is_type(obj, STUDY) else [obj]\n",
+           "        found = _checked_owners(obj)[:1] if is_type(obj, STUDY) else [obj]\n",
+           ["tests/app/test_reference_signatures.py::test_accepting_the_study_accepts_every_"
+            "member"],
+           "accepting a study accepts only its first member"),
     Mutant("joint-panel-keeps-moved-reference", "SimPhantWorkbench/taskpanels/task_joint.py",
            "            if not self.picked_here[i] and check.status != \"ok\":\n",
            "            if False:\n",

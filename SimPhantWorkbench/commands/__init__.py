@@ -5,7 +5,7 @@ One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 (one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
 generated), ``cmd_couplers`` (one per registry coupler kind, generated),
 ``cmd_run``
-(check, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
+(check, accept current elements, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
 interference check, exports), ``cmd_fem`` (Loads to FEM), ``cmd_view`` (picking aids: markers selectable or shown, hide
 the other parts). ``register`` adds them all to
 FreeCADGui.
@@ -33,7 +33,7 @@ TOOLBARS = (
         "SimPhant_ImportAssembly") + tuple("SimPhant_Driver_" + k for k in _driver_kinds())
         + tuple("SimPhant_Coupler_" + k for k in _coupler_kinds())),
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant run"), (
-        "SimPhant_Check", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
+        "SimPhant_Check", "SimPhant_AcceptReferences", "SimPhant_Solve", "SimPhant_Playback", "SimPhant_Reset",
         "SimPhant_NewParameterStudy")),
     (QT_TRANSLATE_NOOP("Workbench", "SimPhant results"), (
         "SimPhant_PlotResults", "SimPhant_ResultsViewer", "SimPhant_CheckInterference",

@@ -1,4 +1,5 @@
-"""Commands that run and show a study: Check, Solve, Playback, Reset; Check dependencies."""
+"""Commands that run and show a study: Check, Accept current elements, Solve, Playback, Reset;
+Check dependencies."""
 import FreeCADGui
 
 from ..document.base import has_result
@@ -47,6 +48,40 @@ class CheckModel(Command):
             kind = "warning"
         self.last_report = text
         common.message(kind, translate("SimPhant", "SimPhant: check '%s'") % study.Label, text)
+
+
+def _accepting():
+    """The selected objects whose references Accept current elements takes: joints, loads
+    and force elements (the objects that keep signatures), and studies."""
+    from ..document.base import STUDY, is_type
+    from ..document.signatures import SIGNATURES
+    return [o for o in common.selected_objects() if is_type(o, STUDY) or hasattr(o, SIGNATURES)]
+
+
+class AcceptReferences(Command):
+    name = "SimPhant_AcceptReferences"
+    icon = "AcceptReferences.svg"
+    menu = QT_TRANSLATE_NOOP("SimPhant_AcceptReferences", "Accept current elements")
+    tooltip = QT_TRANSLATE_NOOP("SimPhant_AcceptReferences", "When a referenced face, edge "
+                                "or vertex was changed on purpose (a pin made larger) and "
+                                "Check model or Solve refuses it: take the references of the "
+                                "selected joints, loads and force elements (or of every member "
+                                "of the selected study) as they are now, in one undo step")
+
+    def active(self):
+        return bool(_accepting()) and not common.in_edit()
+
+    def run(self):
+        from ..document.signatures import accepting_owners
+        objs = _accepting()
+        owners = accepting_owners(objs)
+        if not owners:
+            return
+        common.run_in_transaction(
+            owners[0].Document, translate("SimPhant", "Accept current elements of %s")
+            % ", ".join(o.Label for o in owners),
+            ["from SimPhantWorkbench import runner",
+             "runner.accept_references([%s])" % ", ".join(obj_expr(o) for o in objs)])
 
 
 class Solve(Command):
@@ -122,5 +157,5 @@ class CheckDependencies(Command):
         FreeCADGui.doCommand("dependencies.show_dialog(dependencies.recheck())")
 
 
-COMMANDS = [CheckModel(), Solve(), Playback(), ResetPlacements(), CheckDependencies()]
+COMMANDS = [CheckModel(), AcceptReferences(), Solve(), Playback(), ResetPlacements(), CheckDependencies()]
 

@@ -25,6 +25,10 @@ of: a reference set since (re-picked) without a signature of its own has none.
   sweep) re-points such a reference to the element of the same sub-object that matches the
   signature, when exactly one does (one undo step, its title naming the object and both
   elements), or refuses the run naming the object, the reference and what changed;
+* ``accept_signatures`` (``runner.accept_references``, the GUI's Accept current elements)
+  takes the signatures of chosen objects' references anew when the user changed a
+  referenced element on purpose (a pin enlarged by design); it refuses, naming the object,
+  a reference whose element no longer exists at all;
 * a parameter study checks its study once (``check_references``) and runs its variants,
   which change the geometry on purpose, ``unchecked``; a variant written into the document
   takes the signatures anew (``retake_signatures``).
@@ -41,14 +45,15 @@ import numpy as np
 import FreeCAD
 
 from ..solver import ModelError
-from .base import object_label, transaction
+from .base import STUDY, is_type, object_label, transaction
 from .links import REFERENCE_TYPE, reference_of
 from .references import element_geometry, element_names, is_datum_reference, local_element
 
 __all__ = ["SIGNATURES", "LENGTH_TOLERANCE", "ANGLE_TOLERANCE", "reference_properties",
            "signature", "stored_signature", "record_signature", "same_geometry", "describe",
            "ReferenceCheck", "check_reference", "verify_reference", "repair_references",
-           "check_references", "retake_signatures", "pending_signatures", "write_signatures", "unchecked"]
+           "check_references", "retake_signatures", "accepting_owners", "accept_signatures",
+           "pending_signatures", "write_signatures", "unchecked", "ACCEPT_HOW"]
 
 #: the property of joints, loads and force elements holding their references' signatures
 SIGNATURES = "ReferenceSignatures"
@@ -57,6 +62,10 @@ LENGTH_TOLERANCE = 1e-4
 #: axes with 1 - |cos| below this are the same (either sense: a cylinder's axis sign is a
 #: modelling accident, and joints align anti-parallel sides anyway)
 ANGLE_TOLERANCE = 1e-7
+
+#: how the user accepts a deliberately changed element (``accept_signatures``)
+ACCEPT_HOW = "select the object and use SimPhant > Accept current elements, or " \
+    "runner.accept_references(obj)"
 
 _ELEMENT_TYPE = {"vertex": "Vertex", "line": "Edge", "circle": "Edge", "plane": "Face",
                  "cylinder": "Face", "sphere": "Face", "cone": "Face"}
@@ -70,7 +79,11 @@ def unchecked():
     """Within: references are not compared with their signatures (``verify_reference``,
     ``repair_references`` and ``pending_signatures`` do nothing). For the variants of a
     parameter study that change the geometry on purpose: a varied radius is no moved
-    reference; the study is checked as it stands before its variants are applied."""
+    reference; the study is checked as it stands before its variants are applied. And for
+    the conversion of a run (``run.prepare``), whose references ``repair_references`` has
+    just compared: each run reads every referenced element's geometry once. Everywhere
+    else (a recompute of a joint, a panel's preview, a stored result compared with the
+    model) ``verify_reference`` still compares."""
     _unchecked[0] += 1
     try:
         yield
@@ -252,7 +265,9 @@ def check_reference(owner, prop):
                               % (obj.Label, matches[0]))
     why = "no element of '%s' matches it any more" % obj.Label if not matches else \
         "several elements match it (%s)" % ", ".join(m.rsplit(".", 1)[-1] for m in matches)
-    return ReferenceCheck("broken", obj, sub, None, "%s; %s - re-pick it" % (what, why))
+    fix = "re-pick it" if now is None else "re-pick it, or, if the change was deliberate, " \
+        "accept the element as it is now (%s)" % ACCEPT_HOW
+    return ReferenceCheck("broken", obj, sub, None, "%s; %s - %s" % (what, why, fix))
 
 
 def _matches(sig, element, label):
@@ -337,6 +352,60 @@ def retake_signatures(study):
         for prop in reference_properties(owner):
             ref = _current(owner, prop)
             _set_entry(owner, prop, None if ref is None else signature(*ref))
+
+
+def accepting_owners(objects):
+    """The objects whose references ``accept_signatures`` takes anew: each of ``objects``
+    that keeps signatures (a joint, load or force element), and for a study all of its
+    members that do. ``ModelError`` naming an object that has no references."""
+    owners = []
+    for obj in objects:
+        found = _checked_owners(obj) if is_type(obj, STUDY) else [obj]
+        if not is_type(obj, STUDY) and not hasattr(obj, SIGNATURES):
+            raise ModelError("%s has no picked references to accept" % object_label(obj))
+        owners.extend(o for o in found if o not in owners)
+    return owners
+
+
+def _accepted(owner, prop):
+    """The signature ``accept_signatures`` stores for ``owner``'s reference ``prop`` (None:
+    empty, a datum); ``ModelError`` naming the owner when the element is gone."""
+    ref = _current(owner, prop)
+    if ref is None:
+        if stored_signature(owner, prop) is not None:
+            raise ModelError("%s: %s no longer designates an element (the object it was on "
+                             "is gone) - re-pick it" % (object_label(owner), prop))
+        return None
+    obj, sub = ref
+    if is_datum_reference(obj, sub or ""):
+        return None
+    label = "%s.%s" % (obj.Label, sub)
+    try:
+        sig = _geometry_of(local_element(obj, sub), label)
+    except Exception as exc:  # noqa: BLE001 - the element no longer exists
+        raise ModelError("%s: %s '%s' no longer exists (%s) - re-pick it"
+                         % (object_label(owner), prop, label,
+                            str(exc).split(": ", 1)[-1])) from None
+    sig["ref"] = _key(obj, sub)
+    return sig
+
+
+def accept_signatures(owners, title):
+    """Take the signatures of ``owners``' references anew from the elements their names
+    designate now, in one undo step ``title``: the user's word that a referenced element
+    was changed on purpose (a pin enlarged by design), so that a run no longer refuses it.
+    ``ModelError`` naming the object and the reference when an element no longer exists
+    at all, before anything changes (no undo step is opened)."""
+    plan = [(owner, prop, _accepted(owner, prop))
+            for owner in owners for prop in reference_properties(owner)]
+    if not owners:
+        return
+    with transaction(owners[0].Document, title):
+        for owner, prop, sig in plan:
+            _set_entry(owner, prop, sig)
+        for owner in owners:
+            owner.touch()
+            owner.recompute()
 
 
 def pending_signatures(study):

@@ -1,6 +1,7 @@
 """Markers follow the bodies: a document observer sees every ``Placement`` change
-(playback, reset, the user moving a part) and refreshes the markers of the SimPhant
-objects that depend on the moved object; it also gives view providers to SimPhant
+(playback, reset, the user moving a part) and every part shown or hidden (Space, Hide
+other parts) and refreshes the markers of the SimPhant objects that depend on the moved
+or shown object; it also gives view providers to SimPhant
 objects of documents restored or made without the GUI (``objects.attach_view_provider``).
 
 A SimPhant view provider (``viewproviders.view_base.VPBase``) is anything with
@@ -13,7 +14,8 @@ from .common import DocumentObserver
 from ..document.base import proxy_type
 
 __all__ = ["Observer", "flush_markers", "simphant_view_providers", "refresh_markers",
-           "attach_missing", "is_view_provider", "generation", "marker_sizes", "forget"]
+           "attach_missing", "is_view_provider", "generation", "shown_generation", "marker_sizes",
+           "forget"]
 
 
 def is_view_provider(vp):
@@ -24,6 +26,7 @@ def is_view_provider(vp):
 _dependents = {}     # document Name -> {moved object Name: [SimPhant object Names]}
 marker_sizes = {}    # (document Name, study Name) -> marker size [mm]
 generation = [0]    # bumped whenever SimPhant objects change: view providers' caches expire
+shown_generation = [0]  # bumped whenever an object is shown or hidden
 _pending = {}        # document Name -> set of moved object Names not yet refreshed
 
 
@@ -136,8 +139,10 @@ class Observer(DocumentObserver):
                             "DensitySource", "PrincipalMoments", "PrincipalAxes"):
                 forget(obj.Document.Name)     # references or membership may have changed
             return
-        if prop != "Placement":
+        if prop not in ("Placement", "Visibility"):    # moved, or shown or hidden
             return
+        if prop == "Visibility":
+            shown_generation[0] += 1
         # coalesced: a frame moving 50 bodies refreshes each marker once
         doc_name = obj.Document.Name
         first = not _pending

@@ -6,7 +6,10 @@ would select the joint. Unless the user asks for it ("Markers selectable", kept
 in the workbench's preferences), a ``SoPickStyle`` node at the top of every
 SimPhant view provider makes its markers unpickable: clicks go through them to
 the faces behind. "Show markers" (also kept) shows or hides all of them; one
-object's markers hide with it (Space, the Visibility property).
+object's markers hide with it (Space, the Visibility property), and with the parts they
+belong to: a body's centre of gravity with its shape, a joint's triads, a load's arrow and
+a force element's line when none of the shapes of their bodies is shown
+(``any_part_shown``; a joint to a hidden ground stays shown with its moving part).
 
 ``hide_others(doc, keep)`` hides every shown part of ``doc`` but those kept (the
 objects picked, the containers and links on their selection paths, and what
@@ -17,7 +20,7 @@ import FreeCAD
 
 __all__ = ["PREFERENCES", "markers_selectable", "markers_shown", "set_markers_selectable",
            "set_markers_shown", "pick_style_node", "apply_to_view_provider", "apply_all",
-           "hide_others", "show_hidden", "hidden_by_us"]
+           "part_shown", "any_part_shown", "hide_others", "show_hidden", "hidden_by_us"]
 
 PREFERENCES = "User parameter:BaseApp/Preferences/Mod/SimPhant"
 _SELECTABLE = "MarkersSelectable"
@@ -96,6 +99,24 @@ def apply_all():
                 apply_to_view_provider(vp)
             except Exception:  # noqa: BLE001 - a half-made object: next refresh
                 pass
+
+
+def part_shown(obj):
+    """Whether ``obj`` is drawn in the 3-D view: it and every container it sits in (an
+    ``App::Part``, a ``PartDesign::Body``) shown. True without a view (headless)."""
+    from ..document.massprops import ancestors
+    for o in [obj] + ancestors(obj):
+        vobj = getattr(o, "ViewObject", None)
+        if vobj is not None and not vobj.Visibility:
+            return False
+    return True
+
+
+def any_part_shown(shapes):
+    """Whether a marker belonging to the parts ``shapes`` is drawn: at least one of them is
+    shown (``part_shown``), or ``shapes`` is empty (a marker of no part)."""
+    shapes = [s for s in shapes if s is not None]
+    return not shapes or any(part_shown(s) for s in shapes)
 
 
 def _related(keep):

@@ -13,7 +13,8 @@ from ..document.base import require_study, transaction
 from ..document.conversion import convert
 from ..document.installation import advice
 from ..document.settings import analysis_mode, simulation_settings
-from ..document.signatures import pending_signatures, repair_references, write_signatures
+from ..document.signatures import pending_signatures, repair_references, unchecked, \
+    write_signatures
 from ..solver import Model, ModelError, SimulationError
 from ..solver.batch import comparable, description, description_parts
 from ..solver.kinematics import run_analysis
@@ -156,7 +157,8 @@ def prepare(study, recompute=True, **overrides):
         repointed = repair_references(study)
     except ModelError as exc:
         raise study_error(exc, study) from None
-    run = read_run(study, **overrides)
+    with unchecked():      # just compared (and re-pointed): the conversion reads them once
+        run = read_run(study, **overrides)
     run.repointed = repointed
     run.signatures = pending_signatures(study)
     try:

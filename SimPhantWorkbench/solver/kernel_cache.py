@@ -12,15 +12,18 @@ the user's first solve loads them instead of compiling for minutes.
 """
 import os
 import shutil
+import sys
 
 from . import kernels
 
 __all__ = ["prefill", "source_cache_dir", "INLINED_MARKER"]
 
-#: marker file next to the cache, one per block size, written when the inlined
+#: marker file next to the cache, one per block size and Python version (numba keeps each
+#: Python's kernels apart, ``kernels.integrate_fixed_inlined-972.py311.nbi``: two FreeCAD
+#: versions sharing one ``Mod`` folder each have their own), written when the inlined
 #: fixed-step loop (``kernels.integrate_fixed_inlined``) was compiled into it; its text
 #: is the sources digest and numba version it was compiled with (``warmup``)
-INLINED_MARKER = "simphant-inlined-%d.ready"
+INLINED_MARKER = "simphant-inlined-%d" + ".py%d%d.ready" % sys.version_info[:2]
 
 
 def source_cache_dir():

@@ -5,13 +5,13 @@ The view provider classes' module paths and names
 ``GuiDocument.xml`` of saved documents: public API, never rename.
 
 Markers follow the bodies (``gui.following``: a document observer refreshes the
-markers of the objects that depend on a moved one).
+markers of the objects that depend on a moved, shown or hidden one).
 """
 import FreeCADGui
 
 from ..gui.common import icon_path, run_command_on
-from ..gui.following import Observer, generation, marker_sizes
-from ..gui.picking_aids import markers_shown, pick_style_node
+from ..gui.following import Observer, generation, marker_sizes, shown_generation
+from ..gui.picking_aids import any_part_shown, markers_shown, pick_style_node
 from ..gui.translation import translate
 from ..document.base import find_study, proxy_type, study_bodies
 from ..objects import icon_of
@@ -75,7 +75,9 @@ class VPBase:
             return
         try:
             self.update_markers()
-            if not self.ViewObject.Visibility or not markers_shown():   # hide with the object
+            # hidden with the object, with all the parts it belongs to, or all markers
+            if not self.ViewObject.Visibility or not markers_shown() \
+                    or not self.parts_shown():
                 for m in self.markers:
                     m.show(False)
         except Exception:  # noqa: BLE001 - a half-made object, a deleted body...
@@ -86,8 +88,23 @@ class VPBase:
         """Subclasses: place their markers (``self.markers`` exists after ``attach``)."""
 
     def depends_on(self):
-        """Names of document objects whose placement moves this object's markers."""
+        """Names of document objects whose placement moves this object's markers (and
+        whose visibility shows or hides them)."""
         return set()
+
+    def part_shapes(self):
+        """The shape objects of the bodies this object's markers belong to: the markers
+        are hidden when none of them is shown (``picking_aids.any_part_shown``)."""
+        return []
+
+    def parts_shown(self):
+        """``any_part_shown(self.part_shapes())``, kept until a part is shown or hidden or
+        SimPhant objects change (a playback frame does not read the parts' visibility)."""
+        key = (shown_generation[0], generation[0])
+        memo = getattr(self, "_parts_shown", None)
+        if memo is None or memo[0] != key:
+            memo = self._parts_shown = (key, any_part_shown(self.part_shapes()))
+        return memo[1]
 
     def set_markers(self, markers):
         """Replace the markers under the view provider's root."""

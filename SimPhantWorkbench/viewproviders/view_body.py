@@ -42,6 +42,9 @@ class VPBody(VPBase):
             return set()
         return {shape.Name} | {a.Name for a in ancestors(shape)}
 
+    def part_shapes(self):
+        return [self.Object.ShapeObject]
+
     def update_markers(self):
         CogMarker = markers_module().CogMarker
         size = self.study_size()

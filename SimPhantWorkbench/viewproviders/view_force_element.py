@@ -10,6 +10,8 @@ Double-click opens the task panel (``taskpanels.task_force_element``).
 """
 import math
 
+from ..document.base import find_study, study_bodies
+from ..document.bodies import body_of_object
 from ..document.joints import reference_of
 from ..document.massprops import ancestors
 from .view_base import VPBase, markers_module
@@ -151,6 +153,15 @@ class VPForceElement(VPBase):
             names.add(obj.Name)
             names.update(a.Name for a in ancestors(obj))
         return names
+
+    def part_shapes(self):
+        def shapes():
+            study = find_study(self.Object)
+            bodies = study_bodies(study) if study else []
+            found = [body_of_object(bodies, obj) for obj, _ in self._refs() or []]
+            return [b.ShapeObject for b in found if b is not None]
+        # a point element's bodies, an end stop's joint's
+        return self.cached("shapes", shapes) or list(self._joint_shapes() or [])
 
     def update_markers(self):
         spec = self._spec()

@@ -66,13 +66,15 @@ class VPJoint(VPBase):
                 names.add(b.ShapeObject.Name)
         return names
 
+    def part_shapes(self):
+        return self.cached("shapes", lambda: joint_shapes(self.Object))
+
     def update_markers(self):
         Triad = markers_module().Triad
         size = self.study_size()
         if not self.markers:
             self.set_markers([Triad(size), Triad(0.7 * size)])
-        f1, f2 = joint_world_frames(self.Object,
-                                    self.cached("shapes", lambda: joint_shapes(self.Object)))
+        f1, f2 = joint_world_frames(self.Object, self.part_shapes())
         for marker, pl, s in zip(self.markers, (f1, f2), (size, 0.7 * size)):
             marker.resize(s)
             marker.set_placement(pl)

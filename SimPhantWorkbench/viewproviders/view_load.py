@@ -56,6 +56,10 @@ class VPLoad(VPBase):
             return set()
         return {shape.Name} | {a.Name for a in ancestors(shape)}
 
+    def part_shapes(self):
+        body = self.Object.Body
+        return [body.ShapeObject] if body is not None else []
+
     def update_markers(self):
         Arrow = markers_module().Arrow
         torque = is_type(self.Object, "SimPhant::Torque")

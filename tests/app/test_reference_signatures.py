@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import FreeCAD
+import Part
 
 import crankshaft_links as CL
 from helpers_doc import docs  # noqa: F401 (fixture)
@@ -421,3 +422,103 @@ def test_datums_have_no_signature(docs, tmp_path):  # noqa: F811
     for sub in ("LCS_Tip.", "Line_Tip.", "Line_Tip.Edge1", "Plane_Top.Face1", "Point_Tip."):
         assert signatures.signature(crank, sub) is None, sub
     assert signatures.signature(crank, "Bar.Face2")["kind"] == "plane"
+
+
+# --- a deliberate edit accepted (runner.accept_references)
+
+def _reopen(doc, part_doc):
+    path = doc.FileName
+    doc.save()
+    part_doc.save()
+    for d in (doc, part_doc):
+        FreeCAD.closeDocument(d.Name)
+    return FreeCAD.openDocument(path)
+
+
+def test_an_enlarged_pin_accepted_runs_on_it_and_stays_accepted_after_reopening(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    name = joint.Reference2[1][0]
+    _edit(doc, part_doc, pin_first=True, pin_radius=22.0)      # same face name, on purpose
+    assert joint.Reference2[1] == [name]
+    with pytest.raises(ModelError, match=r"CrankPin': Reference2 .* it is now a cylinder "
+                                         r"r=22 mm.* re-pick it, or, if the change was "
+                                         r"deliberate, accept the element as it is now "
+                                         r"\(select the object and use SimPhant > Accept current "
+                                         r"elements, or runner.accept_references\(obj\)\)"):
+        _run(study)
+    undo_count = doc.UndoCount
+    assert runner.accept_references(joint) == [joint]
+    assert doc.UndoCount == undo_count + 1
+    assert doc.UndoNames[0] == "SimPhant: accept current elements of CrankPin"
+    sig = signatures.stored_signature(joint, "Reference2")
+    assert sig["ref"] == "Crank_1:" + name and sig["radius"] == pytest.approx(22.0)
+    assert sig["point"] == pytest.approx([CL.PIN_X, 0.0, 1.5 * CL.LENGTH], abs=1e-9)
+    assert signatures.stored_signature(joint, "Reference1")["radius"] == \
+        pytest.approx(CL.PIN_R)                                # the bearing, unchanged
+    run = prepare(study)
+    assert run.repointed == [] and joint.Reference2[1] == [name]
+    result = run.execute()
+    assert np.ptp(result.position(result.body_names[0])[:, 2]) < 1e-9   # on the pin's axis
+    doc.undo()                                   # one step: the old signature is back
+    assert signatures.stored_signature(joint, "Reference2")["radius"] == pytest.approx(CL.PIN_R)
+    with pytest.raises(ModelError, match="CrankPin"):
+        prepare(study)
+    doc.redo()
+    doc = _reopen(doc, part_doc)
+    joint, study = doc.getObject("CrankPin"), doc.getObject("Study")
+    assert signatures.stored_signature(joint, "Reference2")["radius"] == pytest.approx(22.0)
+    assert signatures.check_reference(joint, "Reference2").status == "ok"
+    assert prepare(study).repointed == []
+
+
+def test_accepting_the_study_accepts_every_member(crank):
+    doc, part_doc, study = crank
+    link = doc.getObject("Crank_1")
+    body = [o for o in study.Group if getattr(o, "ShapeObject", None) is link][0]
+    journal = "CrankshaftSolid." + CL.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
+                                                    CL.JOURNAL_R, 0.0)
+    force = factory.make_force(study, body, (0.0, 0.0, 0.0), ref=(link, journal), name="Push")
+    _edit(doc, part_doc, pin_first=True, pin_radius=22.0, journal_radius=27.0)
+    with pytest.raises(ModelError, match="CrankPin.*Push|Push.*CrankPin"):
+        prepare(study)
+    assert runner.accept_references(study) == [doc.getObject("CrankPin"), force]
+    assert doc.UndoNames[0] == "SimPhant: accept current elements of CrankPin, Push"
+    assert signatures.stored_signature(force, "Reference")["radius"] == pytest.approx(27.0)
+    prepare(study)
+
+
+def test_accepting_an_element_that_no_longer_exists_is_refused_naming_the_joint(crank):
+    doc, part_doc, study = crank
+    joint = doc.getObject("CrankPin")
+    part_doc.getObject("CrankshaftSolid").Shape = Part.makeCompound(
+        [Part.makeLine(FreeCAD.Vector(), FreeCAD.Vector(1, 0, 0))])   # no faces left
+    part_doc.recompute()
+    doc.recompute()
+    kept = dict(joint.ReferenceSignatures)
+    undo_count = doc.UndoCount
+    # (FreeCAD 1.x marks the missing element's name: 'CrankshaftSolid.?Face1')
+    with pytest.raises(ModelError, match=r"Joint 'CrankPin': Reference2 'Crank_1.Crankshaft"
+                                         r"Solid.\??Face\d+' no longer exists .* - re-pick "
+                                         r"it"):
+        runner.accept_references([joint])
+    assert dict(joint.ReferenceSignatures) == kept and doc.UndoCount == undo_count
+    with pytest.raises(ModelError, match="has no picked references"):
+        runner.accept_references(doc.getObject("Crank_1"))
+
+
+def test_a_run_reads_each_referenced_element_once(crank, monkeypatch):
+    """``repair_references`` compares every reference with its signature; the conversion
+    that follows in the same run does not compare them again (a recompute and a reading
+    outside a run still do: the tests above)."""
+    doc, part_doc, study = crank
+    reads = []
+    real = signatures.local_element
+    monkeypatch.setattr(signatures, "local_element",
+                        lambda obj, sub: reads.append(sub) or real(obj, sub))
+    prepare(study)
+    joint = doc.getObject("CrankPin")
+    assert sorted(reads) == sorted(joint.Reference1[1] + joint.Reference2[1])
+    del reads[:]
+    convert(study)                                   # a reading outside a run compares
+    assert len(reads) == 2

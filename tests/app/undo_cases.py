@@ -390,27 +390,42 @@ def ran_parameter_study(doc):
     return m
 
 
-def renumbered_crankshaft(doc_unused, tmp):
+def _edited_crankshaft(tmp, **edit):
     """The crankshaft of ``crankshaft_links`` linked into its assembly (the files in ``tmp``,
     where the case saves the assembly: the links find the parts), falling under a force on
-    its journal's face (the revolute removed: a joint on a renumbered face is in error
-    after the recompute, a state undo does not bring back), the faces renumbered by an edit
-    of the part file: a run re-points the force's reference."""
+    its journal's face (the revolute removed: a joint on a changed face is in error after
+    the recompute, a state undo does not bring back), the part file then edited
+    (``crankshaft_links.crankshaft_shape`` arguments ``edit``)."""
     import crankshaft_links
     from SimPhantWorkbench import factory
+    from SimPhantWorkbench.document.base import transaction
     doc, part_doc, study = crankshaft_links.build(tmp)
-    doc.removeObject("CrankPin")
+    with transaction(doc, "Remove the joint"):    # no "Delete" step left open (GUI)
+        doc.removeObject("CrankPin")
     link = doc.getObject("Crank_1")
     body = [o for o in study.Group if getattr(o, "ShapeObject", None) is link][0]
     face = crankshaft_links.cylinder_face(part_doc.getObject("CrankshaftSolid").Shape,
                                           crankshaft_links.JOURNAL_R, 0.0)
-    factory.make_force(study, body, (0.0, 0.0, 1.0), ref=(link, "CrankshaftSolid." + face))
-    crankshaft_links.set_crankshaft(part_doc, pin_first=False)
+    force = factory.make_force(study, body, (0.0, 0.0, 1.0),
+                               ref=(link, "CrankshaftSolid." + face))
+    crankshaft_links.set_crankshaft(part_doc, **edit)
     doc.recompute()
-    return dict(doc=doc, study=study)
+    return dict(doc=doc, study=study, force=force)
 
 
-renumbered_crankshaft.opens = True
+def renumbered_crankshaft(doc_unused, tmp):
+    """``_edited_crankshaft`` with the faces renumbered: a run re-points the force's
+    reference."""
+    return _edited_crankshaft(tmp, pin_first=False)
+
+
+def enlarged_journal(doc_unused, tmp):
+    """``_edited_crankshaft`` with the journal made thicker on purpose: a run refuses the
+    force's reference until the element is accepted."""
+    return _edited_crankshaft(tmp, journal_radius=27.0)
+
+
+renumbered_crankshaft.opens = enlarged_journal.opens = True
 
 
 def _import_assembly(m):
@@ -437,6 +452,8 @@ def _run_cases():
                                                                   _run_parameter_study),
         "run.prepare (re-point a renumbered load reference)": (
             renumbered_crankshaft, lambda m: prepare(m["study"])),
+        "runner.accept_references (a deliberately changed element)": (
+            enlarged_journal, lambda m: runner.accept_references(m["force"])),
         "stress.loads_to_fem": (ran_slider_crank, lambda m: stress.loads_to_fem(
             m["study"], FEM_ARGS[0], FEM_ARGS[1], mesh_size=FEM_ARGS[2])),
     }

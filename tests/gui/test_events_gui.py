@@ -146,6 +146,15 @@ SCRIPT = ARM_ON_PIN + textwrap.dedent('''
         picking_aids.set_markers_shown(True)
         following.refresh_markers(doc)
         R[tag + "_shown_again"] = [arc.visible, pointer.visible]
+        # hidden with the joint's parts (both), drawn while one of them is shown
+        shown = []
+        for visible in ((False, False), (False, True), (True, True)):
+            for name, on in zip(("Pin", "Arm"), visible):
+                doc.getObject(name).ViewObject.Visibility = on
+            FreeCADGui.updateGui()
+            following.flush_markers()
+            shown.append([arc.visible, pointer.visible])
+        R[tag + "_with_parts"] = shown
         tl.close(keep=False)
 
     try:
@@ -240,6 +249,7 @@ def test_stop_contacts_on_the_timeline_and_in_the_plot_dock(tmp_path):
         assert 20.0 < abs(pointer_deg) < 21.0
         assert R[tag + "_hidden"] == [False, False]
         assert R[tag + "_shown_again"] == [True, True]
+        assert R[tag + "_with_parts"] == [[False, False], [True, True], [True, True]]
     assert R["again_events"] == R["first_events"]
     assert R["edited_arc"] == pytest.approx([-20.0, 35.0], abs=1e-5)
     assert R["plot_lines"] == R["plot_times"]

@@ -8,7 +8,10 @@ and on a joint made in the GUI:
   on (the pick FreeCAD's 3-D view makes at that pixel); "Show markers" hides them all;
   both toggles are kept in the preferences;
 * "Hide other parts" hides every part but the selected one, SimPhant objects and the
-  undo stack untouched, and "Show hidden parts" shows exactly those again;
+  undo stack untouched, and "Show hidden parts" shows exactly those again; the markers
+  of the hidden bodies (centres of gravity, triads of joints none of whose bodies is
+  shown) hide with them and come back as they were (a joint's triads hidden by the user
+  before stay hidden);
 * with the joint panel open a tree click on a part selects it (to hide it) without
   becoming a reference, and a face pick afterwards still fills the reference.
 
@@ -106,6 +109,18 @@ SCRIPT = textwrap.dedent('''
         def shown():
             return sorted(o.Name for o in doc.Objects if o.ViewObject is not None
                           and o.ViewObject.Visibility)
+        def marker_states():
+            """{Label: [whether each of its markers is drawn]} of the study's members: the
+            marker's switch on, under the object's display-mode switch on (Space)."""
+            out = {}
+            for o in study.Group:
+                vp = getattr(o.ViewObject, "Proxy", None)
+                if getattr(vp, "markers", None):
+                    mode_on = o.ViewObject.SwitchNode.whichChild.getValue() != -1
+                    out[o.Label] = [m.visible and mode_on for m in vp.markers]
+            return out
+        space(made)                   # triads the user hid: they stay hidden throughout
+        markers_before = marker_states()
         before, undo0 = shown(), doc.UndoCount
         crank = bodies["Crank"].ShapeObject
         FreeCADGui.Selection.clearSelection()
@@ -113,6 +128,20 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.runCommand("SimPhant_HideOthers")
         pump(0.3)
         after = shown()
+        res["markers_hide_others"] = [markers_before, marker_states()]
+        if SHOTS:
+            FreeCADGui.Selection.clearSelection()
+            pump(0.3)
+            QtGui.QGuiApplication.primaryScreen().grabWindow(0).save(
+                os.path.join(SHOTS, "hide_others_markers.png"))
+            FreeCADGui.Selection.addSelection(crank)
+        # the rod shown again by itself (Space): the joints and the CoG on it come back
+        rod_shape = bodies["ConnectingRod"].ShapeObject
+        rod_shape.ViewObject.Visibility = True
+        pump(0.3)
+        res["markers_rod_shown"] = marker_states()
+        rod_shape.ViewObject.Visibility = False
+        pump(0.3)
         res["hide_others"] = [crank.Name in after,
                               sorted(b.ShapeObject.Name for b in bodies.values()
                                      if b.ShapeObject.Name in after),
@@ -124,6 +153,7 @@ SCRIPT = textwrap.dedent('''
         pump(0.3)
         res["show_hidden"] = [shown() == before, doc.UndoCount - undo0,
                               FreeCADGui.isCommandActive("SimPhant_ShowHidden")]
+        res["markers_shown_again"] = marker_states()
 
         # ---- the joint panel: a tree click selects a part (to hide it), no reference
         from SimPhantWorkbench.taskpanels.task_joint import TaskJoint
@@ -160,6 +190,7 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.runCommand("SimPhant_ShowHidden")
         pump(0.3)
         res["all_back"] = shown() == before
+        space(made)
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -204,3 +235,23 @@ def test_joint_panel_lets_a_tree_click_select_a_part_without_taking_it(gui):
     assert gui["hidden_in_panel"] == [True, False]
     assert gui["face_pick"] is not None and gui["face_pick"][1] == "Face1"
     assert gui["all_back"] is True
+
+
+def test_markers_follow_the_parts_hidden_and_shown_again(gui):
+    """With the crank kept: its CoG and the triads of the joints on it (to the hidden post,
+    to the hidden rod) stay; the rod's and the slider's CoG and the triads of the joints
+    between hidden parts (wrist pin, slider guide) hide; the rod shown again by itself
+    brings its CoG and the wrist pin back; Show hidden parts restores every marker as it
+    was, the triads the user hid included."""
+    before, hidden = gui["markers_hide_others"]
+    assert before["MadeHere"] == [False, False]               # hidden by the user (Space)
+    assert all(all(v) for k, v in before.items() if k != "MadeHere"), before
+    assert hidden["Crank"] == [True]
+    assert hidden["CrankPivot"] == [True, True] and hidden["CrankPin"] == [True, True]
+    for label in ("ConnectingRod", "Slider", "WristPin", "SliderGuide", "MadeHere"):
+        assert not any(hidden[label]), (label, hidden)
+    rod = gui["markers_rod_shown"]
+    assert rod["ConnectingRod"] == [True] and rod["WristPin"] == [True, True]
+    assert rod["MadeHere"] == [False, False]
+    assert not any(rod["Slider"]) and not any(rod["SliderGuide"])
+    assert gui["markers_shown_again"] == before

@@ -3,7 +3,9 @@ its own file linked into an assembly swings on its crank pin. The part's faces r
 Check model re-points the revolute's reference and says so first. The pin's radius
 changed: Check model names the joint, the reference and what changed; the joint's panel
 refuses OK until the pin is picked again (a click through the link), which takes the new
-signature, and Check model is then content."""
+signature, and Check model is then content. The pin made larger on purpose: Check model and
+the joint panel say how to accept it, and Accept current elements on the joint does (one
+undo step), after which Check model is content."""
 import textwrap
 
 import pytest
@@ -67,6 +69,26 @@ SCRIPT = textwrap.dedent('''
         res["stored"] = joint.Reference2[1][0]
         res["radius"] = signatures.stored_signature(joint, "Reference2")["radius"]
         res["final_check"] = check(study)
+
+        # the pin made larger on purpose: Check model and the joint panel say how to accept
+        # it; Accept current elements on the joint selected in the tree does, in one step
+        CL.set_crankshaft(part_doc, pin_first=True, pin_radius=21.0)
+        doc.recompute()
+        res["enlarged_check"] = check(study)
+        joint.ViewObject.Proxy.doubleClicked(joint.ViewObject)
+        pump()
+        res["enlarged_panel"] = TaskJoint.current.status.text()
+        TaskJoint.current.reject()
+        pump()
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(joint)
+        undo0 = doc.UndoCount
+        res["accept_active"] = FreeCADGui.isCommandActive("SimPhant_AcceptReferences")
+        FreeCADGui.runCommand("SimPhant_AcceptReferences")
+        pump()
+        res["accept_step"] = [doc.UndoCount - undo0, doc.UndoNames[0],
+                              signatures.stored_signature(joint, "Reference2")["radius"]]
+        res["accepted_check"] = check(study)
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -109,4 +131,17 @@ def test_the_joint_panel_refuses_the_changed_reference_until_it_is_picked_again(
     assert gui["accepted"]
     assert gui["radius"] == pytest.approx(18.0)
     (kind, text), = gui["final_check"]
+    assert kind == "info" and "re-pointed" not in text
+
+
+def test_a_pin_enlarged_on_purpose_is_accepted_from_the_gui(gui):
+    (kind, text), = gui["enlarged_check"]
+    assert kind == "warning" and "it is now a cylinder r=21 mm" in text
+    assert "if the change was deliberate, accept the element as it is now (select the " \
+           "object and use SimPhant > Accept current elements" in text
+    assert "SimPhant > Accept current elements" in gui["enlarged_panel"]
+    assert gui["accept_active"]
+    assert gui["accept_step"][:2] == [1, "Accept current elements of CrankPin"]
+    assert gui["accept_step"][2] == pytest.approx(21.0, abs=1e-9)
+    (kind, text), = gui["accepted_check"]
     assert kind == "info" and "re-pointed" not in text

@@ -239,6 +239,8 @@ SCRIPT = textwrap.dedent('''
         "SimPhant_Coupler_screw": (with_slide, lambda m: (
             select(m["slide"]), run("SimPhant_Coupler_screw"))),
         "SimPhant_Check": (base, lambda m: (select(m["study"]), run("SimPhant_Check"))),
+        "SimPhant_AcceptReferences": (U.enlarged_journal, lambda m: (
+            select(m["force"]), run("SimPhant_AcceptReferences"))),
         "SimPhant_Solve": (with_material, solve),
         "SimPhant_Playback": (ran, playback),
         "SimPhant_Reset": (moved, lambda m: (select(m["study"]), run("SimPhant_Reset"))),

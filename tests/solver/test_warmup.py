@@ -324,3 +324,23 @@ def test_the_inlined_marker_follows_the_sources_without_hashing_them_each_run(tm
         fh.write("\n# edited\n")
     edited = warmup._marker_text()
     assert edited != first and edited.split()[0] == digest() and len(calls) == 2
+
+
+def test_another_pythons_marker_does_not_count(monkeypatch, tmp_path):
+    """Two FreeCAD versions (each its own Python) may share one ``Mod`` folder: numba keeps
+    each Python's kernels apart (``....py311.nbi``, ``....py313.nbi``), and so does the
+    inlined loop's marker. Another Python's marker would make this one's first solve
+    compile the inlined loop in the foreground, told as "first use on this computer";
+    writing this one's leaves the other's alone (no compile back and forth)."""
+    import sys
+    monkeypatch.setattr(warmup, "cache_path", lambda: str(tmp_path))
+    bs = kernels.BLOCK_SIZES[0]
+    ours = warmup.INLINED_MARKER % bs
+    assert ours.endswith(".py%d%d.ready" % sys.version_info[:2])
+    other = ours.replace(".py%d%d." % sys.version_info[:2], ".py%d%d." % (
+        sys.version_info[0], sys.version_info[1] + 2))
+    (tmp_path / other).write_text(warmup._marker_text() + "\n")
+    assert not warmup.inlined_cached(bs)
+    (tmp_path / ours).write_text(warmup._marker_text() + "\n")
+    assert warmup.inlined_cached(bs)
+    assert (tmp_path / other).read_text().strip() == warmup._marker_text()

@@ -113,14 +113,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="46"/>
+        <location filename="cmd_run.py" line="47"/>
         <source>The study cannot be solved as it is:
 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="49"/>
+        <location filename="cmd_run.py" line="50"/>
         <source>SimPhant: check &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="82"/>
+        <source>Accept current elements of %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -370,7 +375,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="picking_aids.py" line="130"/>
+        <location filename="picking_aids.py" line="151"/>
         <source>Select the parts to keep shown first</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1780,7 +1785,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="162"/>
+        <location filename="view_base.py" line="179"/>
         <source>Edit %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2006,12 +2011,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="166"/>
+        <location filename="view_base.py" line="183"/>
         <source>Solve &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="view_base.py" line="168"/>
+        <location filename="view_base.py" line="185"/>
         <source>Set active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2482,6 +2487,19 @@ No puts the bodies back where they were before playback.</source>
     </message>
 </context>
 <context>
+    <name>SimPhant_AcceptReferences</name>
+    <message>
+        <location filename="cmd_run.py" line="65"/>
+        <source>Accept current elements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_run.py" line="71"/>
+        <source>When a referenced face, edge or vertex was changed on purpose (a pin made larger) and Check model or Solve refuses it: take the references of the selected joints, loads and force elements (or of every member of the selected study) as they are now, in one undo step</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SimPhant_AddBody</name>
     <message>
         <location filename="cmd_model.py" line="88"/>
@@ -2536,12 +2554,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Check</name>
     <message>
-        <location filename="cmd_run.py" line="32"/>
+        <location filename="cmd_run.py" line="33"/>
         <source>Check model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="37"/>
+        <location filename="cmd_run.py" line="38"/>
         <source>Check the study before solving: bodies, joints, loads, degrees of freedom (mobility, redundant joints, singular or locked mechanisms) and how far the joints are from assembled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2549,12 +2567,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_CheckDependencies</name>
     <message>
-        <location filename="cmd_run.py" line="112"/>
+        <location filename="cmd_run.py" line="147"/>
         <source>Check dependencies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="117"/>
+        <location filename="cmd_run.py" line="152"/>
         <source>Check what the solver needs in FreeCAD&apos;s Python (numpy, scipy, numba, llvmlite: present, versions, agreeing) and show the commands that install what is missing</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2718,12 +2736,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Playback</name>
     <message>
-        <location filename="cmd_run.py" line="76"/>
+        <location filename="cmd_run.py" line="111"/>
         <source>Playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="79"/>
+        <location filename="cmd_run.py" line="114"/>
         <source>Play the study&apos;s result back on the document: time slider, play/pause, speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2744,12 +2762,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Reset</name>
     <message>
-        <location filename="cmd_run.py" line="95"/>
+        <location filename="cmd_run.py" line="130"/>
         <source>Reset placements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="98"/>
+        <location filename="cmd_run.py" line="133"/>
         <source>Put the bodies back exactly where they were when the last run started</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2809,12 +2827,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_Solve</name>
     <message>
-        <location filename="cmd_run.py" line="57"/>
+        <location filename="cmd_run.py" line="92"/>
         <source>Solve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_run.py" line="61"/>
+        <location filename="cmd_run.py" line="96"/>
         <source>Run the motion study in the background (FreeCAD stays usable; Cancel in the progress window); the result is stored in the study</source>
         <translation type="unfinished"></translation>
     </message>

@@ -15,7 +15,7 @@ from ..gui.common import icon_path
 from ..document.elements import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
-from ..solver.forces import FORCE_TYPES
+from ..solver.forces import FORCE_TYPES, STOP_LAWS
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import CheckedPanel, Form
 
@@ -33,10 +33,14 @@ _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint
 _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
           "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
           "Force", "Value", "ValueFunction", "EnableLower", "Lower", "EnableUpper", "Upper",
-          "Exponent", "Penetration")
+          "Exponent", "Penetration", "Law", "Restitution", "RestSpeed")
 #: an end stop's limits: (switch property, value property, label)
 _LIMITS = (("EnableLower", "Lower", QT_TRANSLATE_NOOP("SimPhant", "Lower limit")),
            ("EnableUpper", "Upper", QT_TRANSLATE_NOOP("SimPhant", "Upper limit")))
+#: an end stop's laws (``solver.forces.STOP_LAWS``) as the list shows them
+_LAW_TEXT = {"compliant": QT_TRANSLATE_NOOP("SimPhant", "compliant (contact force law)"),
+             "impulsive": QT_TRANSLATE_NOOP("SimPhant", "impulsive (coefficient of "
+                                                        "restitution)")}
 
 
 class TaskForceElement(CheckedPanel):
@@ -121,6 +125,23 @@ class TaskForceElement(CheckedPanel):
         self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
+        self.law = QtGui.QComboBox()
+        for law in STOP_LAWS:
+            self.law.addItem(translate("SimPhant", _LAW_TEXT.get(law, law)), law)
+        self.law.setCurrentIndex(STOP_LAWS.index(str(obj.Law)))
+        self.law.currentIndexChanged.connect(self.check)
+        f.row(translate("SimPhant", "Law"), self.law)
+        box = QtGui.QDoubleSpinBox()
+        box.setRange(0.0, 1.0)
+        box.setDecimals(3)
+        box.setSingleStep(0.05)
+        box.setValue(float(obj.Restitution))
+        box.valueChanged.connect(self.check)
+        self.fields["Restitution"] = box
+        f.row(translate("SimPhant", "Coefficient of restitution e"), box)
+        self._text(f, "RestSpeed", translate("SimPhant", "Rests below the speed"),
+                   obj.RestSpeed, translate("SimPhant", "impulsive: e.g. 1 %s; slower impacts "
+                                            "are held by the contact law") % units["rate"])
 
     def _text(self, form, prop, label, value, hint=None):
         edit = QtGui.QLineEdit(str(value))
@@ -135,6 +156,8 @@ class TaskForceElement(CheckedPanel):
             out[prop] = w.text() if isinstance(w, QtGui.QLineEdit) else w.value()
         if hasattr(self, "dof"):
             out["Dof"] = self.dof.currentData()
+        if hasattr(self, "law"):
+            out["Law"] = self.law.currentData()
         if hasattr(self, "from_start"):
             out["FreeLengthFromStart"] = self.from_start.isChecked()
         for prop, box in self.switches.items():

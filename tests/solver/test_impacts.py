@@ -184,6 +184,27 @@ def test_impacts_survive_save_and_reopen(tmp_path):
     assert again.stop_events() == events
 
 
+def test_events_of_earlier_result_files_read_without_a_rebound(tmp_path):
+    """A result file of an earlier version holds (m, 4) event rows (compliant stops only):
+    read with no rebound; rows of another width are refused naming the file's problem."""
+    r = _pendulum(restitution=0.8).simulate(t_end=0.5, dt=1e-3, output_dt=1e-2)
+    path = str(tmp_path / "new.npz")
+    r.save(path)
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["stop_events"] = arrays["stop_events"][:, :4]
+    old = str(tmp_path / "old.npz")
+    np.savez(old, **arrays)
+    (ev,) = read_result_file(old).stop_events()
+    assert ev["rebound"] is None
+    assert ev["time"] == r.stop_events()[0]["time"]
+    arrays["stop_events"] = arrays["stop_events"][:, :3]
+    bad = str(tmp_path / "bad.npz")
+    np.savez(bad, **arrays)
+    with pytest.raises(Exception, match="end-stop events have 3 columns"):
+        read_result_file(bad)
+
+
 def test_a_compliant_stops_events_have_no_rebound():
     r = _pendulum(law="compliant", stiffness=1e4, exponent=1.0).simulate(
         t_end=0.6, dt=1e-4, output_dt=1e-3)

@@ -1405,88 +1405,118 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_force_element.py" line="41"/>
+        <source>compliant (contact force law)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_force_element.py" line="46"/>
+        <source>impulsive (coefficient of restitution)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="50"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="65"/>
+        <location filename="task_force_element.py" line="69"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="75"/>
+        <location filename="task_force_element.py" line="79"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="78"/>
+        <location filename="task_force_element.py" line="82"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="80"/>
+        <location filename="task_force_element.py" line="84"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="83"/>
+        <location filename="task_force_element.py" line="87"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="84"/>
+        <location filename="task_force_element.py" line="88"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="86"/>
+        <location filename="task_force_element.py" line="90"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="87"/>
+        <location filename="task_force_element.py" line="91"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="89"/>
+        <location filename="task_force_element.py" line="93"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="99"/>
+        <location filename="task_force_element.py" line="103"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="101"/>
+        <location filename="task_force_element.py" line="105"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="111"/>
+        <location filename="task_force_element.py" line="115"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="112"/>
+        <location filename="task_force_element.py" line="116"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="124"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="121"/>
+        <location filename="task_force_element.py" line="125"/>
         <source>Full damping at the penetration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="123"/>
+        <location filename="task_force_element.py" line="127"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="133"/>
+        <source>Law</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="141"/>
+        <source>Coefficient of restitution e</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="142"/>
+        <source>Rests below the speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="144"/>
+        <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2167,7 +2197,7 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="40"/>
-        <source>Compliant end stop (joint limit) on a joint&apos;s angle or slide</source>
+        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2617,12 +2647,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_HideOthers</name>
     <message>
-        <location filename="cmd_view.py" line="72"/>
+        <location filename="cmd_view.py" line="58"/>
         <source>Hide other parts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_view.py" line="76"/>
+        <location filename="cmd_view.py" line="62"/>
         <source>Hide every part but the selected ones (in the 3-D view or the tree, also while a panel is open); Show hidden parts shows them again</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2773,12 +2803,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ShowHidden</name>
     <message>
-        <location filename="cmd_view.py" line="91"/>
+        <location filename="cmd_view.py" line="77"/>
         <source>Show hidden parts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_view.py" line="94"/>
+        <location filename="cmd_view.py" line="80"/>
         <source>Show again the parts Hide other parts hid</source>
         <translation type="unfinished"></translation>
     </message>

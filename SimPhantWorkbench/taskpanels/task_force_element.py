@@ -115,13 +115,8 @@ class TaskForceElement(CheckedPanel):
             f.row(translate("SimPhant", "Limit"), box)
             self._text(f, prop, translate("SimPhant", "at (e.g. '30 %s')") % units["length"],
                        getattr(obj, prop))
-        box = QtGui.QDoubleSpinBox()
-        box.setRange(1.0, 10.0)
-        box.setDecimals(3)
-        box.setValue(float(obj.Exponent))
-        box.valueChanged.connect(self.check)
-        self.fields["Exponent"] = box
-        f.row(translate("SimPhant", "Force exponent e (k p^e)"), box)
+        self._number(f, "Exponent", translate("SimPhant", "Force exponent e (k p^e)"),
+                     obj.Exponent, 1.0, 10.0)
         self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
@@ -131,17 +126,20 @@ class TaskForceElement(CheckedPanel):
         self.law.setCurrentIndex(STOP_LAWS.index(str(obj.Law)))
         self.law.currentIndexChanged.connect(self.check)
         f.row(translate("SimPhant", "Law"), self.law)
-        box = QtGui.QDoubleSpinBox()
-        box.setRange(0.0, 1.0)
-        box.setDecimals(3)
-        box.setSingleStep(0.05)
-        box.setValue(float(obj.Restitution))
-        box.valueChanged.connect(self.check)
-        self.fields["Restitution"] = box
-        f.row(translate("SimPhant", "Coefficient of restitution e"), box)
+        self._number(f, "Restitution", translate("SimPhant", "Coefficient of restitution e"),
+                     obj.Restitution, 0.0, 1.0)
         self._text(f, "RestSpeed", translate("SimPhant", "Rests below the speed"),
                    obj.RestSpeed, translate("SimPhant", "impulsive: e.g. 1 %s; slower impacts "
                                             "are held by the contact law") % units["rate"])
+
+    def _number(self, form, prop, label, value, low, high):
+        box = QtGui.QDoubleSpinBox()
+        box.setRange(low, high)
+        box.setDecimals(3)
+        box.setValue(float(value))
+        box.valueChanged.connect(self.check)
+        self.fields[prop] = box
+        form.row(label, box)
 
     def _text(self, form, prop, label, value, hint=None):
         edit = QtGui.QLineEdit(str(value))

@@ -1485,37 +1485,37 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="124"/>
+        <location filename="task_force_element.py" line="118"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="125"/>
+        <location filename="task_force_element.py" line="120"/>
         <source>Full damping at the penetration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="127"/>
+        <location filename="task_force_element.py" line="122"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="133"/>
+        <location filename="task_force_element.py" line="128"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="141"/>
+        <location filename="task_force_element.py" line="129"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="142"/>
+        <location filename="task_force_element.py" line="131"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="144"/>
+        <location filename="task_force_element.py" line="133"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>

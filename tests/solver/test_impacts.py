@@ -81,6 +81,7 @@ def test_the_energy_an_impact_takes_is_the_stops_dissipated_energy():
     lost = r.element_energy("stop")["dissipated"]
     assert lost[-1] > 0.5 * E[0]
     np.testing.assert_allclose(E + lost, E[0], rtol=0, atol=1e-8 * E[0] + 1e-9)
+    assert np.ptp(r.energy()["balance"]) < 1e-8 * E[0]
 
 
 def _chain():

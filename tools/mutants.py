@@ -633,7 +633,8 @@ MUTANTS = [
            "    dv = minv * (G.T @ lam)",
            "    dv = minv * (row * lam[-1])",
            [T_IMPACT + "::test_a_chain_hitting_a_stop_on_its_first_joint_jumps_as_its_impact_"
-            "equation"],
+            "equation", T_IMPACT + "::test_a_falling_chain_rebounds_off_the_stop_on_its_first_"
+            "joint_with_its_energy_kept"],
            "the stop's impulse without the joints' impulses (the other bodies of the chain "
            "get no share)"),
     Mutant("impact-time-not-located", IMP,

@@ -134,6 +134,27 @@ def test_a_chain_hitting_a_stop_on_its_first_joint_jumps_as_its_impact_equation(
     assert h2(v[0, 4], v[1, 4]) == pytest.approx(h2(w1, w2), rel=1e-10)
 
 
+def test_a_falling_chain_rebounds_off_the_stop_on_its_first_joint_with_its_energy_kept():
+    """The chain released at rest falls onto its first joint's stop at 0.5 rad: every impact
+    leaves at e times its speed, the joints hold through it, and the energy balance (with
+    the impacts' losses as the stop's dissipated energy) stays constant."""
+    m = Model(gravity=(0, 0, -G))
+    b1 = m.add_body("rod1", mass=1.3, inertia=(0.011, 0.021, 0.031), position=(0.25, 0, 0))
+    b2 = m.add_body("rod2", mass=0.7, inertia=(0.012, 0.017, 0.023), position=(0.95, 0, 0))
+    j1 = m.add_joint("revolute", m.ground, b1, point=(0, 0, 0), axis=(0, 1, 0))
+    m.add_joint("revolute", b1, b2, point=(0.6, 0, 0), axis=(0, 1, 0))
+    m.add_joint_stop(j1, upper=0.5, law="impulsive", restitution=0.7, name="stop")
+    r = m.simulate(t_end=1.5, dt=1e-3, output_dt=2e-3)
+    ev = r.stop_events()
+    assert len(ev) >= 2
+    for x in ev:
+        assert x["rebound"] == pytest.approx(0.7 * x["speed"], rel=1e-9)
+    e = r.energy()
+    assert e["dissipated"][-1] > 0.05 * np.ptp(e["kinetic"])
+    assert np.ptp(e["balance"]) < 1e-5 * np.ptp(e["kinetic"])      # RK4 at 1 ms
+    assert r.constraint_violation()["position"].max() < 1e-8
+
+
 def test_a_body_resting_on_a_stop_carries_its_static_load():
     """Dropped from 2 deg above the stop, it bounces a few times; the impacts slower than
     its rest speed are taken by the contact law, which (damped) then holds it: the stop's

@@ -61,12 +61,8 @@ class TaskForceElement(CheckedPanel):
         self.fields = {}
         units = FORCE_UNITS[force_geometry(obj)]
         if "dof" in names:
-            self.dof = QtGui.QComboBox()
-            for d in DOFS:
-                self.dof.addItem(translate("SimPhant", _DOF_TEXT.get(d, d)), d)
-            self.dof.setCurrentIndex(DOFS.index(str(obj.Dof)))
-            self.dof.currentIndexChanged.connect(self.check)
-            f.row(translate("SimPhant", "Degree of freedom"), self.dof)
+            self.dof = self._choice(f, translate("SimPhant", "Degree of freedom"), DOFS,
+                                    _DOF_TEXT, obj.Dof)
         self.switches = {}
         if "lower" in names:
             self._stop_fields(f, obj, units)
@@ -120,17 +116,22 @@ class TaskForceElement(CheckedPanel):
         self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
-        self.law = QtGui.QComboBox()
-        for law in STOP_LAWS:
-            self.law.addItem(translate("SimPhant", _LAW_TEXT.get(law, law)), law)
-        self.law.setCurrentIndex(STOP_LAWS.index(str(obj.Law)))
-        self.law.currentIndexChanged.connect(self.check)
-        f.row(translate("SimPhant", "Law"), self.law)
+        self.law = self._choice(f, translate("SimPhant", "Law"), STOP_LAWS, _LAW_TEXT, obj.Law)
         self._number(f, "Restitution", translate("SimPhant", "Coefficient of restitution e"),
                      obj.Restitution, 0.0, 1.0)
         self._text(f, "RestSpeed", translate("SimPhant", "Rests below the speed"),
                    obj.RestSpeed, translate("SimPhant", "impulsive: e.g. 1 %s; slower impacts "
                                             "are held by the contact law") % units["rate"])
+
+    def _choice(self, form, label, values, texts, current):
+        """A list of ``values`` (shown as the translated ``texts``), at ``current``."""
+        box = QtGui.QComboBox()
+        for v in values:
+            box.addItem(translate("SimPhant", texts.get(v, v)), v)
+        box.setCurrentIndex(list(values).index(str(current)))
+        box.currentIndexChanged.connect(self.check)
+        form.row(label, box)
+        return box
 
     def _number(self, form, prop, label, value, low, high):
         box = QtGui.QDoubleSpinBox()

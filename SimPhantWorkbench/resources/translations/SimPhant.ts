@@ -1420,102 +1420,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="69"/>
+        <location filename="task_force_element.py" line="64"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="79"/>
+        <location filename="task_force_element.py" line="75"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="82"/>
+        <location filename="task_force_element.py" line="78"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="84"/>
+        <location filename="task_force_element.py" line="80"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="87"/>
+        <location filename="task_force_element.py" line="83"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="88"/>
+        <location filename="task_force_element.py" line="84"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="90"/>
+        <location filename="task_force_element.py" line="86"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="91"/>
+        <location filename="task_force_element.py" line="87"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="93"/>
+        <location filename="task_force_element.py" line="89"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="103"/>
+        <location filename="task_force_element.py" line="99"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="105"/>
+        <location filename="task_force_element.py" line="101"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="115"/>
+        <location filename="task_force_element.py" line="111"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="116"/>
+        <location filename="task_force_element.py" line="112"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="118"/>
+        <location filename="task_force_element.py" line="114"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="116"/>
         <source>Full damping at the penetration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="122"/>
+        <location filename="task_force_element.py" line="118"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="128"/>
+        <location filename="task_force_element.py" line="119"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="129"/>
+        <location filename="task_force_element.py" line="120"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="131"/>
+        <location filename="task_force_element.py" line="122"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="133"/>
+        <location filename="task_force_element.py" line="124"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>

@@ -366,7 +366,7 @@ def _force_table_text(table):
 def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=None,
                        damping=None, free_length=None, preload=0.0, force=0.0, value=0.0,
                        dof=None, name=None, label=None, lower=None, upper=None, exponent=1.5,
-                       penetration=None):
+                       penetration=None, law=None, restitution=None, rest_speed=None):
     """Add a force element of registry ``kind`` (``solver.forces.FORCE_TYPES``).
 
     Point kinds take ``ref1``/``ref2`` ``(obj, "Vertex2")`` on two bodies (a vertex, a
@@ -380,10 +380,12 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     ``t`` as text ("2*sin(t)"). An end stop (``joint_stop``) takes ``lower`` and/or
     ``upper`` [mm or deg, or quantities], ``stiffness`` (its force at 1 mm or 1 deg of
     penetration, per mm or deg), ``exponent``, ``damping`` and ``penetration`` (where the
-    damping is full; default 0.1 mm or deg).
+    damping is full; default 0.1 mm or deg), and ``law`` ("compliant" or "impulsive"),
+    ``restitution`` (e in [0, 1]) and ``rest_speed`` [mm/s or deg/s, or a quantity] of
+    an impulsive stop.
     """
     from .document.elements import FORCE_UNITS, force_element_params
-    from .solver.forces import JOINT_DOFS, force_spec
+    from .solver.forces import JOINT_DOFS, STOP_LAWS, force_spec
     require_study(study)
     spec = force_spec(kind)
     what = "%s %s" % (spec.label, repr(label or name) if (label or name) else "")
@@ -403,6 +405,8 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
             dof = JOINT_DOFS.get(str(joint.JointType), ("rotation",))[0]
         geometry = dof if dof in FORCE_UNITS else "points"
     units = FORCE_UNITS[geometry]
+    if law is not None and law not in STOP_LAWS:
+        raise ModelError("%s: law must be one of %s, got %r" % (what, ", ".join(STOP_LAWS), law))
     import numbers
     is_table = {k: v is not None and not isinstance(v, (str, numbers.Real))
                 and not hasattr(v, "UserString") for k, v in (("s", stiffness), ("d", damping))}
@@ -435,6 +439,12 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
         obj.Exponent = float(exponent)
         if penetration is not None:
             obj.Penetration = _force_text(penetration, units["length"])
+        if law is not None:
+            obj.Law = law
+        if restitution is not None:
+            obj.Restitution = float(restitution)
+        if rest_speed is not None:
+            obj.RestSpeed = _force_text(rest_speed, units["rate"])
         obj.Preload = float(preload)
         obj.Force = float(force)
         if isinstance(value, str):

@@ -86,6 +86,8 @@ T_DOF = "tests/solver/test_dof.py"
 T_JOUT = "tests/solver/test_joint_outputs.py"
 T_FRC = "tests/solver/test_forces.py"
 T_STOP = "tests/solver/test_stops.py"
+T_IMPACT = "tests/solver/test_impacts.py"
+IMP = "SimPhantWorkbench/solver/impacts.py"
 T_TRUST = "tests/app/test_sweep_trust.py"
 T_HOSTILE_SWEEP = "tests/app/test_hostile_sweep.py"
 T_DRV = "tests/solver/test_drivers.py"
@@ -607,7 +609,7 @@ MUTANTS = [
            [T_STOP + "::test_energy_balance_through_damped_stops_on_a_slide"],
            "an end stop's elastic energy left out of the energy balance"),
     Mutant("stop-events-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
-           '    out["stop_events"] = (None, 4)\n',
+           '    out["stop_events"] = (None, None)\n',
            "",
            [T_STOP + "::test_stop_events_survive_save_and_reopen"],
            "a reopened result loses its end-stop contact events"),
@@ -666,6 +668,34 @@ MUTANTS = [
            "    lo = upper - OPEN_SIDE if lower is None else math.radians(lower)\n",
            ["tests/gui/test_events_gui.py"],
            "an end stop's arc takes its lower limit (radians) for degrees"),
+    Mutant("impact-restitution-sign", IMP,
+           "    b[-1] = -(1.0 + e) * approach",
+           "    b[-1] = -(1.0 - e) * approach",
+           [T_IMPACT + "::test_a_dropped_pendulum_rebounds_to_e_squared_of_its_drop_height"],
+           "Newton's restitution applied as +e (g_q v+ = e g_q v-) instead of -e"),
+    Mutant("impact-on-one-body-only", IMP,
+           "    dv = minv * (G.T @ lam)",
+           "    dv = minv * (row * lam[-1])",
+           [T_IMPACT + "::test_a_chain_hitting_a_stop_on_its_first_joint_jumps_as_its_impact_"
+            "equation", T_IMPACT + "::test_a_falling_chain_rebounds_off_the_stop_on_its_first_"
+            "joint_with_its_energy_kept"],
+           "the stop's impulse without the joints' impulses (the other bodies of the chain "
+           "get no share)"),
+    Mutant("impact-time-not-located", IMP,
+           "        tau, Ya = self._locate(Y, t0, h, mask)",
+           "        tau, Ya = 0.0, Y.copy()",
+           [T_IMPACT + "::test_a_dropped_pendulum_rebounds_to_e_squared_of_its_drop_height"],
+           "the impact applied at the start of the step it happens in (not located)"),
+    Mutant("impact-no-rest", IMP,
+           "        if speed < self.rest_speed[s]:",
+           "        if speed < 0.0 * self.rest_speed[s]:",
+           [T_IMPACT + "::test_a_body_resting_on_a_stop_carries_its_static_load"],
+           "no resting contact: a body on an impulsive stop bounces ever lower, ever faster"),
+    Mutant("impact-loss-not-dissipated", RES,
+           "                    diss[t >= t_ev, i] += loss",
+           "                    pass",
+           [T_IMPACT + "::test_the_energy_an_impact_takes_is_the_stops_dissipated_energy"],
+           "the kinetic energy an impact takes missing from the stop's dissipated energy"),
     Mutant("fingerprint-without-force-elements", "SimPhantWorkbench/solver/batch.py",
            '        out["force_elements"] = elements\n',
            "        pass\n",

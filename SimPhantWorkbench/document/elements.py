@@ -257,6 +257,9 @@ def _stop_params(obj, geometry, what):
     out["damping"] = _force_quantity(obj.Damping, geometry, "damping", what + ": Damping")
     out["penetration"] = _force_quantity(obj.Penetration, geometry, "length",
                                          what + ": Penetration")
+    out["law"] = str(obj.Law)
+    out["restitution"] = float(obj.Restitution)
+    out["rest_speed"] = _force_quantity(obj.RestSpeed, geometry, "rate", what + ": RestSpeed")
     return out
 
 
@@ -272,7 +275,7 @@ def force_element_params(obj, bodies=None):
     geometry = force_geometry(obj)
     names = {p.name for p in spec.params}
     params = {}
-    if obj.Kind == "joint_stop":
+    if spec.law == "stop":
         params.update(_stop_params(obj, geometry, what))
     for key in ("stiffness", "damping"):
         if key in names and key not in params:
@@ -339,6 +342,7 @@ def force_element_params(obj, bodies=None):
 
 
 def add_force_element(conv, obj, bodies, name):
+    from ..solver.forces import FORCE_TYPES
     kind, params, points, joint = force_element_params(obj, bodies)
     m = conv.model
     try:
@@ -360,7 +364,7 @@ def add_force_element(conv, obj, bodies, name):
             return m.add_joint_spring(sj, stiffness=params["stiffness"],
                                       damping=params["damping"], rest=params["rest"],
                                       dof=params["dof"], name=name)
-        if kind == "joint_stop":
+        if FORCE_TYPES[kind].law == "stop":
             return m.add_joint_stop(sj, name=name, **params)
         return m.add_joint_actuator(sj, params["value"], dof=params["dof"], name=name)
     except ModelError as exc:

@@ -8,7 +8,10 @@ Joint elements (joint spring-damper, joint actuator, end stop) act about (``Dof 
 rotation``) or along (``translation``) the z axis of ``Joint``. An end stop limits the
 joint's angle or slide at ``Lower`` and/or ``Upper`` (``EnableLower``/``EnableUpper``)
 with Adams' IMPACT law: ``Stiffness`` (the force at 1 mm or 1 deg of penetration, per
-mm or deg), ``Exponent``, ``Damping`` (full at ``Penetration``).
+mm or deg), ``Exponent``, ``Damping`` (full at ``Penetration``). Its ``Law`` is
+``compliant`` (that law alone) or ``impulsive``: Newton's ``Restitution`` at each impact,
+impacts slower than ``RestSpeed`` rest on the stop, held by the law above (documents of
+earlier versions get ``compliant``).
 
 Stiffness and damping are quantity texts with their unit ("10 N/mm",
 "0.5 N*s/mm", "2 N*mm/deg", "0.1 N*mm*s/deg"), or laws given as tables
@@ -30,6 +33,11 @@ DOFS = ("rotation", "translation")
 def _kinds():
     from ..solver.forces import FORCE_TYPES
     return list(FORCE_TYPES)
+
+
+def _stop_laws():
+    from ..solver.forces import STOP_LAWS
+    return list(STOP_LAWS)
 
 
 class ForceElement(BaseProxy):
@@ -91,6 +99,17 @@ class ForceElement(BaseProxy):
              "End stop: exponent e of the contact force k p^e (p the penetration; 1.5 for "
              "Hertz contact); Stiffness is its force at a penetration of 1 mm (1 deg) per mm "
              "(deg)", default=1.5),
+        prop("App::PropertyEnumeration", "Law", "End stop",
+             "End stop: compliant (the contact law alone) or impulsive (Newton's restitution "
+             "at each impact, for the fixed-step methods)", default="compliant",
+             values=_stop_laws),
+        prop("App::PropertyFloat", "Restitution", "End stop",
+             "Impulsive end stop: coefficient of restitution e in [0, 1] (rebound speed / "
+             "impact speed)", default=0.5),
+        prop("App::PropertyString", "RestSpeed", "End stop",
+             "Impulsive end stop: impacts slower than this rest on the stop, held by its "
+             "contact law, e.g. '1 mm/s' or '0.5 deg/s' (a plain number in deg/s or mm/s)",
+             default="1"),
         prop("App::PropertyString", "Penetration", "End stop",
              "End stop: penetration at which the damping is full (it grows from zero at "
              "first touch), e.g. '0.1 mm' or '0.05 deg'", default="0.1"),

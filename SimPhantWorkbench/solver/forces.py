@@ -41,6 +41,11 @@ coordinate is the *unwrapped* joint angle: the kernel carries the last evaluated
 angle (``Workspace.frc_out``) and adds the wrapped change, so a stop at 170 deg of
 a joint that turns several times is met at 170 deg and not at -190 deg.
 
+An end stop's ``law`` is ``"compliant"`` (the IMPACT law alone) or ``"impulsive"``:
+Newton's restitution ``e`` at each impact, the impact located in the step and the
+velocity jump of the whole constrained system solved (``solver.impacts``); an approach
+slower than ``rest_speed`` is handed to the IMPACT law, which then holds the body.
+
 Adding a kind means adding one ``ForceSpec`` to ``FORCE_TYPES`` (its geometry and
 which parameters it takes); the solver arrays, the validation, the FreeCAD
 properties and the GUI commands read the table.
@@ -66,7 +71,8 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
            "JOINT_DOFS", "apply_forces", "element_potential", "table_integral",
-           "cumtrapz", "stop_force", "stop_events", "restart_coordinates"]
+           "cumtrapz", "stop_force", "stop_events", "stop_penetrations", "restart_coordinates",
+           "STOP_LAWS"]
 
 TWO_PI = 2.0 * math.pi
 
@@ -81,6 +87,8 @@ GEOM_JOINT_TRANS = 2
 PAR_K, PAR_C, PAR_X0, PAR_F0, PAR_FA = range(5)
 PAR_STOP, PAR_LO, PAR_HI, PAR_SK, PAR_SE, PAR_SC, PAR_SD = range(5, 12)
 NPAR = 12
+#: an end stop's laws (``law`` parameter; stored in documents: never rename)
+STOP_LAWS = ("compliant", "impulsive")
 #: columns of ``Workspace.frc_out`` (last evaluation): coordinate, its rate, force
 OUT_X, OUT_XDOT, OUT_F = range(3)
 
@@ -102,7 +110,9 @@ ForceSpec = namedtuple("ForceSpec", [
     "params",    # tuple of ParamSpec
     "doc",       # one-line description (tooltip)
     "icon",      # icon file name in resources/icons
-])
+    "law",       # "linear": f0 + u(t) - K - C; "stop": the end stop's own law (IMPACT,
+                 # or impulsive: ``solver.impacts``)
+], defaults=("linear",))
 
 _P = ParamSpec
 FORCE_TYPES = OrderedDict((s.name, s) for s in [
@@ -138,7 +148,13 @@ FORCE_TYPES = OrderedDict((s.name, s) for s in [
         _P("penetration", "length", 1e-4, "d_max: penetration at which the damping is "
                                           "full"),
         _P("dof", "choice", "rotation", "rotation about or translation along the joint z axis"),
-    ), "Compliant end stop (joint limit) on a joint's angle or slide", "JointStop.svg"),
+        _P("law", "choice", "compliant", "compliant (the contact law alone) or impulsive "
+                                         "(Newton's restitution at each impact)"),
+        _P("restitution", "value", 0.5, "impulsive: coefficient of restitution e in [0, 1] "
+                                        "(rebound speed / impact speed)"),
+        _P("rest_speed", "rate", 1e-3, "impulsive: impacts slower than this rest on the "
+                                       "stop, held by its contact law"),
+    ), "End stop (joint limit) on a joint's angle or slide", "JointStop.svg", "stop"),
 ])
 del _P
 
@@ -210,10 +226,10 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
         raise ModelError("%s: unknown parameter(s) %s; %s takes %s" % (
             what, ", ".join(sorted(unknown)), kind, ", ".join(p.name for p in spec.params)))
     out = {p.name: params.get(p.name, p.default) for p in spec.params}
-    if kind == "joint_stop":
+    if spec.law == "stop":
         _check_stop(out, what)
     for key in ("stiffness", "damping"):
-        if key in out and kind != "joint_stop":
+        if key in out and spec.law != "stop":
             out[key] = _law(out[key], what, key)
     for key in ("preload", "force"):
         if key in out:
@@ -274,6 +290,17 @@ def _check_stop(out, what):
             raise ModelError("%s: %s must be %s %g, got %r"
                              % (what, key, ">" if strict else ">=", low, v))
         out[key] = v
+    if out["law"] not in STOP_LAWS:
+        raise ModelError("%s: law must be one of %s, got %r"
+                         % (what, ", ".join(STOP_LAWS), out["law"]))
+    e = _real(out["restitution"], what, "restitution")
+    if not 0.0 <= e <= 1.0:
+        raise ModelError("%s: restitution must be in [0, 1], got %r" % (what, e))
+    out["restitution"] = e
+    v = _real(out["rest_speed"], what, "rest_speed")
+    if v <= 0.0:
+        raise ModelError("%s: rest_speed must be > 0, got %r" % (what, v))
+    out["rest_speed"] = v
 
 
 class ForceElement:
@@ -302,6 +329,11 @@ class ForceElement:
         return GEOM_JOINT_ROT if self.params["dof"] == "rotation" else GEOM_JOINT_TRANS
 
     @property
+    def is_impulsive(self):
+        """Whether the element is an end stop with the impulsive law (``solver.impacts``)."""
+        return self.spec.law == "stop" and self.params["law"] == "impulsive"
+
+    @property
     def is_timed(self):
         return callable(self.params.get("value"))
 
@@ -320,7 +352,7 @@ class ForceElement:
         """(par row [k, c, x0, f0, fa, stop columns], stiffness table or None, damping table
         or None); x0 of the element must be set (``x0``)."""
         p = self.params
-        stop = self.kind == "joint_stop"       # its own law (columns from PAR_STOP on)
+        stop = self.spec.law == "stop"       # its own law (columns from PAR_STOP on)
         k, ktab = (0.0, None) if stop else p.get("stiffness", (0.0, None))
         c, ctab = (0.0, None) if stop else p.get("damping", (0.0, None))
         f0 = p.get("preload", 0.0)
@@ -331,7 +363,7 @@ class ForceElement:
             fa = p["value"]
         row = np.zeros(NPAR)
         row[:PAR_STOP] = (k, c, self.x0, f0, fa)
-        if self.kind == "joint_stop":
+        if stop:
             row[PAR_STOP:] = (1.0, -np.inf if p["lower"] is None else p["lower"],
                               np.inf if p["upper"] is None else p["upper"], p["stiffness"],
                               p["exponent"], p["damping"], p["penetration"])
@@ -352,9 +384,13 @@ class ForceElement:
         where = ([name(self.joint)] if self.joint is not None else
                  [name(self.body1), name(self.body2), floats(self.points[0]),
                   floats(self.points[1])])
-        return [name(self), self.kind, self.geometry, where, floats(par),
-                None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
-                value]
+        out = [name(self), self.kind, self.geometry, where, floats(par),
+               None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
+               value]
+        if self.is_impulsive:
+            out.append(["impulsive", floats([self.params["restitution"],
+                                             self.params["rest_speed"]])])
+        return out
 
     def __repr__(self):
         return "<ForceElement %r %s>" % (self.name, self.kind)
@@ -570,7 +606,8 @@ def _stop_elastic(par, x):
     k, e = par[PAR_SK], par[PAR_SE]
     pot = np.zeros(x.shape)
     force = np.zeros(x.shape)
-    for pen, sign in ((par[PAR_LO] - x, 1.0), (x - par[PAR_HI], -1.0)):
+    for (side, pen) in stop_penetrations(par, x):
+        sign = 1.0 if side == SIDE_LOWER else -1.0
         p = np.maximum(pen, 0.0)
         pot += k * p ** (e + 1.0) / (e + 1.0)
         force += sign * k * p ** e
@@ -699,30 +736,44 @@ def restart_coordinates(S, W):
     W.frc_out[:, OUT_X] = S.frc_par[:, PAR_X0]
 
 
-#: columns of ``stop_events``' rows
-EVT_TIME, EVT_ELEMENT, EVT_SIDE, EVT_SPEED = range(4)
+#: columns of ``stop_events``' rows; ``EVT_REBOUND``: the speed after an impulsive
+#: stop's impact (``NO_REBOUND`` for a contact of the compliant law)
+EVT_TIME, EVT_ELEMENT, EVT_SIDE, EVT_SPEED, EVT_REBOUND = range(5)
+NEVT = 5
+NO_REBOUND = -1.0
 #: ``EVT_SIDE``: the lower or the upper limit
 SIDE_LOWER, SIDE_UPPER = 0, 1
 
 
-def stop_events(par, t, out):
-    """Contacts of the end stops over the output samples, (m, 4) rows [time, element
-    index, side (``SIDE_LOWER`` / ``SIDE_UPPER``), impact speed] in time order, from
-    ``kernels.force_outputs``' ``out`` (n, nf, 3) and the elements' ``frc_par`` rows:
-    a contact starts where the penetration turns positive between two samples; its time
-    is interpolated linearly between them, its speed is the rate of penetration at the
-    sample before (the approach, free of the stop's force)."""
-    rows = []
+def stop_penetrations(par, x):
+    """An end stop's penetrations ``(SIDE_LOWER, x_min - x)`` and ``(SIDE_UPPER,
+    x - x_max)`` at its (unwrapped) coordinates ``x`` (positive past the limit); ``par``
+    its ``frc_par`` row."""
+    x = np.asarray(x, dtype=float)
+    return (SIDE_LOWER, par[PAR_LO] - x), (SIDE_UPPER, x - par[PAR_HI])
+
+
+def stop_events(par, t, out, impacts=None, skip=()):
+    """Contacts of the end stops over the output samples, (m, ``NEVT``) rows [time,
+    element index, side (``SIDE_LOWER`` / ``SIDE_UPPER``), impact speed, rebound speed]
+    in time order, from ``kernels.force_outputs``' ``out`` (n, nf, 3) and the elements'
+    ``frc_par`` rows: a contact starts where the penetration turns positive between two
+    samples; its time is interpolated linearly between them, its speed is the rate of
+    penetration at the sample before (the approach, free of the stop's force), its
+    rebound ``NO_REBOUND``. The elements ``skip`` (impulsive stops) are left out; their
+    ``impacts`` rows (located in the run, ``solver.impacts``) are merged in."""
+    rows = [] if impacts is None else [tuple(r) for r in impacts]
     t = np.asarray(t, dtype=float)
     for i in np.nonzero(par[:, PAR_STOP] != 0.0)[0]:
+        if i in skip:
+            continue
         x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
-        for side, pen, rate in ((SIDE_LOWER, par[i, PAR_LO] - x, -xdot),
-                                (SIDE_UPPER, x - par[i, PAR_HI], xdot)):
+        for (side, pen), rate in zip(stop_penetrations(par[i], x), (-xdot, xdot)):
             m = np.nonzero((pen[:-1] <= 0.0) & (pen[1:] > 0.0))[0]
             frac = -pen[m] / (pen[m + 1] - pen[m])
             for k, fr in zip(m, frac):
-                rows.append((t[k] + fr * (t[k + 1] - t[k]), i, side, rate[k]))
-    ev = np.array(sorted(rows), dtype=float).reshape(-1, 4)
+                rows.append((t[k] + fr * (t[k + 1] - t[k]), i, side, rate[k], NO_REBOUND))
+    ev = np.array(sorted(rows), dtype=float).reshape(-1, NEVT)
     return ev
 
 

@@ -624,20 +624,28 @@ class Model:
         return self._add_joint_element("joint_actuator", name, joint, dict(value=value, dof=dof))
 
     def add_joint_stop(self, joint, lower=None, upper=None, stiffness=1e6, exponent=1.5,
-                       damping=0.0, penetration=1e-4, dof=None, name=None):
+                       damping=0.0, penetration=1e-4, dof=None, name=None, law="compliant",
+                       restitution=0.5, rest_speed=1e-3):
         """A compliant end stop (joint limit) on ``joint``'s angle (``dof="rotation"``, about
         the joint z axis, [rad]; unwrapped: limits past +-pi count turns) or slide
         (``"translation"``, along it, [m]); ``lower`` and/or ``upper`` limit. Past a limit by
         the penetration ``p`` it pushes back with Adams' IMPACT law
         ``max(0, k p^e + STEP(p, 0, 0, d_max, c_max) p_dot)`` (``stiffness`` k [N/m^e or
         N m/rad^e], ``exponent`` e, ``damping`` c_max [N s/m or N m s/rad],
-        ``penetration`` d_max [m or rad]). ``dof`` defaults to the joint's first DOF."""
+        ``penetration`` d_max [m or rad]). ``dof`` defaults to the joint's first DOF.
+
+        ``law="impulsive"``: each impact is an impulse with Newton's coefficient of
+        ``restitution`` e (rebound speed = e x impact speed; the whole mechanism's velocity
+        jump, ``solver.impacts``; fixed-step methods only); an approach slower than
+        ``rest_speed`` [m/s or rad/s] rests on the stop, held by the IMPACT law above (give
+        it damping to come to rest)."""
         if dof is None:
             j = self._force_joint(joint, "end stop")
             dof = JOINT_DOFS.get(j.kind, ("rotation",))[0]
         return self._add_joint_element("joint_stop", name, joint, dict(
             lower=lower, upper=upper, stiffness=stiffness, exponent=exponent, damping=damping,
-            penetration=penetration, dof=dof))
+            penetration=penetration, dof=dof, law=law, restitution=restitution,
+            rest_speed=rest_speed))
 
     def force_element(self, ref):
         """Resolve a ``ForceElement`` or a force element's name."""

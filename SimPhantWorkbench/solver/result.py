@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from . import kernels, reactions
-from .forces import element_series, restart_coordinates, stop_events
+from .forces import NEVT, NO_REBOUND, element_series, restart_coordinates, stop_events
 from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
@@ -216,8 +216,7 @@ class Result(JointOutputs):
             shape = (n, nf, 3) if k == "frc" else (n, nf)
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays
                     else np.zeros(shape))
-        self._stop_events = np.asarray(arrays["stop_events"], dtype=float).reshape(-1, 4) \
-            if "stop_events" in arrays else np.zeros((0, 4))
+        self._stop_events = _event_rows(arrays.get("stop_events"))
 
     # ------------------------------------------------------------- derived series
     def _series(self, key, b):
@@ -287,10 +286,12 @@ class Result(JointOutputs):
     _omega_b = property(lambda self: self._full("omega_b"))
 
     @classmethod
-    def from_run(cls, system, t, Ys, assembly=None, settings=None):
+    def from_run(cls, system, t, Ys, assembly=None, settings=None, impacts=None):
         """Post-process a run: one more evaluation per output sample gives the
         accelerations, multipliers, residuals and reactions. Positions, rotations,
-        velocities are views of or computed from the states when asked."""
+        velocities are views of or computed from the states when asked. ``impacts``:
+        the run's ``impacts.ImpactStops`` (their events, and the kinetic energy each
+        impact took as the stop's dissipated energy)."""
         model = system.model
         S, W = system.S, system.W
         n = len(t)
@@ -321,10 +322,16 @@ class Result(JointOutputs):
             restart_coordinates(S, W)
             kernels.force_outputs(t, Y, S, W, tab, frc)
             pot, diss, work = element_series(system, t, frc, tab)
-            events = stop_events(S.frc_par, t, frc)
+            if impacts is None:
+                events = stop_events(S.frc_par, t, frc)
+            else:
+                events = stop_events(S.frc_par, t, frc, impacts.event_rows(),
+                                     skip=set(impacts.index.tolist()))
+                for t_ev, i, loss in impacts.losses:
+                    diss[t >= t_ev, i] += loss
         else:
             pot = diss = work = np.zeros((n, nf))
-            events = np.zeros((0, 4))
+            events = np.zeros((0, NEVT))
         cpl_react = react[:, system.coupler_pos]
         react = _model_joints(react, system.joint_pos)
         rows = system.active_rows
@@ -725,15 +732,32 @@ class Result(JointOutputs):
 
     def stop_events(self):
         """The end stops' contacts, in time order: a list of dicts with ``time`` [s],
-        ``element`` (the stop's name), ``side`` ("lower" or "upper" limit) and ``speed``,
-        the rate of penetration at impact [m/s or rad/s]; from the output samples
+        ``element`` (the stop's name), ``side`` ("lower" or "upper" limit), ``speed``,
+        the rate of penetration at impact [m/s or rad/s], and ``rebound``, the rate it
+        leaves with after the impact of an impulsive stop (``None`` for a compliant
+        stop). A compliant stop's contacts are found in the output samples
         (``forces.stop_events``: the time interpolated between the sample before the
-        contact and the first in it, the speed at the sample before)."""
+        contact and the first in it, the speed at the sample before); an impulsive stop's
+        are located in the run (``impacts``)."""
         from .forces import EVT_ELEMENT, EVT_SIDE, EVT_SPEED, EVT_TIME, SIDE_LOWER
         return [{"time": float(r[EVT_TIME]), "element": self.force_names[int(r[EVT_ELEMENT])],
                  "side": "lower" if int(r[EVT_SIDE]) == SIDE_LOWER else "upper",
-                 "speed": float(r[EVT_SPEED])} for r in self._stop_events]
+                 "speed": float(r[EVT_SPEED]),
+                 "rebound": None if r[-1] == NO_REBOUND else float(r[-1])}
+                for r in self._stop_events]
 
     def constraint_violation(self):
         """Dict of (n,) arrays: max |Phi| ("position") and max |Phi_dot| ("velocity")."""
         return {"position": self._phi_max.copy(), "velocity": self._phidot_max.copy()}
+
+
+def _event_rows(ev):
+    """End-stop event rows (m, ``forces.NEVT``); rows of earlier versions (m, 4), from
+    compliant stops only, get ``NO_REBOUND``."""
+    if ev is None:
+        return np.zeros((0, NEVT))
+    ev = np.asarray(ev, dtype=float)
+    ev = ev.reshape(-1, ev.shape[-1] if ev.ndim == 2 else NEVT)
+    if ev.shape[1] < NEVT:
+        ev = np.hstack([ev, np.full((len(ev), NEVT - ev.shape[1]), NO_REBOUND)])
+    return ev

@@ -71,8 +71,9 @@ def _optional_shapes(n, meta, what):
     out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
     # per applied load: the power it puts in
     out["load_power"] = (n, len(list(meta.get("load_names") or ())))
-    # the end stops' contacts: [time, element index, side, impact speed] each
-    out["stop_events"] = (None, 4)
+    # the end stops' contacts: [time, element index, side, impact speed, rebound speed]
+    # each (without the rebound in files of earlier versions)
+    out["stop_events"] = (None, None)
     return out
 
 
@@ -202,6 +203,10 @@ def _check_arrays(arrays, what):
 
 def _check_events(ev, nf, what):
     """End-stop events: element indices of the result's force elements, sides 0 or 1."""
+    from .forces import NEVT
+    if ev.shape[1] not in (NEVT - 1, NEVT):
+        raise ResultError("%s: its result's end-stop events have %d columns, expected %d"
+                          % (what, ev.shape[1], NEVT))
     idx, side = ev[:, 1], ev[:, 2]
     if len(ev) and not (np.all(idx == np.round(idx)) and idx.min() >= 0 and idx.max() < nf
                         and np.all((side == 0.0) | (side == 1.0))):

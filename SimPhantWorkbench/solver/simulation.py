@@ -6,6 +6,7 @@ import numpy as np
 
 from . import kernels, stability, warmup
 from .assembly import assemble as _assemble, diagnose
+from .impacts import ImpactStops
 from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
 from .integrators import method_info
@@ -128,6 +129,11 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     violation_limit = check_positive(violation_limit, "violation_limit")
     if not model.bodies:
         raise ModelError("the model has no moving bodies")
+    impulsive = [e for e in getattr(model, "force_elements", ()) if e.is_impulsive]
+    if impulsive and not info.fixed_step:
+        raise ModelError("end stop %r has the impulsive law: its impacts are located in the "
+                         "steps of a fixed-step method (rk4, euler, symplectic_euler), not of "
+                         "%s; choose one, or the compliant law" % (impulsive[0].name, info.name))
     alpha, beta = baumgarte_constants(baumgarte, time_constant, damping_ratio, dt)
 
     # compile (first use) or load the kernels for this model's block size first, so
@@ -162,7 +168,9 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     settings["redundant_rows"] = int(system.redundant.sum())
     system.W.stats[:] = 0.0
     wall0 = _time.perf_counter()
-    if info.fixed_step:
+    if impulsive:
+        run = _ImpactRun(system, info, times, Y0, dt, violation_limit, progress, stepper)
+    elif info.fixed_step:
         run = _FixedStepRun(system, info, times, Y0, dt, violation_limit, progress, stepper)
     else:
         run = _ScipyRun(system, info, times, Y0, dt, rtol, atol, violation_limit, progress)
@@ -181,7 +189,8 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
         nsolve = max(stats[kernels.STAT_SOLVES], 1.0)
         settings["refinement_steps_mean"] = float(stats[kernels.STAT_REFINE_SUM] / nsolve)
         settings["refinement_steps_max"] = int(stats[kernels.STAT_REFINE_MAX])
-    result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings)
+    result = Result.from_run(system, times[:run.done], run.Ys[:run.done], report, settings,
+                             impacts=run.impacts)
     result.warnings = run_warnings(system, result, report, stats)
     result.warnings += driver_warnings(system)
     result.warnings += step_warnings
@@ -204,6 +213,7 @@ class _Run:
         self.violation_limit = violation_limit
         self.progress = progress
         self.error = None
+        self.impacts = None     # ImpactStops of a run with impulsive end stops
 
     def _report(self, t):
         if self.progress is None:
@@ -302,6 +312,42 @@ class _FixedStepRun(_Run):
             # aim for CHUNK_SECONDS of work per chunk
             per = wall / len(nsub)
             chunk = max(1, min(4 * chunk, int(CHUNK_SECONDS / max(per, 1e-9))))
+
+
+class _ImpactRun(_FixedStepRun):
+    """The fixed-step loop of a model with impulsive end stops: each piece through
+    ``ImpactStops.advance``, which locates the impacts in its steps (``impacts``)."""
+
+    def run(self):
+        sysm = self.system
+        stops = self.impacts = ImpactStops(sysm, self.stepper, self.info.kernel_id,
+                                           self.violation_limit)
+        Y = self.Ys[0].copy()
+        last = _time.perf_counter()
+        for t0, n, h, end in zip(*self.plan):
+            try:
+                status, t_stop = stops.advance(Y, t0, int(n), h)
+            except SimulationError as exc:
+                self.error = (SimulationError, str(exc), exc.time)
+                return
+            finally:
+                self.steps = stops.steps
+                self.nfev = self.info.evals_per_step * stops.steps
+            if status == 1:
+                self._nonfinite_error(t_stop)
+                return
+            if status == 2:
+                self._violation_error(t_stop, sysm.residuals(Y)[0])
+                return
+            if end >= 0:
+                self.Ys[end + 1] = Y
+                self.done = int(end) + 2
+            now = _time.perf_counter()
+            if now - last > CHUNK_SECONDS:
+                last = now
+                if not self._report(t0 + n * h):
+                    return
+        self._report(self.times[-1])
 
 
 def _pieces(tstart, nsub, hsub, most):

@@ -15,7 +15,7 @@ from ..gui.common import icon_path
 from ..document.elements import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
-from ..solver.forces import FORCE_TYPES
+from ..solver.forces import FORCE_TYPES, STOP_LAWS
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import CheckedPanel, Form
 
@@ -33,10 +33,14 @@ _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint
 _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
           "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
           "Force", "Value", "ValueFunction", "EnableLower", "Lower", "EnableUpper", "Upper",
-          "Exponent", "Penetration")
+          "Exponent", "Penetration", "Law", "Restitution", "RestSpeed")
 #: an end stop's limits: (switch property, value property, label)
 _LIMITS = (("EnableLower", "Lower", QT_TRANSLATE_NOOP("SimPhant", "Lower limit")),
            ("EnableUpper", "Upper", QT_TRANSLATE_NOOP("SimPhant", "Upper limit")))
+#: an end stop's laws (``solver.forces.STOP_LAWS``) as the list shows them
+_LAW_TEXT = {"compliant": QT_TRANSLATE_NOOP("SimPhant", "compliant (contact force law)"),
+             "impulsive": QT_TRANSLATE_NOOP("SimPhant", "impulsive (coefficient of "
+                                                        "restitution)")}
 
 
 class TaskForceElement(CheckedPanel):
@@ -57,12 +61,8 @@ class TaskForceElement(CheckedPanel):
         self.fields = {}
         units = FORCE_UNITS[force_geometry(obj)]
         if "dof" in names:
-            self.dof = QtGui.QComboBox()
-            for d in DOFS:
-                self.dof.addItem(translate("SimPhant", _DOF_TEXT.get(d, d)), d)
-            self.dof.setCurrentIndex(DOFS.index(str(obj.Dof)))
-            self.dof.currentIndexChanged.connect(self.check)
-            f.row(translate("SimPhant", "Degree of freedom"), self.dof)
+            self.dof = self._choice(f, translate("SimPhant", "Degree of freedom"), DOFS,
+                                    _DOF_TEXT, obj.Dof)
         self.switches = {}
         if "lower" in names:
             self._stop_fields(f, obj, units)
@@ -111,16 +111,36 @@ class TaskForceElement(CheckedPanel):
             f.row(translate("SimPhant", "Limit"), box)
             self._text(f, prop, translate("SimPhant", "at (e.g. '30 %s')") % units["length"],
                        getattr(obj, prop))
-        box = QtGui.QDoubleSpinBox()
-        box.setRange(1.0, 10.0)
-        box.setDecimals(3)
-        box.setValue(float(obj.Exponent))
-        box.valueChanged.connect(self.check)
-        self.fields["Exponent"] = box
-        f.row(translate("SimPhant", "Force exponent e (k p^e)"), box)
+        self._number(f, "Exponent", translate("SimPhant", "Force exponent e (k p^e)"),
+                     obj.Exponent, 1.0, 10.0)
         self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
+        self.law = self._choice(f, translate("SimPhant", "Law"), STOP_LAWS, _LAW_TEXT, obj.Law)
+        self._number(f, "Restitution", translate("SimPhant", "Coefficient of restitution e"),
+                     obj.Restitution, 0.0, 1.0)
+        self._text(f, "RestSpeed", translate("SimPhant", "Rests below the speed"),
+                   obj.RestSpeed, translate("SimPhant", "impulsive: e.g. 1 %s; slower impacts "
+                                            "are held by the contact law") % units["rate"])
+
+    def _choice(self, form, label, values, texts, current):
+        """A list of ``values`` (shown as the translated ``texts``), at ``current``."""
+        box = QtGui.QComboBox()
+        for v in values:
+            box.addItem(translate("SimPhant", texts.get(v, v)), v)
+        box.setCurrentIndex(list(values).index(str(current)))
+        box.currentIndexChanged.connect(self.check)
+        form.row(label, box)
+        return box
+
+    def _number(self, form, prop, label, value, low, high):
+        box = QtGui.QDoubleSpinBox()
+        box.setRange(low, high)
+        box.setDecimals(3)
+        box.setValue(float(value))
+        box.valueChanged.connect(self.check)
+        self.fields[prop] = box
+        form.row(label, box)
 
     def _text(self, form, prop, label, value, hint=None):
         edit = QtGui.QLineEdit(str(value))
@@ -135,6 +155,8 @@ class TaskForceElement(CheckedPanel):
             out[prop] = w.text() if isinstance(w, QtGui.QLineEdit) else w.value()
         if hasattr(self, "dof"):
             out["Dof"] = self.dof.currentData()
+        if hasattr(self, "law"):
+            out["Law"] = self.law.currentData()
         if hasattr(self, "from_start"):
             out["FreeLengthFromStart"] = self.from_start.isChecked()
         for prop, box in self.switches.items():

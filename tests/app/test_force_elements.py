@@ -242,3 +242,56 @@ def test_a_loaded_pendulum_keeps_its_energy_balance_through_save_and_reopen(docs
     doc2 = reopen(doc, tmp_path / "loaded.FCStd")
     stored = runner.get_result(doc2.getObject(name))
     np.testing.assert_array_equal(stored.energy()["balance"], e["balance"])
+
+
+def test_impulsive_end_stop_through_the_document(docs, tmp_path):
+    """The pendulum (it swings 1.15 deg) on an impulsive stop at +-0.5 deg: the law and the
+    restitution reach the solver, every impact leaves with e = 0.6 of its speed, the angle
+    does not pass the stop until it rests on it, and the saved document keeps the law and the result the
+    rebound speeds."""
+    doc = docs()
+    p = pendulum(doc)
+    st = factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], lower=-0.5,
+                                    upper=0.5, stiffness="2000 N*mm/deg", law="impulsive",
+                                    restitution=0.6, rest_speed="0.01 deg/s", name="Stop")
+    e = conversion.convert(p["study"]).force_map[st.Name]
+    assert (e.params["law"], e.params["restitution"]) == ("impulsive", 0.6)
+    assert e.params["rest_speed"] == pytest.approx(math.radians(0.01))
+    r = runner.run_study(p["study"], t_end=1.0)
+    events = r.stop_events()
+    assert len(events) >= 2
+    for ev in events:
+        assert ev["rebound"] == pytest.approx(0.6 * ev["speed"], rel=1e-9)
+    flying = r.t < events[-1]["time"]       # later it rests, held by the contact law
+    assert np.abs(r.spring_length("Stop")[flying]).max() < math.radians(0.5) + 1e-9
+    name, study_name = st.Name, p["study"].Name
+    doc2 = reopen(doc, tmp_path / "impulsive.FCStd")
+    st2 = doc2.getObject(name)
+    assert (st2.Law, st2.Restitution) == ("impulsive", 0.6)
+    assert runner.get_result(doc2.getObject(study_name)).stop_events() == events
+
+
+def test_end_stops_of_earlier_documents_stay_compliant(doc):
+    """A stop saved before the law existed (its object without Law, Restitution,
+    RestSpeed) gains them on restore, compliant."""
+    p = pendulum(doc)
+    st = factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], upper=0.5,
+                                    stiffness=100, name="Stop")
+    for prop in ("Law", "Restitution", "RestSpeed"):
+        st.removeProperty(prop)
+    st.Proxy.onDocumentRestored(st)
+    assert st.Law == "compliant"
+    e = conversion.convert(p["study"]).force_map[st.Name]
+    assert e.params["law"] == "compliant" and not e.is_impulsive
+
+
+def test_a_bad_law_is_refused_naming_the_stop(doc):
+    p = pendulum(doc)
+    with pytest.raises(ModelError, match="End stop 'Stop'.*law must be one of"):
+        factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], upper=0.5,
+                                   law="bouncy", name="Stop")
+    el = factory.make_force_element(p["study"], "joint_stop", joint=p["joint"], upper=0.5,
+                                    stiffness=100, law="impulsive", name="Stop2")
+    el.Restitution = 1.5
+    with pytest.raises(ModelError, match="Force element 'Stop2'.*restitution must be in"):
+        conversion.convert(p["study"])

@@ -140,13 +140,19 @@ STOP_SCRIPT = ARM_ON_PIN + textwrap.dedent('''
         panel.fields["Penetration"].setText("3 N")
         R["bad_penetration"] = panel.status.text()
         panel.fields["Penetration"].setText("0.2 deg")
+        panel.law.setCurrentIndex(panel.law.findData("impulsive"))
+        panel.fields["Restitution"].setValue(0.4)
+        panel.fields["RestSpeed"].setText("2 N")
+        R["bad_rest_speed"] = panel.status.text()
+        panel.fields["RestSpeed"].setText("0.5 deg/s")
         R["good"] = panel.status.text()
         R["accepted"] = panel.accept()
         FreeCADGui.updateGui()
         R["after"] = [el.EnableLower, el.Lower, el.EnableUpper, el.Upper, el.Exponent,
-                      el.Penetration]
+                      el.Penetration, el.Law, el.Restitution, el.RestSpeed]
         r = runner.run_study(study)
         R["events"] = [e["element"] for e in r.stop_events()]
+        R["rebounds"] = [e["rebound"] / e["speed"] for e in r.stop_events()]
         R["max_angle"] = float(abs(r.spring_length(r.force_names[0])).max())
     except Exception:
         R["error"] = traceback.format_exc()
@@ -159,8 +165,9 @@ STOP_SCRIPT = ARM_ON_PIN + textwrap.dedent('''
 def test_end_stop_command_and_panel(tmp_path):
     """The End stop command on a picked hinge starts with limits at -90/+90 deg; its panel
     switches limits on and off (none is refused), takes the exponent and penetration with
-    units (a wrong unit refused) and writes them on OK; the arm falling from horizontal
-    is stopped at about 20 deg (whichever way its joint angle counts)."""
+    units (a wrong unit refused), the impulsive law with its restitution and rest speed,
+    and writes them on OK; the arm falling from horizontal is stopped at about 20 deg
+    (whichever way its joint angle counts), rebounding with 0.4 of its speed."""
     R, proc = run_gui_script(tmp_path, "stop_gui", STOP_SCRIPT)
     assert "error" not in R, R.get("error")
     assert R["start"] == ["joint_stop", True, "-90.0 deg", True, "90.0 deg",
@@ -169,7 +176,11 @@ def test_end_stop_command_and_panel(tmp_path):
             "Damping"} <= set(R["fields"]) and "StiffnessTable" not in R["fields"]
     assert "lower or an upper limit" in R["no_limit"] and R["no_limit_accepted"] is False
     assert "wrong unit" in R["bad_penetration"]
+    assert "RestSpeed" in R["bad_rest_speed"] and "wrong unit" in R["bad_rest_speed"]
+    assert {"Restitution", "RestSpeed"} <= set(R["fields"])
     assert R["good"] == "OK" and R["accepted"]
-    assert R["after"] == [True, "-20 deg", True, "20 deg", 1.0, "0.2 deg"]
+    assert R["after"] == [True, "-20 deg", True, "20 deg", 1.0, "0.2 deg", "impulsive", 0.4,
+                          "0.5 deg/s"]
     assert R["events"] and len(set(R["events"])) == 1
-    assert 0.349 < R["max_angle"] < 0.5
+    assert R["rebounds"] == pytest.approx([0.4] * len(R["rebounds"]), rel=1e-9)
+    assert 0.349 < R["max_angle"] < 0.5          # past 20 deg only when resting on it

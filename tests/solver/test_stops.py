@@ -168,7 +168,8 @@ def test_a_body_resting_on_a_stop_carries_its_weight():
                                                           rel=1e-6)
 
 
-def test_a_limit_never_reached_changes_nothing_bit_for_bit():
+@pytest.mark.parametrize("law", ["compliant", "impulsive"])
+def test_a_limit_never_reached_changes_nothing_bit_for_bit(law):
     def model(stop):
         m = Model(gravity=(0, 0, -G))
         b = m.add_body("rod", mass=1.0, inertia=(0.01, 0.02, 0.03), position=(0.5, 0, 0),
@@ -176,7 +177,7 @@ def test_a_limit_never_reached_changes_nothing_bit_for_bit():
         j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
         m.add_joint_spring(j, stiffness=3.0, damping=0.05, name="spring")
         if stop:
-            m.add_joint_stop(j, lower=-3.0, upper=3.0, stiffness=1e5, damping=3.0)
+            m.add_joint_stop(j, lower=-3.0, upper=3.0, stiffness=1e5, damping=3.0, law=law)
         return m
     a = model(False).simulate(t_end=1.0, dt=1e-3, output_dt=0.01)
     b = model(True).simulate(t_end=1.0, dt=1e-3, output_dt=0.01)

@@ -1410,12 +1410,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_force_element.py" line="41"/>
+        <source>compliant (contact force law)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_force_element.py" line="46"/>
+        <source>impulsive (coefficient of restitution)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="50"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="65"/>
+        <location filename="task_force_element.py" line="64"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1480,18 +1490,38 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="114"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="121"/>
+        <location filename="task_force_element.py" line="116"/>
         <source>Full damping at the penetration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="123"/>
+        <location filename="task_force_element.py" line="118"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="119"/>
+        <source>Law</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="120"/>
+        <source>Coefficient of restitution e</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="122"/>
+        <source>Rests below the speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="124"/>
+        <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2182,7 +2212,7 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="40"/>
-        <source>Compliant end stop (joint limit) on a joint&apos;s angle or slide</source>
+        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -36,7 +36,7 @@ QT_TRANSLATE_NOOP("SimPhant", "Torsional or linear spring and damper on a joint'
 QT_TRANSLATE_NOOP("SimPhant", "Joint actuator")
 QT_TRANSLATE_NOOP("SimPhant", "Prescribed moment about or force along a joint's z axis")
 QT_TRANSLATE_NOOP("SimPhant", "End stop")
-QT_TRANSLATE_NOOP("SimPhant", "Compliant end stop (joint limit) on a joint's angle or slide")
+QT_TRANSLATE_NOOP("SimPhant", "End stop (joint limit) on a joint's angle or slide")
 QT_TRANSLATE_NOOP("SimPhant", "Rotation driver (motor)")
 QT_TRANSLATE_NOOP("SimPhant", "Prescribes the joint's rotation about its z axis (a motor)")
 QT_TRANSLATE_NOOP("SimPhant", "Translation driver (actuator)")

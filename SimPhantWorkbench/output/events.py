@@ -1,12 +1,13 @@
 """The end stops' contact events of a run, for tables, plots and the timeline.
 
 One source: ``Result.stop_events()`` (dicts with ``time`` [s], ``element``, ``side``,
-``speed`` and possibly more fields); everything here reads those dicts and keeps any
+``speed``, ``rebound`` and possibly more fields); everything here reads those dicts and keeps any
 field it does not know (a later column of ``events.csv``).
 
 ``events.csv``: one row per contact, in time order: ``time [s]``, ``element``,
 ``side`` (``lower`` / ``upper`` limit), ``speed`` (the rate of penetration at impact,
-in ``unit``: m/s for a slide, rad/s for an angle), ``unit``, then any further numeric
+in ``unit``: m/s for a slide, rad/s for an angle), ``rebound`` (an impulsive stop's
+rebound speed in the same unit; empty for a compliant stop), ``unit``, then any further numeric
 fields of the events. ``event_frame`` is the stored frame of an event: the first
 sample at or after its time (the first one in contact).
 """
@@ -21,9 +22,9 @@ __all__ = ["EVENT_FIELDS", "EVENT_COLUMNS", "EVENT_COLOR", "result_events", "ext
            "count_text", "event_text", "draw_event_marks"]
 
 #: the fields every event has, in ``events.csv``'s order
-EVENT_FIELDS = ("time", "element", "side", "speed")
+EVENT_FIELDS = ("time", "element", "side", "speed", "rebound")
 #: ``events.csv``'s first columns (any further event fields follow, by their names)
-EVENT_COLUMNS = ("time [s]", "element", "side", "speed", "unit")
+EVENT_COLUMNS = ("time [s]", "element", "side", "speed", "rebound", "unit")
 #: the colour of event marks in plots and on the timeline
 EVENT_COLOR = "#8c564b"
 
@@ -54,8 +55,10 @@ def event_rows(result, events=None):
     """(header, rows) of ``events.csv`` (see the module docstring)."""
     events = result_events(result) if events is None else list(events)
     extra = extra_fields(events)
-    rows = [[ev["time"], ev["element"], ev["side"], ev["speed"], speed_unit(result, ev["element"])]
-            + [ev.get(k, "") for k in extra] for ev in events]
+    rows = [[ev["time"], ev["element"], ev["side"], ev["speed"],
+             "" if ev.get("rebound") is None else ev["rebound"],
+             speed_unit(result, ev["element"])] + [ev.get(k, "") for k in extra]
+            for ev in events]
     return list(EVENT_COLUMNS) + extra, rows
 
 
@@ -101,10 +104,14 @@ def count_text(counts):
 
 
 def event_text(ev, label=None, unit=""):
-    """One line about an event: element (or its ``label``), side, time, impact speed."""
-    return "%s: %s limit at t = %.6g s, impact speed %.4g%s" % (
-        label or ev["element"], ev["side"], ev["time"], ev["speed"],
-        " " + unit if unit else "")
+    """One line about an event: element (or its ``label``), side, time, impact speed (and
+    an impulsive stop's rebound speed)."""
+    u = " " + unit if unit else ""
+    text = "%s: %s limit at t = %.6g s, impact speed %.4g%s" % (
+        label or ev["element"], ev["side"], ev["time"], ev["speed"], u)
+    if ev.get("rebound") is not None:
+        text += ", rebound %.4g%s" % (ev["rebound"], u)
+    return text
 
 
 def draw_event_marks(ax, events, labels=None, elements=None, text=True):

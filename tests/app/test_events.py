@@ -56,16 +56,35 @@ def test_events_csv_holds_the_results_events_at_the_closed_form_times(bounce, tm
     names = output.write_all(bounce, str(tmp_path), only=lambda f: f == "events.csv")
     assert names == ["events.csv"]
     header, rows = _read(tmp_path / "events.csv")
-    assert header == ["time [s]", "element", "side", "speed", "unit"]
+    assert header == ["time [s]", "element", "side", "speed", "rebound", "unit"]
     assert [(float(r[0]), r[1], r[2], float(r[3])) for r in rows] == \
         [(e["time"], e["element"], e["side"], e["speed"]) for e in events]
-    assert [r[4] for r in rows] == ["rad/s", "rad/s"]
+    assert [r[4:] for r in rows] == [["", "rad/s"], ["", "rad/s"]]   # compliant: no rebound
     times = [float(r[0]) for r in rows]
     assert times[0] == pytest.approx(T_HIT, rel=1e-4)
     # the second contact: compliance (the time spent in the first) within 1e-3 of it
     assert times[1] == pytest.approx(3 * T_HIT + T_CONTACT, abs=1e-3 * T_CONTACT)
     assert [r[1:3] for r in rows] == [["stop", "upper"]] * 2
     assert [float(r[3]) for r in rows] == pytest.approx([W0, W0], rel=1e-3)
+
+
+def test_an_impulsive_stops_events_csv_gives_the_rebound_at_e_times_the_impact(tmp_path):
+    """The same fall onto an impulsive stop (e = 0.6): the first impact at the closed-form
+    fall time and speed, its rebound 0.6 of it, in the same unit."""
+    m = Model(gravity=(0, 0, -G))
+    b = m.add_body("rod", mass=1.0, inertia=(0.01, 0.01, 0.01), position=(0.5, 0, 0))
+    j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 1, 0))
+    m.add_joint_stop(j, upper=math.pi / 2, law="impulsive", restitution=0.6, name="stop")
+    r = m.simulate(t_end=T_HIT + 0.05, dt=1e-3, output_dt=1e-2)
+    E.write_events_csv(r, str(tmp_path / "events.csv"))
+    header, rows = _read(tmp_path / "events.csv")
+    assert header == ["time [s]", "element", "side", "speed", "rebound", "unit"]
+    assert len(rows) == 1 and rows[0][1:3] == ["stop", "upper"] and rows[0][5] == "rad/s"
+    assert float(rows[0][0]) == pytest.approx(T_HIT, rel=1e-6)
+    assert float(rows[0][3]) == pytest.approx(W0, rel=1e-6)
+    assert float(rows[0][4]) == pytest.approx(0.6 * W0, rel=1e-6)
+    assert "rebound %.4g rad/s" % float(rows[0][4]) in E.event_text(r.stop_events()[0],
+                                                                     unit="rad/s")
 
 
 def test_an_events_csv_keeps_fields_it_does_not_know(bounce, tmp_path):
@@ -141,7 +160,7 @@ def test_cli_writes_events_csv_and_counts_them_in_the_summary(docs, tmp_path):
     w = 2 * math.pi / p["period"]
     a = math.degrees(p["amplitude"])
     assert float(rows[0][0]) == pytest.approx(math.acos(1 - 0.5 / a) / w, rel=2e-3)
-    assert {r[4] for r in rows} == {"rad/s"}
+    assert {r[5] for r in rows} == {"rad/s"}
     sides = {s: sum(r[2] == s for r in rows) for s in ("lower", "upper")}
     line = [ln for ln in o.getvalue().splitlines() if ln.startswith("events ")]
     assert line == ["events     %d end stop contacts: Stop %d (%s) (events.csv)" % (

@@ -17,7 +17,7 @@ from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
 from ..solver.forces import FORCE_TYPES
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import CheckedPanel, Form
+from .widgets import CheckedPanel, Form, number_box, wrapped_label
 
 __all__ = ["TaskForceElement"]
 
@@ -52,8 +52,10 @@ class TaskForceElement(CheckedPanel):
             else " - ".join(r[0].Label if r and r[0] is not None else "-"
                             for r in (obj.Reference1, obj.Reference2))
         label = translate("SimPhant", spec.label)
-        f = Form("%s '%s' (%s)" % (label, obj.Label, target), icon_path(spec.icon))
+        f = Form(obj.Label, icon_path(spec.icon))       # the kind heads the group below
         f.group(label)
+        f.row(translate("SimPhant", "On joint") if spec.attach == "joint"
+              else translate("SimPhant", "Between"), wrapped_label(target))
         self.fields = {}
         units = FORCE_UNITS[force_geometry(obj)]
         if "dof" in names:
@@ -88,10 +90,7 @@ class TaskForceElement(CheckedPanel):
                                  ("value", "Value", QT_TRANSLATE_NOOP("SimPhant",
                                                                       "Value [N m or N]"))):
             if key in names:
-                box = QtGui.QDoubleSpinBox()
-                box.setRange(-1e12, 1e12)
-                box.setDecimals(6)
-                box.setValue(float(getattr(obj, prop)))
+                box = number_box(float(getattr(obj, prop)))
                 box.valueChanged.connect(self.check)
                 self.fields[prop] = box
                 f.row(translate("SimPhant", label), box)
@@ -111,10 +110,7 @@ class TaskForceElement(CheckedPanel):
             f.row(translate("SimPhant", "Limit"), box)
             self._text(f, prop, translate("SimPhant", "at (e.g. '30 %s')") % units["length"],
                        getattr(obj, prop))
-        box = QtGui.QDoubleSpinBox()
-        box.setRange(1.0, 10.0)
-        box.setDecimals(3)
-        box.setValue(float(obj.Exponent))
+        box = number_box(float(obj.Exponent), 1.0, 10.0, 3)
         box.valueChanged.connect(self.check)
         self.fields["Exponent"] = box
         f.row(translate("SimPhant", "Force exponent e (k p^e)"), box)

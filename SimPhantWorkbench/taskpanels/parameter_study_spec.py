@@ -127,7 +127,7 @@ class SpecForm:
 
     def _spec_form(self, spec, dask):
         w = QtGui.QWidget()
-        w.setWindowTitle(translate("SimPhant", "Parameter study '%s'") % self.obj.Label)
+        w.setWindowTitle(self.obj.Label)        # the icon says what it is; short: a narrow pane
         w.setWindowIcon(QtGui.QIcon(icon_path("ParameterStudy.svg")))
         lay = QtGui.QVBoxLayout(w)
         self.targets = numeric_targets(self.study)

@@ -19,7 +19,7 @@ class TaskBody(PropertyPanel):
     def __init__(self, body):
         super().__init__(body)
         f = Form(translate("SimPhant", "Body '%s'") % body.Label, icon_path("Body.svg"))
-        f.group(translate("SimPhant", "Mass properties (from the solid)"))
+        f.group(translate("SimPhant", "Mass properties"))
         self.mass_ro = quantity_box("kg", body.Mass, read_only=True)
         f.row(translate("SimPhant", "Mass"), self.mass_ro)
         c = body.CoG
@@ -42,7 +42,9 @@ class TaskBody(PropertyPanel):
         self.mass = quantity_box("kg", body.MassOverride, 0.0, tooltip=translate(
             "SimPhant", "Replaces volume x density (0 = not used)"))
         f.row(translate("SimPhant", "Mass override"), self.mass)
-        self.fixed = QtGui.QCheckBox(translate("SimPhant", "Fixed (ground: does not move)"))
+        self.fixed = QtGui.QCheckBox(translate("SimPhant", "Fixed (the ground)"))
+        self.fixed.setToolTip(translate("SimPhant", "A fixed body is the ground: it does not "
+                                        "move"))
         self.fixed.setChecked(bool(body.Fixed))
         f.row("", self.fixed)
         f.group(translate("SimPhant", "Initial motion (world axes)"))

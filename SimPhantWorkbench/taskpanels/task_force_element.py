@@ -23,9 +23,8 @@ __all__ = ["TaskForceElement"]
 
 #: property names of the panel's text fields, per spec parameter, and the field's label
 _TEXT_FIELDS = {"stiffness": ("Stiffness", "StiffnessTable",
-                              QT_TRANSLATE_NOOP("SimPhant", "Stiffness (e.g. '10 %s')")),
-                "damping": ("Damping", "DampingTable",
-                            QT_TRANSLATE_NOOP("SimPhant", "Damping (e.g. '10 %s')"))}
+                              QT_TRANSLATE_NOOP("SimPhant", "Stiffness")),
+                "damping": ("Damping", "DampingTable", QT_TRANSLATE_NOOP("SimPhant", "Damping"))}
 #: the joint degrees of freedom (``objects.force_element.DOFS``) as the list shows them
 _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint z axis"),
              "translation": QT_TRANSLATE_NOOP("SimPhant", "translation along the joint z axis")}
@@ -71,7 +70,8 @@ class TaskForceElement(CheckedPanel):
         for key in ("stiffness", "damping"):
             if key in names:
                 prop, table, text = _TEXT_FIELDS[key]
-                self._text(f, prop, translate("SimPhant", text) % units[key], getattr(obj, prop))
+                self._text(f, prop, translate("SimPhant", text), getattr(obj, prop),
+                           translate("SimPhant", "e.g. '10 %s'") % units[key])
                 if "lower" in names:        # an end stop's law has no tables
                     continue
                 self._text(f, table, translate("SimPhant", "or a table"), getattr(obj, table),
@@ -114,7 +114,7 @@ class TaskForceElement(CheckedPanel):
         box.valueChanged.connect(self.check)
         self.fields["Exponent"] = box
         f.row(translate("SimPhant", "Force exponent e (k p^e)"), box)
-        self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
+        self._text(f, "Penetration", translate("SimPhant", "Full damping depth"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
 

@@ -156,7 +156,7 @@ class TaskJoint:
         self.reverse = QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))
         self.reverse.setChecked(bool(self.joint.Reverse) if self.joint is not None else False)
         self.reverse.toggled.connect(lambda *a: self.update())
-        grid.addRow("", self.reverse)
+        grid.addRow(self.reverse)
         lay.addWidget(fields)
         self.gap_label = wrapped_label()
         lay.addWidget(self.gap_label)

@@ -89,7 +89,7 @@ class TaskPlayback:
         from ..gui.outdated import note_label
         self.outdated_note = note_label(self.study)
         lay.addWidget(self.outdated_note)
-        self.readout = QtGui.QLabel()
+        self.readout = wrapped_label()
         f = self.readout.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)
         self.readout.setFont(f)

@@ -89,22 +89,33 @@ def number_box(value=0.0, minimum=-1e12, maximum=1e12, decimals=6, suffix="", to
 
 
 class _NarrowForm(QtCore.QObject):
-    """Puts every field of a form under its label while the form is narrower than its
-    widest label and ``FIELD_ROOM`` characters beside it (a side pane at its default
-    width), beside it otherwise."""
+    """Puts every field of a form under its label while the form is no wider than its
+    widest label and its widest field (at least ``FIELD_ROOM`` characters) side by side
+    (a side pane at its default width), beside it otherwise. (``WrapLongRows`` alone
+    does not: its minimum width is that of a label and a field side by side.)"""
 
     def __init__(self, form, widget):
         super().__init__(widget)
         self.form = form
         widget.installEventFilter(self)
 
+    def side_by_side(self, widget):
+        """The width a label and a field of the form need side by side (px)."""
+        rows = range(self.form.rowCount())
+        widths = {role: [item.minimumSize().width() if role == QtGui.QFormLayout.FieldRole
+                         else item.sizeHint().width()
+                         for item in (self.form.itemAt(r, role) for r in rows) if item]
+                  for role in (QtGui.QFormLayout.LabelRole, QtGui.QFormLayout.FieldRole)}
+        field = max(widths[QtGui.QFormLayout.FieldRole] + [
+            widget.fontMetrics().averageCharWidth() * FIELD_ROOM])
+        margins = self.form.contentsMargins()
+        return max(widths[QtGui.QFormLayout.LabelRole] or [0]) + field \
+            + max(0, self.form.horizontalSpacing()) + margins.left() + margins.right()
+
     def eventFilter(self, widget, event):
         if event.type() == QtCore.QEvent.Resize:
-            labels = [self.form.itemAt(r, QtGui.QFormLayout.LabelRole)
-                      for r in range(self.form.rowCount())]
-            room = max([i.sizeHint().width() for i in labels if i is not None] or [0]) \
-                + widget.fontMetrics().averageCharWidth() * FIELD_ROOM
-            policy = QtGui.QFormLayout.WrapAllRows if widget.width() < room \
+            policy = QtGui.QFormLayout.WrapAllRows \
+                if widget.width() <= self.side_by_side(widget) \
                 else QtGui.QFormLayout.WrapLongRows
             if self.form.rowWrapPolicy() != policy:
                 self.form.setRowWrapPolicy(policy)
@@ -141,15 +152,17 @@ def fit_side_pane(widget):
 
 class FlowRow(QtGui.QLayout):
     """A row of widgets that wraps onto more lines when the pane is narrow (as text
-    does). An item asks for ``item_width`` px (default: its size hint) on a line; the
-    width left on a line is shared by its items when ``stretch``. Its minimum width is
-    that of its widest item."""
+    does; ``whole``: all on one line or one per line, as the x, y, z of a vector). An
+    item asks for ``item_width`` px (default: its size hint) on a line; the width left
+    on a line is shared by its items (not labels) when ``stretch``. Its minimum width
+    is that of its widest item."""
 
-    def __init__(self, widgets=(), item_width=None, stretch=True, parent=None):
+    def __init__(self, widgets=(), item_width=None, stretch=True, whole=False, parent=None):
         super().__init__(parent)
         self.items = []
         self.item_width = item_width
         self.stretch = stretch
+        self.whole = whole
         self.setContentsMargins(0, 0, 0, 0)
         for w in widgets:
             self.addWidget(QtGui.QLabel(w) if isinstance(w, str) else w)
@@ -204,8 +217,12 @@ class FlowRow(QtGui.QLayout):
         return max(item.minimumSize().width(), hint)
 
     def _lines(self, width):
+        items = self._visible()
+        if self.whole and sum(self._want(i) for i in items) \
+                + self.spacing() * (len(items) - 1) > width:
+            return [[(item, min(self._want(item), width))] for item in items]
         lines, line, used = [], [], 0
-        for item in self._visible():
+        for item in items:
             want = min(self._want(item), width)
             if line and used + self.spacing() + want > width:
                 lines.append(line)
@@ -262,7 +279,8 @@ class WrapButton(QtGui.QPushButton):
         lay = QtGui.QHBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 4)
         lay.addWidget(self.label)
-        policy = self.sizePolicy()
+        # a push button does not shrink below its size hint (``Minimum``); this one may
+        policy = QtGui.QSizePolicy(QtGui.QSizePolicy.Preferred, QtGui.QSizePolicy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
 
@@ -384,6 +402,8 @@ class Form:
         return box
 
     def row(self, label, widget, hint=None):
+        """A row of ``widget`` after ``label`` (none: the row is the widget's alone),
+        with ``hint`` (a wrapped grey text, returned) under it."""
         if hint:
             col = QtGui.QWidget()
             v = QtGui.QVBoxLayout(col)
@@ -392,16 +412,18 @@ class Form:
             lab = wrapped_label(hint)
             lab.setStyleSheet("color: #555")
             v.addWidget(lab)
-            self.layout.addRow(label, col)
-            return lab
-        self.layout.addRow(label, widget)
-        return None
+            widget = col
+        if label:
+            self.layout.addRow(label, widget)
+        else:
+            self.layout.addRow(widget)
+        return lab if hint else None
 
-    def flow(self, label, widgets, item_width=None):
-        """A row of several ``widgets`` (a ``FlowRow``: they wrap onto more lines when
-        the pane is narrow)."""
+    def flow(self, label, widgets, item_width=None, whole=True):
+        """A row of several ``widgets`` (a ``FlowRow``: all on one line, or one per line
+        when the pane is narrow; ``whole=False``: as many on a line as fit)."""
         w = QtGui.QWidget()
-        FlowRow(widgets, item_width=item_width, parent=w)
+        FlowRow(widgets, item_width=item_width, whole=whole, parent=w)
         self.layout.addRow(label, w)
         return w
 

@@ -31,11 +31,11 @@ _PROPS = ("Label", "Joint", "DriverType", "Function", "Angle", "Speed", "EndAngl
           "StartTime", "EndTime", "Frequency", "Phase", "Expression")
 #: parameter field: property -> (row label, unit of a quantity box, "time": a time field
 #: (s, ms, us), or None: a plain number)
-_FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle (value, start, offset)"), "deg"),
+_FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle"), "deg"),
            ("EndAngle", QT_TRANSLATE_NOOP("SimPhant", "End angle"), "deg"),
            ("AngleAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Angle amplitude"), "deg"),
            ("Speed", QT_TRANSLATE_NOOP("SimPhant", "Speed [rpm]"), None),
-           ("Distance", QT_TRANSLATE_NOOP("SimPhant", "Distance (value, start, offset)"), "mm"),
+           ("Distance", QT_TRANSLATE_NOOP("SimPhant", "Distance"), "mm"),
            ("EndDistance", QT_TRANSLATE_NOOP("SimPhant", "End distance"), "mm"),
            ("DistanceAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Distance amplitude"), "mm"),
            ("Velocity", QT_TRANSLATE_NOOP("SimPhant", "Velocity [mm/s]"), None),
@@ -93,7 +93,9 @@ class TaskDriver(CheckedPanel):
                 box = number_box(value)
                 box.valueChanged.connect(self.check)
             self.fields[prop] = box
-            f.row(translate("SimPhant", label), box)
+            f.row(translate("SimPhant", label), box, translate(
+                "SimPhant", "the value, the start or the offset, by the function")
+                if prop in ("Angle", "Distance") else None)
         self.expression = QtGui.QLineEdit(str(obj.Expression))
         self.expression.textChanged.connect(self.check)
         self.fields["Expression"] = self.expression

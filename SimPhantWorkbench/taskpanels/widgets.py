@@ -21,7 +21,8 @@ from ..output.quantities import TIME_UNITS, format_time, parse_time
 
 __all__ = ["TimeBox", "quantity_box", "quantity_value", "set_quantity", "number_box",
            "refill_combo", "choose_item", "format_value", "form_layout", "FlowRow",
-           "WrapButton", "labelled", "wrapped_label", "fit_side_pane", "Form", "PropertyPanel", "CheckedPanel"]
+           "WrapButton", "labelled", "wrapped_label", "fit_side_pane", "Form", "PropertyPanel",
+           "CheckedPanel"]
 
 #: the narrowest a field may get, in average character widths (its range or its longest
 #: item would ask for much more: a spin box of +-1e12 with 6 decimals asks ~200 px)

@@ -24,6 +24,14 @@ SCRIPT = textwrap.dedent('''
     from gui_events import pump
     res = {"panels": {}, "docks": {}}
 
+    def task_dock():
+        """The dock holding the task view: the combo view (FreeCAD 0.20, 1.0) or the
+        task view's own dock."""
+        docks = [d for d in mw.findChildren(QtGui.QDockWidget)
+                 if any(a.metaObject().className() == "Gui::TaskView::TaskView"
+                        for a in d.findChildren(QtGui.QScrollArea))]
+        return mw.findChild(QtGui.QDockWidget, "Combo View") or (docks[0] if docks else None)
+
     def task_area(dock):
         """The task view: the scroll area showing the panel's widgets."""
         areas = [a for a in dock.findChildren(QtGui.QScrollArea) if a.isVisible()
@@ -56,8 +64,7 @@ SCRIPT = textwrap.dedent('''
         return out
 
     def measure(name, width):
-        dock = mw.findChild(QtGui.QDockWidget, "Combo View")
-        area = task_area(dock)
+        area = task_area(task_dock())
         entry = {"open": bool(FreeCADGui.Control.activeDialog())}
         if area is not None:
             entry.update(hbar=area.horizontalScrollBar().isVisible(),
@@ -105,7 +112,8 @@ SCRIPT = textwrap.dedent('''
         doc.recompute()
         pump(0.5)
         gdoc = FreeCADGui.getDocument(doc.Name)
-        dock = mw.findChild(QtGui.QDockWidget, "Combo View")
+        dock = task_dock()
+        res["dock_name"] = dock.objectName()
         objs = [o for o in doc.Objects if is_simphant(o)]
         for width in ("default", WIDE):
             if width != "default":

@@ -83,7 +83,7 @@ SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.document.base import (is_simphant, study_bodies, study_joints)
         from SimPhantWorkbench.gui import common, outdated
         from SimPhantWorkbench.solver import JOINT_TYPES
-        from SimPhantWorkbench.taskpanels import task_joint, widgets
+        from SimPhantWorkbench.taskpanels import task_joint, task_playback, widgets
         common.message_hook = lambda kind, title, text: None
         outdated.ask_hook = lambda study, action, reason: outdated.ANYWAY
         doc = FreeCAD.openDocument(MODEL)
@@ -124,6 +124,12 @@ SCRIPT = textwrap.dedent('''
                 gdoc.setEdit(obj.Name)
                 pump(1.0)                      # the task box's unfolding animation
                 measure(obj.Name, width)
+                playing = task_playback.TaskPlayback.current
+                if obj.Name.startswith("Result") and playing is not None:
+                    for button in (playing.prev_event, playing.next_event):
+                        button.setVisible(True)     # as a result with end stop contacts
+                    pump(0.3)
+                    measure("Result_contacts", width)
                 panel = task_joint.TaskJoint.current
                 if obj.Name == joints[0].Name and panel is not None:
                     for kind in JOINT_TYPES:     # each kind's texts, and the gap buttons
@@ -180,7 +186,8 @@ def test_every_panel_is_measured(widths):
                 "Coupler", "ParameterStudy", "Result", "NewJoint"}
     stems = {n.rstrip("0123456789") for n in names}
     assert expected <= stems | names, sorted(names)
-    assert {"CrankPivot_revolute", "CrankPivot_prismatic", "CrankPivot_spherical"} <= names
+    assert {"CrankPivot_revolute", "CrankPivot_prismatic", "CrankPivot_spherical",
+            "Result_contacts"} <= names
 
 
 def test_every_panel_fits_the_side_pane_at_its_default_width(widths):

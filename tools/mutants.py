@@ -1257,8 +1257,8 @@ MUTANTS = [
            "the best variant may break the constraints"),
     # ---------------------------------------------------------------- translations
     Mutant("untranslated-label", "SimPhantWorkbench/taskpanels/task_joint.py",
-           'grid.addWidget(QtGui.QLabel(translate("SimPhant", "Joint kind")), 0, 0)',
-           'grid.addWidget(QtGui.QLabel("Joint kind"), 0, 0)',
+           'grid.addRow(translate("SimPhant", "Joint kind"), self.kind_box)',
+           'grid.addRow("Joint kind", self.kind_box)',
            ["tests/app/test_translations.py::test_every_gui_string_goes_through_translate",
             "tests/gui/test_translations_gui.py::"
             "test_every_text_of_the_panels_dialogs_and_plots_is_translated"],
@@ -2298,6 +2298,18 @@ MUTANTS = [
            ["tests/gui/test_reference_signatures_gui.py"],
            "the joint panel accepts OK on a reference a model edit moved: the wrong element "
            "takes its signature"),
+    Mutant("side-pane-form-never-wraps", "SimPhantWorkbench/taskpanels/widgets.py",
+           "            policy = QtGui.QFormLayout.WrapAllRows \\",
+           "            policy = QtGui.QFormLayout.DontWrapRows \\",
+           ["tests/gui/test_panel_widths_gui.py::"
+            "test_every_panel_fits_the_side_pane_at_its_default_width"],
+           "a narrow side pane keeps labels and fields side by side: panels are cut off"),
+    Mutant("side-pane-fields-keep-their-width", "SimPhantWorkbench/taskpanels/widgets.py",
+           "                box.setMinimumWidth(chars)",
+           "                box.setMinimumWidth(chars * 4)",
+           ["tests/gui/test_panel_widths_gui.py::"
+            "test_every_panel_fits_the_side_pane_at_its_default_width"],
+           "fields do not shrink below a wide fixed width: panels are cut off"),
 ]
 
 

@@ -19,7 +19,8 @@ from PySide import QtGui
 from ..gui.common import icon_path, message, obj_expr
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..sweep.outcome import best_row, pareto_rows
-from .widgets import choose_item, format_value, refill_combo
+from .widgets import (FlowRow, choose_item, fit_side_pane, format_value, labelled,
+                      refill_combo)
 
 __all__ = ["ResultsPage", "PLOT_KINDS"]
 
@@ -53,7 +54,7 @@ class ResultsPage:
         self.table.setEditTriggers(QtGui.QAbstractItemView.NoEditTriggers)
         self.table.setMinimumHeight(140)
         lay.addWidget(self.table)
-        h = QtGui.QHBoxLayout()
+        pairs = []
         self.plot_metric = QtGui.QComboBox()
         self.plot_x = QtGui.QComboBox()
         self.plot_y = QtGui.QComboBox()
@@ -64,10 +65,9 @@ class ResultsPage:
                            (QT_TRANSLATE_NOOP("SimPhant", "vs"), self.plot_x),
                            (QT_TRANSLATE_NOOP("SimPhant", "and"), self.plot_y),
                            (QT_TRANSLATE_NOOP("SimPhant", "as"), self.plot_kind)):
-            h.addWidget(QtGui.QLabel(translate("SimPhant", label)))
-            h.addWidget(box)
+            pairs.append(labelled(translate("SimPhant", label), box))
             box.currentIndexChanged.connect(self._replot)
-        lay.addLayout(h)
+        lay.addLayout(FlowRow(pairs))
         self.figure = Figure(figsize=(5, 3.4), dpi=100)
         self.figure.set_layout_engine("tight") if hasattr(self.figure, "set_layout_engine") \
             else self.figure.set_tight_layout(True)
@@ -75,7 +75,6 @@ class ResultsPage:
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setMinimumHeight(260)
         lay.addWidget(self.canvas)
-        h = QtGui.QHBoxLayout()
         self.png_button = QtGui.QPushButton(translate("SimPhant", "Export PNG ..."))
         self.csv_button = QtGui.QPushButton(translate("SimPhant", "Export CSV ..."))
         self.best_button = QtGui.QPushButton(translate("SimPhant", "Apply best"))
@@ -85,10 +84,8 @@ class ResultsPage:
         self.png_button.clicked.connect(lambda: self._export_dialog("png"))
         self.csv_button.clicked.connect(lambda: self._export_dialog("csv"))
         self.best_button.clicked.connect(self.apply_best)
-        for b in (self.png_button, self.csv_button, self.best_button):
-            h.addWidget(b)
-        lay.addLayout(h)
-        return w
+        lay.addLayout(FlowRow((self.png_button, self.csv_button, self.best_button)))
+        return fit_side_pane(w)
 
     def columns(self):
         spec = self.spec

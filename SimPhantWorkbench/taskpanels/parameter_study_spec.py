@@ -22,7 +22,8 @@ from ..output.quantities import format_time, parse_time
 from ..solver import ModelError
 from ..solver.metrics import COMPONENTS, QUANTITIES, REDUCERS, parse_metric
 from ..sweep.spec import DESIGNS, SAMPLERS
-from .widgets import choose_item, format_value
+from .widgets import (FlowRow, choose_item, fit_side_pane, form_layout, format_value,
+                      labelled, wrapped_label)
 
 __all__ = ["SpecForm", "numeric_targets", "metric_text", "VAR_COLUMNS", "MET_COLUMNS"]
 
@@ -112,11 +113,13 @@ def _num(text):
 
 
 def _row(*widgets):
-    """A row of widgets; a text (translated by the caller) becomes a label."""
-    h = QtGui.QHBoxLayout()
-    for w in widgets:
-        h.addWidget(QtGui.QLabel(w) if isinstance(w, str) else w)
-    return h
+    """A row of widgets that wraps in a narrow pane; a text (translated by the caller)
+    becomes a label kept on one line with the widget after it."""
+    items, widgets = [], list(widgets)
+    while widgets:
+        w = widgets.pop(0)
+        items.append(labelled(w, widgets.pop(0)) if isinstance(w, str) and widgets else w)
+    return FlowRow(items)
 
 
 class SpecForm:
@@ -124,7 +127,7 @@ class SpecForm:
 
     def _spec_form(self, spec, dask):
         w = QtGui.QWidget()
-        w.setWindowTitle(translate("SimPhant", "Parameter study '%s'") % self.obj.Label)
+        w.setWindowTitle(self.obj.Label)        # the icon says what it is; short: a narrow pane
         w.setWindowIcon(QtGui.QIcon(icon_path("ParameterStudy.svg")))
         lay = QtGui.QVBoxLayout(w)
         self.targets = numeric_targets(self.study)
@@ -132,30 +135,30 @@ class SpecForm:
                         if any(is_type(o, t) for t in ("SimPhant::Body", "SimPhant::Joint",
                                                        "SimPhant::ForceElement",
                                                        "SimPhant::Driver"))]
-        lay.addLayout(self._design_fields())
-        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Design variables (values in the "
-                                             "property's unit, as the property editor shows "
-                                             "them)")))
+        lay.addWidget(self._design_fields())
+        lay.addWidget(wrapped_label(translate("SimPhant", "Design variables (values in the "
+                                              "property's unit, as the property editor shows "
+                                              "them)")))
         self.var_table = self._table(VAR_COLUMNS, translate(
             "SimPhant", "Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values '1, "
             "2, 3' or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- "
             "fraction of the document's value)"), 0, 220)
         lay.addWidget(self.var_table)
         lay.addLayout(self._add_remove(self.add_variable, self.var_table))
-        lay.addWidget(QtGui.QLabel(translate("SimPhant", "Metrics (SI units)")))
+        lay.addWidget(wrapped_label(translate("SimPhant", "Metrics (SI units)")))
         self.met_table = self._table(MET_COLUMNS, translate(
             "SimPhant", "A reducer of a result signal ('at' takes a time [s], 'percentile' a q, "
             "'first_crossing' a level and a direction), or an Expression with arithmetic: "
             "max(spring_force(Suspension)) / 1000"), 1, 130)
         lay.addWidget(self.met_table)
         lay.addLayout(self._add_remove(self.add_metric, self.met_table))
-        lay.addLayout(self._goal_fields())
-        lay.addLayout(self._run_fields(dask))
-        self.error = QtGui.QLabel()
-        self.error.setWordWrap(True)
+        lay.addWidget(self._goal_fields())
+        lay.addWidget(self._run_fields(dask))
+        self.error = wrapped_label()
         self.error.setStyleSheet("color: #a40000")
         lay.addWidget(self.error)
         lay.addLayout(self._run_buttons())
+        fit_side_pane(w)
         if spec is not None:
             self._fill(spec)
         self._objectives(spec.objectives if spec is not None else [])
@@ -176,10 +179,12 @@ class SpecForm:
         t.setToolTip(tip)
         t.setMinimumHeight(110)
         t.setColumnWidth(wide, width)
+        t.horizontalHeader().setStretchLastSection(True)
         return t
 
     def _design_fields(self):
-        top = QtGui.QFormLayout()
+        box = QtGui.QWidget()
+        top = form_layout(box, margins=False)
         self.design = QtGui.QComboBox()
         self.design.addItems(list(DESIGNS))
         self.count = QtGui.QSpinBox()
@@ -201,10 +206,11 @@ class SpecForm:
         top.addRow(translate("SimPhant", "Optimiser"),
                    _row(self.sampler, translate("SimPhant", "trials"), self.trials,
                         translate("SimPhant", "in flight"), self.parallel))
-        return top
+        return box
 
     def _goal_fields(self):
-        form = QtGui.QFormLayout()
+        box = QtGui.QWidget()
+        form = form_layout(box, margins=False)
         self.objective = QtGui.QComboBox()
         self.objective2 = QtGui.QComboBox()
         self.objective2.setToolTip(translate("SimPhant", "A second objective: the Pareto front "
@@ -223,10 +229,11 @@ class SpecForm:
         form.addRow(translate("SimPhant", "End time"),
                     _row(self.t_end, translate("SimPhant", "timeout per variant"),
                          self.timeout))
-        return form
+        return box
 
     def _run_fields(self, dask):
-        form = QtGui.QFormLayout()
+        box = QtGui.QWidget()
+        form = form_layout(box, margins=False)
         self.executor = QtGui.QComboBox()
         for label, data in RUN_PLACES:
             if dask or data == "in-process":
@@ -245,7 +252,7 @@ class SpecForm:
         self.use_cache.setToolTip(translate("SimPhant", "Finished variants are kept under their "
                                             "fingerprint: a rerun simulates only what is new"))
         form.addRow("", _row(self.use_cache, self.cache_dir))
-        return form
+        return box
 
     def _default_cache(self):
         import os
@@ -267,8 +274,7 @@ class SpecForm:
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
         box.addWidget(self.bar)
-        self.status = QtGui.QLabel()
-        self.status.setWordWrap(True)
+        self.status = wrapped_label()
         box.addWidget(self.status)
         return box
 
@@ -302,9 +308,7 @@ class SpecForm:
         a.clicked.connect(lambda: (add(), self.validate()))
         r.clicked.connect(lambda: (table.removeRow(max(0, table.currentRow()))
                                    if table.rowCount() else None, self._metrics_changed()))
-        h = _row(a, r)
-        h.addStretch(1)
-        return h
+        return FlowRow((a, r), stretch=False)
 
     def _combo(self, items, current, editable=False):
         c = QtGui.QComboBox()

@@ -5,7 +5,8 @@ from PySide import QtGui
 
 from ..gui.common import icon_path
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import Form, PropertyPanel, quantity_box, quantity_value
+from .widgets import (Form, PropertyPanel, number_box, quantity_box, quantity_value,
+                      wrapped_label)
 
 __all__ = ["TaskBody"]
 
@@ -18,21 +19,20 @@ class TaskBody(PropertyPanel):
     def __init__(self, body):
         super().__init__(body)
         f = Form(translate("SimPhant", "Body '%s'") % body.Label, icon_path("Body.svg"))
-        f.group(translate("SimPhant", "Mass properties (from the solid)"))
+        f.group(translate("SimPhant", "Mass properties"))
         self.mass_ro = quantity_box("kg", body.Mass, read_only=True)
         f.row(translate("SimPhant", "Mass"), self.mass_ro)
         c = body.CoG
-        f.vector(translate("SimPhant", "CoG (world)"), "mm", (c.x, c.y, c.z),
-                 translate("SimPhant", "Centre of gravity"))
-        for b in self._last_vector(f):
-            b.setReadOnly(True)
         m = body.PrincipalMoments
-        f.vector(translate("SimPhant", "Principal moments"), "kg*mm^2", (m.x, m.y, m.z),
-                 translate("SimPhant", "Principal moment"))
-        for b in self._last_vector(f):
-            b.setReadOnly(True)
-        src = QtGui.QLabel(translate("SimPhant", "density %.6g kg/m^3 (%s)")
-                           % (body.DensityUsed, body.DensitySource))
+        for label, unit, v, tip in (
+                (translate("SimPhant", "CoG (world)"), "mm", c,
+                 translate("SimPhant", "Centre of gravity")),
+                (translate("SimPhant", "Principal moments"), "kg*mm^2", m,
+                 translate("SimPhant", "Principal moment"))):
+            for b in f.vector(label, unit, (v.x, v.y, v.z), tip):
+                b.setReadOnly(True)
+        src = wrapped_label(translate("SimPhant", "density %.6g kg/m^3 (%s)")
+                            % (body.DensityUsed, body.DensitySource))
         f.row(translate("SimPhant", "Computed with"), src)
         f.group(translate("SimPhant", "Mass"))
         self.density = quantity_box("kg/m^3", body.Density, 0.0, tooltip=translate(
@@ -42,7 +42,9 @@ class TaskBody(PropertyPanel):
         self.mass = quantity_box("kg", body.MassOverride, 0.0, tooltip=translate(
             "SimPhant", "Replaces volume x density (0 = not used)"))
         f.row(translate("SimPhant", "Mass override"), self.mass)
-        self.fixed = QtGui.QCheckBox(translate("SimPhant", "Fixed (ground: does not move)"))
+        self.fixed = QtGui.QCheckBox(translate("SimPhant", "Fixed (the ground)"))
+        self.fixed.setToolTip(translate("SimPhant", "A fixed body is the ground: it does not "
+                                        "move"))
         self.fixed.setChecked(bool(body.Fixed))
         f.row("", self.fixed)
         f.group(translate("SimPhant", "Initial motion (world axes)"))
@@ -53,27 +55,11 @@ class TaskBody(PropertyPanel):
         self.w_unit.addItem(translate("SimPhant", "deg/s"))
         self.w_unit.addItem(translate("SimPhant", "rpm"))
         w = body.InitialAngularVelocity
-        self.omega = []
-        row = QtGui.QWidget()
-        h = QtGui.QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        for val in (w.x, w.y, w.z):
-            b = QtGui.QDoubleSpinBox()
-            b.setRange(-1e9, 1e9)
-            b.setDecimals(4)
-            b.setValue(val)
-            self.omega.append(b)
-            h.addWidget(b)
-        h.addWidget(self.w_unit)
-        f.row(translate("SimPhant", "Angular velocity"), row)
+        self.omega = [number_box(val, -1e9, 1e9, 4) for val in (w.x, w.y, w.z)]
+        f.flow(translate("SimPhant", "Angular velocity"), self.omega + [self.w_unit])
         self.w_unit.currentIndexChanged.connect(self._unit_changed)
         f.finish()
         self.form = f.widget
-
-    @staticmethod
-    def _last_vector(f):
-        item = f.layout.itemAt(f.layout.rowCount() - 1, QtGui.QFormLayout.FieldRole)
-        return item.widget().findChildren(QtGui.QAbstractSpinBox)
 
     def _unit_changed(self, index):
         factor = RPM_PER_DEG_S if index == 1 else 1.0 / RPM_PER_DEG_S

@@ -16,7 +16,7 @@ from ..document.base import find_study, study_joints
 from ..document.couplers import COUPLER_VALUE_PROPERTIES, coupler_data
 from ..solver.couplers import COUPLER_TYPES
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import CheckedPanel, Form, quantity_box, quantity_value
+from .widgets import CheckedPanel, Form, number_box, quantity_box, quantity_value
 
 __all__ = ["TaskCoupler"]
 
@@ -56,10 +56,7 @@ class TaskCoupler(CheckedPanel):
             self.joint_boxes.append(box)
             f.row(translate("SimPhant", "Joint %d") % k, box)
         f.group(translate("SimPhant", "Value"))
-        self.ratio = QtGui.QDoubleSpinBox()
-        self.ratio.setRange(0.0, 1e6)
-        self.ratio.setDecimals(9)
-        self.ratio.setValue(float(obj.Ratio))
+        self.ratio = number_box(float(obj.Ratio), 0.0, 1e6, 9)
         self.ratio.valueChanged.connect(self.check)
         f.row(translate("SimPhant", "Ratio N2/N1"), self.ratio,
               translate("SimPhant", "tooth counts or pitch radii"))

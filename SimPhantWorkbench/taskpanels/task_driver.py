@@ -20,7 +20,8 @@ from ..document.base import find_study, study_joints
 from ..solver import JOINT_TYPES
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES, joint_driver_kinds
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import CheckedPanel, Form, TimeBox, quantity_box, quantity_value
+from .widgets import (CheckedPanel, Form, TimeBox, number_box, quantity_box, quantity_value,
+                      wrapped_label)
 
 __all__ = ["TaskDriver"]
 
@@ -30,11 +31,11 @@ _PROPS = ("Label", "Joint", "DriverType", "Function", "Angle", "Speed", "EndAngl
           "StartTime", "EndTime", "Frequency", "Phase", "Expression")
 #: parameter field: property -> (row label, unit of a quantity box, "time": a time field
 #: (s, ms, us), or None: a plain number)
-_FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle (value, start, offset)"), "deg"),
+_FIELDS = (("Angle", QT_TRANSLATE_NOOP("SimPhant", "Angle"), "deg"),
            ("EndAngle", QT_TRANSLATE_NOOP("SimPhant", "End angle"), "deg"),
            ("AngleAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Angle amplitude"), "deg"),
            ("Speed", QT_TRANSLATE_NOOP("SimPhant", "Speed [rpm]"), None),
-           ("Distance", QT_TRANSLATE_NOOP("SimPhant", "Distance (value, start, offset)"), "mm"),
+           ("Distance", QT_TRANSLATE_NOOP("SimPhant", "Distance"), "mm"),
            ("EndDistance", QT_TRANSLATE_NOOP("SimPhant", "End distance"), "mm"),
            ("DistanceAmplitude", QT_TRANSLATE_NOOP("SimPhant", "Distance amplitude"), "mm"),
            ("Velocity", QT_TRANSLATE_NOOP("SimPhant", "Velocity [mm/s]"), None),
@@ -56,13 +57,13 @@ class TaskDriver(CheckedPanel):
         super().__init__(obj)
         spec = DRIVER_TYPES.get(str(obj.DriverType))
         joint = obj.Joint
-        f = Form(translate("SimPhant", "Driver '%s' (%s)")
-                 % (obj.Label, joint.Label if joint is not None else "-"),
+        f = Form(translate("SimPhant", "Driver '%s'") % obj.Label,
                  icon_path(spec.icon if spec is not None else "Driver_Rotation.svg"))
         f.group(translate("SimPhant", "Driven joint"))
         kind = JOINT_TYPES.get(str(joint.JointType)) if joint is not None else None
-        self.joint_label = QtGui.QLabel("%s (%s)" % (joint.Label, translate("SimPhant", kind.label))
-                                        if kind is not None else "-")
+        self.joint_label = wrapped_label("%s (%s)" % (joint.Label, translate("SimPhant",
+                                                                            kind.label))
+                                         if kind is not None else "-")
         f.row(translate("SimPhant", "Joint"), self.joint_label)
         self.kind = QtGui.QComboBox()
         for k in joint_driver_kinds():
@@ -89,13 +90,12 @@ class TaskDriver(CheckedPanel):
                 box = quantity_box(unit, value)
                 box.valueChanged.connect(self.check)
             else:
-                box = QtGui.QDoubleSpinBox()
-                box.setRange(-1e12, 1e12)
-                box.setDecimals(6)
-                box.setValue(value)
+                box = number_box(value)
                 box.valueChanged.connect(self.check)
             self.fields[prop] = box
-            f.row(translate("SimPhant", label), box)
+            f.row(translate("SimPhant", label), box, translate(
+                "SimPhant", "the value, the start or the offset, by the function")
+                if prop in ("Angle", "Distance") else None)
         self.expression = QtGui.QLineEdit(str(obj.Expression))
         self.expression.textChanged.connect(self.check)
         self.fields["Expression"] = self.expression

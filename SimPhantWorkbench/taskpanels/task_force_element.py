@@ -17,15 +17,14 @@ from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
 from ..solver.forces import FORCE_TYPES, STOP_LAWS
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import CheckedPanel, Form
+from .widgets import CheckedPanel, Form, number_box, wrapped_label
 
 __all__ = ["TaskForceElement"]
 
 #: property names of the panel's text fields, per spec parameter, and the field's label
 _TEXT_FIELDS = {"stiffness": ("Stiffness", "StiffnessTable",
-                              QT_TRANSLATE_NOOP("SimPhant", "Stiffness (e.g. '10 %s')")),
-                "damping": ("Damping", "DampingTable",
-                            QT_TRANSLATE_NOOP("SimPhant", "Damping (e.g. '10 %s')"))}
+                              QT_TRANSLATE_NOOP("SimPhant", "Stiffness")),
+                "damping": ("Damping", "DampingTable", QT_TRANSLATE_NOOP("SimPhant", "Damping"))}
 #: the joint degrees of freedom (``objects.force_element.DOFS``) as the list shows them
 _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint z axis"),
              "translation": QT_TRANSLATE_NOOP("SimPhant", "translation along the joint z axis")}
@@ -56,8 +55,10 @@ class TaskForceElement(CheckedPanel):
             else " - ".join(r[0].Label if r and r[0] is not None else "-"
                             for r in (obj.Reference1, obj.Reference2))
         label = translate("SimPhant", spec.label)
-        f = Form("%s '%s' (%s)" % (label, obj.Label, target), icon_path(spec.icon))
+        f = Form(obj.Label, icon_path(spec.icon))       # the kind heads the group below
         f.group(label)
+        f.row(translate("SimPhant", "On joint") if spec.attach == "joint"
+              else translate("SimPhant", "Between"), wrapped_label(target))
         self.fields = {}
         units = FORCE_UNITS[force_geometry(obj)]
         if "dof" in names:
@@ -69,7 +70,8 @@ class TaskForceElement(CheckedPanel):
         for key in ("stiffness", "damping"):
             if key in names:
                 prop, table, text = _TEXT_FIELDS[key]
-                self._text(f, prop, translate("SimPhant", text) % units[key], getattr(obj, prop))
+                self._text(f, prop, translate("SimPhant", text), getattr(obj, prop),
+                           translate("SimPhant", "e.g. '10 %s'") % units[key])
                 if "lower" in names:        # an end stop's law has no tables
                     continue
                 self._text(f, table, translate("SimPhant", "or a table"), getattr(obj, table),
@@ -88,10 +90,7 @@ class TaskForceElement(CheckedPanel):
                                  ("value", "Value", QT_TRANSLATE_NOOP("SimPhant",
                                                                       "Value [N m or N]"))):
             if key in names:
-                box = QtGui.QDoubleSpinBox()
-                box.setRange(-1e12, 1e12)
-                box.setDecimals(6)
-                box.setValue(float(getattr(obj, prop)))
+                box = number_box(float(getattr(obj, prop)))
                 box.valueChanged.connect(self.check)
                 self.fields[prop] = box
                 f.row(translate("SimPhant", label), box)
@@ -113,7 +112,7 @@ class TaskForceElement(CheckedPanel):
                        getattr(obj, prop))
         self._number(f, "Exponent", translate("SimPhant", "Force exponent e (k p^e)"),
                      obj.Exponent, 1.0, 10.0)
-        self._text(f, "Penetration", translate("SimPhant", "Full damping at the penetration"),
+        self._text(f, "Penetration", translate("SimPhant", "Full damping depth"),
                    obj.Penetration, translate("SimPhant", "e.g. 0.1 %s; the damping grows from "
                                               "zero at first touch") % units["length"])
         self.law = self._choice(f, translate("SimPhant", "Law"), STOP_LAWS, _LAW_TEXT, obj.Law)
@@ -134,10 +133,7 @@ class TaskForceElement(CheckedPanel):
         return box
 
     def _number(self, form, prop, label, value, low, high):
-        box = QtGui.QDoubleSpinBox()
-        box.setRange(low, high)
-        box.setDecimals(3)
-        box.setValue(float(value))
+        box = number_box(float(value), low, high, 3)
         box.valueChanged.connect(self.check)
         self.fields[prop] = box
         form.row(label, box)

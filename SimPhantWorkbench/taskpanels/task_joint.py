@@ -32,7 +32,8 @@ from ..document.signatures import check_reference
 from ..solver import JOINT_TYPES
 from ..gui.markers import Triad, marker_size
 from ..gui.translation import translate
-from .widgets import push_button, quantity_box, quantity_value, set_quantity
+from .widgets import (FlowRow, WrapButton, fit_side_pane, form_layout, push_button,
+                      quantity_box, quantity_value, set_quantity, wrapped_label)
 
 __all__ = ["TaskJoint"]
 
@@ -127,8 +128,8 @@ class TaskJoint:
                             if self.joint is not None else translate("SimPhant", "New joint"))
         form.setWindowIcon(QtGui.QIcon(icon_path(JOINT_TYPES[self.kind].icon)))
         lay = QtGui.QVBoxLayout(form)
-        grid = QtGui.QGridLayout()
-        grid.addWidget(QtGui.QLabel(translate("SimPhant", "Joint kind")), 0, 0)
+        fields = QtGui.QWidget()
+        grid = form_layout(fields, margins=False)
         self.kind_box = QtGui.QComboBox()
         for name, spec in JOINT_TYPES.items():
             self.kind_box.addItem(QtGui.QIcon(icon_path(spec.icon)),
@@ -137,32 +138,28 @@ class TaskJoint:
                                       QtCore.Qt.ToolTipRole)
         self.kind_box.setCurrentIndex(list(JOINT_TYPES).index(self.kind))
         self.kind_box.currentIndexChanged.connect(self._kind_changed)
-        grid.addWidget(self.kind_box, 0, 1)
+        grid.addRow(translate("SimPhant", "Joint kind"), self.kind_box)
         self.ref_buttons = []
         for i in range(2):
-            grid.addWidget(QtGui.QLabel(translate("SimPhant", "Reference %d") % (i + 1)), 1 + i, 0)
-            b = QtGui.QPushButton()
+            b = WrapButton()
             b.setToolTip(translate("SimPhant", "Click, then pick a vertex, edge or face to "
                                    "replace this reference"))
             b.clicked.connect(lambda checked=False, k=i: self.repick(k))
-            grid.addWidget(b, 1 + i, 1)
+            grid.addRow(translate("SimPhant", "Reference %d") % (i + 1), b)
             self.ref_buttons.append(b)
-        grid.addWidget(QtGui.QLabel(translate("SimPhant", "Offset")), 3, 0)
         self.offset = quantity_box("mm", float(self.joint.Offset.Value) if self.joint
                                    else 0.0, -1e9, 1e9, tooltip=translate(
                                        "SimPhant", "Side 2 stands this far ahead of side 1 "
                                        "along the joint axis"))
         self.offset.valueChanged.connect(lambda *a: self.update())
-        grid.addWidget(self.offset, 3, 1)
+        grid.addRow(translate("SimPhant", "Offset"), self.offset)
         self.reverse = QtGui.QCheckBox(translate("SimPhant", "Reverse the joint axis"))
         self.reverse.setChecked(bool(self.joint.Reverse) if self.joint is not None else False)
         self.reverse.toggled.connect(lambda *a: self.update())
-        grid.addWidget(self.reverse, 4, 1)
-        lay.addLayout(grid)
-        self.gap_label = QtGui.QLabel()
-        self.gap_label.setWordWrap(True)
+        grid.addRow(self.reverse)
+        lay.addWidget(fields)
+        self.gap_label = wrapped_label()
         lay.addWidget(self.gap_label)
-        buttons = QtGui.QHBoxLayout()
         self.align_button = push_button(translate("SimPhant", "Align"), translate(
             "SimPhant", "Move the body of reference 2 (of reference 1 when that of reference "
             "2 is fixed) into place so that the frames meet the joint; one undo step. Only "
@@ -171,22 +168,17 @@ class TaskJoint:
         self.gap_offset = push_button(translate("SimPhant", "Set offset"), translate(
             "SimPhant", "Keep the bodies where they are: set Offset so that the frames stay "
             "as far apart along the joint axis as picked"), self.offset_from_gap)
-        buttons.addWidget(self.align_button)
-        buttons.addWidget(self.gap_offset)
-        lay.addLayout(buttons)
-        self.needs_label = QtGui.QLabel()
-        self.needs_label.setWordWrap(True)
+        lay.addLayout(FlowRow((self.align_button, self.gap_offset)))
+        self.needs_label = wrapped_label()
         lay.addWidget(self.needs_label)
-        self.status = QtGui.QLabel()
-        self.status.setWordWrap(True)
+        self.status = wrapped_label()
         self.status.setTextInteractionFlags(QtCore.Qt.TextSelectableByMouse)
         lay.addWidget(self.status)
-        self.refusal = QtGui.QLabel()
-        self.refusal.setWordWrap(True)
+        self.refusal = wrapped_label()
         self.refusal.setStyleSheet("color: #a40000")
         lay.addWidget(self.refusal)
         lay.addStretch(1)
-        self.form = form
+        self.form = fit_side_pane(form)
 
     def _kind_changed(self, index):
         self.kind = self.kind_box.itemData(index)

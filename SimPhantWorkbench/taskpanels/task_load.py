@@ -15,7 +15,7 @@ from ..document.elements import parse_time_function
 from ..document.joints import reference_of
 from ..document.base import is_type
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import Form, PropertyPanel, quantity_value
+from .widgets import Form, PropertyPanel, quantity_value, wrapped_label
 
 __all__ = ["TaskLoad"]
 
@@ -38,10 +38,11 @@ class TaskLoad(PropertyPanel):
         self.torque = is_type(load, "SimPhant::Torque")
         unit = "N*m" if self.torque else "N"
         kind = translate("SimPhant", "Torque") if self.torque else translate("SimPhant", "Force")
-        f = Form(translate("SimPhant", "%s '%s' on '%s'")
-                 % (kind, load.Label, load.Body.Label if load.Body else "-"),
+        f = Form("%s '%s'" % (kind, load.Label),
                  icon_path("Torque.svg" if self.torque else "Force.svg"))
         f.group(translate("SimPhant", "Value"))
+        f.row(translate("SimPhant", "On body"),
+              wrapped_label(load.Body.Label if load.Body else "-"))
         self.mode_const = QtGui.QRadioButton(translate("SimPhant", "Constant"))
         self.mode_func = QtGui.QRadioButton(translate("SimPhant", "Function of time t [s]"))
         text = (load.TorqueFunction if self.torque else load.ForceFunction).strip()
@@ -66,8 +67,7 @@ class TaskLoad(PropertyPanel):
             f.group(translate("SimPhant", "Point of application"))
             ref = reference_of(load.Reference)
             self.ref = (ref[0], ref[1]) if ref and ref[1] else None
-            self.point_label = QtGui.QLabel()
-            self.point_label.setWordWrap(True)
+            self.point_label = wrapped_label()
             f.row(translate("SimPhant", "Point"), self.point_label)
             cog = QtGui.QPushButton(translate("SimPhant", "Use the centre of gravity"))
             cog.clicked.connect(self.use_cog)

@@ -32,6 +32,7 @@ from ..results_gui import plot_panel
 from ..results_gui.timeline import EventSlider
 from ..gui.following import flush_markers
 from ..gui.translation import translate
+from .widgets import FlowRow, fit_side_pane, labelled, number_box, wrapped_label
 
 __all__ = ["TaskPlayback", "show"]
 
@@ -88,7 +89,7 @@ class TaskPlayback:
         from ..gui.outdated import note_label
         self.outdated_note = note_label(self.study)
         lay.addWidget(self.outdated_note)
-        self.readout = QtGui.QLabel()
+        self.readout = wrapped_label()
         f = self.readout.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)
         self.readout.setFont(f)
@@ -99,7 +100,6 @@ class TaskPlayback:
             {ev["element"]: speed_unit(self.result, ev["element"]) for ev in events})
         self.slider.valueChanged.connect(self._slider_moved)
         lay.addWidget(self.slider)
-        row = QtGui.QHBoxLayout()
         style = form.style()
         self.back = QtGui.QToolButton()
         self.back.setIcon(style.standardIcon(QtGui.QStyle.SP_MediaSeekBackward))
@@ -123,22 +123,20 @@ class TaskPlayback:
         self.next_event.clicked.connect(lambda: self.jump_to_event(1))
         for w in (self.prev_event, self.back, self.play, self.fwd, self.next_event):
             w.setIconSize(QtCore.QSize(24, 24))
-            row.addWidget(w)
         for w in (self.prev_event, self.next_event):
             w.setVisible(bool(events))
         self.loop = QtGui.QCheckBox(translate("SimPhant", "Loop"))
-        row.addWidget(self.loop)
-        row.addStretch(1)
-        row.addWidget(QtGui.QLabel(translate("SimPhant", "Speed")))
-        self.speed = QtGui.QDoubleSpinBox()
-        self.speed.setRange(0.1, 10.0)
+        self.speed = number_box(1.0, 0.1, 10.0, 2, " \u00d7", translate(
+            "SimPhant", "Playback speed: 1 = real time (0.1 to 10)"))
         self.speed.setSingleStep(0.1)
-        self.speed.setDecimals(2)
-        self.speed.setValue(1.0)
-        self.speed.setSuffix(" \u00d7")
-        self.speed.setToolTip(translate("SimPhant", "Playback speed: 1 = real time (0.1 to 10)"))
-        row.addWidget(self.speed)
-        lay.addLayout(row)
+        controls = QtGui.QWidget()          # the transport buttons stay on one line
+        h = QtGui.QHBoxLayout(controls)
+        h.setContentsMargins(0, 0, 0, 0)
+        for w in (self.prev_event, self.back, self.play, self.fwd, self.next_event):
+            h.addWidget(w)
+        lay.addLayout(FlowRow((controls, self.loop,
+                               labelled(translate("SimPhant", "Speed"), self.speed)),
+                              stretch=False))
         reset = QtGui.QPushButton(QtGui.QIcon(icon_path("Reset.svg")),
                                   translate("SimPhant", "Reset to the start pose"))
         reset.setToolTip(translate("SimPhant", "Put the bodies exactly where they were when the "
@@ -146,12 +144,11 @@ class TaskPlayback:
         reset.clicked.connect(self.reset)
         lay.addWidget(reset)
         res_obj = runner.result_object(self.study)
-        info = QtGui.QLabel(translate("SimPhant", "%d frames, t = %.4g .. %.4g s (%s, %d steps)")
-                            % (self.n, self.t[0], self.t[-1], res_obj.Method, res_obj.Steps))
-        info.setWordWrap(True)
+        info = wrapped_label(translate("SimPhant", "%d frames, t = %.4g .. %.4g s (%s, %d steps)")
+                             % (self.n, self.t[0], self.t[-1], res_obj.Method, res_obj.Steps))
         lay.addWidget(info)
         lay.addStretch(1)
-        self.form = form
+        self.form = fit_side_pane(form)
 
     # ------------------------------------------------------------------ frames
     def show_frame(self, i):

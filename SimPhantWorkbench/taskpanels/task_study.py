@@ -5,7 +5,7 @@ from ..document.settings import settings_problem
 from ..gui.common import icon_path
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..solver import METHODS
-from .widgets import Form, PropertyPanel, TimeBox, quantity_box, quantity_value
+from .widgets import Form, PropertyPanel, TimeBox, number_box, quantity_box, quantity_value
 
 __all__ = ["TaskStudy"]
 
@@ -53,17 +53,10 @@ class TaskStudy(PropertyPanel):
                           tooltip=translate("SimPhant", "Decay time of constraint errors "
                                             "(0 = automatic: max(0.02 s, 5 steps))"))
         f.row(translate("SimPhant", "Time constant"), self.tc)
-        self.zeta = QtGui.QDoubleSpinBox()
-        self.zeta.setRange(0.0, 100.0)
-        self.zeta.setDecimals(3)
-        self.zeta.setValue(study.DampingRatio)
+        self.zeta = number_box(study.DampingRatio, 0.0, 100.0, 3)
         f.row(translate("SimPhant", "Damping ratio"), self.zeta)
-        self.alpha = QtGui.QDoubleSpinBox()
-        self.beta = QtGui.QDoubleSpinBox()
-        for box, v in ((self.alpha, study.BaumgarteAlpha), (self.beta, study.BaumgarteBeta)):
-            box.setRange(0.0, 1e6)
-            box.setSuffix(" 1/s")
-            box.setValue(v)
+        self.alpha = number_box(study.BaumgarteAlpha, 0.0, 1e6, 2, " 1/s")
+        self.beta = number_box(study.BaumgarteBeta, 0.0, 1e6, 2, " 1/s")
         f.row(translate("SimPhant", "Alpha"), self.alpha)
         f.row(translate("SimPhant", "Beta"), self.beta)
         self.stab.currentIndexChanged.connect(self._stab_fields)
@@ -73,18 +66,8 @@ class TaskStudy(PropertyPanel):
                               else float(study.GravityAcceleration.getValueAs("m/s^2")), 0.0)
         f.row(translate("SimPhant", "Acceleration"), self.g)
         d = study.GravityDirection
-        self.gdir = []
-        w = QtGui.QWidget()
-        h = QtGui.QHBoxLayout(w)
-        h.setContentsMargins(0, 0, 0, 0)
-        for v in (d.x, d.y, d.z):
-            b = QtGui.QDoubleSpinBox()
-            b.setRange(-1e6, 1e6)
-            b.setDecimals(4)
-            b.setValue(v)
-            self.gdir.append(b)
-            h.addWidget(b)
-        f.row(translate("SimPhant", "Direction (x, y, z)"), w)
+        self.gdir = [number_box(v, -1e6, 1e6, 4) for v in (d.x, d.y, d.z)]
+        f.flow(translate("SimPhant", "Direction (x, y, z)"), self.gdir)
         f.finish()
         self.form = f.widget
         self._method_hint()

@@ -155,7 +155,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="274"/>
+        <location filename="parameter_study_results.py" line="271"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
@@ -195,7 +195,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="132"/>
+        <location filename="task_playback.py" line="138"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -595,7 +595,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="66"/>
+        <location filename="task_driver.py" line="67"/>
         <source>Joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -630,7 +630,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="35"/>
+        <location filename="parameter_study_spec.py" line="36"/>
         <source>Quantity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -730,142 +730,142 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="27"/>
+        <location filename="parameter_study_results.py" line="28"/>
         <source>line</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="28"/>
+        <location filename="parameter_study_results.py" line="29"/>
         <source>scatter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="29"/>
+        <location filename="parameter_study_results.py" line="30"/>
         <source>heat map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="32"/>
+        <location filename="parameter_study_results.py" line="33"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="32"/>
+        <location filename="parameter_study_results.py" line="33"/>
         <source>variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="33"/>
+        <location filename="parameter_study_results.py" line="34"/>
         <source>status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="34"/>
+        <location filename="parameter_study_results.py" line="35"/>
         <source>feasible</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="35"/>
+        <location filename="parameter_study_results.py" line="36"/>
         <source>pareto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="38"/>
+        <location filename="parameter_study_results.py" line="39"/>
         <source>message</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="38"/>
+        <location filename="parameter_study_results.py" line="39"/>
         <source>%s (minimize)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="42"/>
+        <location filename="parameter_study_results.py" line="43"/>
         <source>%s (maximize)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="49"/>
+        <location filename="parameter_study_results.py" line="50"/>
         <source>Results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="63"/>
+        <location filename="parameter_study_results.py" line="64"/>
         <source>Metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="64"/>
+        <location filename="parameter_study_results.py" line="65"/>
         <source>vs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="213"/>
+        <location filename="parameter_study_spec.py" line="219"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="66"/>
+        <location filename="parameter_study_results.py" line="67"/>
         <source>as</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="79"/>
+        <location filename="parameter_study_results.py" line="78"/>
         <source>Export PNG ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="80"/>
+        <location filename="parameter_study_results.py" line="79"/>
         <source>Export CSV ...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="81"/>
+        <location filename="parameter_study_results.py" line="80"/>
         <source>Apply best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="84"/>
+        <location filename="parameter_study_results.py" line="83"/>
         <source>Keep the results (OK), then give the document the best variant&apos;s values (one undo step)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="375"/>
+        <location filename="parameter_study_spec.py" line="379"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="197"/>
+        <location filename="parameter_study_results.py" line="194"/>
         <source>Run the study to see its results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="203"/>
+        <location filename="parameter_study_results.py" line="200"/>
         <source>variants</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="205"/>
+        <location filename="parameter_study_results.py" line="202"/>
         <source>Pareto front (%d)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="246"/>
+        <location filename="parameter_study_results.py" line="243"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="250"/>
+        <location filename="parameter_study_results.py" line="247"/>
         <source>best</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="271"/>
+        <location filename="parameter_study_results.py" line="268"/>
         <source>PNG image (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="273"/>
+        <location filename="parameter_study_results.py" line="270"/>
         <source>CSV table (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -875,182 +875,177 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_results.py" line="288"/>
+        <location filename="parameter_study_results.py" line="285"/>
         <source>No best variant: choose a best variant (objective) and run the study.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="29"/>
+        <location filename="parameter_study_spec.py" line="30"/>
         <source>Target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="35"/>
+        <location filename="parameter_study_spec.py" line="36"/>
         <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="30"/>
+        <location filename="parameter_study_spec.py" line="31"/>
         <source>Values</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="30"/>
+        <location filename="parameter_study_spec.py" line="31"/>
         <source>Start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="31"/>
+        <location filename="parameter_study_spec.py" line="32"/>
         <source>Stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="31"/>
+        <location filename="parameter_study_spec.py" line="32"/>
         <source>Count</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="32"/>
+        <location filename="parameter_study_spec.py" line="33"/>
         <source>Low</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="32"/>
+        <location filename="parameter_study_spec.py" line="33"/>
         <source>High</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="33"/>
+        <location filename="parameter_study_spec.py" line="34"/>
         <source>Rel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="36"/>
+        <location filename="parameter_study_spec.py" line="37"/>
         <source>Object</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="36"/>
+        <location filename="parameter_study_spec.py" line="37"/>
         <source>Component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="37"/>
+        <location filename="parameter_study_spec.py" line="38"/>
         <source>Reducer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="37"/>
+        <location filename="parameter_study_spec.py" line="38"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="38"/>
+        <location filename="parameter_study_spec.py" line="39"/>
         <source>Expression</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="46"/>
+        <location filename="parameter_study_spec.py" line="47"/>
         <source>In this process</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="47"/>
+        <location filename="parameter_study_spec.py" line="48"/>
         <source>Local cores (Dask)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="48"/>
+        <location filename="parameter_study_spec.py" line="49"/>
         <source>Dask scheduler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="488"/>
-        <source>Parameter study &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="parameter_study_spec.py" line="138"/>
+        <location filename="parameter_study_spec.py" line="141"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="142"/>
+        <location filename="parameter_study_spec.py" line="145"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="145"/>
+        <location filename="parameter_study_spec.py" line="148"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="149"/>
+        <location filename="parameter_study_spec.py" line="152"/>
         <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="222"/>
+        <location filename="parameter_study_spec.py" line="228"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="190"/>
+        <location filename="parameter_study_spec.py" line="195"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="191"/>
+        <location filename="parameter_study_spec.py" line="196"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="192"/>
+        <location filename="parameter_study_spec.py" line="197"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="241"/>
+        <location filename="parameter_study_spec.py" line="248"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="201"/>
+        <location filename="parameter_study_spec.py" line="206"/>
         <source>Optimiser</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="202"/>
+        <location filename="parameter_study_spec.py" line="207"/>
         <source>trials</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="203"/>
+        <location filename="parameter_study_spec.py" line="208"/>
         <source>in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="211"/>
+        <location filename="parameter_study_spec.py" line="217"/>
         <source>A second objective: the Pareto front of both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="212"/>
+        <location filename="parameter_study_spec.py" line="218"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="216"/>
+        <location filename="parameter_study_spec.py" line="222"/>
         <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="217"/>
+        <location filename="parameter_study_spec.py" line="223"/>
         <source>Constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="220"/>
+        <location filename="parameter_study_spec.py" line="226"/>
         <source>the study&apos;s (%s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1060,73 +1055,78 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="224"/>
+        <location filename="parameter_study_spec.py" line="230"/>
         <source>timeout per variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="239"/>
+        <location filename="parameter_study_spec.py" line="246"/>
         <source>tcp://host:8786</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="260"/>
+        <location filename="parameter_study_spec.py" line="267"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="243"/>
+        <location filename="parameter_study_spec.py" line="250"/>
         <source>Cache results in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="246"/>
+        <location filename="parameter_study_spec.py" line="253"/>
         <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="261"/>
+        <location filename="parameter_study_spec.py" line="268"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="300"/>
+        <location filename="parameter_study_spec.py" line="306"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="301"/>
+        <location filename="parameter_study_spec.py" line="307"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="380"/>
+        <location filename="parameter_study_spec.py" line="384"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="381"/>
+        <location filename="parameter_study_spec.py" line="385"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="473"/>
+        <location filename="parameter_study_spec.py" line="477"/>
         <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="18"/>
+        <location filename="parameter_study_spec.py" line="492"/>
+        <source>Parameter study &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="19"/>
         <source>SimPhant body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="20"/>
+        <location filename="task_body.py" line="21"/>
         <source>Body &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="21"/>
-        <source>Mass properties (from the solid)</source>
+        <location filename="task_body.py" line="22"/>
+        <source>Mass properties</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1135,12 +1135,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="25"/>
+        <location filename="task_body.py" line="28"/>
         <source>CoG (world)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="26"/>
+        <location filename="task_body.py" line="29"/>
         <source>Centre of gravity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1170,7 +1170,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="88"/>
+        <location filename="task_body.py" line="74"/>
         <source>Density</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1185,47 +1185,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="89"/>
+        <location filename="task_body.py" line="75"/>
         <source>Mass override</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_body.py" line="45"/>
-        <source>Fixed (ground: does not move)</source>
+        <source>Fixed (the ground)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="48"/>
-        <source>Initial motion (world axes)</source>
+        <location filename="task_body.py" line="47"/>
+        <source>A fixed body is the ground: it does not move</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_body.py" line="50"/>
+        <source>Initial motion (world axes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body.py" line="52"/>
         <source>Velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="51"/>
+        <location filename="task_body.py" line="53"/>
         <source>Initial velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="53"/>
+        <location filename="task_body.py" line="55"/>
         <source>deg/s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="54"/>
+        <location filename="task_body.py" line="56"/>
         <source>rpm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="68"/>
+        <location filename="task_body.py" line="59"/>
         <source>Angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body.py" line="92"/>
+        <location filename="task_body.py" line="78"/>
         <source>%s must be 0 or positive.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1255,93 +1260,93 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="44"/>
+        <location filename="task_load.py" line="43"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_coupler.py" line="64"/>
+        <location filename="task_coupler.py" line="61"/>
         <source>Ratio N2/N1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_coupler.py" line="65"/>
+        <location filename="task_coupler.py" line="62"/>
         <source>tooth counts or pitch radii</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_coupler.py" line="67"/>
+        <location filename="task_coupler.py" line="64"/>
         <source>Pitch radius</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_coupler.py" line="68"/>
+        <location filename="task_coupler.py" line="65"/>
         <source>Lead</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="33"/>
-        <source>Angle (value, start, offset)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="34"/>
-        <source>End angle</source>
+        <source>Angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="35"/>
-        <source>Angle amplitude</source>
+        <source>End angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="36"/>
-        <source>Speed [rpm]</source>
+        <source>Angle amplitude</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="37"/>
-        <source>Distance (value, start, offset)</source>
+        <source>Speed [rpm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="38"/>
-        <source>End distance</source>
+        <location filename="registry_strings.py" line="25"/>
+        <source>Distance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="39"/>
-        <source>Distance amplitude</source>
+        <source>End distance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="40"/>
-        <source>Velocity [mm/s]</source>
+        <source>Distance amplitude</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="41"/>
+        <source>Velocity [mm/s]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="42"/>
         <source>Start time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="43"/>
+        <location filename="task_driver.py" line="44"/>
         <source>Frequency [Hz]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="44"/>
+        <location filename="task_driver.py" line="45"/>
         <source>Phase</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="55"/>
+        <location filename="task_driver.py" line="56"/>
         <source>SimPhant driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_driver.py" line="60"/>
-        <source>Driver &apos;%s&apos; (%s)</source>
+        <source>Driver &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1350,23 +1355,28 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="71"/>
+        <location filename="task_driver.py" line="72"/>
         <source>%s (%s joints)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="74"/>
+        <location filename="task_driver.py" line="75"/>
         <source>Driven</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="75"/>
+        <location filename="task_driver.py" line="76"/>
         <source>Motion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="81"/>
+        <location filename="task_driver.py" line="82"/>
         <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="98"/>
+        <source>the value, the start or the offset, by the function</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1381,172 +1391,182 @@
     </message>
     <message>
         <location filename="task_force_element.py" line="26"/>
-        <source>Stiffness (e.g. &apos;10 %s&apos;)</source>
+        <source>Stiffness</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="28"/>
-        <source>Damping (e.g. &apos;10 %s&apos;)</source>
+        <location filename="task_force_element.py" line="27"/>
+        <source>Damping</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="30"/>
+        <location filename="task_force_element.py" line="29"/>
         <source>rotation about the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="33"/>
+        <location filename="task_force_element.py" line="32"/>
         <source>translation along the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="38"/>
+        <location filename="task_force_element.py" line="37"/>
         <source>Lower limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="39"/>
+        <location filename="task_force_element.py" line="38"/>
         <source>Upper limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="41"/>
+        <location filename="task_force_element.py" line="40"/>
         <source>compliant (contact force law)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="46"/>
+        <location filename="task_force_element.py" line="45"/>
         <source>impulsive (coefficient of restitution)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="50"/>
+        <location filename="task_force_element.py" line="49"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="64"/>
+        <location filename="task_force_element.py" line="60"/>
+        <source>On joint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="61"/>
+        <source>Between</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="65"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="75"/>
+        <location filename="task_force_element.py" line="74"/>
+        <source>e.g. &apos;10 %s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="77"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="78"/>
+        <location filename="task_force_element.py" line="80"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="80"/>
+        <location filename="task_force_element.py" line="82"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="83"/>
+        <location filename="task_force_element.py" line="85"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="84"/>
+        <location filename="task_force_element.py" line="86"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="86"/>
+        <location filename="task_force_element.py" line="88"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="87"/>
+        <location filename="task_force_element.py" line="89"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="89"/>
+        <location filename="task_force_element.py" line="91"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="99"/>
+        <location filename="task_force_element.py" line="98"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="101"/>
+        <location filename="task_force_element.py" line="100"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="111"/>
+        <location filename="task_force_element.py" line="110"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="112"/>
+        <location filename="task_force_element.py" line="111"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="114"/>
+        <location filename="task_force_element.py" line="113"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="116"/>
-        <source>Full damping at the penetration</source>
+        <location filename="task_force_element.py" line="115"/>
+        <source>Full damping depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="118"/>
+        <location filename="task_force_element.py" line="117"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="119"/>
+        <location filename="task_force_element.py" line="118"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="119"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="122"/>
+        <location filename="task_force_element.py" line="121"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="124"/>
+        <location filename="task_force_element.py" line="123"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="49"/>
+        <location filename="task_joint.py" line="50"/>
         <source>&apos;%s&apos; is in another document</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="126"/>
+        <location filename="task_joint.py" line="127"/>
         <source>Edit joint &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="354"/>
+        <location filename="task_joint.py" line="346"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="131"/>
+        <location filename="task_joint.py" line="141"/>
         <source>Joint kind</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_joint.py" line="143"/>
-        <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1555,52 +1575,57 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="150"/>
-        <source>Offset</source>
+        <location filename="task_joint.py" line="148"/>
+        <source>Reference %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="154"/>
+        <location filename="task_joint.py" line="153"/>
         <source>Side 2 stands this far ahead of side 1 along the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="157"/>
+        <location filename="task_joint.py" line="155"/>
+        <source>Offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="156"/>
         <source>Reverse the joint axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="478"/>
+        <location filename="task_joint.py" line="470"/>
         <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="169"/>
+        <location filename="task_joint.py" line="166"/>
         <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="171"/>
+        <location filename="task_joint.py" line="168"/>
         <source>Set offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="173"/>
+        <location filename="task_joint.py" line="170"/>
         <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="222"/>
+        <location filename="task_joint.py" line="214"/>
         <source>Cannot align: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="225"/>
+        <location filename="task_joint.py" line="217"/>
         <source>Align &apos;%s&apos; to joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="296"/>
+        <location filename="task_joint.py" line="288"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1610,102 +1635,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="315"/>
+        <location filename="task_joint.py" line="307"/>
         <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="338"/>
+        <location filename="task_joint.py" line="330"/>
         <source>%s; pick it again, or Cancel and Check model to re-point it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="361"/>
+        <location filename="task_joint.py" line="353"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="363"/>
+        <location filename="task_joint.py" line="355"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="365"/>
+        <location filename="task_joint.py" line="357"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="377"/>
+        <location filename="task_joint.py" line="369"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="381"/>
+        <location filename="task_joint.py" line="373"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="393"/>
+        <location filename="task_joint.py" line="385"/>
         <source>Cannot keep this reference: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="398"/>
+        <location filename="task_joint.py" line="390"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="407"/>
+        <location filename="task_joint.py" line="399"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="409"/>
+        <location filename="task_joint.py" line="401"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="420"/>
+        <location filename="task_joint.py" line="412"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="428"/>
+        <location filename="task_joint.py" line="420"/>
         <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="459"/>
+        <location filename="task_joint.py" line="451"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="463"/>
+        <location filename="task_joint.py" line="455"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="464"/>
+        <location filename="task_joint.py" line="456"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="509"/>
+        <location filename="task_joint.py" line="501"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="477"/>
+        <location filename="task_joint.py" line="469"/>
         <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="479"/>
+        <location filename="task_joint.py" line="471"/>
         <source>Keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="480"/>
+        <location filename="task_joint.py" line="472"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1725,8 +1750,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="42"/>
-        <source>%s &apos;%s&apos; on &apos;%s&apos;</source>
+        <location filename="task_load.py" line="44"/>
+        <source>On body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1735,32 +1760,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="46"/>
+        <location filename="task_load.py" line="47"/>
         <source>Function of time t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="55"/>
+        <location filename="task_load.py" line="56"/>
         <source>e.g. 0, 0, 10*sin(2*pi*t)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="60"/>
+        <location filename="task_load.py" line="61"/>
         <source>World axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="61"/>
+        <location filename="task_load.py" line="62"/>
         <source>Body axes (turning with the body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="63"/>
+        <location filename="task_load.py" line="64"/>
         <source>Components in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="66"/>
+        <location filename="task_load.py" line="67"/>
         <source>Point of application</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1770,7 +1795,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="290"/>
+        <location filename="widgets.py" line="536"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1820,17 +1845,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="53"/>
+        <location filename="task_playback.py" line="54"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="75"/>
+        <location filename="task_playback.py" line="76"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="85"/>
+        <location filename="task_playback.py" line="86"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1860,47 +1885,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="129"/>
+        <location filename="task_playback.py" line="128"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="139"/>
+        <location filename="task_playback.py" line="130"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="143"/>
+        <location filename="task_playback.py" line="141"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="145"/>
+        <location filename="task_playback.py" line="143"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="150"/>
+        <location filename="task_playback.py" line="148"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="169"/>
+        <location filename="task_playback.py" line="166"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="247"/>
+        <location filename="task_playback.py" line="244"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="257"/>
+        <location filename="task_playback.py" line="254"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="260"/>
+        <location filename="task_playback.py" line="257"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -1991,52 +2016,52 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="60"/>
+        <location filename="task_study.py" line="57"/>
         <source>Damping ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="67"/>
+        <location filename="task_study.py" line="60"/>
         <source>Alpha</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="68"/>
+        <location filename="task_study.py" line="61"/>
         <source>Beta</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="70"/>
+        <location filename="task_study.py" line="63"/>
         <source>Gravity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="74"/>
+        <location filename="task_study.py" line="67"/>
         <source>Acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="87"/>
+        <location filename="task_study.py" line="70"/>
         <source>Direction (x, y, z)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_study.py" line="114"/>
+        <location filename="task_study.py" line="97"/>
         <source>%s: %r is not a number.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="83"/>
+        <location filename="widgets.py" line="324"/>
         <source>Units: s, ms, us (%s); e.g. 0.5 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="203"/>
+        <location filename="widgets.py" line="450"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="268"/>
+        <location filename="widgets.py" line="514"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2133,11 +2158,6 @@ No puts the bodies back where they were before playback.</source>
     <message>
         <location filename="registry_strings.py" line="24"/>
         <source>Cardan joint: cross axes x (body 1) and y (body 2) stay perpendicular (removes 4 DOF)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="25"/>
-        <source>Distance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

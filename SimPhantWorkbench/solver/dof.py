@@ -217,11 +217,14 @@ def report_lines(d):
         for row in d["redundant_rows"]:
             per.setdefault(row["joint"], []).append(row["row"])
         out.append(("redundant", "; ".join("%s rows %s" % (j, ", ".join(rows))
-                                           for j, rows in per.items())))
+                                           for j, rows in per.items())
+                    + " (handled by the solver: the motion is not affected; only the "
+                    "reactions these joints share are indeterminate)"))
     for sg in d["suggestions"]:
         spec = JOINT_TYPES.get(sg["new_kind"])
         label = spec.label.lower() if spec is not None else sg["new_kind"]
-        out.append(("suggestion", "replace %s (%s) by a %s joint (frees %s)"
+        out.append(("suggestion", "replace %s (%s) by a %s joint (frees %s), optional: "
+                    "for determinate reactions"
                     % (sg["joint"], sg["kind"], label, ", ".join(sg["frees"]))))
     shared = d.get("indeterminate_reactions", [])
     if shared:

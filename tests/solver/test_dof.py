@@ -53,6 +53,10 @@ def test_four_bar_redundant_named_by_joint_and_fixed_by_suggestion():
     assert (fixed.mobility, fixed.redundant) == (1, 0)
     assert fixed.equations == 17
     assert "suggestion: replace %s (revolute) by a" % r.suggestions[0][0] in text
+    # the report says redundant rows are harmless to the motion and the change optional
+    lines = dict(dofmod.report_lines(r.to_dict()))
+    assert "handled by the solver: the motion is not affected" in lines["redundant"]
+    assert lines["suggestion"].endswith("optional: for determinate reactions")
     d = r.to_dict()
     assert d["mobility"] == 1 and d["gruebler"] == -2 and d["redundant"] == 3
     assert len(d["redundant_rows"]) == 3 and d["suggestions"][0]["frees"]

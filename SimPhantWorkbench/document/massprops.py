@@ -408,6 +408,11 @@ def _solid_parts(obj):
 
 #: while ``solid_property_cache`` is active: {location matrix: [(solid, (V, c, J))]}
 _solid_memo = None
+#: the solids the latest conversions integrated, kept across them (``_solid_part``): a
+#: list of (location matrix, solid, (V, c, J)), the most recently used last, at most
+#: ``LASTING_SOLIDS`` long
+_lasting = []
+LASTING_SOLIDS = 256
 
 
 @contextlib.contextmanager
@@ -433,16 +438,39 @@ def solid_property_cache():
             _solid_memo = None
 
 
+def _seen(memo, key, solid):
+    for seen, props in memo.get(key, ()):
+        if seen.isPartner(solid):
+            return props
+    return None
+
+
+def _remembered(key, solid):
+    """The properties of ``solid`` from ``_lasting`` (moved to its end), or None."""
+    for i, (k, seen, props) in enumerate(_lasting):
+        if k == key and seen.isPartner(solid):
+            _lasting.append(_lasting.pop(i))
+            return props
+    return None
+
+
 def _solid_part(solid, piece, index):
+    """The solid's unit-density properties: from the run's cache, else from the last
+    ``LASTING_SOLIDS`` solids integrated (so that Solve after Solve does not integrate an
+    unchanged filleted part again: OCC's integrals over its faces are what a conversion on
+    the GUI thread costs), else integrated. Same rule as ``solid_property_cache``: the
+    same TShape at the same location, the solid held while it is remembered."""
+    key = tuple(solid.Placement.toMatrix().A)
     memo = _solid_memo
-    if memo is not None:
-        key = tuple(solid.Placement.toMatrix().A)
-        for seen, props in memo.get(key, ()):
-            if seen.isPartner(solid):
-                return props + (piece,)
-    props = _solid_integrals(solid, piece, index)
-    if memo is not None:
-        memo.setdefault(key, []).append((solid, props))
+    props = _seen(memo, key, solid) if memo is not None else None
+    if props is None:
+        props = _remembered(key, solid)
+        if props is None:
+            props = _solid_integrals(solid, piece, index)
+            _lasting.append((key, solid, props))
+            del _lasting[:max(0, len(_lasting) - LASTING_SOLIDS)]
+        if memo is not None:
+            memo.setdefault(key, []).append((solid, props))
     return props + (piece,)
 
 

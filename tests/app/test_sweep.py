@@ -321,13 +321,28 @@ def test_the_solid_property_cache_reuses_unchanged_solids_only(docs, monkeypatch
         box.Placement.Base = FreeCAD.Vector(5, 0, 0)             # moved: integrated again
         doc.recompute()
         d = massprops.mass_properties(box, density=1000.0)
-    assert calls == ["Block", "Block", "Drum", "Block", "Block"]
+    # the first call's integrals are remembered past it (``LASTING_SOLIDS``)
+    assert calls == ["Block", "Drum", "Block", "Block"]
     assert a.mass == fresh.mass and np.array_equal(a.inertia, fresh.inertia)
     assert b.mass == pytest.approx(2 * a.mass, rel=1e-15)
     assert c.mass == pytest.approx(2 * a.mass, rel=1e-12)
     assert d.cog[0] == pytest.approx(c.cog[0] + 0.005, abs=1e-12)
-    massprops.mass_properties(box, density=1000.0)               # outside: no cache
-    assert len(calls) == 6
+    # outside a block: the unchanged solid again from memory (Solve after Solve), a
+    # changed one integrated
+    again = massprops.mass_properties(box, density=1000.0)
+    assert len(calls) == 4 and np.array_equal(again.inertia, d.inertia)
+    box.Height = 30.0
+    doc.recompute()
+    e = massprops.mass_properties(box, density=1000.0)
+    assert calls[4:] == ["Block"] and e.mass == pytest.approx(3 * d.mass, rel=1e-12)
+    # at most LASTING_SOLIDS solids are kept
+    monkeypatch.setattr(massprops, "LASTING_SOLIDS", 1)
+    box.Height = 40.0
+    doc.recompute()
+    massprops.mass_properties(box, density=1000.0)               # the drum is let go
+    assert len(massprops._lasting) == 1
+    massprops.mass_properties(other, density=1000.0)
+    assert calls[5:] == ["Block", "Drum"]
 
 
 SPEC_TOML = '''

@@ -337,7 +337,7 @@ class _ImpactRun(_FixedStepRun):
                 self._nonfinite_error(t_stop)
                 return
             if status == 2:
-                self._violation_error(t_stop, sysm.residuals(Y)[0])
+                self._violation_error(t_stop, sysm.residuals(Y)[0], Y)
                 return
             if end >= 0:
                 self.Ys[end + 1] = Y

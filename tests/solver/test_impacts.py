@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from SimPhantWorkbench.solver import Model, ModelError
+from SimPhantWorkbench.solver import Model, ModelError, SimulationError
 from SimPhantWorkbench.solver.impacts import ImpactStops
 from SimPhantWorkbench.solver.result_file import read_result_file
 
@@ -221,6 +221,14 @@ def test_a_compliant_stops_events_have_no_rebound():
 def test_scipy_methods_refuse_an_impulsive_stop_naming_it():
     with pytest.raises(ModelError, match=r"end stop 'stop'.*impulsive.*RK45"):
         _pendulum().simulate(t_end=0.1, method="RK45")
+
+
+def test_a_run_with_an_impulsive_stop_past_its_violation_limit_names_the_joint():
+    """The same stop of the run when the constraints drift past the limit, as every
+    fixed-step run says it (the joint at fault), not an internal error."""
+    with pytest.raises(SimulationError, match=r"constraint violation .* exceeds the limit "
+                                              r"1e-14, worst at joint"):
+        _pendulum().simulate(t_end=0.5, dt=0.02, violation_limit=1e-14)
 
 
 @pytest.mark.parametrize("kw, text", [(dict(restitution=1.5), "restitution must be in"),

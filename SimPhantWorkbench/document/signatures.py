@@ -106,20 +106,25 @@ def _geometry_of(element, label):
             "axis": None if axis is None else [float(c) for c in axis], "radius": radius}
 
 
+def _element_signature(obj, sub):
+    """``signature`` of element ``sub`` of ``obj``, raising what reading a missing or
+    unsupported element raises; ``None`` for a datum."""
+    if is_datum_reference(obj, sub or ""):
+        return None
+    sig = _geometry_of(local_element(obj, sub), "%s.%s" % (obj.Label, sub))
+    sig["ref"] = _key(obj, sub)
+    return sig
+
+
 def signature(obj, sub):
     """The signature of element ``sub`` of ``obj`` (a dict, see the module), or ``None``
     when ``sub`` names no element or a datum (a whole object, a datum coordinate system,
     line, plane or point, or an edge or face of one: its frame is its placement, which no
     renumbering moves) or it cannot be read (the reference is then refused where it is used)."""
-    if is_datum_reference(obj, sub or ""):
-        return None
-    label = "%s.%s" % (obj.Label, sub)
     try:
-        sig = _geometry_of(local_element(obj, sub), label)
+        return _element_signature(obj, sub)
     except Exception:  # noqa: BLE001 - missing or unsupported elements are refused elsewhere
         return None
-    sig["ref"] = _key(obj, sub)
-    return sig
 
 
 def stored_signature(owner, prop):
@@ -377,17 +382,12 @@ def _accepted(owner, prop):
                              "is gone) - re-pick it" % (object_label(owner), prop))
         return None
     obj, sub = ref
-    if is_datum_reference(obj, sub or ""):
-        return None
-    label = "%s.%s" % (obj.Label, sub)
     try:
-        sig = _geometry_of(local_element(obj, sub), label)
+        return _element_signature(obj, sub)
     except Exception as exc:  # noqa: BLE001 - the element no longer exists
-        raise ModelError("%s: %s '%s' no longer exists (%s) - re-pick it"
-                         % (object_label(owner), prop, label,
+        raise ModelError("%s: %s '%s.%s' no longer exists (%s) - re-pick it"
+                         % (object_label(owner), prop, obj.Label, sub,
                             str(exc).split(": ", 1)[-1])) from None
-    sig["ref"] = _key(obj, sub)
-    return sig
 
 
 def accept_signatures(owners, title):

@@ -389,7 +389,8 @@ class Result(JointOutputs):
                     driver_names=self.driver_names, driver_kinds=self.driver_kinds,
                     driver_rows=self.driver_row_counts,
                     coupler_names=self.coupler_names, coupler_kinds=self.coupler_kinds,
-                    load_names=self.load_names, warnings=list(self.warnings), joint_frames=self.joint_frames,
+                    load_names=self.load_names, warnings=list(self.warnings),
+                    joint_frames=self.joint_frames,
                     settings={k: v for k, v in self.settings.items()
                               if isinstance(v, (str, int, float, bool, type(None)))},
                     format=self.FORMAT if "R_pu" in keys else "simphant-result-1")
@@ -443,8 +444,8 @@ class Result(JointOutputs):
         meta = json.loads(str(np.asarray(arrays["meta"])))
         R_pu = np.asarray(arrays["R_pu"], dtype=float) if "R_pu" in arrays else None
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
-            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS + cls._LOAD_ARRAYS
-            + (cls._REACTION_FLAGS,) + cls._EVENT_ARRAYS
+            k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS
+            + cls._LOAD_ARRAYS + (cls._REACTION_FLAGS,) + cls._EVENT_ARRAYS
             if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
@@ -739,11 +740,11 @@ class Result(JointOutputs):
         (``forces.stop_events``: the time interpolated between the sample before the
         contact and the first in it, the speed at the sample before); an impulsive stop's
         are located in the run (``impacts``)."""
-        from .forces import EVT_ELEMENT, EVT_SIDE, EVT_SPEED, EVT_TIME, SIDE_LOWER
+        from .forces import EVT_ELEMENT, EVT_REBOUND, EVT_SIDE, EVT_SPEED, EVT_TIME, SIDE_LOWER
         return [{"time": float(r[EVT_TIME]), "element": self.force_names[int(r[EVT_ELEMENT])],
                  "side": "lower" if int(r[EVT_SIDE]) == SIDE_LOWER else "upper",
                  "speed": float(r[EVT_SPEED]),
-                 "rebound": None if r[-1] == NO_REBOUND else float(r[-1])}
+                 "rebound": None if r[EVT_REBOUND] == NO_REBOUND else float(r[EVT_REBOUND])}
                 for r in self._stop_events]
 
     def constraint_violation(self):

@@ -29,7 +29,10 @@ apart than the smallest distance found so far; per segment, the gap between the 
 solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the whole
 segment) is a floor under every span's lower bound there, and the candidate segments
 are visited by their lower bound, smallest first, so that the smallest distance found
-early prunes the rest.
+early prunes the rest. At every instant the search probes, the distance of the two
+solids' convex hulls (``geometry.hull_distance``, microseconds) stands in for ``d`` in the
+span bounds when it is > 0 (no overlap) and not below the smallest distance found less
+the slack (no new minimum); only otherwise is the exact query made (``geometry.proximity``).
 """
 import math
 from collections import namedtuple
@@ -273,9 +276,13 @@ class _Search:
         first = int(np.argmin(boxes))
         self.query(t[first], min(first, last))
         if n > 1:
-            speeds = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius)
             h = np.diff(t)
             swept = swept_bounds(self.a, self.ta, self.b, self.tb)
+            # the swept boxes' gap alone rules out most segments of a far pair: the speed
+            # bounds of the others only (elsewhere 0 leaves the lower bound >= that gap)
+            speeds = np.zeros(n - 1)
+            open_ = np.nonzero((swept <= 0.0) | (swept < self.best - self.slack))[0]
+            speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius, open_)
             seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
             candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
             # the most promising spans first: a small ``best`` early prunes the others

@@ -5,9 +5,14 @@ its CoG, as ``output.mesh.Mesh`` keeps it; a fixed body's in world axes, pose
 identity). ``proximity(a, pose_a, b, pose_b)`` answers, at poses ``(r, A)`` (world
 position of the frame's origin [m], rotation body -> world):
 
-* apart: the clearance, the shortest distance between the two surfaces (FCL's
-  distance between bounding-volume hierarchies of the triangles, exact for the
-  meshes), with the two closest points;
+* apart: the clearance, the shortest distance between the two surfaces, with the two
+  closest points. First the distance of the two meshes' convex hulls (GJK,
+  ``hull_distance``), a lower bound of the clearance: for two convex solids it is the
+  clearance; for others too when two points of the two surfaces are found that far
+  apart (the meshes' points nearest the hulls' closest points, or nearest one another
+  from there: faces that face each other). Otherwise FCL's distance between
+  bounding-volume hierarchies of the triangles (``mesh_proximity``, exact for the
+  meshes);
 * overlapping (the surfaces cross, or one solid lies inside the other): minus the
   penetration depth, the shortest translation that separates the two solids. When both
   solids are convex (their mesh is its own convex hull) FCL's signed distance (GJK and
@@ -32,7 +37,7 @@ from . import require
 from .gjk import hull_distance as hull_gjk, surface_point
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
-           "world_box", "hull_distance"]
+           "world_box", "hull_distance", "mesh_proximity"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit

@@ -174,21 +174,22 @@ def turn_matrix(rotvec):
                      [c * x * z - s * y, c * y * z + s * x, 1.0 - c * (x * x + y * y)]])
 
 
-def speed_bounds(traj_a, radius_a, traj_b, radius_b):
-    """``speed_bound`` of every segment, (n - 1,)."""
+def speed_bounds(traj_a, radius_a, traj_b, radius_b, segments=None):
+    """``speed_bound`` of every segment, (n - 1,), or of the ``segments`` (indices) only."""
     n = len(traj_a.t) - 1
     if n <= 0:
         return np.zeros(0)
-    dv = np.zeros((n, 3, 3))
+    k = np.arange(n) if segments is None else np.asarray(segments, dtype=np.int64)
+    dv = np.zeros((len(k), 3, 3))
     if not traj_a.is_fixed:
-        dv = dv + traj_a.all_velocity_controls()
+        dv = dv + traj_a.all_velocity_controls()[k]
     if not traj_b.is_fixed:
-        dv = dv - traj_b.all_velocity_controls()
+        dv = dv - traj_b.all_velocity_controls()[k]
     v = np.linalg.norm(dv, axis=2).max(axis=1)
     if not traj_a.is_fixed:
-        v = v + traj_a.omega * radius_a
+        v = v + traj_a.omega[k] * radius_a
     if not traj_b.is_fixed:
-        v = v + traj_b.omega * radius_b
+        v = v + traj_b.omega[k] * radius_b
     return v
 
 

@@ -22,7 +22,7 @@ Pure: NumPy and numba only.
 import numpy as np
 from numba import njit
 
-__all__ = ["hull_distance", "surface_point", "MAX_ITERATIONS"]
+__all__ = ["hull_distance", "surface_point", "warm", "MAX_ITERATIONS"]
 
 #: support steps before GJK stops with the bounds reached so far
 MAX_ITERATIONS = 128
@@ -288,3 +288,16 @@ def surface_point(points, triangles, R, r, p):
     for j in range(3):
         out[j] = r[j] + R[j, 0] * q[0] + R[j, 1] * q[1] + R[j, 2] * q[2]
     return np.sqrt(best), out
+
+
+def warm():
+    """Compile the kernels into numba's on-disk cache (or load them from it), so that the
+    first interference check does not wait for them (``make setup`` runs this)."""
+    p = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    R, r = np.eye(3), np.zeros(3)
+    hull_distance(p, R, r, p, R, np.array([3.0, 0.0, 0.0]))
+    surface_point(p, np.array([[0, 1, 2]], dtype=np.int64), R, r, np.ones(3))
+
+
+if __name__ == "__main__":
+    warm()

@@ -1926,6 +1926,20 @@ MUTANTS = [
            ["tests/solver/test_collision_hulls.py::test_nonconvex_pairs_take_the_hull_"
             "distance_only_where_surface_points_prove_it"],
            "two surface points farther apart than the hulls are taken for the distance"),
+    Mutant("interference-hull-certificate-never", "SimPhantWorkbench/collision/geometry.py",
+           "        if d <= lower * (1.0 + 1e-9):",
+           "        if False:",
+           ["tests/solver/test_collision_hulls.py::test_nonconvex_solids_in_parallel_slabs_"
+            "need_no_mesh_query"],
+           "no hull distance of a non-convex pair is ever taken for the clearance (an FCL "
+           "mesh query at every instant: the 50-link chain's cost)"),
+    Mutant("interference-hull-certificate-nearest-only", "SimPhantWorkbench/collision/geometry.py",
+           "    pairs = ((qa, qb), (qa, None), (None, qb))",
+           "    pairs = ((qa, qb),)",
+           ["tests/solver/test_collision_hulls.py::test_nonconvex_solids_in_parallel_slabs_"
+            "need_no_mesh_query"],
+           "a closest hull point in a notch sends the pair to FCL (the surface points are "
+           "not looked for from the other solid)"),
     Mutant("interference-cli-progress-hidden", "SimPhantWorkbench/cli/run.py",
            "            bar(n, total)", "            pass",
            ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"

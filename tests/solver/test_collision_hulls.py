@@ -199,3 +199,40 @@ def test_the_hull_bounds_keep_the_boxes_findings():
         rep = along.check_pair(a, ta, b, tb, 0.05 * MM)
         assert len(rep.intervals) == 1
         assert rep.intervals[0].max_depth == pytest.approx(3 * MM, abs=0.05 * MM)
+
+
+def test_nonconvex_solids_in_parallel_slabs_need_no_mesh_query(monkeypatch):
+    """An L turned about z by any angle, its corner anywhere over a fixed L's 20 mm
+    square, 10 mm above it (parallel slabs, as the links of a planar chain): where the
+    two face each other (FCL's clearance 10 mm) the hulls prove it (two surface points
+    that far apart) without FCL's mesh distance but in a few poses, also where a closest
+    hull point lies in an L's notch; the search along such a motion finds it with one
+    exact query and no mesh distance."""
+    calls = []
+    real = geometry.mesh_proximity
+
+    def counting(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(geometry, "mesh_proximity", counting)
+    top, base = l_solid(label="top", name="top"), l_solid(label="base")
+    rng = np.random.default_rng(5)
+    facing = 0
+    for _ in range(100):
+        angle = rng.uniform(-math.pi, math.pi)
+        pose = (np.array([rng.uniform(0, 20), rng.uniform(0, 20), 20.0]) * MM, rz(angle))
+        if abs(real(top, pose, base, (np.zeros(3), I3)).distance - 10 * MM) > 1e-12:
+            continue
+        facing += 1
+        p = proximity(top, pose, base, (np.zeros(3), I3))
+        assert not p.overlap and p.distance == pytest.approx(10 * MM, abs=1e-12)
+        assert p.point_a[2] == pytest.approx(20 * MM) and p.point_b[2] == pytest.approx(10 * MM)
+    assert facing > 60 and len(calls) <= facing // 15
+    calls.clear()
+    t = np.linspace(0.0, 2.0, 201)
+    pos = np.stack([5 * MM + 0 * t, 5 * MM + 0 * t, np.full_like(t, 20 * MM)], axis=1)
+    moving = motion.Trajectory(t, pos, np.array([rz(20.0 * x) for x in t]), 0 * pos)
+    rep = along.check_pair(top, moving, base, motion.Trajectory.fixed(t), 0.1 * MM, 0.2 * MM)
+    assert rep.min_distance == pytest.approx(10 * MM, abs=1e-12)
+    assert not rep.interferes and rep.queries == 1 and calls == []

@@ -6,7 +6,8 @@ released horizontal; RK4, dt = 1 ms, 10 s, 1001 output samples). In one process,
 repeat: ``runner.run_study`` (the solve: ``settings["wall_time"]``), then
 ``document.interference.check_study`` (every pair of bodies not hinged together, default
 deflection); the ratio check / solve is taken within the repeat (paired), the JSON keeps
-every repeat and the medians, with the exact queries (``PairReport.queries``) and FCL's
+every repeat and the medians, with the exact queries (``PairReport.queries``), the
+distances of convex hulls (``PairReport.hull_queries``, 0 on versions without) and FCL's
 own calls (``fcl.distance``, ``fcl.collide``, counted by wrapping them) and what the
 check found (pairs, interfering pairs, smallest clearance: the same for any version).
 
@@ -107,6 +108,7 @@ def one_repeat(path, profile=False):
             out["interference"] = time.perf_counter() - t0
         out.update(pairs=len(check.reports), excluded=len(check.excluded),
                    queries=check.queries, fcl_distance=counter.counts["distance"],
+                   hull_queries=getattr(check, "hull_queries", 0),
                    fcl_collide=counter.counts["collide"],
                    interfering=len(check.interfering()),
                    min_distance=check.closest().min_distance,

@@ -49,7 +49,7 @@ RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 #: files whose functions numba compiles (or whose globals compiled kernels freeze)
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
              "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
-             "SimPhantWorkbench/solver/vec3.py"}
+             "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py"}
 
 #: ``fc1``: the tests that kill it run on FreeCAD 1.x only (``pytest.mark.fc1``); on 0.x
 #: the mutant is listed as needing 1.x and not run (run it in the chroot of ``make test-fc1``:
@@ -1848,8 +1848,8 @@ MUTANTS = [
             "clearance_between_samples"],
            "the search looks at the output samples only, not between them"),
     Mutant("interference-speed-bound-without-rotation", "SimPhantWorkbench/collision/motion.py",
-           "        v = v + traj_b.omega * radius_b",
-           "        v = v + 0.0 * traj_b.omega",
+           "        v = v + traj_b.omega[k] * radius_b",
+           "        v = v + 0.0 * traj_b.omega[k]",
            ["tests/solver/test_collision.py::test_rotating_bar_matches_a_dense_brute_force_scan"],
            "the speed bound leaves out the turning of the second solid"),
     Mutant("interference-broad-phase-overestimates", "SimPhantWorkbench/collision/along.py",
@@ -1892,6 +1892,54 @@ MUTANTS = [
            "abs(volume - hull.volume) <= 0.5 * hull.volume",
            ["tests/solver/test_collision.py::test_convexity_of_a_mesh"],
            "a dented solid counts as convex (its depth from the hull's EPA)"),
+    Mutant("interference-gjk-lower-bound-sign", "SimPhantWorkbench/collision/gjk.py",
+           "        lower = max(lower, _dot(v, w) / nv)",
+           "        lower = max(lower, -_dot(v, w) / nv)",
+           ["tests/solver/test_collision_hulls.py::test_gjk_bounds_match_fcl_on_random_"
+            "convex_pairs"],
+           "GJK's lower bound with the wrong sign (it never closes on the distance)"),
+    Mutant("interference-gjk-stops-at-first-step", "SimPhantWorkbench/collision/gjk.py",
+           "        if nv - lower <= REL_TOL * nv + ABS_TOL:",
+           "        if True:",
+           ["tests/solver/test_collision_hulls.py::test_gjk_bounds_match_fcl_on_random_"
+            "convex_pairs",
+            "tests/solver/test_collision_hulls.py::test_gjk_on_faces_that_face_each_other_"
+            "and_touch"],
+           "GJK stops after its first support point (a convex pair's distance too large)"),
+    Mutant("interference-gjk-bound-not-conservative", "SimPhantWorkbench/collision/gjk.py",
+           "        lower = max(lower, _dot(v, w) / nv)",
+           "        lower = max(lower, _dot(v, v) / nv)",
+           ["tests/solver/test_collision_hulls.py::test_a_nonconvex_near_miss_and_pass_"
+            "between_samples"],
+           "the hulls' lower bound is the distance of the simplex point, above the true one "
+           "(the search skips a near miss between the samples)"),
+    Mutant("interference-hull-bound-below-the-minimum", "SimPhantWorkbench/collision/along.py",
+           "        if lower > 0.0 and lower >= self.best - self.slack \\",
+           "        if lower > 0.0 \\",
+           ["tests/solver/test_collision_hulls.py::test_a_nonconvex_near_miss_and_pass_"
+            "between_samples"],
+           "a hull bound below the smallest distance found stands in for the exact query "
+           "(a new minimum is missed)"),
+    Mutant("interference-hull-certificate-loose", "SimPhantWorkbench/collision/geometry.py",
+           "        if d <= lower * (1.0 + 1e-9):",
+           "        if d <= lower * 2.0:",
+           ["tests/solver/test_collision_hulls.py::test_nonconvex_pairs_take_the_hull_"
+            "distance_only_where_surface_points_prove_it"],
+           "two surface points farther apart than the hulls are taken for the distance"),
+    Mutant("interference-hull-certificate-never", "SimPhantWorkbench/collision/geometry.py",
+           "        if d <= lower * (1.0 + 1e-9):",
+           "        if False:",
+           ["tests/solver/test_collision_hulls.py::test_nonconvex_solids_in_parallel_slabs_"
+            "need_no_mesh_query"],
+           "no hull distance of a non-convex pair is ever taken for the clearance (an FCL "
+           "mesh query at every instant: the 50-link chain's cost)"),
+    Mutant("interference-hull-certificate-nearest-only", "SimPhantWorkbench/collision/geometry.py",
+           "    pairs = ((qa, qb), (qa, None), (None, qb))",
+           "    pairs = ((qa, qb),)",
+           ["tests/solver/test_collision_hulls.py::test_nonconvex_solids_in_parallel_slabs_"
+            "need_no_mesh_query"],
+           "a closest hull point in a notch sends the pair to FCL (the surface points are "
+           "not looked for from the other solid)"),
     Mutant("interference-cli-progress-hidden", "SimPhantWorkbench/cli/run.py",
            "            bar(n, total)", "            pass",
            ["tests/app/test_interference.py::test_simphant_run_writes_interference_csv_and_"

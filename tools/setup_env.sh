@@ -12,7 +12,8 @@
 #     results viewer, the parameter studies' optimiser and dashboard, and calculix-ccx and
 #     gmsh for Loads to FEM).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
-#     SimPhantWorkbench.solver), so no solve waits for them.
+#     SimPhantWorkbench.solver), so no solve waits for them; likewise the interference
+#     checks' GJK kernels (python -m SimPhantWorkbench.collision.gjk).
 #  5. python-fcl (optional: the interference checks) like numba, --no-deps.
 #  6. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
 #     extractor of translatable strings that reads Python.
@@ -180,6 +181,9 @@ fi
 if [ "${SIMPHANT_SKIP_WARMUP:-0}" != "1" ]; then
     PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.solver >&2 \
         || log "warning: could not compile the solver kernels now (they compile on first use)"
+    # the interference checks' GJK kernels (collision/gjk.py, about 20 s the first time)
+    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.collision.gjk >&2 \
+        || log "warning: could not compile the collision kernels now (they compile on first use)"
 fi
 
 echo "SIMPHANT_PYPKG_DIR=$SIMPHANT_PYPKG_DIR"

@@ -10,6 +10,9 @@ Modules
               two solids at given poses, clearance > 0 apart, minus the penetration
               depth when they overlap, with the witness points on each surface. This is
               the narrow phase any other user (contact forces) calls.
+``gjk``       ``hull_distance``: bounds of the distance between the convex hulls of two
+              point sets at given poses (GJK, numba), and ``surface_point``: the
+              point of a triangle mesh nearest a given point.
 ``motion``    ``Trajectory``: a body's pose between the output samples of a result
               (the interpolant along which the checks run) and the bound on how fast
               any point of a solid moves there.
@@ -18,7 +21,8 @@ Modules
               found between the output samples too (branch and bound on the signed
               distance, whose rate is bounded by the relative speed of the solids).
 
-FCL (the Flexible Collision Library, through ``python-fcl``) answers the mesh queries.
+FCL (the Flexible Collision Library, through ``python-fcl``) answers the mesh queries
+the hulls cannot settle.
 Without it everything here raises ``CollisionUnavailable`` with ``INSTALL_HINT``;
 ``missing_reason()`` says why, for the commands that grey out.
 """

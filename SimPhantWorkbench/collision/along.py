@@ -29,14 +29,17 @@ apart than the smallest distance found so far; per segment, the gap between the 
 solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the whole
 segment) is a floor under every span's lower bound there, and the candidate segments
 are visited by their lower bound, smallest first, so that the smallest distance found
-early prunes the rest.
+early prunes the rest. At every instant the search probes, the distance of the two
+solids' convex hulls (``geometry.hull_distance``, microseconds) stands in for ``d`` in the
+span bounds when it is > 0 (no overlap) and not below the smallest distance found less
+the slack (no new minimum); only otherwise is the exact query made (``geometry.proximity``).
 """
 import math
 from collections import namedtuple
 
 import numpy as np
 
-from .geometry import proximity
+from .geometry import Proximity, hull_distance, proximity
 from .motion import speed_bound, speed_bounds
 
 __all__ = ["PairReport", "Interval", "Interference", "check_pair", "check_pairs",
@@ -67,6 +70,8 @@ class PairReport:
         order (the output samples it evaluated and the instants between them)
     queries : exact distance queries made; complete : False when
         ``MAX_QUERIES_PER_PAIR`` stopped the search (the figures are then those found)
+    hull_queries : distances of the two convex hulls computed (GJK): where they prove
+        the time holds neither an overlap nor a new minimum no exact query is made
     """
 
     def __init__(self, a, b, names):
@@ -78,6 +83,7 @@ class PairReport:
         self.frames = None
         self.samples = (np.zeros(0), np.zeros(0))
         self.queries = 0
+        self.hull_queries = 0
         self.complete = True
 
     @property
@@ -137,21 +143,51 @@ class _Search:
         self.a, self.ta, self.b, self.tb = a, traj_a, b, traj_b
         self.resolution, self.tolerance = float(resolution), float(tolerance)
         self.points = {}            # time -> Proximity (exact queries)
+        self.bounds = {}            # time -> the hulls' distance, where it sufficed
         self.best = math.inf
         self.queries = 0
+        self.hull_queries = 0
         self.complete = True
+        self.slack = self._slack()
 
-    def query(self, time, k):
+    def query(self, time, k, poses=None, hull=None):
+        """The exact ``Proximity`` at ``time`` (segment ``k``)."""
         prox = self.points.get(time)
         if prox is None:
             self.queries += 1
-            prox = proximity(self.a, self.ta.pose(time, k), self.b, self.tb.pose(time, k))
+            pose_a, pose_b = poses or (self.ta.pose(time, k), self.tb.pose(time, k))
+            prox = proximity(self.a, pose_a, self.b, pose_b, hull)
             self.points[time] = prox
-            self.best = min(self.best, prox.distance)
+            self.bounds.pop(time, None)
+            if prox.distance < self.best:
+                self.best = prox.distance
+                self.slack = self._slack()
         return prox
 
-    @property
-    def slack(self):
+    def probe(self, time, k):
+        """A lower bound of the distance at ``time``: the hulls' distance where they are
+        apart and farther than the smallest distance found less the ``slack`` (the
+        time can hold neither an overlap nor a new minimum), else the exact query's."""
+        if time in self.points:
+            return self.points[time].distance
+        if time in self.bounds:
+            return self.bounds[time]
+        poses = (self.ta.pose(time, k), self.tb.pose(time, k))
+        hull = hull_distance(self.a, poses[0], self.b, poses[1])
+        self.hull_queries += 1
+        lower = float(hull[0])
+        if lower > 0.0 and lower >= self.best - self.slack \
+                and not (self.a.convex and self.b.convex):
+            self.bounds[time] = lower
+            return lower
+        return self.query(time, k, poses, hull).distance
+
+    def overlap_at(self, time):
+        """The solids overlap at a probed ``time`` (a hull bound > 0: they do not)."""
+        prox = self.points.get(time)
+        return prox is not None and prox.overlap
+
+    def _slack(self):
         """How much below the smallest distance found a span must possibly reach to be
         searched: ``resolution`` once a reportable overlap is found (its depth), else the
         tolerance or 5 % of the clearance (a touching or far pair needs no finer
@@ -163,18 +199,19 @@ class _Search:
         return max(self.resolution, self.tolerance, 0.05 * self.best)
 
     def span(self, t0, t1, k, v, floor=0.0):
-        """Refine [t0, t1] on segment k (both ends queried) with speed bound ``v``;
+        """Refine [t0, t1] on segment k (both ends probed) with speed bound ``v``;
         ``floor``: a lower bound of the distance on the whole segment (the swept
         boxes' gap; 0 when they touch, which says nothing of a penetration)."""
         stack = [(t0, t1)]
         while stack:
             lo, hi = stack.pop()
-            d0, d1 = self.points[lo].distance, self.points[hi].distance
-            o0, o1 = self.points[lo].overlap, self.points[hi].overlap
+            d0, d1 = self.probe(lo, k), self.probe(hi, k)
+            o0, o1 = self.overlap_at(lo), self.overlap_at(hi)
             reach = v * (hi - lo)
             lower = 0.5 * (d0 + d1 - reach)
             if floor > 0.0:
                 lower = max(lower, floor)
+            # (both ends overlapping: both exact, an upper bound too)
             upper = 0.5 * (d0 + d1 + reach)
             # nothing reportable inside: no overlap deeper than the tolerance, or no way
             # out of an overlap; and no new minimum
@@ -187,15 +224,15 @@ class _Search:
                 self.complete = False
                 return
             mid = 0.5 * (lo + hi)
-            self.query(mid, k)
+            self.probe(mid, k)
             stack.append((mid, hi))
             stack.append((lo, mid))
 
     def sharpen_crossings(self):
         """Bisect both ends of every run of overlap deeper than the tolerance somewhere
         until each is bracketed within ``resolution`` of relative motion."""
-        times = sorted(self.points)
-        flags = [self.points[x].overlap for x in times]
+        times = sorted(set(self.points) | set(self.bounds))
+        flags = [self.overlap_at(x) for x in times]
         runs, start = [], None
         for n, f in enumerate(flags + [False]):
             if f and start is None:
@@ -214,14 +251,21 @@ class _Search:
     def bisect(self, lo, hi):
         k = self.ta.segment(0.5 * (lo + hi))
         v = speed_bound(self.ta, self.a.radius, self.tb, self.b.radius, k)
-        inside_lo = self.points[lo].overlap
+        inside_lo = self.overlap_at(lo)
         while v * (hi - lo) > self.resolution and self.queries < MAX_QUERIES_PER_PAIR \
                 and hi - lo > 1e-12 * max(1.0, abs(hi)):
             mid = 0.5 * (lo + hi)
-            if self.query(mid, k).overlap == inside_lo:
+            self.probe(mid, k)
+            if self.overlap_at(mid) == inside_lo:
                 lo = mid
             else:
                 hi = mid
+
+    def known(self, time, fallback):
+        """The distance (or its hull bound) probed at ``time``, else ``fallback``."""
+        if time in self.points:
+            return self.points[time].distance
+        return self.bounds.get(time, fallback)
 
     def run(self):
         t = self.ta.t
@@ -232,20 +276,23 @@ class _Search:
         first = int(np.argmin(boxes))
         self.query(t[first], min(first, last))
         if n > 1:
-            speeds = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius)
             h = np.diff(t)
             swept = swept_bounds(self.a, self.ta, self.b, self.tb)
+            # the swept boxes' gap alone rules out most segments of a far pair: the speed
+            # bounds of the others only (elsewhere 0 leaves the lower bound >= that gap)
+            speeds = np.zeros(n - 1)
+            open_ = np.nonzero((swept <= 0.0) | (swept < self.best - self.slack))[0]
+            speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius, open_)
             seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
             candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
             # the most promising spans first: a small ``best`` early prunes the others
             for k in candidates[np.argsort(seg_lower[candidates], kind="stable")]:
-                ends = [self.points[x].distance if x in self.points else boxes[i]
-                        for i, x in ((k, t[k]), (k + 1, t[k + 1]))]
+                ends = [self.known(t[i], boxes[i]) for i in (k, k + 1)]
                 lower = max(0.5 * (ends[0] + ends[1] - speeds[k] * h[k]), swept[k])
                 if lower > 0.0 and lower >= self.best - self.slack:
                     continue
-                self.query(t[k], k)
-                self.query(t[k + 1], k)
+                self.probe(t[k], k)
+                self.probe(t[k + 1], k)
                 self.span(t[k], t[k + 1], k, speeds[k], swept[k])
         self.sharpen_crossings()
         frames = np.full(n, np.nan)
@@ -253,6 +300,13 @@ class _Search:
             if t[i] in self.points:
                 frames[i] = self.points[t[i]].distance
         return frames
+
+    def timeline(self):
+        """``{time: Proximity}`` of every probed time: the exact queries, and the hull
+        bounds as apart (no witness points)."""
+        out = {x: Proximity(d, None, None, False) for x, d in self.bounds.items()}
+        out.update(self.points)
+        return out
 
 
 def _crossing(t0, d0, t1, d1):
@@ -311,7 +365,8 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
         p = search.points[time]
         report.min_distance, report.time_of_min = p.distance, time
         report.point_a, report.point_b = p.point_a, p.point_b
-    report.intervals = _intervals(search.points, tolerance)
+    report.hull_queries = search.hull_queries
+    report.intervals = _intervals(search.timeline(), tolerance)
     return report
 
 
@@ -348,6 +403,10 @@ class Interference:
     @property
     def queries(self):
         return sum(r.queries for r in self.reports)
+
+    @property
+    def hull_queries(self):
+        return sum(r.hull_queries for r in self.reports)
 
     def interfering(self):
         """The reports with interference, earliest first contact first."""

@@ -5,9 +5,14 @@ its CoG, as ``output.mesh.Mesh`` keeps it; a fixed body's in world axes, pose
 identity). ``proximity(a, pose_a, b, pose_b)`` answers, at poses ``(r, A)`` (world
 position of the frame's origin [m], rotation body -> world):
 
-* apart: the clearance, the shortest distance between the two surfaces (FCL's
-  distance between bounding-volume hierarchies of the triangles, exact for the
-  meshes), with the two closest points;
+* apart: the clearance, the shortest distance between the two surfaces, with the two
+  closest points. First the distance of the two meshes' convex hulls (GJK,
+  ``hull_distance``), a lower bound of the clearance: for two convex solids it is the
+  clearance; for others too when two points of the two surfaces are found that far
+  apart (the meshes' points nearest the hulls' closest points, or nearest one another
+  from there: faces that face each other). Otherwise FCL's distance between
+  bounding-volume hierarchies of the triangles (``mesh_proximity``, exact for the
+  meshes);
 * overlapping (the surfaces cross, or one solid lies inside the other): minus the
   penetration depth, the shortest translation that separates the two solids. When both
   solids are convex (their mesh is its own convex hull) FCL's signed distance (GJK and
@@ -29,9 +34,10 @@ from collections import namedtuple
 import numpy as np
 
 from . import require
+from .gjk import hull_distance as hull_gjk, surface_point
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
-           "world_box"]
+           "world_box", "hull_distance", "mesh_proximity"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
@@ -139,8 +145,11 @@ class Solid:
         self._model = model
         self._object = fcl.CollisionObject(model, fcl.Transform())
         self._probe = fcl.CollisionObject(fcl.Sphere(0.0), fcl.Transform())
+        #: the vertices of the mesh's convex hull (GJK's ``hull_distance``: a lower bound
+        #: of the distance, exact for convex solids)
+        self.hull_points, convex = _hull(self.points, self.triangles)
         #: the mesh is its own convex hull (then the depth is exact: ``proximity``)
-        self.convex = self.closed and _is_convex(self.points, self.triangles)
+        self.convex = self.closed and convex
         self._hull = None
         if self.convex:
             faces = np.hstack([np.full((len(self.triangles), 1), 3),
@@ -180,19 +189,22 @@ class Solid:
         return q, max(float(d), 0.0), inside
 
 
-def _is_convex(points, triangles):
-    """The closed mesh is its own convex hull: its volume equals the hull's within
-    1e-9 (a dent or a notch of the surface leaves room between the two; Qhull builds
-    the hull in O(n log n), where testing every vertex against every face plane costs
-    vertices x faces)."""
+def _hull(points, triangles):
+    """(vertices of the convex hull (h, 3), the closed mesh is its own convex hull).
+
+    Convex when the mesh's volume equals the hull's within 1e-9 (a dent or a notch of
+    the surface leaves room between the two; Qhull builds the hull in O(n log n), where
+    testing every vertex against every face plane costs vertices x faces). A flat or
+    degenerate point set keeps all its points (their hull is still theirs)."""
     from scipy.spatial import ConvexHull
     try:
         hull = ConvexHull(points)
     except Exception:  # noqa: BLE001 - flat or degenerate: no volume to hold
-        return False
+        return np.ascontiguousarray(points), False
     p = points[triangles]
     volume = float(np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum()) / 6.0
-    return hull.volume > 0.0 and abs(volume - hull.volume) <= 1e-9 * hull.volume
+    convex = hull.volume > 0.0 and abs(volume - hull.volume) <= 1e-9 * hull.volume
+    return np.ascontiguousarray(points[hull.vertices]), convex
 
 
 def _inside_samples(a, pose_a, b, pose_b):
@@ -281,9 +293,59 @@ def _boxes_apart(a, pose_a, b, pose_b):
     return bool(np.any(lo_b > hi_a) or np.any(lo_a > hi_b))
 
 
-def proximity(a, pose_a, b, pose_b):
+def hull_distance(a, pose_a, b, pose_b):
+    """``(lower, upper, point_a, point_b)``: bounds of the distance between the convex
+    hulls of solids ``a`` and ``b`` at poses ``(r, A)`` and the hull points (world) at
+    ``upper`` (GJK, ``gjk.hull_distance``). ``lower`` bounds the solids' distance from
+    below too (each solid lies in its hull); it is not > 0 when the hulls overlap."""
+    return hull_gjk(a.hull_points, *_frame(pose_a), b.hull_points, *_frame(pose_b))
+
+
+def proximity(a, pose_a, b, pose_b, hull=None):
     """The ``Proximity`` of solids ``a`` and ``b`` at poses ``(r, A)`` (see the module
-    docstring)."""
+    docstring). Two convex solids whose hulls are apart get GJK's distance
+    (``hull_distance``, or ``hull`` when the caller has it: its ``upper``, the distance of
+    two surface points, within 1e-12 relative of the exact one) without FCL."""
+    lower, upper, pa, pb = hull_distance(a, pose_a, b, pose_b) if hull is None else hull
+    if lower > 0.0:
+        if a.convex and b.convex:
+            return Proximity(float(upper), pa, pb, False)
+        on_surfaces = _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
+        if on_surfaces is not None:
+            return on_surfaces
+    return mesh_proximity(a, pose_a, b, pose_b)
+
+
+def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
+    """The ``Proximity`` of two solids whose hulls are ``lower`` > 0 apart when two
+    points of their surfaces are found no farther apart than that (to 1e-9 relative):
+    then the hulls' distance is the solids'. Tried: the meshes' points nearest GJK's
+    closest hull points ``pa``, ``pb``; and, for faces that face each other where
+    one hull point is off its solid (in a notch), the nearest point of one mesh and
+    the other mesh's point nearest to it. None when no pair is that close."""
+    fa, fb = _frame(pose_a), _frame(pose_b)
+    qa = surface_point(a.points, a.triangles, *fa, pa)[1]
+    qb = surface_point(b.points, b.triangles, *fb, pb)[1]
+    pairs = ((qa, qb), (qa, None), (None, qb))
+    for qa, qb in pairs:
+        if qb is None:
+            qb = surface_point(b.points, b.triangles, *fb, qa)[1]
+        elif qa is None:
+            qa = surface_point(a.points, a.triangles, *fa, qb)[1]
+        d = float(np.sqrt(np.dot(qa - qb, qa - qb)))
+        if d <= lower * (1.0 + 1e-9):
+            return Proximity(d, qa, qb, False)
+    return None
+
+
+def _frame(pose):
+    """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order."""
+    return (np.ascontiguousarray(pose[1], dtype=float),
+            np.ascontiguousarray(pose[0], dtype=float))
+
+
+def mesh_proximity(a, pose_a, b, pose_b):
+    """``proximity`` by FCL's queries on the two meshes alone (no hull)."""
     fcl = require()
     oa, ob = a.placed(pose_a), b.placed(pose_b)
     result = fcl.DistanceResult()

@@ -16,6 +16,8 @@ so ``speed_bound`` is rigorous: no point of a solid of radius ``rho`` about its 
 faster than ``|v_cog|max + |omega| rho`` there, and the relative motion of two solids
 no faster than the sum for the difference of their CoG curves.
 """
+import math
+
 import numpy as np
 from scipy.spatial.transform import Rotation
 
@@ -57,6 +59,9 @@ class Trajectory:
             self.omega = np.zeros(0)
         self.is_fixed = False
         self._memo = {}             # boxes and swept boxes, per body-frame box
+        #: poses between the samples already asked for, by time (every pair of bodies
+        #: the body is in asks for many of the same times)
+        self._poses = {}
 
     @classmethod
     def fixed(cls, t):
@@ -82,13 +87,19 @@ class Trajectory:
             return self.pos[k], self.A[k]
         if s == 1.0:
             return self.pos[k + 1], self.A[k + 1]
+        pose = self._poses.get(time)
+        if pose is None:
+            pose = self._poses[time] = self._between(k, h, s)
+        return pose
+
+    def _between(self, k, h, s):
+        """The pose at ``s`` (0 < s < 1) of segment ``k`` (length ``h``)."""
         p0, p1 = self.pos[k], self.pos[k + 1]
         m0, m1 = h * self.vel[k], h * self.vel[k + 1]
         s2, s3 = s * s, s * s * s
         r = ((2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * m0
              + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * m1)
-        A = self.A[k] @ Rotation.from_rotvec(s * self.turn[k]).as_matrix()
-        return r, A
+        return r, self.A[k] @ turn_matrix(s * self.turn[k])
 
     def boxes(self, lo, hi):
         """(lo, hi) (n, 3) world axis-aligned boxes at the samples around the body-frame
@@ -147,21 +158,38 @@ class Trajectory:
         return np.stack([v0, mid, v1])
 
 
-def speed_bounds(traj_a, radius_a, traj_b, radius_b):
-    """``speed_bound`` of every segment, (n - 1,)."""
+def turn_matrix(rotvec):
+    """The rotation matrix of the rotation vector ``rotvec`` (axis times angle [rad]):
+    Rodrigues' formula ``I + sin(a) K + (1 - cos(a)) K^2``, K the cross-product matrix
+    of the unit axis (its Taylor series below 1e-4 rad)."""
+    x, y, z = (float(c) for c in rotvec)
+    a2 = x * x + y * y + z * z
+    if a2 < 1e-8:
+        s, c = 1.0 - a2 / 6.0, 0.5 - a2 / 24.0           # sin(a)/a, (1 - cos(a))/a^2
+    else:
+        a = math.sqrt(a2)
+        s, c = math.sin(a) / a, (1.0 - math.cos(a)) / a2
+    return np.array([[1.0 - c * (y * y + z * z), c * x * y - s * z, c * x * z + s * y],
+                     [c * x * y + s * z, 1.0 - c * (x * x + z * z), c * y * z - s * x],
+                     [c * x * z - s * y, c * y * z + s * x, 1.0 - c * (x * x + y * y)]])
+
+
+def speed_bounds(traj_a, radius_a, traj_b, radius_b, segments=None):
+    """``speed_bound`` of every segment, (n - 1,), or of the ``segments`` (indices) only."""
     n = len(traj_a.t) - 1
     if n <= 0:
         return np.zeros(0)
-    dv = np.zeros((n, 3, 3))
+    k = np.arange(n) if segments is None else np.asarray(segments, dtype=np.int64)
+    dv = np.zeros((len(k), 3, 3))
     if not traj_a.is_fixed:
-        dv = dv + traj_a.all_velocity_controls()
+        dv = dv + traj_a.all_velocity_controls()[k]
     if not traj_b.is_fixed:
-        dv = dv - traj_b.all_velocity_controls()
+        dv = dv - traj_b.all_velocity_controls()[k]
     v = np.linalg.norm(dv, axis=2).max(axis=1)
     if not traj_a.is_fixed:
-        v = v + traj_a.omega * radius_a
+        v = v + traj_a.omega[k] * radius_a
     if not traj_b.is_fixed:
-        v = v + traj_b.omega * radius_b
+        v = v + traj_b.omega[k] * radius_b
     return v
 
 
@@ -178,4 +206,4 @@ def speed_bound(traj_a, radius_a, traj_b, radius_b, k):
     return float(np.linalg.norm(dv, axis=1).max()) + wa + wb
 
 
-__all__ += ["speed_bound", "speed_bounds"]
+__all__ += ["speed_bound", "speed_bounds", "turn_matrix"]

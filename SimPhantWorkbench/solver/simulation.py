@@ -9,6 +9,7 @@ from .assembly import assemble as _assemble, diagnose
 from .impacts import ImpactStops
 from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
+from .forces import OUT_X, PAR_STOP
 from .integrators import method_info
 from .result import Result
 
@@ -388,9 +389,16 @@ class _ScipyRun(_Run):
         cls = getattr(si, self.info.scipy_class)
 
         ny = self.ny
+        W = sysm.W
+        # the end stops' unwrapped angles at the last accepted state: each evaluation
+        # unwraps about them, not about the last trial stage (a rejected step's stages may
+        # lie more than half a turn away)
+        x_acc = W.frc_out[:, OUT_X].copy()
+        stops = bool(np.any(sysm.S.frc_par[:, PAR_STOP] != 0.0))
 
         def fun(t, y):      # the state's rate, then the powers (the work since t0)
             self.nfev += 1
+            W.frc_out[:, OUT_X] = x_acc
             dy = sysm.evaluate(t, y[:ny])
             return np.concatenate([dy, sysm.work_rates()]) if len(y) > ny else dy
 
@@ -411,6 +419,10 @@ class _ScipyRun(_Run):
             if not np.all(np.isfinite(y)):
                 self._nonfinite_error(solver.t)
                 return
+            if stops:
+                W.frc_out[:, OUT_X] = x_acc
+                sysm.evaluate(solver.t, y[:ny])
+                x_acc[:] = W.frc_out[:, OUT_X]
             res = sysm.residuals(y[:ny])[0]
             if not res.max(initial=0.0) <= self.violation_limit:
                 self._violation_error(solver.t, res, y[:ny])

@@ -80,6 +80,12 @@ def _load_power(system, Y, tab):
     return out
 
 
+def _sample_work(t, power):
+    """(n, m): the work since the first sample of the powers ``power`` (n, m) [W],
+    integrated over the samples ``t`` (``forces.cumtrapz``)."""
+    return np.column_stack([cumtrapz(t, p) for p in power.T] + [power[:, :0]])
+
+
 #: samples post-processed at a time where whole-series temporaries would be large
 _CHUNK = 256
 
@@ -192,12 +198,8 @@ class Result(JointOutputs):
         self.load_names = list(meta.get("load_names", []))
         self._load_power = np.asarray(arrays["load_power"], dtype=float) \
             if "load_power" in arrays else np.zeros((len(self.t), len(self.load_names)))
-        if "load_work" in arrays:
-            self._load_work = np.asarray(arrays["load_work"], dtype=float)
-        else:
-            from .forces import cumtrapz
-            self._load_work = np.column_stack([cumtrapz(self.t, p) for p in
-                                               self._load_power.T] + [self._load_power[:, :0]])
+        self._load_work = np.asarray(arrays["load_work"], dtype=float) \
+            if "load_work" in arrays else _sample_work(self.t, self._load_power)
         self.coupler_names = list(meta.get("coupler_names", []))
         self.coupler_kinds = list(meta.get("coupler_kinds", []))
         self._coupler_react = np.asarray(arrays["coupler_react"], dtype=float) \
@@ -339,12 +341,14 @@ class Result(JointOutputs):
             restart_coordinates(S, W)
             kernels.force_outputs(t, Y, S, W, tab, frc)
         if done_work is None:   # a run without it (kinematic): over the samples
-            done_work = np.column_stack([cumtrapz(t, p) for p in np.hstack(
-                [frc[:, :, OUT_PD], frc[:, :, OUT_PW], load_power]).T] + [np.zeros((n, 0))])
+            done_work = _sample_work(t, np.hstack([frc[:, :, OUT_PD], frc[:, :, OUT_PW],
+                                                   load_power]))
         frc = np.ascontiguousarray(frc[:, :, :OUT_PD])
         if n and nf:
             pot = element_potentials(system, frc)
-            diss, work = done_work[:, :nf], done_work[:, nf:2 * nf]
+            # copies: not views of the run's buffer
+            diss = np.ascontiguousarray(done_work[:, :nf])
+            work = np.ascontiguousarray(done_work[:, nf:2 * nf])
             if impacts is None:
                 events = stop_events(S.frc_par, t, frc)
             else:
@@ -703,10 +707,9 @@ class Result(JointOutputs):
         actuator_work since the first sample (both summed over the run's steps); driver_work,
         the work the drivers put in since the first sample (the summed ``driver_power``
         integrated over the samples); load_work, the work of the applied forces and torques
-        since the first sample (summed over the run's steps; zero for results stored
-        before it was kept); balance = total + dissipated - actuator_work - driver_work - load_work
+        since the first sample (summed over the run's steps; for results stored before it
+        was kept, their power integrated over the samples); balance = total + dissipated - actuator_work - driver_work - load_work
         (constant up to the integration and quadrature errors)."""
-        from .forces import cumtrapz
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)

@@ -64,6 +64,21 @@ def test_each_impact_adds_the_kinetic_energy_it_took():
     assert np.ptp(e["balance"]) < 1e-6 * SCALE
 
 
+def test_the_work_of_the_steps_an_impact_takes_again_counts_once():
+    """A damped, driven pendulum on an impulsive stop: the steps that locate each impact
+    are taken again from the step's start, and the damper's and the actuator's work
+    in them counts once: the balance closes through the impacts at a coarse output."""
+    m = _pendulum(law="impulsive", restitution=0.6)
+    j = m.joints[0]
+    m.add_joint_spring(j, 0.0, damping=0.02, name="damper")
+    m.add_joint_actuator(j, 0.3, name="motor")
+    r = m.simulate(t_end=1.5, dt=1e-4, output_dt=0.05)
+    e = r.energy()
+    assert len(r.stop_events()) >= 2
+    assert e["dissipated"][-1] > 0.3 * SCALE and abs(e["actuator_work"][-1]) > 0.05 * SCALE
+    assert np.ptp(e["balance"]) < 1e-6 * SCALE
+
+
 def test_a_loads_work_and_an_actuators_are_their_closed_forms():
     """A wheel (I = 0.2) on a free hinge under a world torque T about its axis and a joint
     actuator's moment A, against a joint damper c: the run's load work is the integral

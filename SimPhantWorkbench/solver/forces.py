@@ -89,8 +89,13 @@ PAR_STOP, PAR_LO, PAR_HI, PAR_SK, PAR_SE, PAR_SC, PAR_SD = range(5, 12)
 NPAR = 12
 #: an end stop's laws (``law`` parameter; stored in documents: never rename)
 STOP_LAWS = ("compliant", "impulsive")
-#: columns of ``Workspace.frc_out`` (last evaluation): coordinate, its rate, force
-OUT_X, OUT_XDOT, OUT_F = range(3)
+#: columns of ``Workspace.frc_out`` (last evaluation): coordinate, its rate, force; the
+#: power the element dissipates (its damping's, an end stop's beyond its elastic part) and
+#: its actuator's power; then the energy it dissipated and the actuator work since the
+#: run's start, summed by the fixed-step loop over each step's stages with the method's
+#: own weights (``kernels.accumulate_work``)
+OUT_X, OUT_XDOT, OUT_F, OUT_PD, OUT_PW, OUT_ED, OUT_EW = range(7)
+NOUT = 7
 
 #: rigid-joint DOF each joint kind offers to joint force elements (about / along joint z)
 JOINT_DOFS = {
@@ -433,7 +438,8 @@ def _interp(tx, ty, s, n, v):
 
 @njit(**_JIT)
 def element_force(S, W, i, x, xdot):
-    """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i``."""
+    """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i`` and its
+    damping part ``C(x_dot)``: ``(f, C)``."""
     delta = x - S.frc_par[i, PAR_X0]
     if S.frc_geom[i] == GEOM_JOINT_ROT:      # wrap into (-pi, pi]
         two_pi = 2.0 * math.pi
@@ -446,9 +452,23 @@ def element_force(S, W, i, x, xdot):
         f -= S.frc_par[i, PAR_K] * delta
     n = S.frc_ctab[i, 1]
     if n > 0:
-        f -= _interp(S.frc_tabx, S.frc_taby, S.frc_ctab[i, 0], n, xdot)
+        damp = _interp(S.frc_tabx, S.frc_taby, S.frc_ctab[i, 0], n, xdot)
     else:
-        f -= S.frc_par[i, PAR_C] * xdot
+        damp = S.frc_par[i, PAR_C] * xdot
+    return f - damp, damp
+
+
+@njit(**_JIT)
+def stop_elastic(par, x):
+    """The elastic part ``-+k p^e`` of an end stop's force (``stop_force``) at its
+    coordinate ``x``, summed over the limits it is past."""
+    f = 0.0
+    pen = par[PAR_LO] - x
+    if pen > 0.0:
+        f += par[PAR_SK] * pen ** par[PAR_SE]
+    pen = x - par[PAR_HI]
+    if pen > 0.0:
+        f -= par[PAR_SK] * pen ** par[PAR_SE]
     return f
 
 
@@ -561,8 +581,12 @@ def apply_forces(S, W):
                 dx = x - prev
                 x = prev + dx - TWO_PI * math.floor((dx + math.pi) / TWO_PI)
             f = stop_force(S.frc_par[i], x, xdot)
+            W.frc_out[i, OUT_PD] = (stop_elastic(S.frc_par[i], x) - f) * xdot
+            W.frc_out[i, OUT_PW] = 0.0
         else:
-            f = element_force(S, W, i, x, xdot)
+            f, damp = element_force(S, W, i, x, xdot)
+            W.frc_out[i, OUT_PD] = damp * xdot
+            W.frc_out[i, OUT_PW] = (S.frc_par[i, PAR_FA] + W.frc_u[i]) * xdot
         if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
             _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
             _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
@@ -599,19 +623,15 @@ def table_integral(tab, d):
     return out
 
 
-def _stop_elastic(par, x):
-    """(potential, elastic force) of an end stop at its (unwrapped) coordinates ``x``:
-    ``k p^(e+1) / (e+1)`` and ``-+k p^e`` summed over the limits it is past."""
+def _stop_potential(par, x):
+    """An end stop's potential ``k p^(e+1) / (e+1)`` at its (unwrapped) coordinates ``x``,
+    summed over the limits it is past."""
     x = np.asarray(x, dtype=float)
     k, e = par[PAR_SK], par[PAR_SE]
     pot = np.zeros(x.shape)
-    force = np.zeros(x.shape)
-    for (side, pen) in stop_penetrations(par, x):
-        sign = 1.0 if side == SIDE_LOWER else -1.0
-        p = np.maximum(pen, 0.0)
-        pot += k * p ** (e + 1.0) / (e + 1.0)
-        force += sign * k * p ** e
-    return pot, force
+    for (_side, pen) in stop_penetrations(par, x):
+        pot += k * np.maximum(pen, 0.0) ** (e + 1.0) / (e + 1.0)
+    return pot
 
 
 def element_potential(par, ktab, geom, x):
@@ -619,7 +639,7 @@ def element_potential(par, ktab, geom, x):
     ``integral K(delta) ddelta - f0 delta``, zero at ``delta = 0``; an end stop's
     ``k p^(e+1) / (e+1)`` at the penetration ``p`` past a limit."""
     if par[PAR_STOP] != 0.0:
-        return _stop_elastic(par, x)[0]
+        return _stop_potential(par, x)
     delta = np.asarray(x, dtype=float) - par[PAR_X0]
     if geom == GEOM_JOINT_ROT:
         delta = (delta + np.pi) % (2.0 * np.pi) - np.pi
@@ -675,14 +695,6 @@ def force_arrays(model, joint_pos, ncols):
     return arrays, timed
 
 
-def _law_value(coef, tab, v):
-    if tab is None:
-        return coef * v
-    xs, ys = tab[:, 0], tab[:, 1]
-    lo = np.clip(np.searchsorted(xs, v, side="right") - 1, 0, len(xs) - 2)
-    return ys[lo] + (ys[lo + 1] - ys[lo]) * (v - xs[lo]) / (xs[lo + 1] - xs[lo])
-
-
 def cumtrapz(t, p):
     """Cumulative integral of samples ``p`` over ``t``: on each interval the quadratic
     through it and a neighbouring sample (``h/12 (-p0 + 8 p1 + 5 p2)``, third order)
@@ -705,28 +717,16 @@ def cumtrapz(t, p):
     return out
 
 
-def element_series(system, t, out, tab):
-    """Per-element energy series from ``kernels.force_outputs``' ``out`` (n, nf, 3):
-    potential (n, nf), dissipated energy (n, nf) and actuator work (n, nf) since t[0]
-    (integrated over the output samples, ``cumtrapz``)."""
+def element_potentials(system, out):
+    """(n, nf): the potential of each element's conservative part at the output samples,
+    from ``kernels.force_outputs``' ``out`` (n, nf, 3). (The energy each dissipated and
+    its actuator's work are summed in the run, ``kernels.accumulate_work``.)"""
     elems = system.model.force_elements
-    n, nf = len(t), len(elems)
-    pot = np.zeros((n, nf))
-    diss = np.zeros((n, nf))
-    work = np.zeros((n, nf))
-    S = system.S
+    pot = np.zeros((out.shape[0], len(elems)))
     for i, e in enumerate(elems):
-        par, ktab, ctab = e.coefficients()
-        x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
-        pot[:, i] = element_potential(par, ktab, S.frc_geom[i], x)
-        if par[PAR_STOP] != 0.0:    # what the force takes beyond its elastic part
-            diss[:, i] = cumtrapz(t, (_stop_elastic(par, x)[1] - out[:, i, OUT_F]) * xdot)
-        else:
-            diss[:, i] = cumtrapz(t, _law_value(par[PAR_C], ctab, xdot) * xdot)
-        col = S.frc_tcol[i]
-        u = tab[:n, col, 0] if col >= 0 else 0.0
-        work[:, i] = cumtrapz(t, (par[PAR_FA] + u) * xdot)
-    return pot, diss, work
+        par, ktab, _ctab = e.coefficients()
+        pot[:, i] = element_potential(par, ktab, system.S.frc_geom[i], out[:, i, OUT_X])
+    return pot
 
 
 def restart_coordinates(S, W):

@@ -24,13 +24,15 @@ impact's time. An approach slower than the stop's ``rest_speed`` is no impact: t
 stop's contact law (the IMPACT force of the compliant stop, with its stiffness and
 damping) takes the body from there and carries a body resting on it -- no sequence of
 ever smaller impacts (Zeno). Each impact is recorded: time, element, side, impact
-speed, rebound speed and the kinetic energy it took.
+speed, rebound speed and the kinetic energy it took, which is added to the stop's
+dissipated energy in the run (``System.work_state``): the steps taken again from a
+step's start begin with the work at that start.
 """
 import numpy as np
 
 from . import kernels
 from .errors import SimulationError
-from .forces import (EVT_REBOUND, EVT_SIDE, EVT_SPEED, NEVT, OUT_X, OUT_XDOT,
+from .forces import (EVT_REBOUND, EVT_SIDE, EVT_SPEED, NEVT, OUT_ED, OUT_X, OUT_XDOT,
                      stop_penetrations)
 
 __all__ = ["ImpactStops", "impact_jump", "MAX_IMPACTS_PER_STEP"]
@@ -81,7 +83,7 @@ class ImpactStops:
         #: (stop, side) handed to the contact law at a slow approach, until it leaves
         self.held = np.zeros((len(elems), 2), dtype=bool)
         self.events = []          # rows [time, element, side, speed, rebound]
-        self.losses = []          # kinetic energy each impact took [J]
+        self.losses = []          # (time, element, kinetic energy the impact took [J])
         self.steps = 0
 
     # ------------------------------------------------------------------ pieces
@@ -125,16 +127,18 @@ class ImpactStops:
         impacts of the impulsive stops on the way (after one, the rest of the span in as
         many steps, ending at ``ta + n h``); ``(status, t)`` of the stepper (0: done;
         1, 2: as ``kernels.integrate_fixed``)."""
+        sysm = self.system
         ny = len(Y)
         tb = ta + n * h
         impacts = 0
         while n > 0:
-            Y0 = Y.copy()
-            out = np.zeros((n, ny))
+            Y0 = np.concatenate([Y, sysm.work_state()])
+            out = np.zeros((n, len(Y0)))    # the states, then the work (System.work_state)
             status, ndone, t_stop = self._step(Y, ta, n, h, out)
             if ndone == 0:
                 return status, t_stop
-            states = np.vstack([Y0[None, :], out[:ndone]])
+            states_work = np.vstack([Y0[None, :], out[:ndone]])
+            states = states_work[:, :ny]
             times = ta + h * np.arange(ndone + 1)
             x, _xdot = self._coordinates(states, times)
             pen = self._penetrations(x)
@@ -147,6 +151,7 @@ class ImpactStops:
             j = int(steps[0])
             self._release(pen[1:j + 1])
             Y[:] = states[j]
+            sysm.set_work_state(states_work[j, ny:])
             self.steps -= ndone - j
             t_event = self._impact(Y, times[j], h, cross[j])
             impacts += 1
@@ -169,17 +174,22 @@ class ImpactStops:
     def _locate(self, Y, t0, h, mask):
         """The state just before the first contact of the (stop, side) ``mask`` within the
         step ``(t0, Y, h)``: ``(tau, state)`` by the Illinois method on the largest
-        penetration among them after a step of ``tau`` from ``Y``."""
+        penetration among them after a step of ``tau`` from ``Y``; the work
+        (``System.work_state``) is left at the one of that state."""
         ny = len(Y)
+        sysm = self.system
+        work0 = sysm.work_state()
 
         def f(tau):
             Yt = Y.copy()
+            sysm.set_work_state(work0)
             if tau > 0.0:
                 self._step(Yt, t0, 1, tau, np.zeros((1, ny)))
             x, xdot = self._coordinates(Yt[None, :], [t0 + tau])
             pen = self._penetrations(x)[0][mask]
             rate = np.stack([-xdot[0], xdot[0]], axis=-1)[mask]      # of the penetrations
-            return float(pen.max()), Yt, float(rate.max())
+            return float(pen.max()), np.concatenate([Yt, sysm.work_state()]), \
+                float(rate.max())
 
         a = 0.0
         fa, Ya, rate = f(a)
@@ -212,7 +222,8 @@ class ImpactStops:
                 if side == 1:
                     fb *= 0.5
                 side = 1
-        return a, Ya
+        sysm.set_work_state(Ya[ny:])
+        return a, Ya[:ny]
 
     def _impact(self, Y, t0, h, mask):
         """Locate the first contact in the step ``(t0, Y, h)``, apply its impulse (or hand
@@ -267,6 +278,7 @@ class ImpactStops:
         Y[7 * nb:13 * nb] = v + dv
         mass = 1.0 / minv
         loss = 0.5 * float(np.sum(mass * (v * v - (v + dv) ** 2)))
+        sysm.W.frc_out[self.index[s], OUT_ED] += loss
         row_ev = np.zeros(NEVT)
         row_ev[:EVT_SIDE] = (t, self.index[s])
         row_ev[EVT_SIDE] = side

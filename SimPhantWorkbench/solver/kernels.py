@@ -29,7 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import blocks, jit
-from .forces import apply_forces
+from .forces import OUT_ED, OUT_EW, OUT_PD, OUT_PW, apply_forces
 from .jit import njit
 from .joints import (PRIM_ANGLE, PRIM_ASLIDE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2,
                      PRIM_GEAR, PRIM_POINT)
@@ -122,6 +122,11 @@ TWO_PI = 2.0 * math.pi
 LOAD_FORCE, LOAD_TORQUE = range(2)
 LOAD_WORLD, LOAD_BODY = range(2)
 LOAD_KINDS = {"force": LOAD_FORCE, "torque": LOAD_TORQUE}
+#: ``Workspace.load_val`` columns after the value (x, y, z) of an applied load: the power
+#: it puts in at the last evaluation, and its work since the run's start
+#: (``accumulate_work``); a driver's slot holds (f, f', f'') in the first three
+LOAD_POWER, LOAD_WORK = 3, 4
+NLOADCOL = 5
 LOAD_FRAMES = {"world": LOAD_WORLD, "body": LOAD_BODY}
 
 #: ``method`` of ``integrate_fixed`` (``integrators.METHODS[...].kernel_id``)
@@ -333,10 +338,15 @@ def build_forces(S, W):
             W.Q[b, 3] += tx
             W.Q[b, 4] += ty
             W.Q[b, 5] += tz
+            W.load_val[i, LOAD_POWER] = (fw0 * W.vel[b, 0] + fw1 * W.vel[b, 1]
+                                         + fw2 * W.vel[b, 2] + tx * W.omega_b[b, 0]
+                                         + ty * W.omega_b[b, 1] + tz * W.omega_b[b, 2])
         else:                      # pure torque
             W.Q[b, 3] += fb0
             W.Q[b, 4] += fb1
             W.Q[b, 5] += fb2
+            W.load_val[i, LOAD_POWER] = (fb0 * W.omega_b[b, 0] + fb1 * W.omega_b[b, 1]
+                                         + fb2 * W.omega_b[b, 2])
     if S.frc_geom.shape[0] > 0:
         apply_forces(S, W)
     for b in range(nb):
@@ -970,6 +980,30 @@ def _violation(S, W):
 
 
 @njit(**_JIT)
+def accumulate_work(S, W, w):
+    """Add ``w`` times the powers of the last evaluation to the work since the run's
+    start: each force element's dissipated energy and actuator work
+    (``forces.OUT_ED``, ``OUT_EW``), each applied load's work (``LOAD_WORK``)."""
+    for i in range(S.frc_geom.shape[0]):
+        W.frc_out[i, OUT_ED] += w * W.frc_out[i, OUT_PD]
+        W.frc_out[i, OUT_EW] += w * W.frc_out[i, OUT_PW]
+    for i in range(S.load_kind.shape[0]):
+        W.load_val[i, LOAD_WORK] += w * W.load_val[i, LOAD_POWER]
+
+
+@njit(**_JIT)
+def work_values(S, W, dst):
+    """The work since the run's start into ``dst`` (2 nf + n_loads): the elements'
+    dissipated energies, their actuator work, the loads' work (``accumulate_work``)."""
+    nf = S.frc_geom.shape[0]
+    for i in range(nf):
+        dst[i] = W.frc_out[i, OUT_ED]
+        dst[nf + i] = W.frc_out[i, OUT_EW]
+    for i in range(S.load_kind.shape[0]):
+        dst[2 * nf + i] = W.load_val[i, LOAD_WORK]
+
+
+@njit(**_JIT)
 def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit):
     """Advance ``Y`` (in place) over ``len(nsub)`` output intervals.
 
@@ -977,6 +1011,11 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     ``hsub[k]``; the state at its end goes to ``out_Y[k]``. ``tab[m]`` holds the
     tabulated load values at the m-th distinct time of the chunk: per interval
     ``tstart + j h / 2`` for ``j = 0 .. 2 nsub`` (step starts, midpoints, ends).
+
+    The powers of the force elements and loads are summed over the steps with the
+    method's weights (``accumulate_work``: RK4's quadrature h/6 (1, 2, 2, 1) of the
+    stages, the step start for the Euler methods); when ``out_Y`` has more columns than
+    ``Y``, the work since the run's start follows each state there (``work_values``).
 
     Returns ``(status, intervals_done, t, violation)``; status 0 = ok,
     1 = non-finite state, 2 = constraint violation above ``viol_limit``
@@ -1025,6 +1064,12 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                     viol = _violation(S, W)
                     if not viol <= viol_limit:
                         return 2, k, t, viol
+                if nstage == 1:
+                    accumulate_work(S, W, h)
+                elif stage == 0 or stage == 3:
+                    accumulate_work(S, W, h / 6.0)
+                else:
+                    accumulate_work(S, W, h / 3.0)
             if method == METHOD_EULER:
                 for i in range(n):
                     Y[i] += h * W.dY[i]
@@ -1058,6 +1103,8 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
         row += 1
         for i in range(n):
             out_Y[k, i] = Y[i]
+        if out_Y.shape[1] > n:
+            work_values(S, W, out_Y[k, n:])
         t = tstart[k] + nsub[k] * h
     return 0, nsub.shape[0], t, 0.0
 
@@ -1322,13 +1369,14 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, jre
 @njit(**_JIT)
 def force_outputs(times, Ys, S, W, tab, out):
     """Coordinate, rate and force of every force element at each output sample:
-    ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``)."""
+    ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``; with 5 columns also the
+    powers ``forces.OUT_PD``, ``OUT_PW``)."""
     for m in range(times.shape[0]):
         set_loads(S, W, tab, m)
         update_bodies(Ys[m], S, W)
         build_forces(S, W)
         for i in range(S.frc_geom.shape[0]):
-            for c in range(3):
+            for c in range(out.shape[2]):
                 out[m, i, c] = W.frc_out[i, c]
 
 

@@ -8,7 +8,8 @@ import json
 import numpy as np
 
 from . import kernels, reactions
-from .forces import NEVT, NO_REBOUND, element_series, restart_coordinates, stop_events
+from .forces import (NEVT, NO_REBOUND, OUT_PD, OUT_PW, cumtrapz, element_potentials,
+                     restart_coordinates, stop_events)
 from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
@@ -65,7 +66,7 @@ def _load_power(system, Y, tab):
     for i in range(nl):
         b = int(S.load_body[i])
         col = int(S.load_tab[i])
-        val = tab[:, col] if col >= 0 else np.broadcast_to(W.load_val[i], (n, 3))
+        val = tab[:, col] if col >= 0 else np.broadcast_to(W.load_val[i, :3], (n, 3))
         q = quat_normalize(Y[:, 7 * b + 3:7 * b + 7])
         v = 7 * nb + 6 * b
         w_p = Y[:, v + 3:v + 6]                              # body (principal) axes
@@ -77,6 +78,12 @@ def _load_power(system, Y, tab):
         else:
             out[:, i] = np.einsum("ni,ni->n", f_p, w_p)
     return out
+
+
+def _sample_work(t, power):
+    """(n, m): the work since the first sample of the powers ``power`` (n, m) [W],
+    integrated over the samples ``t`` (``forces.cumtrapz``)."""
+    return np.column_stack([cumtrapz(t, p) for p in power.T] + [power[:, :0]])
 
 
 #: samples post-processed at a time where whole-series temporaries would be large
@@ -149,8 +156,10 @@ class Result(JointOutputs):
     #: arrays only results with drivers have: per driver (n, n_drivers) its effort
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
-    #: only results with applied loads: (n, n_loads) the power each load puts in [W]
-    _LOAD_ARRAYS = ("load_power",)
+    #: only results with applied loads: (n, n_loads) the power each load puts in [W] and
+    #: its work since the first sample [J] (summed in the run; absent in results of
+    #: earlier versions: the power integrated over the samples)
+    _LOAD_ARRAYS = ("load_power", "load_work")
     #: only results with couplers: (n, n_couplers, 6) force and torque (world axes, the
     #: torque about its second body's point) each coupler exerts on its second body
     _COUPLER_ARRAYS = ("coupler_react",)
@@ -189,6 +198,8 @@ class Result(JointOutputs):
         self.load_names = list(meta.get("load_names", []))
         self._load_power = np.asarray(arrays["load_power"], dtype=float) \
             if "load_power" in arrays else np.zeros((len(self.t), len(self.load_names)))
+        self._load_work = np.asarray(arrays["load_work"], dtype=float) \
+            if "load_work" in arrays else _sample_work(self.t, self._load_power)
         self.coupler_names = list(meta.get("coupler_names", []))
         self.coupler_kinds = list(meta.get("coupler_kinds", []))
         self._coupler_react = np.asarray(arrays["coupler_react"], dtype=float) \
@@ -289,15 +300,23 @@ class Result(JointOutputs):
     def from_run(cls, system, t, Ys, assembly=None, settings=None, impacts=None):
         """Post-process a run: one more evaluation per output sample gives the
         accelerations, multipliers, residuals and reactions. Positions, rotations,
-        velocities are views of or computed from the states when asked. ``impacts``:
-        the run's ``impacts.ImpactStops`` (their events, and the kinetic energy each
-        impact took as the stop's dissipated energy)."""
+        velocities are views of or computed from the states when asked. ``Ys`` may hold
+        after each state the work since t0 summed in the run (``System.work_state``: the
+        elements' dissipated energies, with the kinetic energy each impulsive stop's
+        impact took, their actuator work, the loads' work); without it, the work is
+        integrated over the samples. ``impacts``: the run's ``impacts.ImpactStops``
+        (their events)."""
         model = system.model
         S, W = system.S, system.W
         n = len(t)
         nb = S.nb
         t = np.array(t, dtype=float)
         Y = np.asarray(Ys, dtype=float)
+        nf = len(model.force_elements)
+        done_work = None
+        if Y.ndim == 2 and Y.shape[1] == 13 * nb + system.nwork:
+            done_work = Y[:, 13 * nb:]
+            Y = Y[:, :13 * nb]
         base = Y.base if Y.base is not None else Y
         if not (Y.flags.c_contiguous and isinstance(base, np.ndarray)
                 and base.nbytes == Y.nbytes):
@@ -316,19 +335,25 @@ class Result(JointOutputs):
                                  rule)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
-        nf = len(model.force_elements)
-        frc = np.zeros((n, nf, 3))
+        frc = np.zeros((n, nf, OUT_PW + 1))     # and the powers, for the samples' work
+        load_power = _load_power(system, Y, tab)
         if n and nf:
             restart_coordinates(S, W)
             kernels.force_outputs(t, Y, S, W, tab, frc)
-            pot, diss, work = element_series(system, t, frc, tab)
+        if done_work is None:   # a run without it (kinematic): over the samples
+            done_work = _sample_work(t, np.hstack([frc[:, :, OUT_PD], frc[:, :, OUT_PW],
+                                                   load_power]))
+        frc = np.ascontiguousarray(frc[:, :, :OUT_PD])
+        if n and nf:
+            pot = element_potentials(system, frc)
+            # copies: not views of the run's buffer
+            diss = np.ascontiguousarray(done_work[:, :nf])
+            work = np.ascontiguousarray(done_work[:, nf:2 * nf])
             if impacts is None:
                 events = stop_events(S.frc_par, t, frc)
             else:
                 events = stop_events(S.frc_par, t, frc, impacts.event_rows(),
                                      skip=set(impacts.index.tolist()))
-                for t_ev, i, loss in impacts.losses:
-                    diss[t >= t_ev, i] += loss
         else:
             pot = diss = work = np.zeros((n, nf))
             events = np.zeros((0, NEVT))
@@ -359,7 +384,8 @@ class Result(JointOutputs):
                  react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react,
                  stop_events=events)
         _driver_series(system, t, lam, a)
-        a["load_power"] = _load_power(system, Y, tab)
+        a["load_power"] = load_power
+        a["load_work"] = np.ascontiguousarray(done_work[:, 2 * nf:])
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
@@ -678,18 +704,17 @@ class Result(JointOutputs):
     def energy(self):
         """Dict of (n,) arrays [J]: kinetic; potential = gravity + elastic (springs,
         preloads); total = kinetic + potential; dissipated (by dampers) and
-        actuator_work since the first sample; driver_work, the work the drivers put in
-        since the first sample (the summed ``driver_power`` integrated over the samples);
-        load_work, the work of the applied forces and torques since the first sample
-        (their power integrated the same way; zero for results stored before it was
-        kept); balance = total + dissipated - actuator_work - driver_work - load_work
+        actuator_work since the first sample (both summed over the run's steps); driver_work,
+        the work the drivers put in since the first sample (the summed ``driver_power``
+        integrated over the samples); load_work, the work of the applied forces and torques
+        since the first sample (summed over the run's steps; for results stored before it
+        was kept, their power integrated over the samples); balance = total + dissipated - actuator_work - driver_work - load_work
         (constant up to the integration and quadrature errors)."""
-        from .forces import cumtrapz
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)
         drive = cumtrapz(self.t, self._driver_power.sum(axis=1))
-        loads = cumtrapz(self.t, self._load_power.sum(axis=1))
+        loads = self._load_work.sum(axis=1)
         potential = self._potential + elastic
         total = self._kinetic + potential
         return {"kinetic": self._kinetic.copy(), "potential": potential,

@@ -70,7 +70,7 @@ def _optional_shapes(n, meta, what):
     # per coupler: the force and torque it exerts on its second body
     out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
     # per applied load: the power it puts in
-    out["load_power"] = (n, len(list(meta.get("load_names") or ())))
+    out["load_power"] = out["load_work"] = (n, len(list(meta.get("load_names") or ())))
     # the end stops' contacts: [time, element index, side, impact speed, rebound speed]
     # each (without the rebound in files of earlier versions)
     out["stop_events"] = (None, None)

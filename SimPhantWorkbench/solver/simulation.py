@@ -9,6 +9,7 @@ from .assembly import assemble as _assemble, diagnose
 from .impacts import ImpactStops
 from .diagnostics import driver_warnings, run_warnings
 from .errors import ModelError, SimulationCancelled, SimulationError
+from .forces import OUT_X, PAR_STOP
 from .integrators import method_info
 from .result import Result
 
@@ -167,6 +168,7 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
                     kernels_compiled=kernels_compiled, kernels=stepper_name)
     settings["redundant_rows"] = int(system.redundant.sum())
     system.W.stats[:] = 0.0
+    system.set_work_state(np.zeros(system.nwork))
     wall0 = _time.perf_counter()
     if impulsive:
         run = _ImpactRun(system, info, times, Y0, dt, violation_limit, progress, stepper)
@@ -194,6 +196,8 @@ def simulate(model, t_end, dt=None, method="rk4", output_dt=None, rtol=1e-8, ato
     result.warnings = run_warnings(system, result, report, stats)
     result.warnings += driver_warnings(system)
     result.warnings += step_warnings
+    if info.fixed_step:
+        result.warnings += stability.contact_check(system, result, dt)
     if run.error is not None:
         cls, msg, t_fail = run.error
         raise cls(msg, time=t_fail, result=result)
@@ -205,8 +209,10 @@ class _Run:
         self.system = system
         self.info = info
         self.times = times
-        self.Ys = np.zeros((len(times), len(Y0)))
-        self.Ys[0] = Y0
+        #: per output sample the state, then the work since t0 (``System.work_state``)
+        self.ny = len(Y0)
+        self.Ys = np.zeros((len(times), len(Y0) + system.nwork))
+        self.Ys[0, :self.ny] = Y0
         self.done = 1
         self.steps = 0
         self.nfev = 0
@@ -258,12 +264,12 @@ class _FixedStepRun(_Run):
 
     def run(self):
         sysm = self.system
-        Y = self.Ys[0].copy()
+        Y = self.Ys[0, :self.ny].copy()
         tstart_all, nsub_all, hsub_all, ends = self.plan
         npiece = len(nsub_all)
         split = npiece > len(self.nsub)
-        # the states at the pieces' ends; stored in place when no interval is cut
-        scratch = np.zeros((npiece, len(Y))) if split else self.Ys[1:]
+        # the states (and work) at the pieces' ends; stored in place when no interval is cut
+        scratch = np.zeros((npiece, self.Ys.shape[1])) if split else self.Ys[1:]
         k = 0
         # the first kernel call, before its speed is known: at most 2000 steps, and no
         # more evaluations than a piece (a model of many bodies reports early too)
@@ -322,7 +328,7 @@ class _ImpactRun(_FixedStepRun):
         sysm = self.system
         stops = self.impacts = ImpactStops(sysm, self.stepper, self.info.kernel_id,
                                            self.violation_limit)
-        Y = self.Ys[0].copy()
+        Y = self.Ys[0, :self.ny].copy()
         last = _time.perf_counter()
         for t0, n, h, end in zip(*self.plan):
             try:
@@ -340,7 +346,8 @@ class _ImpactRun(_FixedStepRun):
                 self._violation_error(t_stop, sysm.residuals(Y)[0], Y)
                 return
             if end >= 0:
-                self.Ys[end + 1] = Y
+                self.Ys[end + 1, :self.ny] = Y
+                self.Ys[end + 1, self.ny:] = sysm.work_state()
                 self.done = int(end) + 2
             now = _time.perf_counter()
             if now - last > CHUNK_SECONDS:
@@ -381,9 +388,19 @@ class _ScipyRun(_Run):
         sysm = self.system
         cls = getattr(si, self.info.scipy_class)
 
-        def fun(t, y):
+        ny = self.ny
+        W = sysm.W
+        # the end stops' unwrapped angles at the last accepted state: each evaluation
+        # unwraps about them, not about the last trial stage (a rejected step's stages may
+        # lie more than half a turn away)
+        x_acc = W.frc_out[:, OUT_X].copy()
+        stops = bool(np.any(sysm.S.frc_par[:, PAR_STOP] != 0.0))
+
+        def fun(t, y):      # the state's rate, then the powers (the work since t0)
             self.nfev += 1
-            return sysm.evaluate(t, y)
+            W.frc_out[:, OUT_X] = x_acc
+            dy = sysm.evaluate(t, y[:ny])
+            return np.concatenate([dy, sysm.work_rates()]) if len(y) > ny else dy
 
         kw = dict(rtol=self.rtol, atol=self.atol)
         if self.dt is not None:
@@ -402,9 +419,13 @@ class _ScipyRun(_Run):
             if not np.all(np.isfinite(y)):
                 self._nonfinite_error(solver.t)
                 return
-            res = sysm.residuals(y)[0]
+            if stops:
+                W.frc_out[:, OUT_X] = x_acc
+                sysm.evaluate(solver.t, y[:ny])
+                x_acc[:] = W.frc_out[:, OUT_X]
+            res = sysm.residuals(y[:ny])[0]
             if not res.max(initial=0.0) <= self.violation_limit:
-                self._violation_error(solver.t, res, y)
+                self._violation_error(solver.t, res, y[:ny])
                 return
             if self.done < len(self.times) and self.times[self.done] <= solver.t:
                 dense = solver.dense_output()

@@ -28,6 +28,20 @@ warning lines when the fastest vibrations' amplitude is off by more than
 vibration would grow or shrink by more than ``GROWTH_LIMIT``: that run returns garbage. Both name
 the vibration's frequency, the force elements that make it, and the largest step that
 would keep it within the tolerance.
+
+A compliant end stop is not a vibration of the start: its contact law acts only while
+it is met. ``contact_check(system, result, dt)`` looks at the contacts of a run: the
+contact of a stop of law ``k p^e`` (undamped, no other force) met at the speed ``v`` by
+the effective mass ``m`` of its coordinate lasts (energy: ``m v^2 / 2 = k p_max^(e+1) /
+(e+1)``; Goldsmith, *Impact*, 1960, ch. 4; Johnson, *Contact Mechanics*, 1985, sec. 11.4)::
+
+    T = 2 (p_max / v) integral_0^1 du / sqrt(1 - u^(e+1))
+      = 2 (p_max / v) sqrt(pi) Gamma(1 + 1/(e+1)) / Gamma(1/2 + 1/(e+1))
+
+(``pi sqrt(m/k)`` for the linear law), ``m = 1 / (g N M_r^-1 N^T g^T)`` with ``g`` the
+stop coordinate's rate per velocity at the contact's start (the rest of the mechanism
+follows through its joints). A contact taking fewer than ``CONTACT_STEPS`` steps is not
+resolved by the step: a run warning names the stop and the step that would.
 """
 import math
 
@@ -35,8 +49,9 @@ import numpy as np
 
 from . import forces
 
-__all__ = ["step_check", "vibration_rates", "amplification", "AMPLITUDE_TOLERANCE",
-           "GROWTH_LIMIT", "MAX_BODIES"]
+__all__ = ["step_check", "vibration_rates", "amplification", "contact_duration",
+           "contact_check", "effective_mass", "AMPLITUDE_TOLERANCE", "GROWTH_LIMIT",
+           "MAX_BODIES", "CONTACT_STEPS"]
 
 #: an amplitude off by more than this factor over the run (either way) is warned about
 AMPLITUDE_TOLERANCE = 1.05
@@ -44,6 +59,8 @@ AMPLITUDE_TOLERANCE = 1.05
 GROWTH_LIMIT = 10.0
 #: above this many moving bodies the check is skipped (its dense eigenproblem grows as N^3)
 MAX_BODIES = 200
+#: a compliant stop's contact taking fewer steps than this is warned about
+CONTACT_STEPS = 10
 
 
 def _steepest(S, tab_row):
@@ -87,6 +104,20 @@ def _coordinate_rates(system, Y0, t0):
     return G
 
 
+def _reduced(system, Y0, t0):
+    """``(G, N, M_r)`` at ``Y0`` (module doc): the force elements' coordinate rates, a
+    basis of the velocities the constraints allow, the mass matrix reduced to it."""
+    import scipy.linalg as sl
+    S = system.S
+    nb = system.nb
+    G = _coordinate_rates(system, Y0, t0)
+    _phi, J, _gamma = system.constraint_state(Y0)
+    N = sl.null_space(J) if J.shape[0] else np.eye(6 * nb)
+    m = np.column_stack([np.repeat(1.0 / S.body_minv[:, None], 3, axis=1),
+                         S.body_inertia]).ravel()
+    return G, N, N.T @ (m[:, None] * N)
+
+
 def vibration_rates(system, Y0, t0=0.0):
     """``(rates, shares)``: the eigenvalues ``lambda`` of the model linearised at ``Y0``
     (see the module doc; one of each conjugate pair, ``Im >= 0``) and, per rate, each
@@ -97,16 +128,10 @@ def vibration_rates(system, Y0, t0=0.0):
     k, c = _element_coefficients(S)
     if nb == 0 or not (k.any() or c.any()):
         return np.zeros(0, complex), np.zeros((0, len(k)))
-    import scipy.linalg as sl
-    G = _coordinate_rates(system, Y0, t0)
-    _phi, J, _gamma = system.constraint_state(Y0)
-    N = sl.null_space(J) if J.shape[0] else np.eye(6 * nb)
+    G, N, Mr = _reduced(system, Y0, t0)
     if N.shape[1] == 0:
         return np.zeros(0, complex), np.zeros((0, len(k)))
-    m = np.column_stack([np.repeat(1.0 / S.body_minv[:, None], 3, axis=1),
-                         S.body_inertia]).ravel()
     GN = G @ N
-    Mr = N.T @ (m[:, None] * N)
     Kr = GN.T @ (k[:, None] * GN)
     Cr = GN.T @ (c[:, None] * GN)
     r = N.shape[1]
@@ -223,3 +248,62 @@ def step_check(system, Y0, t0, t_end, dt, method):
     if not 1.0 / GROWTH_LIMIT <= factor <= GROWTH_LIMIT:
         return [], text
     return [text], None
+
+
+# --------------------------------------------------------------------------- contacts
+def contact_duration(m, k, e, v):
+    """Duration [s] of an undamped contact of the law ``k p^e`` met at the speed ``v`` by
+    the effective mass ``m`` (module doc; ``pi sqrt(m/k)`` for ``e = 1``)."""
+    a = 1.0 / (e + 1.0)
+    v = abs(float(v))
+    if v <= 0.0:
+        return math.inf
+    p_max = ((e + 1.0) * m * v * v / (2.0 * k)) ** a
+    return 2.0 * p_max / v * math.sqrt(math.pi) * math.gamma(1.0 + a) / math.gamma(0.5 + a)
+
+
+def effective_mass(system, Y, t, element):
+    """The mass (inertia, for an angle) force element ``element``'s coordinate has at the
+    state ``Y``: ``1 / (g N M_r^-1 N^T g^T)`` (module doc); ``inf`` when the constraints
+    hold it."""
+    G, N, Mr = _reduced(system, Y, t)
+    g = G[element] @ N
+    if not N.shape[1] or not np.any(g):
+        return math.inf
+    return 1.0 / float(g @ np.linalg.solve(Mr, g))
+
+
+def contact_check(system, result, dt):
+    """Warning lines for the compliant end stops whose contacts in ``result`` take fewer
+    than ``CONTACT_STEPS`` steps of ``dt`` (module doc): per stop, its shortest contact
+    (at the fastest approach), at the state of the sample before it."""
+    if dt is None or system.nb > MAX_BODIES:
+        return []
+    elems = list(getattr(system.model, "force_elements", []))
+    fastest = {}
+    for ev in result.stop_events():
+        if ev.get("rebound") is not None:           # an impulsive stop's impact
+            continue
+        if abs(ev["speed"]) > abs(fastest.get(ev["element"], {"speed": 0.0})["speed"]):
+            fastest[ev["element"]] = ev
+    out = []
+    names = [e.name for e in elems]
+    for name, ev in fastest.items():
+        i = names.index(name)
+        par = system.S.frc_par[i]
+        k, e = par[forces.PAR_SK], par[forces.PAR_SE]
+        if not k > 0.0:
+            continue
+        m = max(0, int(np.searchsorted(result.t, ev["time"], side="right")) - 1)
+        mass = effective_mass(system, result.states[m], float(result.t[m]), i)
+        duration = contact_duration(mass, k, e, ev["speed"])
+        if duration >= CONTACT_STEPS * dt:
+            continue
+        out.append("end stop %r: its contact at t = %.4g s lasts about %.3g s (law %g p^%g, "
+                   "effective %s %.4g, impact speed %.4g), only %.1f steps of dt = %.3g s: "
+                   "the step does not resolve it; use dt <= %.2g s"
+                   % (name, ev["time"], duration, k, e,
+                      "inertia" if elems[i].geometry == forces.GEOM_JOINT_ROT else "mass",
+                      mass, abs(ev["speed"]), duration / dt, dt,
+                      _round_down(duration / CONTACT_STEPS)))
+    return out

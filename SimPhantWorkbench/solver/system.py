@@ -11,7 +11,7 @@ import numpy as np
 
 from . import kernels
 from .drivers import DriverRow
-from .forces import force_arrays, restart_coordinates
+from .forces import NOUT, OUT_ED, OUT_EW, OUT_PD, OUT_PW, force_arrays, restart_coordinates
 from .joints import ANGULAR_PRIMS, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
@@ -180,7 +180,7 @@ class System:
         load_point = np.zeros((nl, 3))
         load_frame = np.array([kernels.LOAD_FRAMES[ld.frame] for ld in loads], dtype=np.int64)
         load_tab = -np.ones(nl + len(slots), dtype=np.int64)
-        load_val = np.zeros((nl + len(slots), 3))
+        load_val = np.zeros((nl + len(slots), kernels.NLOADCOL))
         self.timed_loads = []
         for i, ld in enumerate(loads):
             Rpu = ld.body.R_pu
@@ -189,7 +189,7 @@ class System:
                 load_tab[i] = len(self.timed_loads)
                 self.timed_loads.append(ld)
             else:
-                load_val[i] = self._load_to_kernel(ld, ld.value)
+                load_val[i, :3] = self._load_to_kernel(ld, ld.value)
         # drivers: (f, f', f'') of their prescribed motion, tabulated like timed loads
         self.drivers = drivers
         row_drv = np.array(drv, dtype=np.int64)
@@ -204,7 +204,7 @@ class System:
                 load_tab[nl + i] = len(self.timed_loads)
                 self.timed_loads.append(s)
             else:
-                load_val[nl + i] = s.values([0.0])[0]
+                load_val[nl + i, :3] = s.values([0.0])[0]
         frc, self.timed_forces = force_arrays(model, self.joint_pos, len(self.timed_loads))
         nf = len(frc["frc_geom"])
 
@@ -246,7 +246,7 @@ class System:
             res=np.zeros(nrows),
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
-            frc_u=np.zeros(nf), frc_out=np.zeros((nf, 3)),
+            frc_u=np.zeros(nf), frc_out=np.zeros((nf, NOUT)),
         )
         restart_coordinates(self.S, self.W)
         # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);
@@ -384,6 +384,33 @@ class System:
     def set_loads(self, t):
         if self.has_timed_inputs:
             kernels.set_loads(self.S, self.W, self.load_table([t]), 0)
+
+    # ------------------------------------------------------------------ work in the run
+    @property
+    def nwork(self):
+        """Length of ``work_state``: 2 per force element, 1 per applied load."""
+        return 2 * self.S.frc_geom.shape[0] + self.S.load_kind.shape[0]
+
+    def work_state(self):
+        """The work since the run's start (``kernels.work_values``): each force element's
+        dissipated energy, then each one's actuator work, then each load's work [J]."""
+        out = np.zeros(self.nwork)
+        kernels.work_values(self.S, self.W, out)
+        return out
+
+    def set_work_state(self, values):
+        """Set the work since the run's start (``work_state``'s layout; zeros at t0)."""
+        nf, nl = self.S.frc_geom.shape[0], self.S.load_kind.shape[0]
+        values = np.asarray(values, dtype=float)
+        self.W.frc_out[:, OUT_ED] = values[:nf]
+        self.W.frc_out[:, OUT_EW] = values[nf:2 * nf]
+        self.W.load_val[:nl, kernels.LOAD_WORK] = values[2 * nf:]
+
+    def work_rates(self):
+        """The powers of the last evaluation in ``work_state``'s layout [W]."""
+        nl = self.S.load_kind.shape[0]
+        return np.concatenate([self.W.frc_out[:, OUT_PD], self.W.frc_out[:, OUT_PW],
+                               self.W.load_val[:nl, kernels.LOAD_POWER]])
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, Y):

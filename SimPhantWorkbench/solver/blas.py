@@ -19,6 +19,7 @@ BLAS libraries (Debian 13's NumPy uses the single-threaded reference BLAS) are l
 as they are.
 """
 import ctypes
+import sys
 import threading
 
 import numpy.linalg  # noqa: F401  (loads NumPy's BLAS and LAPACK: NumPy 2 imports it lazily)
@@ -32,6 +33,7 @@ _SYMBOLS = (("openblas_set_num_threads", "openblas_get_num_threads"),
 
 _found = {}            # library path -> (set, get) once looked up
 _lock = threading.Lock()
+_scanned = [None, []]  # [len(sys.modules) at the last scan, its openblas_libraries()]
 
 
 def openblas_libraries():
@@ -69,8 +71,14 @@ def openblas_libraries():
 
 
 def one_thread():
-    """Set every loaded OpenBLAS to one thread (and leave it so); cheap to call again."""
+    """Set every loaded OpenBLAS to one thread (and leave it so); cheap to call again:
+    the process's libraries are read again only when a module was imported since the last
+    call (an OpenBLAS arrives with an import: NumPy's, SciPy's own of a PyPI wheel), else
+    only the known libraries' thread counts are checked."""
     with _lock:
-        for setter, getter in openblas_libraries():
+        if _scanned[0] != len(sys.modules):
+            _scanned[1] = openblas_libraries()
+            _scanned[0] = len(sys.modules)
+        for setter, getter in _scanned[1]:
             if getter() != 1:
                 setter(1)

@@ -56,3 +56,24 @@ def test_the_solver_leaves_every_openblas_on_one_thread():
         setter(2)                   # as a library loaded later starts
     blas.one_thread()
     assert [get() for _, get in libs] == [1] * len(libs)
+
+
+def test_one_thread_reads_the_libraries_again_only_after_an_import(monkeypatch):
+    """``one_thread`` is called per body and per run: it reads /proc/self/maps (milliseconds in
+    a FreeCAD process) only when a module was imported since, yet still resets a known
+    library that was set back to several threads."""
+    scans = []
+    real = blas.openblas_libraries
+    monkeypatch.setattr(blas, "openblas_libraries", lambda: scans.append(1) or real())
+    monkeypatch.setattr(blas, "_scanned", [None, []])
+    blas.one_thread()
+    blas.one_thread()
+    assert len(scans) == 1
+    monkeypatch.setitem(sys.modules, "simphant_test_new_module", object())
+    blas.one_thread()
+    assert len(scans) == 2
+    for setter, _ in real():
+        setter(2)
+    blas.one_thread()
+    assert len(scans) == 2
+    assert [get() for _, get in real()] == [1] * len(real())

@@ -32,7 +32,7 @@ from .units import quantity_si
 __all__ = ["BODY_DRIVER", "DOCUMENT_UNITS", "PARAMETER_STEMS", "Pick", "BodyDriverForm",
            "BODY_DRIVER_FORMS", "motion_suffixes", "motion_properties", "parameter_unit",
            "BodyDriverData", "body_driver_data", "body_driver_motions", "add_body_driver",
-           "default_values"]
+           "default_values", "pick_values"]
 
 #: proxy Type of a body driver object
 BODY_DRIVER = "SimPhant::BodyDriver"
@@ -52,7 +52,7 @@ PARAMETER_STEMS = {
 
 #: a picked reference of a body driver: its property, the property naming the body it
 #: must lie on ("Body", or "Body1": a fixed body when Body1 is empty), what it gives
-#: ("point" or "axis") and what it is (messages, tooltips)
+#: ("point" or "axis") and what it is (messages, tooltips); the first is on the driven body
 Pick = namedtuple("Pick", ["prop", "body", "gives", "doc"])
 
 #: per body driver kind: its picks, ``add(conv, data, name)`` -> the solver driver, and
@@ -231,15 +231,22 @@ BODY_DRIVER_FORMS = {
         (Pick("Reference", "Body", "point", "the driven point: a vertex, or the centre of an "
               "edge or face of the body"),), _add_point, None),
     "angle": BodyDriverForm(
-        (Pick("Axis", "Body1", "axis", "the axis of the angle: an edge or face of Body1, or of "
-              "a fixed body when Body1 is empty"),
-         Pick("Reference", "Body", "axis", "the vector of the body whose angle is driven: an "
-              "edge or face of the body, projected onto the plane normal to the axis")),
+        (Pick("Reference", "Body", "axis", "the vector of the body whose angle is driven: an "
+              "edge or face of the body, projected onto the plane normal to the axis"),
+         Pick("Axis", "Body1", "axis", "the axis of the angle: an edge or face of Body1, or of "
+              "a fixed body when Body1 is empty")),
         _add_angle, None),
     "direction": BodyDriverForm(
         (Pick("Reference", "Body", "axis", "the vector of the body that is pointed: an edge "
               "or face of the body"),), _add_direction, _start_direction),
 }
+
+
+def pick_values(pick, body, obj, sub):
+    """The properties a pick of element ``sub`` of ``obj`` (on study Body ``body``) sets for
+    ``pick``: its reference and the body it names (a fixed body as Body1 is ground: None)."""
+    side = body if pick.body == "Body" or not body.Fixed else None
+    return {pick.prop: (obj, [sub]), pick.body: side}
 
 
 def default_values(obj):

@@ -8,6 +8,16 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="cmd_body_drivers.py" line="33"/>
+        <source>Select %d element(s) in the 3D view first: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_body_drivers.py" line="54"/>
+        <source>Select in the 3D view: %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="cmd_couplers.py" line="38"/>
         <source>Select the joints of the active study first (%s).</source>
         <translation type="unfinished"></translation>
@@ -1235,6 +1245,51 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_driver.py" line="56"/>
+        <source>SimPhant driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="59"/>
+        <source>%s &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="61"/>
+        <source>Picked in the 3D view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="69"/>
+        <source>Pick %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="78"/>
+        <source>Motion %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="76"/>
+        <source>Motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="82"/>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="93"/>
+        <source>%s in t [s], SI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="112"/>
+        <source>Refused: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_coupler.py" line="34"/>
         <source>SimPhant coupler</source>
         <translation type="unfinished"></translation>
@@ -1340,11 +1395,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="56"/>
-        <source>SimPhant driver</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="60"/>
         <source>Driver &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
@@ -1362,16 +1412,6 @@
     <message>
         <location filename="task_driver.py" line="75"/>
         <source>Driven</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="76"/>
-        <source>Motion</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="82"/>
-        <source>Function</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1627,11 +1667,6 @@
     <message>
         <location filename="task_joint.py" line="288"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_load.py" line="112"/>
-        <source>Refused: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2890,27 +2925,27 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="29"/>
+        <location filename="__init__.py" line="30"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="30"/>
+        <location filename="__init__.py" line="31"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="35"/>
+        <location filename="__init__.py" line="36"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="38"/>
+        <location filename="__init__.py" line="39"/>
         <source>SimPhant results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="42"/>
+        <location filename="__init__.py" line="43"/>
         <source>SimPhant view</source>
         <translation type="unfinished"></translation>
     </message>

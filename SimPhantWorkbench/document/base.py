@@ -10,7 +10,8 @@ from ..solver import ModelError
 __all__ = ["STUDY", "proxy_type", "is_type", "is_simphant", "transaction", "enum_values",
            "enumeration_problems", "require_study", "studies", "find_study", "study_members",
            "study_bodies", "study_joints", "study_drivers", "study_couplers", "study_loads",
-           "study_elements", "study_result", "has_result", "object_label", "find_object"]
+           "study_elements", "study_result", "has_result", "object_label", "find_object",
+           "DRIVERS"]
 
 #: proxy ``Type`` of a study (the container of a motion study)
 STUDY = "SimPhant::Study"

@@ -76,6 +76,43 @@ def test_point_driver_carries_a_vertex_on_a_circle(doc):
                                atol=1e-8)
 
 
+def test_stored_result_csv_and_plot_of_a_body_driver(doc, tmp_path):
+    """The run's Result in the document keeps the body driver's force and power; the
+    output files have its x, y, z columns and its plot."""
+    import csv
+    from SimPhantWorkbench import output
+    study, base, body, twin = _scene(doc)
+    study.EndTime, study.OutputInterval = 0.2, 0.05
+    _circle_driver(study, body, twin)
+    r = runner.run_study(study)
+    stored = runner.get_result(study)
+    np.testing.assert_allclose(stored.driver_effort("Circle"), r.driver_effort("Circle"))
+    names = output.write_all(stored, str(tmp_path))
+    assert "drivers.csv" in names and "drivers.png" in names
+    with open(tmp_path / "drivers.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0][7:10] == ["Circle force_%s [N]" % c for c in "xyz"]
+    data = np.array([[float(x) for x in row] for row in rows[1:]])
+    np.testing.assert_allclose(data[:, 9], MASS * G, rtol=1e-9)       # carries its weight
+
+
+def test_parameter_study_of_a_body_driver(doc):
+    """A sweep over a body driver's property, with a metric of its force: the largest
+    force is m |(-Ax w^2, 0, g)| at t = 0 for the x amplitude Ax of each variant (closed
+    form; Ax > Ay, so the ellipse is sharpest there)."""
+    from SimPhantWorkbench import sweep
+    study, base, body, twin = _scene(doc)
+    study.EndTime, study.OutputInterval = 0.25, 0.05
+    _circle_driver(study, body, twin)
+    out = sweep.execute(study, {"Circle.AmplitudeX": [300.0, 600.0]},
+                        {"peak": "absmax(driver_effort(Circle))"}, settings={"t_end": 0.25},
+                        executor="in-process")
+    assert [row["status"] for row in out.rows] == ["ok", "ok"], out.rows
+    w = 2 * math.pi
+    assert [row["peak"] for row in out.rows] == pytest.approx(
+        [MASS * math.hypot(ax * w * w, G) for ax in (0.3, 0.6)], rel=1e-9)
+
+
 def test_point_driver_units_and_the_part_moved(doc):
     """mm and deg in the document reach the solver in m and rad; the trajectory starts
     where the picked vertex is now (the part moved after the pick)."""

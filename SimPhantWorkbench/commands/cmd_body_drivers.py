@@ -13,14 +13,11 @@ from ..document.base import study_bodies
 from ..document.body_drivers import BODY_DRIVER, BODY_DRIVER_FORMS, pick_values
 from ..solver.drivers import DRIVER_TYPES, body_driver_kinds
 from ..gui import common
-from ..gui.common import Command, active_study, obj_expr
+from ..gui.common import active_study, obj_expr
 from ..gui.translation import translate
+from .cmd_drivers import DriverCommand
 
 IMPORT = "from SimPhantWorkbench import factory"
-
-
-def command_name(kind):
-    return "SimPhant_Driver_" + kind
 
 
 def selected_picks(kind, study):
@@ -43,13 +40,10 @@ def selected_picks(kind, study):
     return values, None
 
 
-class BodyDriverCommand(Command):
+class BodyDriverCommand(DriverCommand):
     def __init__(self, kind):
+        super().__init__(kind)
         spec = DRIVER_TYPES[kind]
-        self.kind = kind
-        self.name = command_name(kind)
-        self.icon = spec.icon
-        self.menu = translate("SimPhant", spec.label)
         self.tooltip = "%s.\n%s" % (translate("SimPhant", spec.doc), translate(
             "SimPhant", "Select in the 3D view: %s.") % "; ".join(
                 p.doc for p in BODY_DRIVER_FORMS[kind].picks))

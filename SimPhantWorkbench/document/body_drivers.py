@@ -30,8 +30,8 @@ from .joints import picked_frame
 from .units import quantity_si
 
 __all__ = ["BODY_DRIVER", "DOCUMENT_UNITS", "PARAMETER_STEMS", "Pick", "BodyDriverForm",
-           "BODY_DRIVER_FORMS", "motion_suffixes", "motion_properties", "parameter_unit",
-           "BodyDriverData", "body_driver_data", "body_driver_motions", "add_body_driver",
+           "BODY_DRIVER_FORMS", "motion_suffixes", "motion_stems", "motion_properties",
+           "parameter_unit", "BodyDriverData", "body_driver_data", "body_driver_motions", "add_body_driver",
            "default_values", "pick_values"]
 
 #: proxy Type of a body driver object
@@ -67,13 +67,18 @@ def motion_suffixes(kind):
     return tuple(c.upper() for c in comps) if comps else ("",)
 
 
-def motion_properties(suffix):
-    """Property names of one motion: Function and each parameter stem, with ``suffix``."""
+def motion_stems():
+    """The parameter property stems (``PARAMETER_STEMS``), each once, in order."""
     stems = []
     for stem, _ in PARAMETER_STEMS.values():
         if stem not in stems:
             stems.append(stem)
-    return ["Function" + suffix] + [s + suffix for s in stems]
+    return stems
+
+
+def motion_properties(suffix):
+    """Property names of one motion: Function and each parameter stem, with ``suffix``."""
+    return ["Function" + suffix] + [s + suffix for s in motion_stems()]
 
 
 def parameter_unit(kind, param):

@@ -10,7 +10,7 @@ trajectory or direction: properties suffixed ``X``, ``Y``, ``Z``; an angle: no s
 ``Amplitude`` (mm, deg or plain numbers by kind), ``Rate`` (mm/s, deg/s, 1/s), ``StartTime``,
 ``EndTime`` [s], ``Frequency`` [Hz], ``Phase`` [deg], ``Expression`` (SI, in ``t``).
 """
-from ..document.body_drivers import BODY_DRIVER, PARAMETER_STEMS, motion_suffixes
+from ..document.body_drivers import BODY_DRIVER, motion_stems, motion_suffixes
 from ..document.links import REFERENCE_TYPE
 from .base import SIGNATURES_PROPERTY, BaseProxy, prop
 
@@ -57,17 +57,13 @@ def _suffixes():
 
 def _motion_props():
     out = []
-    stems = []
-    for stem, _ in PARAMETER_STEMS.values():
-        if stem not in stems:
-            stems.append(stem)
     for suffix in _suffixes():
         group = "Motion %s" % suffix if suffix else "Motion"
         out.append(prop("App::PropertyEnumeration", "Function" + suffix, group,
                         "Prescribed motion%s: constant, ramp, step / step5, harmonic, expression"
                         % (" (%s)" % suffix.lower() if suffix else ""), default="constant",
                         values=_functions))
-        for stem in stems:
+        for stem in motion_stems():
             ptype, doc, default = _STEM_PROPS[stem]
             out.append(prop(ptype, stem + suffix, group, doc, default=default))
     return tuple(out)

@@ -11,32 +11,21 @@ validated with ``body_driver_data`` -- the validation the factory and the conver
 on the panel's values; the message names the driver and OK is refused while it is not
 "OK". Nothing is written before OK (one undo step).
 """
-import FreeCAD
 import FreeCADGui
-from PySide import QtCore, QtGui
+from PySide import QtGui
 
 from ..document import picking
 from ..document.base import find_study, study_bodies
 from ..document.body_drivers import (BODY_DRIVER_FORMS, PARAMETER_STEMS, body_driver_data,
-                                     motion_properties, motion_suffixes, parameter_unit,
-                                     pick_values)
+                                     motion_properties, motion_stems, motion_suffixes,
+                                     parameter_unit, pick_values)
 from ..document.links import reference_of
 from ..gui.common import UNRESOLVED, icon_path, obj_expr
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..solver.drivers import DRIVER_TYPES, FUNCTION_TYPES
-from .widgets import CheckedPanel, Form, number_box, wrapped_label
+from .widgets import CheckedPanel, Form, PickObserver, number_box, wrapped_label
 
 __all__ = ["TaskBodyDriver"]
-
-
-class _PickObserver:
-    def __init__(self, panel):
-        self.panel = panel
-
-    def addSelection(self, doc, obj_name, sub, pnt):
-        obj = FreeCAD.getDocument(doc).getObject(obj_name)
-        if obj is not None and sub:
-            QtCore.QTimer.singleShot(0, lambda: self.panel.picked(obj, sub))
 
 
 def _param_of(stem):
@@ -84,8 +73,8 @@ class TaskBodyDriver(CheckedPanel):
             combo.currentIndexChanged.connect(self.check)
             self.functions[suffix] = combo
             f.row(translate("SimPhant", "Function"), combo)
-            for prop in motion_properties(suffix)[1:]:
-                stem = prop[:len(prop) - len(suffix)] if suffix else prop
+            for stem in motion_stems():
+                prop = stem + suffix
                 _, unit, _ = parameter_unit(self.kind, _param_of(stem))
                 if unit == "text":
                     box = QtGui.QLineEdit(str(getattr(obj, prop)))
@@ -98,7 +87,7 @@ class TaskBodyDriver(CheckedPanel):
                 self.fields[prop] = box
                 f.row(label, box)
         self._show_picks()
-        self.observer = _PickObserver(self)
+        self.observer = PickObserver(self.picked)
         FreeCADGui.Selection.clearSelection()
         FreeCADGui.Selection.addObserver(self.observer, UNRESOLVED)
         self.finish_form(f)

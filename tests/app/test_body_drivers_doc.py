@@ -6,8 +6,6 @@ import math
 import numpy as np
 import pytest
 
-import FreeCAD
-
 from SimPhantWorkbench import conversion, factory, runner
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.document.body_drivers import BODY_DRIVER_FORMS, body_driver_motions

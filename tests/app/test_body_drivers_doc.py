@@ -94,6 +94,18 @@ def test_stored_result_csv_and_plot_of_a_body_driver(doc, tmp_path):
     np.testing.assert_allclose(data[:, 9], MASS * G, rtol=1e-9)       # carries its weight
 
 
+def test_a_changed_body_driver_outdates_the_result(doc):
+    from SimPhantWorkbench import freshness
+    study, base, body, twin = _scene(doc)
+    study.EndTime, study.OutputInterval = 0.1, 0.05
+    drv = _circle_driver(study, body, twin)
+    runner.run_study(study)
+    assert freshness.status(study) == (False, "")
+    drv.AmplitudeY = 20.0
+    outdated, reason = freshness.status(study)
+    assert outdated and "driver 'Circle'" in reason
+
+
 def test_parameter_study_of_a_body_driver(doc):
     """A sweep over a body driver's property, with a metric of its force: the largest
     force is m |(-Ax w^2, 0, g)| at t = 0 for the x amplitude Ax of each variant (closed

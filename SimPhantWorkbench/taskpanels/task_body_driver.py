@@ -45,8 +45,9 @@ class TaskBodyDriver(CheckedPanel):
                           p for s in self.suffixes for p in motion_properties(s))
         super().__init__(obj)
         spec = DRIVER_TYPES[self.kind]
-        f = Form(translate("SimPhant", "%s '%s'") % (translate("SimPhant", spec.label),
-                                                      obj.Label), icon_path(spec.icon))
+        f = Form(translate("SimPhant", "Driver '%s'") % obj.Label, icon_path(spec.icon))
+        f.group(translate("SimPhant", "Driven"))
+        f.row(translate("SimPhant", "Kind"), wrapped_label(translate("SimPhant", spec.label)))
         f.group(translate("SimPhant", "Picked in the 3D view"))
         self.sides = {"Body": obj.Body, "Body1": obj.Body1}
         self.refs = {}

@@ -8,12 +8,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_body_drivers.py" line="33"/>
+        <location filename="cmd_body_drivers.py" line="30"/>
         <source>Select %d element(s) in the 3D view first: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_body_drivers.py" line="54"/>
+        <location filename="cmd_body_drivers.py" line="48"/>
         <source>Select in the 3D view: %s.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -610,7 +610,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="71"/>
+        <location filename="task_load.py" line="60"/>
         <source>Point</source>
         <translation type="unfinished"></translation>
     </message>
@@ -810,7 +810,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="219"/>
+        <location filename="parameter_study_spec.py" line="218"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
@@ -840,7 +840,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="379"/>
+        <location filename="parameter_study_spec.py" line="378"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -975,87 +975,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="141"/>
+        <location filename="parameter_study_spec.py" line="140"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="145"/>
+        <location filename="parameter_study_spec.py" line="144"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="148"/>
+        <location filename="parameter_study_spec.py" line="147"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="152"/>
+        <location filename="parameter_study_spec.py" line="151"/>
         <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="228"/>
+        <location filename="parameter_study_spec.py" line="227"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="195"/>
+        <location filename="parameter_study_spec.py" line="194"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="196"/>
+        <location filename="parameter_study_spec.py" line="195"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="197"/>
+        <location filename="parameter_study_spec.py" line="196"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="248"/>
+        <location filename="parameter_study_spec.py" line="247"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="206"/>
+        <location filename="parameter_study_spec.py" line="205"/>
         <source>Optimiser</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="207"/>
+        <location filename="parameter_study_spec.py" line="206"/>
         <source>trials</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="208"/>
+        <location filename="parameter_study_spec.py" line="207"/>
         <source>in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="217"/>
+        <location filename="parameter_study_spec.py" line="216"/>
         <source>A second objective: the Pareto front of both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="218"/>
+        <location filename="parameter_study_spec.py" line="217"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="222"/>
+        <location filename="parameter_study_spec.py" line="221"/>
         <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="223"/>
+        <location filename="parameter_study_spec.py" line="222"/>
         <source>Constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="226"/>
+        <location filename="parameter_study_spec.py" line="225"/>
         <source>the study&apos;s (%s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1065,62 +1065,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="230"/>
+        <location filename="parameter_study_spec.py" line="229"/>
         <source>timeout per variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="246"/>
+        <location filename="parameter_study_spec.py" line="245"/>
         <source>tcp://host:8786</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="267"/>
+        <location filename="parameter_study_spec.py" line="266"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="250"/>
+        <location filename="parameter_study_spec.py" line="249"/>
         <source>Cache results in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="253"/>
+        <location filename="parameter_study_spec.py" line="252"/>
         <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="268"/>
+        <location filename="parameter_study_spec.py" line="267"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="306"/>
+        <location filename="parameter_study_spec.py" line="305"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="307"/>
+        <location filename="parameter_study_spec.py" line="306"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="384"/>
+        <location filename="parameter_study_spec.py" line="383"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="385"/>
+        <location filename="parameter_study_spec.py" line="384"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="477"/>
+        <location filename="parameter_study_spec.py" line="476"/>
         <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="492"/>
+        <location filename="parameter_study_spec.py" line="491"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1250,22 +1250,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="59"/>
-        <source>%s &apos;%s&apos;</source>
+        <location filename="task_driver.py" line="60"/>
+        <source>Driver &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="61"/>
+        <location filename="task_driver.py" line="75"/>
+        <source>Driven</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="50"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="51"/>
         <source>Picked in the 3D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="69"/>
+        <location filename="task_body_driver.py" line="59"/>
         <source>Pick %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="78"/>
+        <location filename="task_body_driver.py" line="68"/>
         <source>Motion %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1280,12 +1290,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="93"/>
+        <location filename="task_body_driver.py" line="83"/>
         <source>%s in t [s], SI</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="112"/>
+        <location filename="task_load.py" line="101"/>
         <source>Refused: %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1315,7 +1325,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="43"/>
+        <location filename="task_load.py" line="32"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1395,11 +1405,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="60"/>
-        <source>Driver &apos;%s&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="62"/>
         <source>Driven joint</source>
         <translation type="unfinished"></translation>
@@ -1407,11 +1412,6 @@
     <message>
         <location filename="task_driver.py" line="72"/>
         <source>%s (%s joints)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="75"/>
-        <source>Driven</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1770,22 +1770,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="36"/>
+        <location filename="task_load.py" line="25"/>
         <source>SimPhant load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="40"/>
+        <location filename="task_load.py" line="29"/>
         <source>Torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="41"/>
+        <location filename="task_load.py" line="30"/>
         <source>Force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="44"/>
+        <location filename="task_load.py" line="33"/>
         <source>On body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1795,52 +1795,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="47"/>
+        <location filename="task_load.py" line="36"/>
         <source>Function of time t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="56"/>
+        <location filename="task_load.py" line="45"/>
         <source>e.g. 0, 0, 10*sin(2*pi*t)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="61"/>
+        <location filename="task_load.py" line="50"/>
         <source>World axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="62"/>
+        <location filename="task_load.py" line="51"/>
         <source>Body axes (turning with the body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="64"/>
+        <location filename="task_load.py" line="53"/>
         <source>Components in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="67"/>
+        <location filename="task_load.py" line="56"/>
         <source>Point of application</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="72"/>
+        <location filename="task_load.py" line="61"/>
         <source>Use the centre of gravity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="536"/>
+        <location filename="widgets.py" line="551"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="102"/>
+        <location filename="task_load.py" line="91"/>
         <source>the centre of gravity (pick a vertex, edge or face of the body in the 3D view to change it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="105"/>
+        <location filename="task_load.py" line="94"/>
         <source>%s.%s (pick another element to change it)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2091,12 +2091,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="450"/>
+        <location filename="widgets.py" line="465"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="514"/>
+        <location filename="widgets.py" line="529"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>

@@ -27,6 +27,22 @@ from .widgets import CheckedPanel, Form, PickObserver, number_box, wrapped_label
 
 __all__ = ["TaskBodyDriver"]
 
+#: the field label of each parameter stem (``PARAMETER_STEMS``), before its unit
+_STEM_LABELS = {
+    "Value": QT_TRANSLATE_NOOP("SimPhant", "Value"),
+    "EndValue": QT_TRANSLATE_NOOP("SimPhant", "End value"),
+    "Amplitude": QT_TRANSLATE_NOOP("SimPhant", "Amplitude"),
+    "Rate": QT_TRANSLATE_NOOP("SimPhant", "Rate"),
+    "StartTime": QT_TRANSLATE_NOOP("SimPhant", "Start time"),
+    "EndTime": QT_TRANSLATE_NOOP("SimPhant", "End time"),
+    "Frequency": QT_TRANSLATE_NOOP("SimPhant", "Frequency"),
+    "Phase": QT_TRANSLATE_NOOP("SimPhant", "Phase"),
+    "Expression": QT_TRANSLATE_NOOP("SimPhant", "Expression"),
+}
+#: the button of each pick property
+_PICK_LABELS = {"Reference": QT_TRANSLATE_NOOP("SimPhant", "Pick the body's element"),
+                "Axis": QT_TRANSLATE_NOOP("SimPhant", "Pick the axis")}
+
 
 def _param_of(stem):
     """A function parameter stored in property ``stem`` (for its unit)."""
@@ -56,7 +72,8 @@ class TaskBodyDriver(CheckedPanel):
         for i, pick in enumerate(self.picks):
             ref = reference_of(getattr(obj, pick.prop))
             self.refs[pick.prop] = (ref[0], [ref[1]]) if ref is not None and ref[1] else None
-            button = QtGui.QRadioButton(translate("SimPhant", "Pick %s") % pick.prop)
+            button = QtGui.QRadioButton(translate("SimPhant", _PICK_LABELS.get(pick.prop,
+                                                                              pick.prop)))
             button.setToolTip(translate("SimPhant", pick.doc))
             button.setChecked(i == 0)
             self.pick_buttons.addButton(button, i)
@@ -80,11 +97,12 @@ class TaskBodyDriver(CheckedPanel):
                 if unit == "text":
                     box = QtGui.QLineEdit(str(getattr(obj, prop)))
                     box.textChanged.connect(self.check)
-                    label = translate("SimPhant", "%s in t [s], SI") % stem
+                    label = translate("SimPhant", "%s in t [s], SI") % translate(
+                        "SimPhant", _STEM_LABELS[stem])
                 else:
                     box = number_box(float(getattr(obj, prop)))
                     box.valueChanged.connect(self.check)
-                    label = "%s [%s]" % (stem, unit)
+                    label = "%s [%s]" % (translate("SimPhant", _STEM_LABELS[stem]), unit)
                 self.fields[prop] = box
                 f.row(label, box)
         self._show_picks()

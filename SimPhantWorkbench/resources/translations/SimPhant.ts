@@ -955,7 +955,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="39"/>
+        <location filename="task_body_driver.py" line="40"/>
         <source>Expression</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1245,6 +1245,51 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_load.py" line="32"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="33"/>
+        <source>End value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="34"/>
+        <source>Amplitude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="35"/>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="42"/>
+        <source>Start time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="38"/>
+        <source>Frequency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="45"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="43"/>
+        <source>Pick the body&apos;s element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="47"/>
+        <source>Pick the axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_driver.py" line="56"/>
         <source>SimPhant driver</source>
         <translation type="unfinished"></translation>
@@ -1260,22 +1305,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="50"/>
+        <location filename="task_body_driver.py" line="66"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="51"/>
+        <location filename="task_body_driver.py" line="67"/>
         <source>Picked in the 3D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="59"/>
-        <source>Pick %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_body_driver.py" line="68"/>
+        <location filename="task_body_driver.py" line="85"/>
         <source>Motion %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1290,7 +1330,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_body_driver.py" line="83"/>
+        <location filename="task_body_driver.py" line="100"/>
         <source>%s in t [s], SI</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1322,11 +1362,6 @@
     <message>
         <location filename="task_coupler.py" line="57"/>
         <source>Joint %d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_load.py" line="32"/>
-        <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1390,18 +1425,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="42"/>
-        <source>Start time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="44"/>
         <source>Frequency [Hz]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="45"/>
-        <source>Phase</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2387,186 +2412,206 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="65"/>
-        <source>explicit Euler, fixed step</source>
+        <source>the driven point: a vertex, or the centre of an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>the vector of the body whose angle is driven: an edge or face of the body, projected onto the plane normal to the axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>the axis of the angle: an edge or face of Body1, or of a fixed body when Body1 is empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>the vector of the body that is pointed: an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>CoG position</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>CoG velocity</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>CoG acceleration</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>angular velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>angular acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>point position</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>point velocity</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>reaction force</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>reaction torque</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>joint angle</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>joint angle rate</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint angle acceleration</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint slide</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>joint slide rate</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint slide acceleration</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>force element force / moment</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>force element power</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>driver power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>energy</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>constraint violation</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>world axes</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>body axes</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>joint frame (body 1)</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="102"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="103"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="104"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="105"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>

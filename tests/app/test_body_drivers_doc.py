@@ -230,6 +230,24 @@ def test_saved_and_reopened(docs, tmp_path):
                                [CORNER[0] * 1e-3 - 0.03, -0.03 * 2 * math.pi], atol=1e-12)
 
 
+def test_a_picked_element_that_changed_is_named_with_the_driver(doc):
+    """The picks keep their signatures (in the part's own coordinates): moving the whole part
+    is fine, but a model edit that moves the picked vertex within the part stops the run
+    naming the driver and its reference."""
+    study, base, body, twin = _scene(doc)
+    study.EndTime, study.OutputInterval = 0.05, 0.05
+    drv = _circle_driver(study, body, twin)
+    assert "Reference" in dict(drv.ReferenceSignatures)
+    twin.Placement.Base = vec(0.0, 0.0, 50.0)          # the part moves: the pick follows
+    doc.recompute()
+    conversion.convert(study)
+    for cube in (doc.getObject("CubeA"), doc.getObject("CubeB")):     # an edit of the part
+        cube.Placement.Base = cube.Placement.Base + vec(3.0, 0.0, 0.0)
+    doc.recompute()
+    with pytest.raises(ModelError, match=r"Driver 'Circle': Reference 'Twin\.Vertex\d+' was"):
+        runner.run_study(study)
+
+
 def test_undo_and_redo_of_a_new_body_driver(doc):
     doc.UndoMode = 1
     study, base, body, twin = _scene(doc)

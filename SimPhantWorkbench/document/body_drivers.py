@@ -145,7 +145,6 @@ def body_driver_data(obj, bodies=None):
     moving), each picked element lies on the body it belongs to and gives what the kind
     needs, its motions are valid. Returns ``BodyDriverData``; ``ModelError`` naming the
     driver otherwise."""
-    from ..solver.drivers import driver_spec
     what = object_label(obj)
     kind = str(obj.DriverType)
     try:
@@ -179,9 +178,7 @@ def body_driver_data(obj, bodies=None):
                              "or circular edge or a face" % (what, pick.prop, rf.label, rf.kind,
                                                               pick.doc))
         frames[pick.prop] = rf
-    motions = body_driver_motions(obj, what)
-    driver_spec(kind)
-    return BodyDriverData(obj, kind, body, body1, frames, motions)
+    return BodyDriverData(obj, kind, body, body1, frames, body_driver_motions(obj, what))
 
 
 def _point(rf):

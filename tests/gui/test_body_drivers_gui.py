@@ -99,6 +99,19 @@ SCRIPT = ARM_ON_PIN + textwrap.dedent('''
         doc.redo()
         res["after_redo"] = [(o.Label, o.Function, o.Rate) for o in study.Group
                              if is_type(o, "SimPhant::BodyDriver")]
+        # a point driver from a selected vertex of the arm, accepted as it opens (it holds)
+        far = [i for i, v in enumerate(arm.Shape.Vertexes, 1)
+               if (v.Point - FreeCAD.Vector(200, 0, 0)).Length < 1e-9][0]
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(doc.Name, arm.Name, "Vertex%d" % far)
+        pump()
+        FreeCADGui.runCommand("SimPhant_Driver_point")
+        pump()
+        panel = PropertyPanel.current
+        res["point"] = [type(panel).__name__, panel.status.text(), panel.accept()]
+        res["points"] = [(o.DriverType, o.Reference[1][0] == "Vertex%d" % far)
+                         for o in study.Group if is_type(o, "SimPhant::BodyDriver")
+                         and o.DriverType == "point"]
     except Exception:
         res["error"] = traceback.format_exc()
     finally:
@@ -133,3 +146,5 @@ def test_angle_driver_through_the_command_and_the_selection(tmp_path):
     assert max(abs(e) for e in res["effort"]) > 0.1        # holds the arm against gravity
     assert res["undo_steps"] == 1
     assert res["after_undo"] == [] and res["after_redo"] == [["Driver", "ramp", 90.0]]
+    assert res["point"] == ["TaskBodyDriver", "OK", True]
+    assert res["points"] == [["point", True]]

@@ -32,7 +32,7 @@ from .solver import JOINT_TYPES, ModelError
 __all__ = ["make_study", "make_body", "make_joint", "make_force", "make_torque", "make_result",
            "make_parameter_study", "make_force_element", "make_spring", "make_damper",
            "make_contractile_force", "make_joint_spring", "make_joint_actuator", "make_driver",
-           "make_coupler"]
+           "make_body_driver", "make_coupler"]
 
 
 def _vector(value, unit, what):
@@ -544,6 +544,53 @@ def make_driver(study, joint, driver_type=None, function="ramp", name=None, labe
         driver_data(obj)                 # validates the joint, its DOF and the motion
 
     return _create(study, "Add SimPhant driver", name or "Driver", "SimPhant::Driver",
+                   label or name, fill)
+
+
+def make_body_driver(study, driver_type, body, reference, axis=None, body1=None, name=None,
+                     label=None, **values):
+    """Add a body driver (``document.body_drivers``): ``driver_type`` "point" (the point
+    ``reference`` of ``body`` moves by a displacement x(t), y(t), z(t) [mm] from its start,
+    world axes), "angle" (the angle [deg] of ``reference``'s vector of ``body`` about
+    ``axis``, an element of ``body1`` or of a fixed body, from its start) or "direction"
+    (``reference``'s vector of ``body`` along a direction x(t), y(t), z(t), world axes or
+    ``body1``'s; without ``values``, constant: the one it has at the start).
+
+    ``body`` and ``body1`` are Body objects or their shape objects; ``reference`` and
+    ``axis`` ``(obj, "Edge3")``. ``values`` set the driver's properties, per motion
+    (suffix X, Y, Z of a point or direction, none of an angle): ``Function`` (a
+    ``FUNCTION_TYPES`` name, default constant), ``Value``, ``EndValue``, ``Amplitude``
+    [mm, deg or 1], ``Rate`` [mm/s, deg/s or 1/s], ``StartTime``, ``EndTime`` [s],
+    ``Frequency`` [Hz], ``Phase`` [deg], ``Expression`` (SI, in t).
+
+    Example: a point on a circle of 50 mm at 1 Hz: ``make_body_driver(study, "point", puck,
+    (doc.Puck, "Vertex1"), FunctionX="harmonic", AmplitudeX=50, PhaseX=90, ValueX=-50,
+    FunctionY="harmonic", AmplitudeY=50)``.
+    """
+    from .document.body_drivers import BODY_DRIVER, body_driver_data, default_values
+    from .solver.drivers import body_driver_kinds
+    require_study(study)
+    what = "Driver %s" % (repr(label or name) if (label or name) else "(%s)" % driver_type)
+    if driver_type not in body_driver_kinds():
+        raise ModelError("%s: unknown body driver type %r; valid types: %s"
+                         % (what, driver_type, ", ".join(body_driver_kinds())))
+    bodies = [_load_body(study, b, what) if b is not None else None for b in (body, body1)]
+    refs = [_reference(r, "%s %s" % (what, p), study.Document) if r is not None else None
+            for r, p in ((reference, "Reference"), (axis, "Axis"))]
+    known = {s.name for s in proxy_class(BODY_DRIVER).PROPERTIES} - {
+        "DriverType", "Body", "Body1", "Reference", "Axis", "ReferenceSignatures"}
+    _check_known(values, sorted(known), what)
+
+    def fill(obj):
+        obj.DriverType = driver_type
+        obj.Body, obj.Body1 = bodies
+        for prop, ref in zip(("Reference", "Axis"), refs):
+            if ref is not None:
+                setattr(obj, prop, ref)
+        _set_values(obj, values or default_values(obj), what)
+        body_driver_data(obj)            # validates the bodies, the picks and the motions
+
+    return _create(study, "Add SimPhant driver", name or "Driver", BODY_DRIVER,
                    label or name, fill)
 
 

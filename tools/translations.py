@@ -60,6 +60,8 @@ def registry_texts():
         for spec in specs.values():
             texts += [spec.label, spec.doc]
     texts += [f.label for f in FUNCTION_TYPES.values()]
+    from SimPhantWorkbench.document.body_drivers import BODY_DRIVER_FORMS
+    texts += [p.doc for form in BODY_DRIVER_FORMS.values() for p in form.picks]
     texts += [m.doc for m in METHODS.values()]
     texts += [q.label for q in QUANTITIES.values()]
     texts += list(FRAME_LABELS.values())

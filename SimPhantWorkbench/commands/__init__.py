@@ -2,8 +2,8 @@
 
 One module per role: ``cmd_model`` (study, bodies, loads, Assembly import),
 ``cmd_joints`` (one command per registry joint kind, generated), ``cmd_forces``
-(one per force-element kind, generated), ``cmd_drivers`` (one per registry driver kind,
-generated), ``cmd_couplers`` (one per registry coupler kind, generated),
+(one per force-element kind, generated), ``cmd_drivers`` (one per registry joint driver kind,
+generated), ``cmd_body_drivers`` (one per body driver kind, generated), ``cmd_couplers`` (one per registry coupler kind, generated),
 ``cmd_run``
 (check, accept current elements, solve, playback, reset), ``results_commands`` (plots, the 3-D viewer, the
 interference check, exports), ``cmd_fem`` (Loads to FEM), ``cmd_view`` (picking aids: markers selectable or shown, hide
@@ -14,8 +14,9 @@ from ..gui.translation import QT_TRANSLATE_NOOP
 
 
 def _driver_kinds():
-    from ..solver.drivers import joint_driver_kinds
-    return joint_driver_kinds()
+    """Joint driver kinds, then body driver kinds (``cmd_drivers``, ``cmd_body_drivers``)."""
+    from ..solver.drivers import body_driver_kinds, joint_driver_kinds
+    return joint_driver_kinds() + body_driver_kinds()
 
 
 def _coupler_kinds():
@@ -49,11 +50,12 @@ _registered = []
 
 def all_commands():
     """Every command object, by name (joint commands generated from the registry)."""
-    from . import (cmd_couplers, cmd_drivers, cmd_fem, cmd_forces, cmd_joints, cmd_model,
-                   cmd_run, cmd_sweep, cmd_view, results_commands)
+    from . import (cmd_body_drivers, cmd_couplers, cmd_drivers, cmd_fem, cmd_forces,
+                   cmd_joints, cmd_model, cmd_run, cmd_sweep, cmd_view, results_commands)
     cmds = list(cmd_model.COMMANDS) + cmd_joints.commands() + cmd_forces.commands() \
-        + cmd_drivers.commands() + cmd_couplers.commands() + list(cmd_run.COMMANDS) \
-        + list(cmd_sweep.COMMANDS) + list(cmd_fem.COMMANDS) + list(cmd_view.COMMANDS)
+        + cmd_drivers.commands() + cmd_body_drivers.commands() + cmd_couplers.commands() \
+        + list(cmd_run.COMMANDS) + list(cmd_sweep.COMMANDS) + list(cmd_fem.COMMANDS) \
+        + list(cmd_view.COMMANDS)
     named = {c.name: c for c in cmds}
     named.update(results_commands.COMMANDS)
     return named

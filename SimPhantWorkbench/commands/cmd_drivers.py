@@ -1,5 +1,5 @@
 """One command per joint driver kind, generated from the solver registry ``DRIVER_TYPES``
-(``joint_driver_kinds``; point drivers are scripting only).
+(``joint_driver_kinds``; the body drivers have theirs in ``cmd_body_drivers``).
 
 ``SimPhant_Driver_<kind>`` adds a driver of that kind (a motor at constant speed, an
 actuator at constant velocity, both 0 until edited) to the joint selected in the tree

@@ -10,7 +10,8 @@ from ..solver import ModelError
 __all__ = ["STUDY", "proxy_type", "is_type", "is_simphant", "transaction", "enum_values",
            "enumeration_problems", "require_study", "studies", "find_study", "study_members",
            "study_bodies", "study_joints", "study_drivers", "study_couplers", "study_loads",
-           "study_elements", "study_result", "has_result", "object_label", "find_object"]
+           "study_elements", "study_result", "has_result", "object_label", "find_object",
+           "DRIVERS"]
 
 #: proxy ``Type`` of a study (the container of a motion study)
 STUDY = "SimPhant::Study"
@@ -35,7 +36,8 @@ def is_simphant(obj):
 #: the words that name a SimPhant object's kind in messages ("Body 'Crank'")
 _KIND_WORDS = (("SimPhant::Body", "Body"), ("SimPhant::Joint", "Joint"),
                ("SimPhant::Force", "Force"), ("SimPhant::Torque", "Torque"),
-               ("SimPhant::Driver", "Driver"), ("SimPhant::ForceElement", "Force element"),
+               ("SimPhant::Driver", "Driver"), ("SimPhant::BodyDriver", "Driver"),
+               ("SimPhant::ForceElement", "Force element"),
                (STUDY, "Study"), ("SimPhant::Result", "Result"),
                ("SimPhant::ParameterStudy", "Parameter study"))
 
@@ -200,8 +202,13 @@ def study_joints(study):
     return study_members(study, "SimPhant::Joint")
 
 
+#: the proxy Types of drivers: of a joint, of a body (``body_drivers``)
+DRIVERS = ("SimPhant::Driver", "SimPhant::BodyDriver")
+
+
 def study_drivers(study):
-    return study_members(study, "SimPhant::Driver")
+    """The study's drivers, joint and body drivers, in study order."""
+    return [o for o in study.Group if proxy_type(o) in DRIVERS]
 
 
 def study_couplers(study):

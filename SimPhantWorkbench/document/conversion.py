@@ -15,9 +15,10 @@ import numpy as np
 
 from ..solver import Model, ModelError
 from ..solver.blas import one_thread
-from .base import (enumeration_problems, object_label, study_bodies, study_couplers,
+from .base import (enumeration_problems, is_type, object_label, study_bodies, study_couplers,
                    study_drivers, study_elements, study_joints, study_loads)
 from .bodies import body_data
+from .body_drivers import BODY_DRIVER, add_body_driver
 from .couplers import add_coupler
 from .elements import add_driver, add_force_element, add_load
 from .joints import joint_data
@@ -187,7 +188,8 @@ def convert(study):
     dnames = _unique_names(drivers)
     conv.driver_map = {}
     for d in drivers:
-        conv.driver_map[d.Name] = add_driver(conv, d, joints, dnames[d.Name])
+        conv.driver_map[d.Name] = add_body_driver(conv, d, bodies, dnames[d.Name]) \
+            if is_type(d, BODY_DRIVER) else add_driver(conv, d, joints, dnames[d.Name])
     couplers = study_couplers(study)
     cnames = _unique_names(couplers)
     for c in couplers:

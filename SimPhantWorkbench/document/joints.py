@@ -20,7 +20,7 @@ from .references import reference_frame
 from .signatures import verify_reference
 from .units import frame_to_placement, global_placement, placement_to_frame, quantity_si
 
-__all__ = ["reference_of", "JointData", "joint_data", "frame_source", "joint_local_frames",
+__all__ = ["reference_of", "picked_frame", "JointData", "joint_data", "frame_source", "joint_local_frames",
            "update_joint_properties"]
 
 _PARALLEL_TOL = 1e-6     # 1 - |cos| below which two axes count as parallel
@@ -56,7 +56,10 @@ def _side_reference(joint, which, bodies, empty_hint):
     return what, body, obj, sub
 
 
-def _reference_frame(joint, which, bodies):
+def picked_frame(joint, which, bodies):
+    """``(body, RefFrame)`` of the element picked in ``joint``'s reference property
+    ``which`` (any object with picked references: joints, body drivers), checked against
+    its signature; ``ModelError`` naming the object and the property."""
     what, body, obj, sub = _side_reference(joint, which, bodies,
                                            "pick a vertex, edge or face of a body")
     if not sub:
@@ -175,8 +178,8 @@ def _reference_frames(joint, kind, spec, bodies):
 
     Returns ``(body1, body2, frame1, frame2, has_axis)``; see ``joint_data``.
     """
-    body1, rf1 = _reference_frame(joint, "Reference1", bodies)
-    body2, rf2 = _reference_frame(joint, "Reference2", bodies)
+    body1, rf1 = picked_frame(joint, "Reference1", bodies)
+    body2, rf2 = picked_frame(joint, "Reference2", bodies)
     _check_joint_bodies(joint, body1, body2, rf1.label, rf2.label)
     p1, p2 = np.array(rf1.point, dtype=float), np.array(rf2.point, dtype=float)
     a1 = None if rf1.axis is None else np.array(rf1.axis, dtype=float)

@@ -49,6 +49,8 @@ OBJECT_TYPES = {t.type: t for t in (
                "view_force_element", "VPForceElement", "Spring.svg"),
     ObjectType("SimPhant::Driver", _FEATURE, "driver", "Driver", "view_driver", "VPDriver",
                "Driver_Rotation.svg"),
+    ObjectType("SimPhant::BodyDriver", _FEATURE, "body_driver", "BodyDriver", "view_driver",
+               "VPDriver", "Driver_Point.svg"),
     ObjectType("SimPhant::Coupler", _FEATURE, "coupler", "Coupler", "view_coupler", "VPCoupler",
                "Coupler_Gear.svg"),
 )}

@@ -35,7 +35,8 @@ from .joints import PRIM_ANGLE, PRIM_DIR, PRIM_DOT2, PRIM_POINT, X, Y, Z
 __all__ = ["DriverSpec", "DRIVER_TYPES", "driver_spec", "driver_kinds", "FunctionSpec",
            "FUNCTION_TYPES", "function_spec", "MotionFunction", "Driver", "make_motion",
            "check_driver_joint", "drivable_kinds", "joint_driver_kinds",
-           "split_trajectory", "DriverRow", "DirectionMotion", "direction_series"]
+           "split_trajectory", "DriverRow", "body_driver_kinds", "ShiftedMotion",
+           "DirectionMotion", "direction_series"]
 
 DriverSpec = namedtuple("DriverSpec", [
     "name",         # persisted identifier (stored in documents: never rename)
@@ -54,7 +55,9 @@ DriverSpec = namedtuple("DriverSpec", [
                     # (f, f', f'') each); a driver has one slot per motion
     "series",       # None (effort = -lambda per row), or f(system, i, t, Y, lam) ->
                     # (effort, power) arrays (n, number of motions) of driver i
-], defaults=(None, None))
+    "components",   # names of its prescribed functions when it has several ("x", "y",
+                    # "z": a trajectory, a direction), None: one
+], defaults=(None, None, None))
 
 DRIVER_ROTATION = "rotation"
 DRIVER_TRANSLATION = "translation"
@@ -77,7 +80,7 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
                ((PRIM_POINT, X, 0), (PRIM_POINT, Y, 0), (PRIM_POINT, Z, 0)), TARGET_BODY, (),
                "m", "m/s", "force", "N",
                "Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) "
-               "(world axes)", "Driver_Point.svg"),
+               "(world axes)", "Driver_Point.svg", components=("x", "y", "z")),
     DriverSpec(DRIVER_ANGLE, "Angle driver", ((PRIM_ANGLE, 0, 0),), TARGET_BODY, (),
                "rad", "rad/s", "torque", "N m",
                "Prescribes the angle from a vector of body 1 to a vector of body 2 about an "
@@ -89,7 +92,8 @@ DRIVER_TYPES = OrderedDict((s.name, s) for s in [
                TARGET_BODY, (), "1", "1/s", "torque", "N m",
                "Points a vector of a body along a prescribed direction u(t) (world axes or "
                "those of a second body)", "Driver_Direction.svg",
-               slots=(0, 0), series=lambda *a: direction_series(*a)),
+               slots=(0, 0), series=lambda *a: direction_series(*a),
+               components=("x", "y", "z")),
 ])
 
 
@@ -100,6 +104,11 @@ def driver_kinds():
 def joint_driver_kinds():
     """The driver kinds that act on a joint (what documents and GUI commands offer)."""
     return [k for k, s in DRIVER_TYPES.items() if s.target == TARGET_JOINT]
+
+
+def body_driver_kinds():
+    """The driver kinds that act on bodies (point, angle, direction: a block of their own)."""
+    return [k for k, s in DRIVER_TYPES.items() if s.target == TARGET_BODY]
 
 
 def driver_spec(kind):
@@ -325,6 +334,32 @@ class MotionFunction:
         return "MotionFunction(%r, %s)" % (self.kind, dict(self.params))
 
 
+class ShiftedMotion:
+    """A motion plus a constant: ``offset + f(t)`` (the derivatives those of ``f``); a point
+    trajectory given as the displacement from the point's start."""
+
+    def __init__(self, motion, offset):
+        self.motion = motion
+        self.offset = float(offset)
+        self.kind = motion.kind
+        self.what = motion.what
+
+    def values(self, times):
+        out = np.array(self.motion.values(times), dtype=float)
+        out[:, 0] += self.offset
+        return out
+
+    def value_at(self, t):
+        return self.values([t])[0]
+
+    def describe(self):
+        inner = self.motion.describe()
+        return None if inner is None else ["shifted", self.offset.hex()] + inner
+
+    def __repr__(self):
+        return "ShiftedMotion(%r, %r)" % (self.motion, self.offset)
+
+
 def _rebuild_motion(kind, what, params):
     return MotionFunction(kind, what=what, **params)
 
@@ -369,7 +404,7 @@ def make_motion(position, velocity=None, acceleration=None, what="driver"):
     """A ``MotionFunction`` from ``add_driver``'s arguments: a number (constant), a
     ``MotionFunction``, an expression text, or a callable (with optional callables for
     its derivatives)."""
-    if isinstance(position, MotionFunction):
+    if isinstance(position, (MotionFunction, ShiftedMotion)):
         if velocity is not None or acceleration is not None:
             raise ModelError("%s: velocity=/acceleration= only go with a callable position" % what)
         return position

@@ -43,7 +43,7 @@ from hashlib import sha256
 
 from ..document.bodies import body_of_object, density_warning
 from ..document.massprops import solid_property_cache
-from ..document.base import is_type, require_study, study_bodies
+from ..document.base import DRIVERS, is_type, proxy_type, require_study, study_bodies
 from ..fem.metric import is_document_metric
 from ..document.signatures import check_references, unchecked
 from ..run import prepare, recompute_touched, result_size, study_error
@@ -73,10 +73,10 @@ WORKER_TIMEOUT = 60.0
 #: bytes the kept time series of all variants may take in this process
 MAX_SERIES_BYTES = 2 * 10 ** 9
 
-_KINDS = {"joint": ("SimPhant::Joint", "a SimPhant joint", "a joint"),
-          "element": ("SimPhant::ForceElement", "a SimPhant force element",
+_KINDS = {"joint": (("SimPhant::Joint",), "a SimPhant joint", "a joint"),
+          "element": (("SimPhant::ForceElement",), "a SimPhant force element",
                       "a spring, damper or actuator"),
-          "driver": ("SimPhant::Driver", "a SimPhant driver", "a driver")}
+          "driver": (DRIVERS, "a SimPhant driver", "a driver")}
 
 
 def _signal_objects(study, named):
@@ -89,8 +89,8 @@ def _signal_objects(study, named):
                 continue
             obj = find_object(study.Document, sig.target, what)
             if sig.kind in _KINDS:
-                type_id, noun, needs = _KINDS[sig.kind]
-                if not is_type(obj, type_id):
+                type_ids, noun, needs = _KINDS[sig.kind]
+                if proxy_type(obj) not in type_ids:
                     raise ModelError("%s: '%s' is not %s (%s needs %s)"
                                      % (what, obj.Label, noun, sig.quantity, needs))
             else:

@@ -15,7 +15,7 @@ import json
 
 from PySide import QtGui
 
-from ..document.base import is_type, study_bodies
+from ..document.base import DRIVERS, is_type, study_bodies
 from ..gui.common import icon_path
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from ..output.quantities import format_time, parse_time
@@ -133,8 +133,7 @@ class SpecForm:
         self.targets = numeric_targets(self.study)
         self.objects = [o.Name for o in self.study.Group
                         if any(is_type(o, t) for t in ("SimPhant::Body", "SimPhant::Joint",
-                                                       "SimPhant::ForceElement",
-                                                       "SimPhant::Driver"))]
+                                                       "SimPhant::ForceElement") + DRIVERS)]
         lay.addWidget(self._design_fields())
         lay.addWidget(wrapped_label(translate("SimPhant", "Design variables (values in the "
                                               "property's unit, as the property editor shows "

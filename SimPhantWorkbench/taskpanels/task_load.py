@@ -5,9 +5,8 @@ The function text is validated live with ``document.elements.parse_time_function
 The point of a force is the CoG or a vertex, edge or face of the body picked in
 the 3D view while the panel is open.
 """
-import FreeCAD
 import FreeCADGui
-from PySide import QtCore, QtGui
+from PySide import QtGui
 
 from ..document import picking
 from ..gui.common import UNRESOLVED, icon_path, obj_expr
@@ -15,19 +14,9 @@ from ..document.elements import parse_time_function
 from ..document.joints import reference_of
 from ..document.base import is_type
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
-from .widgets import Form, PropertyPanel, quantity_value, wrapped_label
+from .widgets import Form, PickObserver, PropertyPanel, quantity_value, wrapped_label
 
 __all__ = ["TaskLoad"]
-
-
-class _PointObserver:
-    def __init__(self, panel):
-        self.panel = panel
-
-    def addSelection(self, doc, obj_name, sub, pnt):
-        obj = FreeCAD.getDocument(doc).getObject(obj_name)
-        if obj is not None and sub:
-            QtCore.QTimer.singleShot(0, lambda: self.panel.pick_point(obj, sub))
 
 
 class TaskLoad(PropertyPanel):
@@ -72,7 +61,7 @@ class TaskLoad(PropertyPanel):
             cog = QtGui.QPushButton(translate("SimPhant", "Use the centre of gravity"))
             cog.clicked.connect(self.use_cog)
             f.row("", cog)
-            self.observer = _PointObserver(self)
+            self.observer = PickObserver(self.pick_point)
             FreeCADGui.Selection.clearSelection()
             FreeCADGui.Selection.addObserver(self.observer, UNRESOLVED)
             self._show_point()

@@ -439,6 +439,21 @@ class Form:
         fit_side_pane(self.widget)
 
 
+class PickObserver:
+    """Selection observer of a panel that takes picks in the 3D view: each element clicked
+    (top-level object and path, as ``UNRESOLVED`` reports it) goes to ``callback(obj,
+    subname)`` once the selection has settled."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    def addSelection(self, doc, obj_name, sub, pnt):
+        import FreeCAD
+        obj = FreeCAD.getDocument(doc).getObject(obj_name)
+        if obj is not None and sub:
+            QtCore.QTimer.singleShot(0, lambda: self.callback(obj, sub))
+
+
 class PropertyPanel:
     """Task panel that writes properties only on OK, in one transaction (Cancel: no change).
     On an object a command has just added (``gui.common.claim_new``), OK writes into that

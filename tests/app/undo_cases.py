@@ -325,6 +325,9 @@ def _factory_cases():
         "make_joint_actuator": (pendulum_model, lambda m: f.make_joint_actuator(m["study"], m["joint"],
                                                                         "0.1*sin(t)")),
         "make_driver": (pendulum_model, lambda m: f.make_driver(m["study"], m["joint"], Speed=60)),
+        "make_body_driver": (pendulum_model, lambda m: f.make_body_driver(
+            m["study"], "point", m["rod"], _vertex(m["rod"], rod_bottom), FunctionZ="ramp",
+            RateZ=10.0)),
         "make_coupler": (open_copy("gear_train.FCStd", EXAMPLES), _second_gear_pair),
     }
 

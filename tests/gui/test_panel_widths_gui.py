@@ -103,6 +103,7 @@ SCRIPT = textwrap.dedent('''
         factory.make_force_element(study, "joint_stop", joint=joints[0], lower=-30, upper=30,
                                    stiffness=1e3)
         factory.make_coupler(study, joints[0], joints[1], "gear")
+        factory.make_body_driver(study, "point", bodies[0], a)
         pstudy = factory.make_parameter_study(study, {
             "design": "grid", "variables": [{"target": "%s.Density" % bodies[0].Name,
                                              "name": "density", "values": [1000, 2000]}],

@@ -516,3 +516,26 @@ def test_kinematic_analysis_stops_where_the_position_equations_have_no_solution(
     assert r is not None and 0.5 * t_hit < r.t[-1] <= t_hit + 1e-9
     np.testing.assert_allclose(r.position(slider)[:, 0], x0 + 0.05 * r.t, atol=1e-9)
     assert d.name in r.driver_names
+
+
+def test_shifted_motion_adds_its_offset_and_keeps_the_derivatives():
+    """``ShiftedMotion`` (a point trajectory as a displacement from the start): the value
+    is offset + f, its first and second derivatives match central differences of the
+    value; it pickles, describes itself apart from the unshifted motion, and a point
+    driver takes it as a component."""
+    import pickle
+    from SimPhantWorkbench.solver.drivers import ShiftedMotion
+    base = MotionFunction("harmonic", amplitude=0.05, frequency=1.3, phase=0.4, offset=-0.02)
+    m = ShiftedMotion(base, 0.7)
+    t = np.array([0.1, 0.55, 1.2])
+    f, h = m.values(t), 1e-4
+    np.testing.assert_allclose(f[:, 0], base.values(t)[:, 0] + 0.7, rtol=0, atol=1e-15)
+    fp, fm = m.values(t + h)[:, 0], m.values(t - h)[:, 0]
+    np.testing.assert_allclose(f[:, 1], (fp - fm) / (2 * h), atol=1e-8)
+    np.testing.assert_allclose(f[:, 2], (fp - 2 * f[:, 0] + fm) / h ** 2, atol=1e-5)
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(m)).values(t), f)
+    assert m.describe() != base.describe() and m.kind == "harmonic"
+    model = Model(gravity=(0.0, 0.0, 0.0))
+    b = model.add_body("b", mass=1.0, inertia=(0.1, 0.1, 0.1), position=(0.7, 0.0, 0.0))
+    d = model.add_point_driver(b, [m, 0.0, 0.0], name="p")
+    np.testing.assert_allclose(d.row_values(0, t), f)

@@ -8,6 +8,16 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="cmd_body_drivers.py" line="30"/>
+        <source>Select %d element(s) in the 3D view first: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_body_drivers.py" line="48"/>
+        <source>Select in the 3D view: %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="cmd_couplers.py" line="38"/>
         <source>Select the joints of the active study first (%s).</source>
         <translation type="unfinished"></translation>
@@ -600,7 +610,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="71"/>
+        <location filename="task_load.py" line="60"/>
         <source>Point</source>
         <translation type="unfinished"></translation>
     </message>
@@ -800,7 +810,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="219"/>
+        <location filename="parameter_study_spec.py" line="218"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
@@ -830,7 +840,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="379"/>
+        <location filename="parameter_study_spec.py" line="378"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -945,7 +955,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="39"/>
+        <location filename="task_body_driver.py" line="40"/>
         <source>Expression</source>
         <translation type="unfinished"></translation>
     </message>
@@ -965,87 +975,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="141"/>
+        <location filename="parameter_study_spec.py" line="140"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="145"/>
+        <location filename="parameter_study_spec.py" line="144"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="148"/>
+        <location filename="parameter_study_spec.py" line="147"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="152"/>
+        <location filename="parameter_study_spec.py" line="151"/>
         <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="228"/>
+        <location filename="parameter_study_spec.py" line="227"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="195"/>
+        <location filename="parameter_study_spec.py" line="194"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="196"/>
+        <location filename="parameter_study_spec.py" line="195"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="197"/>
+        <location filename="parameter_study_spec.py" line="196"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="248"/>
+        <location filename="parameter_study_spec.py" line="247"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="206"/>
+        <location filename="parameter_study_spec.py" line="205"/>
         <source>Optimiser</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="207"/>
+        <location filename="parameter_study_spec.py" line="206"/>
         <source>trials</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="208"/>
+        <location filename="parameter_study_spec.py" line="207"/>
         <source>in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="217"/>
+        <location filename="parameter_study_spec.py" line="216"/>
         <source>A second objective: the Pareto front of both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="218"/>
+        <location filename="parameter_study_spec.py" line="217"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="222"/>
+        <location filename="parameter_study_spec.py" line="221"/>
         <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="223"/>
+        <location filename="parameter_study_spec.py" line="222"/>
         <source>Constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="226"/>
+        <location filename="parameter_study_spec.py" line="225"/>
         <source>the study&apos;s (%s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1055,62 +1065,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="230"/>
+        <location filename="parameter_study_spec.py" line="229"/>
         <source>timeout per variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="246"/>
+        <location filename="parameter_study_spec.py" line="245"/>
         <source>tcp://host:8786</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="267"/>
+        <location filename="parameter_study_spec.py" line="266"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="250"/>
+        <location filename="parameter_study_spec.py" line="249"/>
         <source>Cache results in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="253"/>
+        <location filename="parameter_study_spec.py" line="252"/>
         <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="268"/>
+        <location filename="parameter_study_spec.py" line="267"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="306"/>
+        <location filename="parameter_study_spec.py" line="305"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="307"/>
+        <location filename="parameter_study_spec.py" line="306"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="384"/>
+        <location filename="parameter_study_spec.py" line="383"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="385"/>
+        <location filename="parameter_study_spec.py" line="384"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="477"/>
+        <location filename="parameter_study_spec.py" line="476"/>
         <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="492"/>
+        <location filename="parameter_study_spec.py" line="491"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1235,6 +1245,101 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_load.py" line="32"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="33"/>
+        <source>End value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="34"/>
+        <source>Amplitude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="35"/>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="42"/>
+        <source>Start time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="38"/>
+        <source>Frequency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="45"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="43"/>
+        <source>Pick the body&apos;s element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="47"/>
+        <source>Pick the axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="56"/>
+        <source>SimPhant driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="60"/>
+        <source>Driver &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="75"/>
+        <source>Driven</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="66"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="67"/>
+        <source>Picked in the 3D view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="85"/>
+        <source>Motion %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="76"/>
+        <source>Motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="82"/>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="100"/>
+        <source>%s in t [s], SI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="101"/>
+        <source>Refused: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_coupler.py" line="34"/>
         <source>SimPhant coupler</source>
         <translation type="unfinished"></translation>
@@ -1257,11 +1362,6 @@
     <message>
         <location filename="task_coupler.py" line="57"/>
         <source>Joint %d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_load.py" line="43"/>
-        <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1325,28 +1425,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="42"/>
-        <source>Start time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="44"/>
         <source>Frequency [Hz]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="45"/>
-        <source>Phase</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="56"/>
-        <source>SimPhant driver</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="60"/>
-        <source>Driver &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1357,21 +1437,6 @@
     <message>
         <location filename="task_driver.py" line="72"/>
         <source>%s (%s joints)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="75"/>
-        <source>Driven</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="76"/>
-        <source>Motion</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="82"/>
-        <source>Function</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1630,11 +1695,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="112"/>
-        <source>Refused: %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_joint.py" line="307"/>
         <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
         <translation type="unfinished"></translation>
@@ -1735,22 +1795,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="36"/>
+        <location filename="task_load.py" line="25"/>
         <source>SimPhant load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="40"/>
+        <location filename="task_load.py" line="29"/>
         <source>Torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="41"/>
+        <location filename="task_load.py" line="30"/>
         <source>Force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="44"/>
+        <location filename="task_load.py" line="33"/>
         <source>On body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1760,52 +1820,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="47"/>
+        <location filename="task_load.py" line="36"/>
         <source>Function of time t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="56"/>
+        <location filename="task_load.py" line="45"/>
         <source>e.g. 0, 0, 10*sin(2*pi*t)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="61"/>
+        <location filename="task_load.py" line="50"/>
         <source>World axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="62"/>
+        <location filename="task_load.py" line="51"/>
         <source>Body axes (turning with the body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="64"/>
+        <location filename="task_load.py" line="53"/>
         <source>Components in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="67"/>
+        <location filename="task_load.py" line="56"/>
         <source>Point of application</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="72"/>
+        <location filename="task_load.py" line="61"/>
         <source>Use the centre of gravity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="536"/>
+        <location filename="widgets.py" line="551"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="102"/>
+        <location filename="task_load.py" line="91"/>
         <source>the centre of gravity (pick a vertex, edge or face of the body in the 3D view to change it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="105"/>
+        <location filename="task_load.py" line="94"/>
         <source>%s.%s (pick another element to change it)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2056,12 +2116,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="450"/>
+        <location filename="widgets.py" line="465"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="514"/>
+        <location filename="widgets.py" line="529"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2352,186 +2412,206 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="65"/>
-        <source>explicit Euler, fixed step</source>
+        <source>the driven point: a vertex, or the centre of an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>the vector of the body whose angle is driven: an edge or face of the body, projected onto the plane normal to the axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>the axis of the angle: an edge or face of Body1, or of a fixed body when Body1 is empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>the vector of the body that is pointed: an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>CoG position</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>CoG velocity</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>CoG acceleration</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>angular velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>angular acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>point position</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>point velocity</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>reaction force</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>reaction torque</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>joint angle</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>joint angle rate</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint angle acceleration</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint slide</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>joint slide rate</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint slide acceleration</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>force element force / moment</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>force element power</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>driver power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>energy</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>constraint violation</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>world axes</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>body axes</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>joint frame (body 1)</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="102"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="103"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="104"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="105"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2890,27 +2970,27 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="29"/>
+        <location filename="__init__.py" line="30"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="30"/>
+        <location filename="__init__.py" line="31"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="35"/>
+        <location filename="__init__.py" line="36"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="38"/>
+        <location filename="__init__.py" line="39"/>
         <source>SimPhant results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="42"/>
+        <location filename="__init__.py" line="43"/>
         <source>SimPhant view</source>
         <translation type="unfinished"></translation>
     </message>

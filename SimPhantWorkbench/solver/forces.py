@@ -70,7 +70,8 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
-           "JOINT_DOFS", "apply_forces", "element_potential", "table_integral",
+           "JOINT_DOFS", "apply_forces", "impact_force", "add_wrench", "GEOM_CONTACT",
+           "check_bounds", "element_potential", "table_integral",
            "cumtrapz", "stop_force", "stop_events", "stop_penetrations", "restart_coordinates",
            "STOP_LAWS"]
 
@@ -79,6 +80,10 @@ TWO_PI = 2.0 * math.pi
 GEOM_POINTS = 0
 GEOM_JOINT_ROT = 1
 GEOM_JOINT_TRANS = 2
+#: a contact between two bodies' solids (``solver.contact``): no scalar coordinate; its
+#: ``frc_out`` row holds the largest penetration, the power over the normal force and
+#: the normal force
+GEOM_CONTACT = 3
 
 #: columns of ``SystemArrays.frc_par``: the linear law's, then the end stop's (``PAR_STOP``
 #: 1.0 marks a stop; lower and upper limit, -inf / +inf when absent; stiffness, exponent,
@@ -106,12 +111,12 @@ ParamSpec = namedtuple("ParamSpec", ["name", "unit", "default", "doc"])
 ForceSpec = namedtuple("ForceSpec", [
     "name",      # persisted identifier (stored in documents: never rename)
     "label",     # UI text
-    "attach",    # "points" (two body points) or "joint"
+    "attach",    # "points" (two body points), "joint" or "bodies" (two bodies' solids)
     "params",    # tuple of ParamSpec
     "doc",       # one-line description (tooltip)
     "icon",      # icon file name in resources/icons
     "law",       # "linear": f0 + u(t) - K - C; "stop": the end stop's own law (IMPACT,
-                 # or impulsive: ``solver.impacts``)
+                 # or impulsive: ``solver.impacts``); "contact": ``solver.contact``
 ], defaults=("linear",))
 
 _P = ParamSpec
@@ -155,6 +160,27 @@ FORCE_TYPES = OrderedDict((s.name, s) for s in [
         _P("rest_speed", "rate", 1e-3, "impulsive: impacts slower than this rest on the "
                                        "stop, held by its contact law"),
     ), "End stop (joint limit) on a joint's angle or slide", "JointStop.svg", "stop"),
+    ForceSpec("contact", "Contact", "bodies", (
+        _P("stiffness", "stiffness", 1e7, "k of the normal law k p^e (p: penetration)"),
+        _P("exponent", "value", 1.5, "e of the normal law k p^e (>= 1; 1.5: Hertz)"),
+        _P("damping", "damping", 0.0, "impact law: maximum damping c_max, reached at the "
+                                      "penetration d_max"),
+        _P("penetration", "length", 1e-4, "impact law: d_max, penetration at which the "
+                                          "damping is full"),
+        _P("law", "choice", "impact", "impact (Adams' IMPACT) or hunt_crossley "
+                                      "(k p^e (1 + 3 (1 - e_r) / (2 v0) p_dot))"),
+        _P("restitution", "value", 1.0, "hunt_crossley: coefficient of restitution e_r "
+                                        "of an impact at v0"),
+        _P("impact_speed", "rate", 1.0, "hunt_crossley: the impact speed v0 of e_r"),
+        _P("mu_static", "value", 0.0, "static friction coefficient (below the stiction "
+                                      "speed)"),
+        _P("mu_dynamic", "value", 0.0, "dynamic friction coefficient (above the friction "
+                                       "speed)"),
+        _P("stiction_speed", "rate", 1e-4, "sliding speed of full static friction"),
+        _P("friction_speed", "rate", 1e-3, "sliding speed from which the friction is "
+                                           "dynamic"),
+    ), "Contact (normal force and friction) between two bodies' convex solids",
+        "Contact.svg", "contact"),
 ])
 del _P
 
@@ -228,6 +254,10 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
     out = {p.name: params.get(p.name, p.default) for p in spec.params}
     if spec.law == "stop":
         _check_stop(out, what)
+    if spec.law == "contact":
+        from .contact import check_contact
+        check_contact(out, what)
+        return out
     for key in ("stiffness", "damping"):
         if key in out and spec.law != "stop":
             out[key] = _law(out[key], what, key)
@@ -274,6 +304,17 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
     return out
 
 
+def check_bounds(out, what, bounds):
+    """``out[key]`` (in place) a finite number above ``low`` (``strict``) or not below it,
+    for each ``(key, low, strict)`` of ``bounds``; ``ModelError`` naming ``what``."""
+    for key, low, strict in bounds:
+        v = _real(out[key], what, key)
+        if v < low or (strict and v == low):
+            raise ModelError("%s: %s must be %s %g, got %r"
+                             % (what, key, ">" if strict else ">=", low, v))
+        out[key] = v
+
+
 def _check_stop(out, what):
     """Normalise an end stop's parameters in ``out`` (in place)."""
     for key in ("lower", "upper"):
@@ -283,13 +324,8 @@ def _check_stop(out, what):
     if out["lower"] is not None and out["upper"] is not None and out["lower"] >= out["upper"]:
         raise ModelError("%s: lower limit %r must be below the upper limit %r"
                          % (what, out["lower"], out["upper"]))
-    for key, low, strict in (("stiffness", 0.0, True), ("exponent", 1.0, False),
-                             ("damping", 0.0, False), ("penetration", 0.0, True)):
-        v = _real(out[key], what, key)
-        if v < low or (strict and v == low):
-            raise ModelError("%s: %s must be %s %g, got %r"
-                             % (what, key, ">" if strict else ">=", low, v))
-        out[key] = v
+    check_bounds(out, what, (("stiffness", 0.0, True), ("exponent", 1.0, False),
+                             ("damping", 0.0, False), ("penetration", 0.0, True)))
     if out["law"] not in STOP_LAWS:
         raise ModelError("%s: law must be one of %s, got %r"
                          % (what, ", ".join(STOP_LAWS), out["law"]))
@@ -307,7 +343,7 @@ class ForceElement:
     """A force element of the model. Created by ``Model.add_spring`` & co."""
 
     def __init__(self, model, name, kind, params, body1=None, body2=None, points=None,
-                 joint=None):
+                 joint=None, shapes=None):
         self.model = model
         self.name = name
         self.kind = kind
@@ -316,6 +352,7 @@ class ForceElement:
         self.body2 = body2
         self.points = points      # (X1, X2) world at t0 (point elements)
         self.joint = joint
+        self.shapes = shapes      # (shape1, shape2) of a contact (``solver.contact``)
         self.index = None
 
     @property
@@ -324,6 +361,8 @@ class ForceElement:
 
     @property
     def geometry(self):
+        if self.spec.attach == "bodies":
+            return GEOM_CONTACT
         if self.spec.attach == "points":
             return GEOM_POINTS
         return GEOM_JOINT_ROT if self.params["dof"] == "rotation" else GEOM_JOINT_TRANS
@@ -352,7 +391,8 @@ class ForceElement:
         """(par row [k, c, x0, f0, fa, stop columns], stiffness table or None, damping table
         or None); x0 of the element must be set (``x0``)."""
         p = self.params
-        stop = self.spec.law == "stop"       # its own law (columns from PAR_STOP on)
+        stop = self.spec.law != "linear"     # its own law (columns from PAR_STOP on; a
+        #                                      contact's in ``SystemArrays.cnt_par``)
         k, ktab = (0.0, None) if stop else p.get("stiffness", (0.0, None))
         c, ctab = (0.0, None) if stop else p.get("damping", (0.0, None))
         f0 = p.get("preload", 0.0)
@@ -363,7 +403,7 @@ class ForceElement:
             fa = p["value"]
         row = np.zeros(NPAR)
         row[:PAR_STOP] = (k, c, self.x0, f0, fa)
-        if stop:
+        if self.spec.law == "stop":
             row[PAR_STOP:] = (1.0, -np.inf if p["lower"] is None else p["lower"],
                               np.inf if p["upper"] is None else p["upper"], p["stiffness"],
                               p["exponent"], p["damping"], p["penetration"])
@@ -381,9 +421,16 @@ class ForceElement:
             if not isinstance(fn, ScalarTimeFunction):
                 return None
             value = ["function", fn.text]
-        where = ([name(self.joint)] if self.joint is not None else
-                 [name(self.body1), name(self.body2), floats(self.points[0]),
-                  floats(self.points[1])])
+        if self.shapes is not None:
+            from .contact import contact_row
+            where = [name(self.body1), name(self.body2)] + [
+                [s.kind, floats(s.points.ravel()), floats(s.planes.ravel())]
+                for s in self.shapes] + [floats(contact_row(self.params))]
+        elif self.joint is not None:
+            where = [name(self.joint)]
+        else:
+            where = [name(self.body1), name(self.body2), floats(self.points[0]),
+                     floats(self.points[1])]
         out = [name(self), self.kind, self.geometry, where, floats(par),
                None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
                value]
@@ -465,19 +512,25 @@ def stop_force(par, x, xdot):
             pen = x - par[PAR_HI]
             rate = xdot
         if pen > 0.0:
-            d = par[PAR_SD]
-            step = 1.0
-            if pen < d:     # STEP(p, 0, 0, d, 1) = a^2 (3 - 2 a), a = p / d
-                a = pen / d
-                step = a * a * (3.0 - 2.0 * a)
-            push = par[PAR_SK] * pen ** par[PAR_SE] + step * par[PAR_SC] * rate
+            push = impact_force(pen, rate, par[PAR_SK], par[PAR_SE], par[PAR_SC], par[PAR_SD])
             if push > 0.0:
                 f += push if side == 0 else -push
     return f
 
 
 @njit(**_JIT)
-def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
+def impact_force(pen, rate, k, e, c, d):
+    """Adams' IMPACT law at the penetration ``pen > 0`` and its rate: ``k pen^e +
+    STEP(pen, 0, 0, d, c) rate`` (before the ``max(0, .)`` of its callers)."""
+    step = 1.0
+    if pen < d:     # STEP(p, 0, 0, d, 1) = a^2 (3 - 2 a), a = p / d
+        a = pen / d
+        step = a * a * (3.0 - 2.0 * a)
+    return k * pen ** e + step * c * rate
+
+
+@njit(**_JIT)
+def add_wrench(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
     """World force f at world offset s from body b's CoG plus a world torque t -> Q[b]
     (force world, torque in the body frame); ground (b = nb) takes nothing."""
     if b < S.nb:
@@ -501,6 +554,8 @@ def apply_forces(S, W):
     F = S.jnt_frame
     for i in range(S.frc_geom.shape[0]):
         geom = S.frc_geom[i]
+        if geom == GEOM_CONTACT:        # ``contact.apply_contacts``
+            continue
         k = S.frc_joint[i]
         if geom == GEOM_POINTS:
             bi = S.frc_slot[i, 0]
@@ -564,14 +619,14 @@ def apply_forces(S, W):
         else:
             f = element_force(S, W, i, x, xdot)
         if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
-            _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
-            _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
+            add_wrench(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
+            add_wrench(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
         else:                           # f e at P_j on body j; -f e on body i
-            _add(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
+            add_wrench(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
             if geom == GEOM_POINTS:     # at P_i
-                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
+                add_wrench(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
             else:                       # at the world point P_j, as a point of body i
-                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
+                add_wrench(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
                      0.0, 0.0, 0.0)
         W.frc_out[i, OUT_X] = x
         W.frc_out[i, OUT_XDOT] = xdot
@@ -659,6 +714,10 @@ def force_arrays(model, joint_pos, ncols):
                 taby.extend(t[:, 1])
         if e.joint is not None:
             joint[i] = joint_pos[e.joint.index]
+        elif e.shapes is not None:      # ``contact.contact_arrays``
+            for side, body in enumerate((e.body1, e.body2)):
+                if not body.is_ground:
+                    slot[i, side] = body.index
         else:
             for side, (body, X) in enumerate(((e.body1, e.points[0]), (e.body2, e.points[1]))):
                 if body.is_ground:
@@ -706,9 +765,10 @@ def cumtrapz(t, p):
 
 
 def element_series(system, t, out, tab):
-    """Per-element energy series from ``kernels.force_outputs``' ``out`` (n, nf, 3):
-    potential (n, nf), dissipated energy (n, nf) and actuator work (n, nf) since t[0]
-    (integrated over the output samples, ``cumtrapz``)."""
+    """Per-element energy series from ``kernels.force_outputs``' ``out`` (n, nf, 3, or
+    3 + ``contact.NCOUT`` with the contacts' outputs): potential (n, nf), dissipated
+    energy (n, nf) and actuator work (n, nf) since t[0] (integrated over the output
+    samples, ``cumtrapz``)."""
     elems = system.model.force_elements
     n, nf = len(t), len(elems)
     pot = np.zeros((n, nf))
@@ -718,6 +778,11 @@ def element_series(system, t, out, tab):
     for i, e in enumerate(elems):
         par, ktab, ctab = e.coefficients()
         x, xdot = out[:, i, OUT_X], out[:, i, OUT_XDOT]
+        if e.shapes is not None:
+            from .contact import CO_POT, contact_series
+            pot[:, i] = out[:, i, 3 + CO_POT]
+            diss[:, i] = contact_series(t, out[:, i, :3], pot[:, i])
+            continue
         pot[:, i] = element_potential(par, ktab, S.frc_geom[i], x)
         if par[PAR_STOP] != 0.0:    # what the force takes beyond its elastic part
             diss[:, i] = cumtrapz(t, (_stop_elastic(par, x)[1] - out[:, i, OUT_F]) * xdot)

@@ -58,22 +58,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="67"/>
+        <location filename="cmd_forces.py" line="68"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="68"/>
+        <location filename="cmd_forces.py" line="70"/>
+        <source>Select an element of each of the two bodies first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="71"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="82"/>
+        <location filename="cmd_forces.py" line="85"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="91"/>
+        <location filename="cmd_forces.py" line="94"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1390,163 +1395,233 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="26"/>
+        <location filename="task_force_element.py" line="27"/>
         <source>Stiffness</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="27"/>
+        <location filename="task_force_element.py" line="28"/>
         <source>Damping</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="29"/>
+        <location filename="task_force_element.py" line="30"/>
         <source>rotation about the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="32"/>
+        <location filename="task_force_element.py" line="33"/>
         <source>translation along the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="37"/>
+        <location filename="task_force_element.py" line="40"/>
         <source>Lower limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="38"/>
+        <location filename="task_force_element.py" line="41"/>
         <source>Upper limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="40"/>
+        <location filename="task_force_element.py" line="43"/>
         <source>compliant (contact force law)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="45"/>
+        <location filename="task_force_element.py" line="47"/>
         <source>impulsive (coefficient of restitution)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="49"/>
+        <location filename="task_force_element.py" line="47"/>
+        <source>impact (as the end stops)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="52"/>
+        <source>Hunt-Crossley (restitution)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="56"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="60"/>
+        <location filename="task_force_element.py" line="67"/>
         <source>On joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="61"/>
+        <location filename="task_force_element.py" line="68"/>
         <source>Between</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="65"/>
+        <location filename="task_force_element.py" line="72"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="74"/>
+        <location filename="task_force_element.py" line="81"/>
         <source>e.g. &apos;10 %s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="77"/>
+        <location filename="task_force_element.py" line="84"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="80"/>
+        <location filename="task_force_element.py" line="87"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="82"/>
+        <location filename="task_force_element.py" line="91"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="85"/>
+        <location filename="task_force_element.py" line="94"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="86"/>
+        <location filename="task_force_element.py" line="95"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="88"/>
+        <location filename="task_force_element.py" line="97"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="89"/>
+        <location filename="task_force_element.py" line="98"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="91"/>
+        <location filename="task_force_element.py" line="100"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="98"/>
+        <location filename="task_force_element.py" line="107"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="100"/>
+        <location filename="task_force_element.py" line="109"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="110"/>
+        <location filename="task_force_element.py" line="119"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="111"/>
+        <location filename="task_force_element.py" line="120"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="113"/>
+        <location filename="task_force_element.py" line="136"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="115"/>
+        <location filename="task_force_element.py" line="138"/>
         <source>Full damping depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="117"/>
+        <location filename="task_force_element.py" line="126"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="118"/>
+        <location filename="task_force_element.py" line="140"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="119"/>
+        <location filename="task_force_element.py" line="142"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="121"/>
+        <location filename="task_force_element.py" line="130"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="123"/>
+        <location filename="task_force_element.py" line="132"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="152"/>
+        <source>e.g. 0.1 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="144"/>
+        <source>at the impact speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="146"/>
+        <source>Hunt-Crossley: e.g. 1000 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="147"/>
+        <source>Static friction coefficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="149"/>
+        <source>Dynamic friction coefficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="151"/>
+        <source>Stiction below the speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="153"/>
+        <source>Dynamic friction above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="154"/>
+        <source>e.g. 1 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="155"/>
+        <source>Sample spacing on edges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="157"/>
+        <source>first solid: e.g. 2 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="158"/>
+        <source>Tessellation deflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="159"/>
+        <source>e.g. 0.05 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1755,7 +1830,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="59"/>
+        <location filename="registry_strings.py" line="61"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2237,301 +2312,311 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="41"/>
-        <source>Rotation driver (motor)</source>
+        <source>Contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="42"/>
-        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <source>Contact (normal force and friction) between two bodies&apos; convex solids</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="43"/>
-        <source>Translation driver (actuator)</source>
+        <source>Rotation driver (motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="44"/>
-        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="45"/>
-        <source>Point trajectory driver</source>
+        <source>Translation driver (actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="46"/>
-        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="47"/>
-        <source>Angle driver</source>
+        <source>Point trajectory driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="48"/>
-        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="49"/>
-        <source>Direction driver</source>
+        <source>Angle driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Gear pair</source>
+        <source>Direction driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Belt / chain / internal gear</source>
+        <source>Gear pair</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>Rack and pinion</source>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="57"/>
-        <source>Screw</source>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="59"/>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>Constant rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="61"/>
-        <source>Smooth step (cubic)</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>Smooth step (quintic)</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>Harmonic</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>Expression in t</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="65"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>CoG position</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>CoG velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>CoG acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>angular velocity</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>angular acceleration</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>point position</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>point velocity</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>reaction force</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>reaction torque</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>joint angle</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>joint angle rate</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint angle acceleration</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint slide</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>joint slide rate</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint slide acceleration</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>force element force / moment</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>force element power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>driver effort (torque / force)</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>driver power</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>energy</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>constraint violation</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>world axes</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>body axes</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>joint frame (body 1)</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>body axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>joint frame (body 1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="102"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="103"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2682,12 +2767,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="109"/>
+        <location filename="cmd_forces.py" line="112"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="112"/>
+        <location filename="cmd_forces.py" line="115"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>

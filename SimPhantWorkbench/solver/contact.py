@@ -39,7 +39,7 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ModelError
-from .forces import impact_force, add_wrench, _JIT, _JIT_INLINE
+from .forces import JIT, JIT_INLINE, add_wrench, impact_force
 from .jit import njit
 from .vec3 import cross, rot, rot_t
 
@@ -146,7 +146,7 @@ def check_pair(what, shape1, shape2):
 
 def check_contact(out, what):
     """Normalise a contact's parameters in ``out`` (in place); ``forces.check_element``."""
-    from .forces import _real, check_bounds
+    from .forces import check_bounds, real_param
     check_bounds(out, what, (("stiffness", 0.0, True), ("exponent", 1.0, False),
                              ("damping", 0.0, False), ("penetration", 0.0, True),
                              ("impact_speed", 0.0, True), ("mu_static", 0.0, False),
@@ -155,7 +155,7 @@ def check_contact(out, what):
     if out["law"] not in CONTACT_LAWS:
         raise ModelError("%s: law must be one of %s, got %r"
                          % (what, ", ".join(CONTACT_LAWS), out["law"]))
-    e = _real(out["restitution"], what, "restitution")
+    e = real_param(out["restitution"], what, "restitution")
     if not 0.0 <= e <= 1.0:
         raise ModelError("%s: restitution must be in [0, 1], got %r" % (what, e))
     out["restitution"] = e
@@ -231,7 +231,7 @@ def contact_arrays(model):
 
 
 # --------------------------------------------------------------------------- kernels
-@njit(**_JIT)
+@njit(**JIT)
 def friction_over_speed(s, mus, mud, vs, vd):
     """``mu(s) / s`` of the regularised Coulomb law at the sliding speed ``s >= 0``
     (its limit ``1.5 mu_s / v_s`` at ``s = 0``)."""
@@ -246,7 +246,7 @@ def friction_over_speed(s, mus, mud, vs, vd):
     return mus * (2.0 * a * a * (3.0 - 2.0 * a) - 1.0) / s
 
 
-@njit(**_JIT_INLINE)
+@njit(**JIT_INLINE)
 def apply_contacts(S, W):
     """Add every contact element's forces to ``W.Q`` at the current state; its outputs
     to ``W.cnt_out`` and (largest penetration, power / normal force, normal force) to its

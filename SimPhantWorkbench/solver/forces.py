@@ -229,7 +229,9 @@ def _law(value, what, name):
     return 0.0, _table(value, "%s %s" % (what, name))
 
 
-def _real(value, what, name, allow_none=False):
+def real_param(value, what, name, allow_none=False):
+    """``value`` as a finite float (``None`` passes with ``allow_none``); ``ModelError``
+    naming ``what``'s parameter ``name`` otherwise."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
@@ -263,7 +265,7 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
             out[key] = _law(out[key], what, key)
     for key in ("preload", "force"):
         if key in out:
-            out[key] = _real(out[key], what, key)
+            out[key] = real_param(out[key], what, key)
     if kind == "contractile" and out["force"] < 0.0:
         raise ModelError("%s: force must be non-negative (it pulls the points together), got %r"
                          % (what, out["force"]))
@@ -273,7 +275,7 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
         X1, X2 = (np.asarray(p, dtype=float) for p in points)
         dist = float(np.linalg.norm(X2 - X1))
         if "free_length" in out:
-            L0 = _real(out["free_length"], what, "free_length", allow_none=True)
+            L0 = real_param(out["free_length"], what, "free_length", allow_none=True)
             if L0 is None:
                 L0 = dist
             if L0 < 0.0:
@@ -296,11 +298,11 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
                              "a %s element needs a %s joint"
                              % (what, joint_name, joint_kind, dof, dof, " or ".join(offers)))
         if "rest" in out:
-            out["rest"] = _real(out["rest"], what, "rest", allow_none=True)
+            out["rest"] = real_param(out["rest"], what, "rest", allow_none=True)
         if "value" in out:
             v = out["value"]
             if not callable(v):
-                out["value"] = _real(v, what, "value")
+                out["value"] = real_param(v, what, "value")
     return out
 
 
@@ -308,7 +310,7 @@ def check_bounds(out, what, bounds):
     """``out[key]`` (in place) a finite number above ``low`` (``strict``) or not below it,
     for each ``(key, low, strict)`` of ``bounds``; ``ModelError`` naming ``what``."""
     for key, low, strict in bounds:
-        v = _real(out[key], what, key)
+        v = real_param(out[key], what, key)
         if v < low or (strict and v == low):
             raise ModelError("%s: %s must be %s %g, got %r"
                              % (what, key, ">" if strict else ">=", low, v))
@@ -318,7 +320,7 @@ def check_bounds(out, what, bounds):
 def _check_stop(out, what):
     """Normalise an end stop's parameters in ``out`` (in place)."""
     for key in ("lower", "upper"):
-        out[key] = _real(out[key], what, key, allow_none=True)
+        out[key] = real_param(out[key], what, key, allow_none=True)
     if out["lower"] is None and out["upper"] is None:
         raise ModelError("%s: give a lower or an upper limit (or both)" % what)
     if out["lower"] is not None and out["upper"] is not None and out["lower"] >= out["upper"]:
@@ -329,11 +331,11 @@ def _check_stop(out, what):
     if out["law"] not in STOP_LAWS:
         raise ModelError("%s: law must be one of %s, got %r"
                          % (what, ", ".join(STOP_LAWS), out["law"]))
-    e = _real(out["restitution"], what, "restitution")
+    e = real_param(out["restitution"], what, "restitution")
     if not 0.0 <= e <= 1.0:
         raise ModelError("%s: restitution must be in [0, 1], got %r" % (what, e))
     out["restitution"] = e
-    v = _real(out["rest_speed"], what, "rest_speed")
+    v = real_param(out["rest_speed"], what, "rest_speed")
     if v <= 0.0:
         raise ModelError("%s: rest_speed must be > 0, got %r" % (what, v))
     out["rest_speed"] = v
@@ -453,15 +455,15 @@ def joint_coordinate(frame1, frame2, geometry):
 
 
 # --------------------------------------------------------------------------- kernels
-_JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
+JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})
 #: ``apply_forces`` is inlined into its one caller (``kernels.build_forces``) by numba:
 #: left to LLVM, the end stop's branch made it too large to inline, and each evaluation
 #: of a model with force elements paid a call passing the model's and workspace's arrays
-_JIT_INLINE = dict(_JIT, inline="always")
+JIT_INLINE = dict(JIT, inline="always")
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def _interp(tx, ty, s, n, v):
     """Piecewise-linear table ``tx/ty[s:s+n]`` at ``v``, extrapolated linearly past its ends."""
     lo = s
@@ -478,7 +480,7 @@ def _interp(tx, ty, s, n, v):
     return ty[lo] + (ty[lo + 1] - ty[lo]) * (v - tx[lo]) / (tx[lo + 1] - tx[lo])
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def element_force(S, W, i, x, xdot):
     """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i``."""
     delta = x - S.frc_par[i, PAR_X0]
@@ -499,7 +501,7 @@ def element_force(S, W, i, x, xdot):
     return f
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def stop_force(par, x, xdot):
     """The end stop's force on its coordinate ``x`` (rate ``xdot``) from its ``frc_par``
     row: Adams' IMPACT law at each limit it is past, pushing back only."""
@@ -518,7 +520,7 @@ def stop_force(par, x, xdot):
     return f
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def impact_force(pen, rate, k, e, c, d):
     """Adams' IMPACT law at the penetration ``pen > 0`` and its rate: ``k pen^e +
     STEP(pen, 0, 0, d, c) rate`` (before the ``max(0, .)`` of its callers)."""
@@ -529,7 +531,7 @@ def impact_force(pen, rate, k, e, c, d):
     return k * pen ** e + step * c * rate
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def add_wrench(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
     """World force f at world offset s from body b's CoG plus a world torque t -> Q[b]
     (force world, torque in the body frame); ground (b = nb) takes nothing."""
@@ -545,7 +547,7 @@ def add_wrench(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
         W.Q[b, 5] += n2
 
 
-@njit(**_JIT_INLINE)
+@njit(**JIT_INLINE)
 def apply_forces(S, W):
     """Add every force element's generalised force to ``W.Q`` at the current state
     (``W.A``, ``W.r``, ``W.vel``, ``W.omega_w``); coordinate, rate and force go to

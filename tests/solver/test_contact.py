@@ -382,3 +382,43 @@ def test_a_half_space_as_first_shape_and_flat_hulls_are_refused():
                       name="c")
     with pytest.raises(ModelError, match="spanning a volume"):
         C.convex([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)])
+
+
+# --------------------------------------------------------------------------- cam
+E_CAM, R_CAM = 0.005, 0.02          # eccentricity and radius of a circular disc cam [m]
+
+
+def _cam_and_follower(omega):
+    """A circular cam (a sphere of radius R_CAM, centre E_CAM off its shaft) turned at
+    ``omega`` about the world y axis, its centre above the shaft at t0, and a flat-faced
+    follower (0.5 kg) on a vertical slide resting on it under gravity."""
+    m = Model(gravity=(0, 0, -G))
+    cam = m.add_body("cam", mass=1.0, inertia=(1e-3,) * 3, position=(0, 0, E_CAM))
+    shaft = m.add_joint("revolute", m.ground, cam, point=(0, 0, 0), axis=(0, 1, 0))
+    m.add_driver(shaft, position=lambda t: omega * t, velocity=lambda t: omega,
+                 acceleration=lambda t: 0.0)
+    k = 1e8
+    p_eq = (0.5 * G / k) ** (1 / 1.5)
+    zb = E_CAM + R_CAM - p_eq
+    fol = m.add_body("follower", mass=0.5, inertia=(1e-4,) * 3, position=(0, 0, zb + 0.01))
+    m.add_joint("prismatic", m.ground, fol, point=(0, 0, zb), axis=(0, 0, 1))
+    m.add_contact(cam, fol, C.sphere((0, 0, E_CAM), R_CAM), C.half_space((0, 0, zb), (0, 0, -1)),
+                  name="c", stiffness=k, damping=200.0, penetration=1e-5)
+    return m, cam, fol
+
+
+@pytest.mark.parametrize("ratio", [0.9, 1.1])
+def test_a_flat_follower_follows_a_circular_cam_and_lifts_off_above_the_computed_speed(ratio):
+    """The follower's face rides at the cam's top, z_cam + R (to the contact's penetration,
+    tens of um), while e omega^2 < g; above omega = sqrt(g / e) gravity cannot pull it down
+    fast enough over the cam's top: it lifts off (no contact force, a gap)."""
+    omega = ratio * math.sqrt(G / E_CAM)
+    m, cam, fol = _cam_and_follower(omega)
+    r = m.simulate(t_end=2 * 2 * math.pi / omega, dt=2e-5, output_dt=2e-4)
+    gap = r.position(fol)[:, 2] - 0.01 - (r.position(cam)[:, 2] + R_CAM)
+    fn = -r.contact("c")["normal_force"][:, 2]     # on the cam: down
+    if ratio < 1:       # on the profile to the penetration (tens of um), never off it
+        assert np.abs(gap).max() < 5e-5 and gap.max() < 1e-5
+        assert fn[r.t > 0.1].min() > 0.5 * 0.5 * G * (1 - ratio ** 2)
+    else:               # its flight over the cam's top: 0.70 mm high (falling at g)
+        assert gap.max() > 5e-4 and (fn == 0).any()

@@ -366,7 +366,8 @@ def _force_table_text(table):
 def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=None,
                        damping=None, free_length=None, preload=0.0, force=0.0, value=0.0,
                        dof=None, name=None, label=None, lower=None, upper=None, exponent=1.5,
-                       penetration=None, law=None, restitution=None, rest_speed=None):
+                       penetration=None, law=None, restitution=None, rest_speed=None,
+                       contact=None):
     """Add a force element of registry ``kind`` (``solver.forces.FORCE_TYPES``).
 
     Point kinds take ``ref1``/``ref2`` ``(obj, "Vertex2")`` on two bodies (a vertex, a
@@ -382,7 +383,12 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     penetration, per mm or deg), ``exponent``, ``damping`` and ``penetration`` (where the
     damping is full; default 0.1 mm or deg), and ``law`` ("compliant" or "impulsive"),
     ``restitution`` (e in [0, 1]) and ``rest_speed`` [mm/s or deg/s, or a quantity] of
-    an impulsive stop.
+    an impulsive stop. A contact (``contact``) takes ``ref1``/``ref2`` (any element of
+    each of its two bodies: their whole solids touch), ``stiffness``, ``exponent``,
+    ``damping`` and ``penetration`` as an end stop, and ``contact``: a dict of its
+    object's Contact properties (``ContactLaw``, ``Restitution``, ``ImpactSpeed``,
+    ``MuStatic``, ``MuDynamic``, ``StictionSpeed``, ``FrictionSpeed``, ``SampleSpacing``,
+    ``Deflection``; speeds and lengths as quantity texts or numbers in mm/s and mm).
     """
     from .document.elements import FORCE_UNITS, force_element_params
     from .solver.forces import JOINT_DOFS, STOP_LAWS, force_spec
@@ -391,7 +397,7 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
     what = "%s %s" % (spec.label, repr(label or name) if (label or name) else "")
     what = what.strip()
     r1 = r2 = None
-    if spec.attach == "points":
+    if spec.attach in ("points", "bodies"):
         r1 = _reference(ref1, what + " Reference1", study.Document)
         r2 = _reference(ref2, what + " Reference2", study.Document)
         geometry = "points"
@@ -451,11 +457,35 @@ def make_force_element(study, kind, ref1=None, ref2=None, joint=None, stiffness=
             obj.ValueFunction = value
         else:
             obj.Value = float(value)
+        _contact_properties(obj, contact or {}, what)
         force_element_params(obj)          # the one validation (solver.forces.check_element)
 
     return _create(study, "Add SimPhant " + spec.label.lower(), name or spec.label.replace(
         " ", "").replace("-", ""), "SimPhant::ForceElement",
         label or name, fill)
+
+
+#: a contact's properties (``make_force_element``'s ``contact``) and their document unit
+_CONTACT_PROPS = {"ContactLaw": None, "Restitution": None, "MuStatic": None,
+                  "MuDynamic": None, "ImpactSpeed": "mm/s", "StictionSpeed": "mm/s",
+                  "FrictionSpeed": "mm/s", "SampleSpacing": "mm", "Deflection": "mm"}
+
+
+def _contact_properties(obj, values, what):
+    unknown = set(values) - set(_CONTACT_PROPS)
+    if unknown:
+        raise ModelError("%s: unknown contact properties %s; valid: %s"
+                         % (what, ", ".join(sorted(unknown)), ", ".join(_CONTACT_PROPS)))
+    for key, v in values.items():
+        unit = _CONTACT_PROPS[key]
+        if key == "ContactLaw":
+            from .solver.contact import CONTACT_LAWS
+            if v not in CONTACT_LAWS:
+                raise ModelError("%s: ContactLaw must be one of %s, got %r"
+                                 % (what, ", ".join(CONTACT_LAWS), v))
+            setattr(obj, key, v)
+        else:
+            setattr(obj, key, float(v) if unit is None else _force_text(v, unit))
 
 
 def make_spring(study, ref1, ref2, stiffness, damping=0.0, free_length=None, preload=0.0,

@@ -358,6 +358,13 @@ def joint_stop():
                path("M34,30 A22,22 0 0 0 42,22", stroke=RED_D, width=3))
 
 
+def contact():
+    """A ball resting on a plate, its contact force in red: Contact."""
+    return svg(rect(4, 44, 56, 12, B1), circle(32, 26, 17, B2),
+               path("M12,44 H52", stroke=RED_D, width=3), path("M32,44 V60", stroke=RED,
+                                                                width=4))
+
+
 def loads_to_fem():
     """A part in stress colours (blue to red) pulled by two arrows: Loads to FEM."""
     grad = ('<defs><linearGradient id="s" x1="0" x2="1" y1="0" y2="0">'
@@ -449,6 +456,7 @@ def show_hidden():
 FORCE_DRAWINGS = {
     "spring_damper": spring, "damper": damper, "contractile": contractile,
     "joint_spring": joint_spring, "joint_actuator": joint_actuator, "joint_stop": joint_stop,
+    "contact": contact,
 }
 
 

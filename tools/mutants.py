@@ -49,7 +49,8 @@ RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 #: files whose functions numba compiles (or whose globals compiled kernels freeze)
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
              "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
-             "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py"}
+             "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py",
+             "SimPhantWorkbench/solver/contact.py"}
 
 #: ``fc1``: the tests that kill it run on FreeCAD 1.x only (``pytest.mark.fc1``); on 0.x
 #: the mutant is listed as needing 1.x and not run (run it in the chroot of ``make test-fc1``:
@@ -70,6 +71,8 @@ DOF = "SimPhantWorkbench/solver/dof.py"
 JOUT = "SimPhantWorkbench/solver/joint_outputs.py"
 WARM = "SimPhantWorkbench/solver/warmup.py"
 FRC = "SimPhantWorkbench/solver/forces.py"
+CNT = "SimPhantWorkbench/solver/contact.py"
+T_CNT = "tests/solver/test_contact.py"
 
 THF = "tests/app/test_hostile_files.py"
 THV = "tests/app/test_hostile_viewer.py"
@@ -581,13 +584,35 @@ MUTANTS = [
            [T_FRC + "::test_joint_slide_spring_force_is_minus_gradient_of_its_potential"],
            "slide force on body 1 applied at its joint point instead of at P2"),
     Mutant("stop-damping-sign", FRC,
-           "push = par[PAR_SK] * pen ** par[PAR_SE] + step * par[PAR_SC] * rate",
-           "push = par[PAR_SK] * pen ** par[PAR_SE] - step * par[PAR_SC] * rate",
+           "return k * pen ** e + step * c * rate",
+           "return k * pen ** e - step * c * rate",
            [T_STOP + "::test_the_stop_law_pushes_and_damps_in_the_right_directions"],
            "an end stop's damping along the rate of penetration instead of against it"),
+    Mutant("contact-friction-sign", CNT,
+           "g = -fn * friction_over_speed(",
+           "g = fn * friction_over_speed(",
+           [T_CNT + "::test_a_ball_sliding_on_the_plate_is_braked_against_its_motion",
+            T_CNT + "::test_block_below_the_friction_angle_sticks"],
+           "a contact's friction along the sliding velocity instead of against it"),
+    Mutant("contact-normal-frame", CNT,
+           "n0, n1, n2 = rot(A, b, m0, m1, m2)",
+           "n0, n1, n2 = rot_t(A, b, m0, m1, m2)",
+           [T_CNT + "::test_penetration_and_normal_match_an_independent_evaluation"],
+           "a polytope face's normal turned to the world by the transpose of its rotation"),
+    Mutant("contact-rate-sign", CNT,
+           "rate = -vn          # penetration rate",
+           "rate = vn           # penetration rate",
+           [T_CNT + "::test_damped_impact_matches_hunt_crossley_closed_form",
+            T_CNT + "::test_damped_normal_force_is_adams_impact_of_the_approach_speed"],
+           "a contact's damping against the separation speed instead of the approach"),
+    Mutant("contact-damping-step", FRC,
+           "        step = a * a * (3.0 - 2.0 * a)\n    return k",
+           "        step = a\n    return k",
+           [T_CNT + "::test_damped_normal_force_is_adams_impact_of_the_approach_speed"],
+           "the IMPACT law's damping ramp linear instead of Adams' cubic STEP"),
     Mutant("stop-exponent", FRC,
-           "push = par[PAR_SK] * pen ** par[PAR_SE] + step",
-           "push = par[PAR_SK] * pen + step",
+           "return k * pen ** e + step",
+           "return k * pen + step",
            [T_STOP + "::test_the_stop_law_is_adams_impact_on_either_side"],
            "an end stop's force linear in the penetration whatever its exponent"),
     Mutant("stop-sides-swapped", FRC,

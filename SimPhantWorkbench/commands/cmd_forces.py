@@ -25,7 +25,8 @@ IMPORT = "from SimPhantWorkbench import factory"
 
 #: what a new element of a kind starts with besides its defaults (in document units, deg
 #: or mm), to be edited in the panel that opens: an end stop needs a limit and a stiffness
-_START_ARGS = {"joint_stop": ", lower=-90, upper=90, stiffness=1000"}
+_START_ARGS = {"joint_stop": ", lower=-90, upper=90, stiffness=1000",
+               "contact": ", stiffness=10000"}
 
 
 def command_name(kind):
@@ -65,6 +66,8 @@ class ForceCommand(Command):
         self.menu = translate("SimPhant", spec.label)
         how = (translate("SimPhant", "Select a vertex, circle or face on each of two bodies "
                          "first.") if spec.attach == "points"
+               else translate("SimPhant", "Select an element of each of the two bodies "
+                              "first.") if spec.attach == "bodies"
                else translate("SimPhant", "Select the joint first."))
         self.tooltip = "%s.\n%s" % (translate("SimPhant", spec.doc), how)
 
@@ -74,16 +77,16 @@ class ForceCommand(Command):
     def run(self):
         study = active_study()
         doc = study.Document
-        if self.spec.attach == "points":
+        if self.spec.attach in ("points", "bodies"):
             picks, why = _picked_points(study)
             if picks is None or len(picks) != 2:
                 common.message("warning", self.title(), why or translate(
                     "SimPhant", "Select exactly two elements (a vertex, circle or face) on two "
                     "bodies of study '%s'.") % study.Label)
                 return
-            args = "%s, %r, (%s, %r), (%s, %r)" % (obj_expr(study), self.kind,
-                                                    obj_expr(picks[0][0]), picks[0][1],
-                                                    obj_expr(picks[1][0]), picks[1][1])
+            args = "%s, %r, (%s, %r), (%s, %r)%s" % (
+                obj_expr(study), self.kind, obj_expr(picks[0][0]), picks[0][1],
+                obj_expr(picks[1][0]), picks[1][1], _START_ARGS.get(self.kind, ""))
         else:
             joint = _picked_joint()
             if joint is None:

@@ -199,7 +199,7 @@ def force_geometry(obj):
     """"points", "rotation" or "translation": what a force element acts on."""
     from ..solver.forces import FORCE_TYPES
     spec = FORCE_TYPES.get(obj.Kind)
-    if spec is not None and spec.attach == "points":
+    if spec is not None and spec.attach in ("points", "bodies"):
         return "points"
     return str(obj.Dof)
 
@@ -240,15 +240,12 @@ def _force_table(text, geometry, x_unit, what):
     return tab
 
 
-def _stop_params(obj, geometry, what):
-    """An end stop's limits, law and damping (SI). ``Stiffness`` is a quantity per document
-    unit u (N/mm, N*mm/deg): the force at the penetration u, over u; with the exponent e
-    the law ``k_SI p^e`` takes ``k_SI = Stiffness_SI u^(1 - e)`` (the same force at u)."""
+def _impact_params(obj, geometry, what):
+    """The IMPACT law's stiffness, exponent, damping and penetration (SI) of an end stop or
+    a contact. ``Stiffness`` is a quantity per document unit u (N/mm, N*mm/deg): the force
+    at the penetration u, over u; with the exponent e the law ``k_SI p^e`` takes
+    ``k_SI = Stiffness_SI u^(1 - e)`` (the same force at u)."""
     out = {}
-    for key, switch, prop in (("lower", "EnableLower", "Lower"), ("upper", "EnableUpper",
-                                                                  "Upper")):
-        out[key] = (_force_quantity(getattr(obj, prop), geometry, "length",
-                                    "%s: %s" % (what, prop)) if getattr(obj, switch) else None)
     e = float(obj.Exponent)
     unit = quantity_si("1 " + FORCE_UNITS[geometry]["length"], _FORCE_SI[geometry]["length"])
     out["stiffness"] = _force_quantity(obj.Stiffness, geometry, "stiffness",
@@ -257,9 +254,33 @@ def _stop_params(obj, geometry, what):
     out["damping"] = _force_quantity(obj.Damping, geometry, "damping", what + ": Damping")
     out["penetration"] = _force_quantity(obj.Penetration, geometry, "length",
                                          what + ": Penetration")
+    return out
+
+
+def _stop_params(obj, geometry, what):
+    """An end stop's limits, law and damping (SI)."""
+    out = _impact_params(obj, geometry, what)
+    for key, switch, prop in (("lower", "EnableLower", "Lower"), ("upper", "EnableUpper",
+                                                                  "Upper")):
+        out[key] = (_force_quantity(getattr(obj, prop), geometry, "length",
+                                    "%s: %s" % (what, prop)) if getattr(obj, switch) else None)
     out["law"] = str(obj.Law)
     out["restitution"] = float(obj.Restitution)
     out["rest_speed"] = _force_quantity(obj.RestSpeed, geometry, "rate", what + ": RestSpeed")
+    return out
+
+
+def _contact_params(obj, what):
+    """A contact's normal law and friction (SI)."""
+    out = _impact_params(obj, "points", what)
+    out["law"] = str(obj.ContactLaw)
+    out["restitution"] = float(obj.Restitution)
+    out["mu_static"] = float(obj.MuStatic)
+    out["mu_dynamic"] = float(obj.MuDynamic)
+    for key, prop in (("impact_speed", "ImpactSpeed"), ("stiction_speed", "StictionSpeed"),
+                      ("friction_speed", "FrictionSpeed")):
+        out[key] = _force_quantity(getattr(obj, prop), "points", "rate",
+                                   "%s: %s" % (what, prop))
     return out
 
 
@@ -277,6 +298,8 @@ def force_element_params(obj, bodies=None):
     params = {}
     if spec.law == "stop":
         params.update(_stop_params(obj, geometry, what))
+    if spec.law == "contact":
+        params.update(_contact_params(obj, what))
     for key in ("stiffness", "damping"):
         if key in names and key not in params:
             table = getattr(obj, key.capitalize() + "Table").strip()
@@ -303,7 +326,7 @@ def force_element_params(obj, bodies=None):
         params["value"] = ScalarTimeFunction(text, what) if text else float(obj.Value)
     points = joint = None
     joint_name = joint_kind = None
-    if spec.attach == "points":
+    if spec.attach in ("points", "bodies"):
         if bodies is None:
             bodies = study_bodies(find_study(obj))
         pts, owners = [], []
@@ -320,13 +343,18 @@ def force_element_params(obj, bodies=None):
                 raise ModelError("%s: %s: '%s' is not the shape of a body of this study"
                                  % (what, which, ref[0].Label))
             verify_reference(obj, which)
+            owners.append(body)
+            if spec.attach == "bodies":       # the body's whole solid
+                pts.append(None)
+                continue
             try:
                 pts.append(np.asarray(reference_frame(ref[0], ref[1]).point, dtype=float))
             except ModelError as exc:
                 raise ModelError("%s: %s: %s" % (what, which, exc)) from None
-            owners.append(body)
         if owners[0] == owners[1]:
-            raise ModelError("%s: both points are on body '%s'" % (what, owners[0].Label))
+            raise ModelError("%s: both %s on body '%s'" % (
+                what, "points are" if spec.attach == "points" else "references are",
+                owners[0].Label))
         points = (pts[0], pts[1], owners[0], owners[1])
     else:
         joint = obj.Joint
@@ -335,7 +363,7 @@ def force_element_params(obj, bodies=None):
         joint_name, joint_kind = joint.Label, str(joint.JointType)
     try:
         check_element(obj.Kind, obj.Label, params, joint_name=joint_name, joint_kind=joint_kind,
-                      points=None if points is None else points[:2])
+                      points=None if points is None or spec.attach == "bodies" else points[:2])
     except ModelError as exc:
         raise ModelError("%s: %s" % (what, exc)) from None
     return obj.Kind, params, points, joint
@@ -346,6 +374,18 @@ def add_force_element(conv, obj, bodies, name):
     kind, params, points, joint = force_element_params(obj, bodies)
     m = conv.model
     try:
+        if FORCE_TYPES[kind].attach == "bodies":
+            from .contact_shapes import contact_shape
+            what = "Force element '%s'" % obj.Label
+            b1, b2 = points[2:]
+            spacing = _force_quantity(obj.SampleSpacing, "points", "length",
+                                      what + ": SampleSpacing") / M_PER_MM
+            deflection = _force_quantity(obj.Deflection, "points", "length",
+                                         what + ": Deflection") / M_PER_MM
+            shapes = [contact_shape(b, first, spacing, deflection, what)
+                      for b, first in ((b1, True), (b2, False))]
+            return m.add_contact(conv.body_map[b1.Name], conv.body_map[b2.Name], *shapes,
+                                 name=name, **params)
         if points is not None:
             X1, X2, b1, b2 = points
             args = (conv.body_map[b1.Name], X1, conv.body_map[b2.Name], X2)

@@ -13,6 +13,15 @@ mm or deg), ``Exponent``, ``Damping`` (full at ``Penetration``). Its ``Law`` is
 impacts slower than ``RestSpeed`` rest on the stop, held by the law above (documents of
 earlier versions get ``compliant``).
 
+A contact (``Kind = contact``) acts between the whole solids of the bodies of the two
+picked elements (any vertex, edge or face of each): a sphere, or a convex solid (its
+convex hull; non-convex solids are refused). Its normal law is the end stop's
+(``Stiffness``, ``Exponent``, ``Damping``, ``Penetration``) or, ``ContactLaw =
+hunt_crossley``, Hunt and Crossley's with ``Restitution`` at ``ImpactSpeed``; its friction
+``MuStatic`` below ``StictionSpeed``, ``MuDynamic`` above ``FrictionSpeed``; the first
+solid is sampled at its tessellation's vertices (``Deflection``) and every
+``SampleSpacing`` along its edges.
+
 Stiffness and damping are quantity texts with their unit ("10 N/mm",
 "0.5 N*s/mm", "2 N*mm/deg", "0.1 N*mm*s/deg"), or laws given as tables
 (``StiffnessTable``: "deflection, force" rows separated by ";", deflection in
@@ -38,6 +47,11 @@ def _kinds():
 def _stop_laws():
     from ..solver.forces import STOP_LAWS
     return list(STOP_LAWS)
+
+
+def _contact_laws():
+    from ..solver.contact import CONTACT_LAWS
+    return list(CONTACT_LAWS)
 
 
 class ForceElement(BaseProxy):
@@ -113,4 +127,27 @@ class ForceElement(BaseProxy):
         prop("App::PropertyString", "Penetration", "End stop",
              "End stop: penetration at which the damping is full (it grows from zero at "
              "first touch), e.g. '0.1 mm' or '0.05 deg'", default="0.1"),
+        prop("App::PropertyEnumeration", "ContactLaw", "Contact",
+             "Contact: normal law, impact (the end stop's IMPACT law) or hunt_crossley "
+             "(k p^e (1 + 3 (1 - Restitution) / (2 ImpactSpeed) p_dot))", default="impact",
+             values=_contact_laws),
+        prop("App::PropertyString", "ImpactSpeed", "Contact",
+             "Contact, hunt_crossley: the impact speed of Restitution, e.g. '1000 mm/s'",
+             default="1000 mm/s"),
+        prop("App::PropertyFloat", "MuStatic", "Contact",
+             "Contact: static friction coefficient (below StictionSpeed)", default=0.0),
+        prop("App::PropertyFloat", "MuDynamic", "Contact",
+             "Contact: dynamic friction coefficient (above FrictionSpeed)", default=0.0),
+        prop("App::PropertyString", "StictionSpeed", "Contact",
+             "Contact: sliding speed of full static friction, e.g. '0.1 mm/s'",
+             default="0.1 mm/s"),
+        prop("App::PropertyString", "FrictionSpeed", "Contact",
+             "Contact: sliding speed from which the friction is dynamic, e.g. '1 mm/s'",
+             default="1 mm/s"),
+        prop("App::PropertyString", "SampleSpacing", "Contact",
+             "Contact: spacing of the first solid's sample points along its edges, e.g. "
+             "'2 mm'", default="2 mm"),
+        prop("App::PropertyString", "Deflection", "Contact",
+             "Contact: tessellation deflection of the solids (the hull's and the sample "
+             "points' distance from the true surface), e.g. '0.05 mm'", default="0.05 mm"),
     )

@@ -70,15 +70,21 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "ParamSpec",
            "FORCE_TYPES", "force_spec", "force_kinds", "ForceElement", "check_element",
-           "JOINT_DOFS", "apply_forces", "element_potential", "table_integral",
+           "JOINT_DOFS", "apply_forces", "impact_force", "add_wrench", "GEOM_CONTACT",
+           "check_bounds", "element_potential", "table_integral",
            "cumtrapz", "stop_force", "stop_events", "stop_penetrations", "restart_coordinates",
-           "STOP_LAWS"]
+           "STOP_LAWS", "OUT_X", "OUT_XDOT", "OUT_F", "OUT_PD", "OUT_PW", "OUT_ED", "OUT_EW",
+           "NOUT", "NSAMPLED"]
 
 TWO_PI = 2.0 * math.pi
 
 GEOM_POINTS = 0
 GEOM_JOINT_ROT = 1
 GEOM_JOINT_TRANS = 2
+#: a contact between two bodies' solids (``solver.contact``): no scalar coordinate; its
+#: ``frc_out`` row holds the largest penetration, the power over the normal force and
+#: the normal force
+GEOM_CONTACT = 3
 
 #: columns of ``SystemArrays.frc_par``: the linear law's, then the end stop's (``PAR_STOP``
 #: 1.0 marks a stop; lower and upper limit, -inf / +inf when absent; stiffness, exponent,
@@ -96,6 +102,9 @@ STOP_LAWS = ("compliant", "impulsive")
 #: own weights (``kernels.accumulate_work``)
 OUT_X, OUT_XDOT, OUT_F, OUT_PD, OUT_PW, OUT_ED, OUT_EW = range(7)
 NOUT = 7
+#: the columns ``kernels.force_outputs`` samples (up to the powers); a contact's own
+#: outputs (``contact.NCOUT``) follow them where the output array has the room
+NSAMPLED = OUT_PW + 1
 
 #: rigid-joint DOF each joint kind offers to joint force elements (about / along joint z)
 JOINT_DOFS = {
@@ -111,12 +120,12 @@ ParamSpec = namedtuple("ParamSpec", ["name", "unit", "default", "doc"])
 ForceSpec = namedtuple("ForceSpec", [
     "name",      # persisted identifier (stored in documents: never rename)
     "label",     # UI text
-    "attach",    # "points" (two body points) or "joint"
+    "attach",    # "points" (two body points), "joint" or "bodies" (two bodies' solids)
     "params",    # tuple of ParamSpec
     "doc",       # one-line description (tooltip)
     "icon",      # icon file name in resources/icons
     "law",       # "linear": f0 + u(t) - K - C; "stop": the end stop's own law (IMPACT,
-                 # or impulsive: ``solver.impacts``)
+                 # or impulsive: ``solver.impacts``); "contact": ``solver.contact``
 ], defaults=("linear",))
 
 _P = ParamSpec
@@ -160,6 +169,27 @@ FORCE_TYPES = OrderedDict((s.name, s) for s in [
         _P("rest_speed", "rate", 1e-3, "impulsive: impacts slower than this rest on the "
                                        "stop, held by its contact law"),
     ), "End stop (joint limit) on a joint's angle or slide", "JointStop.svg", "stop"),
+    ForceSpec("contact", "Contact", "bodies", (
+        _P("stiffness", "stiffness", 1e7, "k of the normal law k p^e (p: penetration)"),
+        _P("exponent", "value", 1.5, "e of the normal law k p^e (>= 1; 1.5: Hertz)"),
+        _P("damping", "damping", 0.0, "impact law: maximum damping c_max, reached at the "
+                                      "penetration d_max"),
+        _P("penetration", "length", 1e-4, "impact law: d_max, penetration at which the "
+                                          "damping is full"),
+        _P("law", "choice", "impact", "impact (Adams' IMPACT) or hunt_crossley "
+                                      "(k p^e (1 + 3 (1 - e_r) / (2 v0) p_dot))"),
+        _P("restitution", "value", 1.0, "hunt_crossley: coefficient of restitution e_r "
+                                        "of an impact at v0"),
+        _P("impact_speed", "rate", 1.0, "hunt_crossley: the impact speed v0 of e_r"),
+        _P("mu_static", "value", 0.0, "static friction coefficient (below the stiction "
+                                      "speed)"),
+        _P("mu_dynamic", "value", 0.0, "dynamic friction coefficient (above the friction "
+                                       "speed)"),
+        _P("stiction_speed", "rate", 1e-4, "sliding speed of full static friction"),
+        _P("friction_speed", "rate", 1e-3, "sliding speed from which the friction is "
+                                           "dynamic"),
+    ), "Contact (normal force and friction) between two bodies' convex solids",
+        "Contact.svg", "contact"),
 ])
 del _P
 
@@ -208,7 +238,9 @@ def _law(value, what, name):
     return 0.0, _table(value, "%s %s" % (what, name))
 
 
-def _real(value, what, name, allow_none=False):
+def real_param(value, what, name, allow_none=False):
+    """``value`` as a finite float (``None`` passes with ``allow_none``); ``ModelError``
+    naming ``what``'s parameter ``name`` otherwise."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
@@ -233,12 +265,16 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
     out = {p.name: params.get(p.name, p.default) for p in spec.params}
     if spec.law == "stop":
         _check_stop(out, what)
+    if spec.law == "contact":
+        from .contact import check_contact
+        check_contact(out, what)
+        return out
     for key in ("stiffness", "damping"):
         if key in out and spec.law != "stop":
             out[key] = _law(out[key], what, key)
     for key in ("preload", "force"):
         if key in out:
-            out[key] = _real(out[key], what, key)
+            out[key] = real_param(out[key], what, key)
     if kind == "contractile" and out["force"] < 0.0:
         raise ModelError("%s: force must be non-negative (it pulls the points together), got %r"
                          % (what, out["force"]))
@@ -248,7 +284,7 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
         X1, X2 = (np.asarray(p, dtype=float) for p in points)
         dist = float(np.linalg.norm(X2 - X1))
         if "free_length" in out:
-            L0 = _real(out["free_length"], what, "free_length", allow_none=True)
+            L0 = real_param(out["free_length"], what, "free_length", allow_none=True)
             if L0 is None:
                 L0 = dist
             if L0 < 0.0:
@@ -271,38 +307,44 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
                              "a %s element needs a %s joint"
                              % (what, joint_name, joint_kind, dof, dof, " or ".join(offers)))
         if "rest" in out:
-            out["rest"] = _real(out["rest"], what, "rest", allow_none=True)
+            out["rest"] = real_param(out["rest"], what, "rest", allow_none=True)
         if "value" in out:
             v = out["value"]
             if not callable(v):
-                out["value"] = _real(v, what, "value")
+                out["value"] = real_param(v, what, "value")
     return out
+
+
+def check_bounds(out, what, bounds):
+    """``out[key]`` (in place) a finite number above ``low`` (``strict``) or not below it,
+    for each ``(key, low, strict)`` of ``bounds``; ``ModelError`` naming ``what``."""
+    for key, low, strict in bounds:
+        v = real_param(out[key], what, key)
+        if v < low or (strict and v == low):
+            raise ModelError("%s: %s must be %s %g, got %r"
+                             % (what, key, ">" if strict else ">=", low, v))
+        out[key] = v
 
 
 def _check_stop(out, what):
     """Normalise an end stop's parameters in ``out`` (in place)."""
     for key in ("lower", "upper"):
-        out[key] = _real(out[key], what, key, allow_none=True)
+        out[key] = real_param(out[key], what, key, allow_none=True)
     if out["lower"] is None and out["upper"] is None:
         raise ModelError("%s: give a lower or an upper limit (or both)" % what)
     if out["lower"] is not None and out["upper"] is not None and out["lower"] >= out["upper"]:
         raise ModelError("%s: lower limit %r must be below the upper limit %r"
                          % (what, out["lower"], out["upper"]))
-    for key, low, strict in (("stiffness", 0.0, True), ("exponent", 1.0, False),
-                             ("damping", 0.0, False), ("penetration", 0.0, True)):
-        v = _real(out[key], what, key)
-        if v < low or (strict and v == low):
-            raise ModelError("%s: %s must be %s %g, got %r"
-                             % (what, key, ">" if strict else ">=", low, v))
-        out[key] = v
+    check_bounds(out, what, (("stiffness", 0.0, True), ("exponent", 1.0, False),
+                             ("damping", 0.0, False), ("penetration", 0.0, True)))
     if out["law"] not in STOP_LAWS:
         raise ModelError("%s: law must be one of %s, got %r"
                          % (what, ", ".join(STOP_LAWS), out["law"]))
-    e = _real(out["restitution"], what, "restitution")
+    e = real_param(out["restitution"], what, "restitution")
     if not 0.0 <= e <= 1.0:
         raise ModelError("%s: restitution must be in [0, 1], got %r" % (what, e))
     out["restitution"] = e
-    v = _real(out["rest_speed"], what, "rest_speed")
+    v = real_param(out["rest_speed"], what, "rest_speed")
     if v <= 0.0:
         raise ModelError("%s: rest_speed must be > 0, got %r" % (what, v))
     out["rest_speed"] = v
@@ -312,7 +354,7 @@ class ForceElement:
     """A force element of the model. Created by ``Model.add_spring`` & co."""
 
     def __init__(self, model, name, kind, params, body1=None, body2=None, points=None,
-                 joint=None):
+                 joint=None, shapes=None):
         self.model = model
         self.name = name
         self.kind = kind
@@ -321,6 +363,7 @@ class ForceElement:
         self.body2 = body2
         self.points = points      # (X1, X2) world at t0 (point elements)
         self.joint = joint
+        self.shapes = shapes      # (shape1, shape2) of a contact (``solver.contact``)
         self.index = None
 
     @property
@@ -329,6 +372,8 @@ class ForceElement:
 
     @property
     def geometry(self):
+        if self.spec.attach == "bodies":
+            return GEOM_CONTACT
         if self.spec.attach == "points":
             return GEOM_POINTS
         return GEOM_JOINT_ROT if self.params["dof"] == "rotation" else GEOM_JOINT_TRANS
@@ -357,7 +402,8 @@ class ForceElement:
         """(par row [k, c, x0, f0, fa, stop columns], stiffness table or None, damping table
         or None); x0 of the element must be set (``x0``)."""
         p = self.params
-        stop = self.spec.law == "stop"       # its own law (columns from PAR_STOP on)
+        stop = self.spec.law != "linear"     # its own law (columns from PAR_STOP on; a
+        #                                      contact's in ``SystemArrays.cnt_par``)
         k, ktab = (0.0, None) if stop else p.get("stiffness", (0.0, None))
         c, ctab = (0.0, None) if stop else p.get("damping", (0.0, None))
         f0 = p.get("preload", 0.0)
@@ -368,7 +414,7 @@ class ForceElement:
             fa = p["value"]
         row = np.zeros(NPAR)
         row[:PAR_STOP] = (k, c, self.x0, f0, fa)
-        if stop:
+        if self.spec.law == "stop":
             row[PAR_STOP:] = (1.0, -np.inf if p["lower"] is None else p["lower"],
                               np.inf if p["upper"] is None else p["upper"], p["stiffness"],
                               p["exponent"], p["damping"], p["penetration"])
@@ -386,9 +432,16 @@ class ForceElement:
             if not isinstance(fn, ScalarTimeFunction):
                 return None
             value = ["function", fn.text]
-        where = ([name(self.joint)] if self.joint is not None else
-                 [name(self.body1), name(self.body2), floats(self.points[0]),
-                  floats(self.points[1])])
+        if self.shapes is not None:
+            from .contact import contact_row
+            where = [name(self.body1), name(self.body2)] + [
+                [s.kind, floats(s.points.ravel()), floats(s.planes.ravel())]
+                for s in self.shapes] + [floats(contact_row(self.params))]
+        elif self.joint is not None:
+            where = [name(self.joint)]
+        else:
+            where = [name(self.body1), name(self.body2), floats(self.points[0]),
+                     floats(self.points[1])]
         out = [name(self), self.kind, self.geometry, where, floats(par),
                None if ktab is None else floats(ktab), None if ctab is None else floats(ctab),
                value]
@@ -411,15 +464,15 @@ def joint_coordinate(frame1, frame2, geometry):
 
 
 # --------------------------------------------------------------------------- kernels
-_JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
+JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=False,
             fastmath={"contract", "reassoc", "nsz", "arcp"})
 #: ``apply_forces`` is inlined into its one caller (``kernels.build_forces``) by numba:
 #: left to LLVM, the end stop's branch made it too large to inline, and each evaluation
 #: of a model with force elements paid a call passing the model's and workspace's arrays
-_JIT_INLINE = dict(_JIT, inline="always")
+JIT_INLINE = dict(JIT, inline="always")
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def _interp(tx, ty, s, n, v):
     """Piecewise-linear table ``tx/ty[s:s+n]`` at ``v``, extrapolated linearly past its ends."""
     lo = s
@@ -436,7 +489,7 @@ def _interp(tx, ty, s, n, v):
     return ty[lo] + (ty[lo + 1] - ty[lo]) * (v - tx[lo]) / (tx[lo + 1] - tx[lo])
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def element_force(S, W, i, x, xdot):
     """The scalar law ``f = f0 + u(t) - K(x - x0) - C(x_dot)`` of element ``i`` and its
     damping part ``C(x_dot)``: ``(f, C)``."""
@@ -472,7 +525,7 @@ def stop_elastic(par, x):
     return f
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def stop_force(par, x, xdot):
     """The end stop's force on its coordinate ``x`` (rate ``xdot``) from its ``frc_par``
     row: Adams' IMPACT law at each limit it is past, pushing back only."""
@@ -485,19 +538,25 @@ def stop_force(par, x, xdot):
             pen = x - par[PAR_HI]
             rate = xdot
         if pen > 0.0:
-            d = par[PAR_SD]
-            step = 1.0
-            if pen < d:     # STEP(p, 0, 0, d, 1) = a^2 (3 - 2 a), a = p / d
-                a = pen / d
-                step = a * a * (3.0 - 2.0 * a)
-            push = par[PAR_SK] * pen ** par[PAR_SE] + step * par[PAR_SC] * rate
+            push = impact_force(pen, rate, par[PAR_SK], par[PAR_SE], par[PAR_SC], par[PAR_SD])
             if push > 0.0:
                 f += push if side == 0 else -push
     return f
 
 
-@njit(**_JIT)
-def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
+@njit(**JIT)
+def impact_force(pen, rate, k, e, c, d):
+    """Adams' IMPACT law at the penetration ``pen > 0`` and its rate: ``k pen^e +
+    STEP(pen, 0, 0, d, c) rate`` (before the ``max(0, .)`` of its callers)."""
+    step = 1.0
+    if pen < d:     # STEP(p, 0, 0, d, 1) = a^2 (3 - 2 a), a = p / d
+        a = pen / d
+        step = a * a * (3.0 - 2.0 * a)
+    return k * pen ** e + step * c * rate
+
+
+@njit(**JIT)
+def add_wrench(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
     """World force f at world offset s from body b's CoG plus a world torque t -> Q[b]
     (force world, torque in the body frame); ground (b = nb) takes nothing."""
     if b < S.nb:
@@ -512,7 +571,7 @@ def _add(S, W, b, f0, f1, f2, s0, s1, s2, t0, t1, t2):
         W.Q[b, 5] += n2
 
 
-@njit(**_JIT_INLINE)
+@njit(**JIT_INLINE)
 def apply_forces(S, W):
     """Add every force element's generalised force to ``W.Q`` at the current state
     (``W.A``, ``W.r``, ``W.vel``, ``W.omega_w``); coordinate, rate and force go to
@@ -521,6 +580,8 @@ def apply_forces(S, W):
     F = S.jnt_frame
     for i in range(S.frc_geom.shape[0]):
         geom = S.frc_geom[i]
+        if geom == GEOM_CONTACT:        # ``contact.apply_contacts``
+            continue
         k = S.frc_joint[i]
         if geom == GEOM_POINTS:
             bi = S.frc_slot[i, 0]
@@ -588,14 +649,14 @@ def apply_forces(S, W):
             W.frc_out[i, OUT_PD] = damp * xdot
             W.frc_out[i, OUT_PW] = (S.frc_par[i, PAR_FA] + W.frc_u[i]) * xdot
         if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
-            _add(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
-            _add(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
+            add_wrench(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
+            add_wrench(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
         else:                           # f e at P_j on body j; -f e on body i
-            _add(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
+            add_wrench(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
             if geom == GEOM_POINTS:     # at P_i
-                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
+                add_wrench(S, W, bi, -f * e0, -f * e1, -f * e2, si0, si1, si2, 0.0, 0.0, 0.0)
             else:                       # at the world point P_j, as a point of body i
-                _add(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
+                add_wrench(S, W, bi, -f * e0, -f * e1, -f * e2, si0 + d0, si1 + d1, si2 + d2,
                      0.0, 0.0, 0.0)
         W.frc_out[i, OUT_X] = x
         W.frc_out[i, OUT_XDOT] = xdot
@@ -679,6 +740,10 @@ def force_arrays(model, joint_pos, ncols):
                 taby.extend(t[:, 1])
         if e.joint is not None:
             joint[i] = joint_pos[e.joint.index]
+        elif e.shapes is not None:      # ``contact.contact_arrays``
+            for side, body in enumerate((e.body1, e.body2)):
+                if not body.is_ground:
+                    slot[i, side] = body.index
         else:
             for side, (body, X) in enumerate(((e.body1, e.points[0]), (e.body2, e.points[1]))):
                 if body.is_ground:
@@ -717,13 +782,18 @@ def cumtrapz(t, p):
     return out
 
 
-def element_potentials(system, out):
+def element_potentials(system, out, contact=None):
     """(n, nf): the potential of each element's conservative part at the output samples,
-    from ``kernels.force_outputs``' ``out`` (n, nf, 3). (The energy each dissipated and
-    its actuator's work are summed in the run, ``kernels.accumulate_work``.)"""
+    from ``kernels.force_outputs``' ``out`` (n, nf, >= 3); a contact's is its own output
+    (``contact``: the contacts' columns (n, nf, ``contact.NCOUT``)). (The energy each
+    dissipated and its actuator's work are summed in the run, ``kernels.accumulate_work``.)"""
     elems = system.model.force_elements
     pot = np.zeros((out.shape[0], len(elems)))
     for i, e in enumerate(elems):
+        if e.shapes is not None:
+            from .contact import CO_POT
+            pot[:, i] = contact[:, i, CO_POT]
+            continue
         par, ktab, _ctab = e.coefficients()
         pot[:, i] = element_potential(par, ktab, system.S.frc_geom[i], out[:, i, OUT_X])
     return pot

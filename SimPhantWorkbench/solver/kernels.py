@@ -29,7 +29,8 @@ from collections import namedtuple
 import numpy as np
 
 from . import blocks, jit
-from .forces import OUT_ED, OUT_EW, OUT_PD, OUT_PW, apply_forces
+from .contact import apply_contacts
+from .forces import NSAMPLED, OUT_ED, OUT_EW, OUT_PD, OUT_PW, apply_forces
 from .jit import njit
 from .joints import (PRIM_ANGLE, PRIM_ASLIDE, PRIM_DIR, PRIM_DIST, PRIM_DOT1, PRIM_DOT2,
                      PRIM_GEAR, PRIM_POINT)
@@ -91,6 +92,8 @@ SystemArrays = namedtuple("SystemArrays", [
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
+    # contacts (solver/contact.py)
+    "cnt_elem", "cnt_slot", "cnt_par", "cnt_ptr", "cnt_pts", "cnt_pln", "cnt_bnd",
 ])
 
 Workspace = namedtuple("Workspace", [
@@ -98,7 +101,7 @@ Workspace = namedtuple("Workspace", [
     "Q", "afree", "acc",
     "phi", "phidot", "gamma", "J", "blk", "chol_dinv", "rhs", "lam", "res",
     "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
-    "frc_u", "frc_out",
+    "frc_u", "frc_out", "cnt_out",
 ])
 
 #: ``Workspace.stats`` slots, accumulated over evaluations until the caller resets
@@ -349,6 +352,8 @@ def build_forces(S, W):
                                          + fb2 * W.omega_b[b, 2])
     if S.frc_geom.shape[0] > 0:
         apply_forces(S, W)
+    if S.cnt_elem.shape[0] > 0:
+        apply_contacts(S, W)
     for b in range(nb):
         mi = S.body_minv[b]
         for c in range(3):
@@ -1369,15 +1374,21 @@ def post_process(times, Ys, S, W, tab, acc, lam, phi_max, phidot_max, react, jre
 @njit(**_JIT)
 def force_outputs(times, Ys, S, W, tab, out):
     """Coordinate, rate and force of every force element at each output sample:
-    ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``; with 5 columns also the
-    powers ``forces.OUT_PD``, ``OUT_PW``)."""
+    ``out[m, i] = [x, x_dot, f]`` (``forces.apply_forces``; with ``forces.NSAMPLED``
+    columns also the powers ``forces.OUT_PD``, ``OUT_PW``), followed by a contact's
+    ``W.cnt_out`` row where ``out`` has the columns for it (``contact.apply_contacts``)."""
+    ncol = min(out.shape[2], NSAMPLED)
     for m in range(times.shape[0]):
         set_loads(S, W, tab, m)
         update_bodies(Ys[m], S, W)
         build_forces(S, W)
         for i in range(S.frc_geom.shape[0]):
-            for c in range(out.shape[2]):
+            for c in range(ncol):
                 out[m, i, c] = W.frc_out[i, c]
+        if out.shape[2] > NSAMPLED:
+            for c in range(S.cnt_elem.shape[0]):
+                for k in range(W.cnt_out.shape[1]):
+                    out[m, S.cnt_elem[c], NSAMPLED + k] = W.cnt_out[c, k]
 
 
 # --------------------------------------------------------------------------- inlined evaluator
@@ -1399,10 +1410,10 @@ integrate_fixed_inlined = jit.variants((integrate_fixed,), "_inlined",
 #: the sources the kernels here are compiled from: numba keys a cached kernel on the
 #: time stamp of its own file only, but these kernels also compile in the jitted code
 #: of ``blocks``, ``forces`` and the row constants of ``joints``
-CACHE_SOURCES = ("kernels.py", "blocks.py", "forces.py", "joints.py", "vec3.py")
+CACHE_SOURCES = ("kernels.py", "blocks.py", "forces.py", "contact.py", "joints.py", "vec3.py")
 #: file next to numba's cache holding the SHA-256 of ``CACHE_SOURCES`` it was made from
 CACHE_STAMP = "simphant-kernels.sha256"
-_CACHED_MODULES = ("kernels.", "blocks.", "forces.")
+_CACHED_MODULES = ("kernels.", "blocks.", "forces.", "contact.")
 
 
 def sources_digest():

@@ -647,6 +647,30 @@ class Model:
             penetration=penetration, dof=dof, law=law, restitution=restitution,
             rest_speed=rest_speed))
 
+    def add_contact(self, body1, body2, shape1, shape2, name=None, **params):
+        """Contact between ``body1``'s solid ``shape1`` and ``body2``'s ``shape2``
+        (``solver.contact``: ``contact.sphere``, ``.convex`` or, second only,
+        ``.half_space``; world coordinates at t0). Where they overlap by ``p`` the normal
+        force is Adams' IMPACT law ``max(0, k p^e + STEP(p, 0, 0, d_max, c_max) p_dot)``
+        (``stiffness`` k [N/m^e], ``exponent`` e, ``damping`` c_max [N s/m],
+        ``penetration`` d_max [m]) or, ``law="hunt_crossley"``, ``k p^e (1 + 3 (1 - e_r)
+        / (2 v0) p_dot)`` (``restitution`` e_r at the ``impact_speed`` v0 [m/s]); Coulomb
+        friction ``mu_static`` below the ``stiction_speed`` [m/s], ``mu_dynamic`` above the
+        ``friction_speed`` [m/s], a smooth step between (Adams' CONTACT)."""
+        from .contact import check_pair
+        name = self._element_name("contact", name)
+        what = "contact %r" % name
+        b1 = self._joint_body(body1, what)
+        b2 = self._joint_body(body2, what)
+        if b1 is b2:
+            raise ModelError("%s: both solids are on %s" % (what, b1.name))
+        check_pair(what, shape1, shape2)
+        params = check_element("contact", name, params)
+        e = ForceElement(self, name, "contact", params, body1=b1, body2=b2,
+                         shapes=(shape1, shape2))
+        e.x0 = 0.0
+        return self._append_element(e)
+
     def force_element(self, ref):
         """Resolve a ``ForceElement`` or a force element's name."""
         return _resolve(self.force_elements, ForceElement, ref, "force element")

@@ -8,8 +8,9 @@ import json
 import numpy as np
 
 from . import kernels, reactions
-from .forces import (NEVT, NO_REBOUND, OUT_PD, OUT_PW, cumtrapz, element_potentials,
-                     restart_coordinates, stop_events)
+from .contact import NCOUT, contact_outputs
+from .forces import (NEVT, NO_REBOUND, NSAMPLED, OUT_PD, OUT_PW, cumtrapz,
+                     element_potentials, restart_coordinates, stop_events)
 from .joint_outputs import JointOutputs, joint_frames_meta
 from .rotations import euler_zyx, matrices_to_quats, quat_normalize, quat_to_matrix
 
@@ -147,6 +148,9 @@ class Result(JointOutputs):
     #: the end stops' contacts (m, 4): [time, element index, side, impact speed]
     #: (``forces.stop_events``); absent when there were none
     _EVENT_ARRAYS = ("stop_events",)
+    #: the contacts' outputs (n, nf, ``contact.NCOUT``; zero rows for the other force
+    #: elements): absent when the model has no contact
+    _CONTACT_ARRAYS = ("frc_contact",)
 
     #: per joint (n_joints, 12): at how many samples each reaction component was
     #: indeterminate (``reactions``; force and torque in world axes, then in joint axes);
@@ -228,6 +232,8 @@ class Result(JointOutputs):
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays
                     else np.zeros(shape))
         self._stop_events = _event_rows(arrays.get("stop_events"))
+        self._frc_contact = np.asarray(arrays["frc_contact"], dtype=float) \
+            if "frc_contact" in arrays else None
 
     # ------------------------------------------------------------- derived series
     def _series(self, key, b):
@@ -335,7 +341,9 @@ class Result(JointOutputs):
                                  rule)
         masses = np.array([b.mass for b in model.bodies])
         gravity = np.array(model.gravity, dtype=float)
-        frc = np.zeros((n, nf, OUT_PW + 1))     # and the powers, for the samples' work
+        ncnt = len(S.cnt_elem)
+        # and the powers, for the samples' work; then the contacts' own outputs
+        frc = np.zeros((n, nf, NSAMPLED + (NCOUT if ncnt else 0)))
         load_power = _load_power(system, Y, tab)
         if n and nf:
             restart_coordinates(S, W)
@@ -343,9 +351,10 @@ class Result(JointOutputs):
         if done_work is None:   # a run without it (kinematic): over the samples
             done_work = _sample_work(t, np.hstack([frc[:, :, OUT_PD], frc[:, :, OUT_PW],
                                                    load_power]))
+        contact = np.ascontiguousarray(frc[:, :, NSAMPLED:]) if ncnt else None
         frc = np.ascontiguousarray(frc[:, :, :OUT_PD])
         if n and nf:
-            pot = element_potentials(system, frc)
+            pot = element_potentials(system, frc, contact)
             # copies: not views of the run's buffer
             diss = np.ascontiguousarray(done_work[:, :nf])
             work = np.ascontiguousarray(done_work[:, nf:2 * nf])
@@ -380,9 +389,11 @@ class Result(JointOutputs):
                  react=react,
                  acc=acc[:, :, :3], alpha_w=alpha_w,               # views of one array
                  kinetic=kinetic, potential=potential,
-                 frc=frc, frc_pot=pot, frc_diss=diss, frc_work=work,
+                 frc=frc[:, :, :3], frc_pot=pot, frc_diss=diss, frc_work=work,
                  react_indeterminate=rule.flags[system.joint_pos], coupler_react=cpl_react,
                  stop_events=events)
+        if ncnt:
+            a["frc_contact"] = contact
         _driver_series(system, t, lam, a)
         a["load_power"] = load_power
         a["load_work"] = np.ascontiguousarray(done_work[:, 2 * nf:])
@@ -450,6 +461,8 @@ class Result(JointOutputs):
             keys += (self._REACTION_FLAGS,)
         if len(self._stop_events):
             keys += self._EVENT_ARRAYS
+        if self._frc_contact is not None:
+            keys += self._CONTACT_ARRAYS
         return keys
 
     def to_arrays(self, derived=False):
@@ -472,7 +485,7 @@ class Result(JointOutputs):
         keys = tuple(k for k in cls._ARRAYS if R_pu is None or k not in cls._DERIVED) + tuple(
             k for k in cls._OPTIONAL + cls._DRIVER_ARRAYS + cls._COUPLER_ARRAYS
             + cls._LOAD_ARRAYS + (cls._REACTION_FLAGS,) + cls._EVENT_ARRAYS
-            if k in arrays)
+            + cls._CONTACT_ARRAYS if k in arrays)
         return cls({k: arrays[k] for k in keys}, meta, R_pu=R_pu)
 
     def save(self, path, compress=False):
@@ -755,6 +768,17 @@ class Result(JointOutputs):
         i = self._f(element)
         return {"potential": self._frc_pot[:, i].copy(), "dissipated": self._frc_diss[:, i].copy(),
                 "actuator_work": self._frc_work[:, i].copy()}
+
+    def contact(self, element):
+        """The outputs of a contact element, a dict of arrays: ``point`` (n, 3) [m], the
+        normal-force-weighted mean of its contact points (world), ``normal_force`` and
+        ``friction_force`` (n, 3) [N] on its first body (world; the second takes the
+        opposite), ``penetration`` (n,) [m] the largest, ``points`` (n,) the number of
+        sample points in contact, ``potential`` (n,) [J] its elastic energy."""
+        i = self._f(element)
+        if self._frc_contact is None or self.force_kinds[i] != "contact":
+            raise KeyError("force element %r is not a contact" % (self.force_names[i],))
+        return contact_outputs(self._frc_contact[:, i])
 
     def stop_events(self):
         """The end stops' contacts, in time order: a list of dicts with ``time`` [s],

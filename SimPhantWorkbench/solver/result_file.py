@@ -19,6 +19,7 @@ import zipfile
 
 import numpy as np
 
+from .contact import NCOUT
 from .errors import ModelError
 
 __all__ = ["ResultError", "MAX_RESULT_BYTES", "MAX_META_BYTES", "npy_headers",
@@ -74,6 +75,8 @@ def _optional_shapes(n, meta, what):
     # the end stops' contacts: [time, element index, side, impact speed, rebound speed]
     # each (without the rebound in files of earlier versions)
     out["stop_events"] = (None, None)
+    # the contacts' outputs (``contact.NCOUT`` columns per force element)
+    out["frc_contact"] = (n, nf, NCOUT)
     return out
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import kernels
 from .drivers import DriverRow
+from .contact import NCOUT, contact_arrays
 from .forces import NOUT, OUT_ED, OUT_EW, OUT_PD, OUT_PW, force_arrays, restart_coordinates
 from .joints import ANGULAR_PRIMS, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
@@ -207,6 +208,7 @@ class System:
                 load_val[nl + i, :3] = s.values([0.0])[0]
         frc, self.timed_forces = force_arrays(model, self.joint_pos, len(self.timed_loads))
         nf = len(frc["frc_geom"])
+        frc.update(contact_arrays(model))
 
         self.S = kernels.SystemArrays(
             nb=nb, nj=nj, nrows=nrows,
@@ -247,6 +249,7 @@ class System:
             load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
             k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
             frc_u=np.zeros(nf), frc_out=np.zeros((nf, NOUT)),
+            cnt_out=np.zeros((len(frc["cnt_elem"]), NCOUT)),
         )
         restart_coordinates(self.S, self.W)
         # constant translational columns of the POINT rows (+e_c on side i, -e_c on side j);

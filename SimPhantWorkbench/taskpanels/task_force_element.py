@@ -15,6 +15,7 @@ from ..gui.common import icon_path
 from ..document.elements import FORCE_UNITS, force_element_params, force_geometry
 from ..objects.force_element import DOFS
 from ..document.base import find_study, study_bodies
+from ..solver.contact import CONTACT_LAWS
 from ..solver.forces import FORCE_TYPES, STOP_LAWS
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 from .widgets import CheckedPanel, Form, number_box, wrapped_label
@@ -32,7 +33,9 @@ _DOF_TEXT = {"rotation": QT_TRANSLATE_NOOP("SimPhant", "rotation about the joint
 _PROPS = ("Kind", "Label", "Reference1", "Reference2", "Joint", "Dof", "Stiffness", "Damping",
           "StiffnessTable", "DampingTable", "FreeLengthFromStart", "FreeLength", "Preload",
           "Force", "Value", "ValueFunction", "EnableLower", "Lower", "EnableUpper", "Upper",
-          "Exponent", "Penetration", "Law", "Restitution", "RestSpeed")
+          "Exponent", "Penetration", "Law", "Restitution", "RestSpeed", "ContactLaw",
+          "ImpactSpeed", "MuStatic", "MuDynamic", "StictionSpeed", "FrictionSpeed",
+          "SampleSpacing", "Deflection")
 #: an end stop's limits: (switch property, value property, label)
 _LIMITS = (("EnableLower", "Lower", QT_TRANSLATE_NOOP("SimPhant", "Lower limit")),
            ("EnableUpper", "Upper", QT_TRANSLATE_NOOP("SimPhant", "Upper limit")))
@@ -40,6 +43,10 @@ _LIMITS = (("EnableLower", "Lower", QT_TRANSLATE_NOOP("SimPhant", "Lower limit")
 _LAW_TEXT = {"compliant": QT_TRANSLATE_NOOP("SimPhant", "compliant (contact force law)"),
              "impulsive": QT_TRANSLATE_NOOP("SimPhant", "impulsive (coefficient of "
                                                         "restitution)")}
+#: a contact's normal laws (``solver.contact.CONTACT_LAWS``) as the list shows them
+_CONTACT_LAW_TEXT = {"impact": QT_TRANSLATE_NOOP("SimPhant", "impact (as the end stops)"),
+                     "hunt_crossley": QT_TRANSLATE_NOOP("SimPhant", "Hunt-Crossley "
+                                                                    "(restitution)")}
 
 
 class TaskForceElement(CheckedPanel):
@@ -72,12 +79,14 @@ class TaskForceElement(CheckedPanel):
                 prop, table, text = _TEXT_FIELDS[key]
                 self._text(f, prop, translate("SimPhant", text), getattr(obj, prop),
                            translate("SimPhant", "e.g. '10 %s'") % units[key])
-                if "lower" in names:        # an end stop's law has no tables
+                if spec.law != "linear":    # an end stop's or a contact's law: no tables
                     continue
                 self._text(f, table, translate("SimPhant", "or a table"), getattr(obj, table),
                            translate("SimPhant", "rows 'x, force; ...' [%s, N or N m]; replaces "
                                      "%s when not empty")
                            % (units["length" if key == "stiffness" else "rate"], prop))
+        if spec.law == "contact":
+            self._contact_fields(f, obj, units)
         if "free_length" in names or "rest" in names:
             self.from_start = QtGui.QCheckBox(translate("SimPhant", "its value at the start"))
             self.from_start.setChecked(bool(obj.FreeLengthFromStart))
@@ -122,6 +131,33 @@ class TaskForceElement(CheckedPanel):
                    obj.RestSpeed, translate("SimPhant", "impulsive: e.g. 1 %s; slower impacts "
                                             "are held by the contact law") % units["rate"])
 
+    def _contact_fields(self, f, obj, units):
+        """A contact's exponent, full damping depth, law, friction and sampling."""
+        self._number(f, "Exponent", translate("SimPhant", "Force exponent e (k p^e)"),
+                     obj.Exponent, 1.0, 10.0)
+        self._text(f, "Penetration", translate("SimPhant", "Full damping depth"),
+                   obj.Penetration, translate("SimPhant", "e.g. 0.1 %s") % units["length"])
+        self.contact_law = self._choice(f, translate("SimPhant", "Law"), CONTACT_LAWS,
+                                        _CONTACT_LAW_TEXT, obj.ContactLaw)
+        self._number(f, "Restitution", translate("SimPhant", "Coefficient of restitution e"),
+                     obj.Restitution, 0.0, 1.0)
+        self._text(f, "ImpactSpeed", translate("SimPhant", "at the impact speed"),
+                   obj.ImpactSpeed, translate("SimPhant", "Hunt-Crossley: e.g. 1000 %s")
+                   % units["rate"])
+        self._number(f, "MuStatic", translate("SimPhant", "Static friction coefficient"),
+                     obj.MuStatic, 0.0, 10.0)
+        self._number(f, "MuDynamic", translate("SimPhant", "Dynamic friction coefficient"),
+                     obj.MuDynamic, 0.0, 10.0)
+        self._text(f, "StictionSpeed", translate("SimPhant", "Stiction below the speed"),
+                   obj.StictionSpeed, translate("SimPhant", "e.g. 0.1 %s") % units["rate"])
+        self._text(f, "FrictionSpeed", translate("SimPhant", "Dynamic friction above"),
+                   obj.FrictionSpeed, translate("SimPhant", "e.g. 1 %s") % units["rate"])
+        self._text(f, "SampleSpacing", translate("SimPhant", "Sample spacing on edges"),
+                   obj.SampleSpacing, translate("SimPhant", "first solid: e.g. 2 %s")
+                   % units["length"])
+        self._text(f, "Deflection", translate("SimPhant", "Tessellation deflection"),
+                   obj.Deflection, translate("SimPhant", "e.g. 0.05 %s") % units["length"])
+
     def _choice(self, form, label, values, texts, current):
         """A list of ``values`` (shown as the translated ``texts``), at ``current``."""
         box = QtGui.QComboBox()
@@ -153,6 +189,8 @@ class TaskForceElement(CheckedPanel):
             out["Dof"] = self.dof.currentData()
         if hasattr(self, "law"):
             out["Law"] = self.law.currentData()
+        if hasattr(self, "contact_law"):
+            out["ContactLaw"] = self.contact_law.currentData()
         if hasattr(self, "from_start"):
             out["FreeLengthFromStart"] = self.from_start.isChecked()
         for prop, box in self.switches.items():

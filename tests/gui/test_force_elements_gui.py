@@ -184,3 +184,82 @@ def test_end_stop_command_and_panel(tmp_path):
     assert R["events"] and len(set(R["events"])) == 1
     assert R["rebounds"] == pytest.approx([0.4] * len(R["rebounds"]), rel=1e-9)
     assert 0.349 < R["max_angle"] < 0.5          # past 20 deg only when resting on it
+
+
+CONTACT_SCRIPT = textwrap.dedent('''
+    import json, traceback
+    import FreeCAD, FreeCADGui, Part
+    R = {}
+    try:
+        FreeCADGui.activateWorkbench("SimPhantWorkbench")
+        from SimPhantWorkbench import factory, runner
+        from SimPhantWorkbench.gui import common
+        from SimPhantWorkbench.document.base import study_members
+        common.message_hook = lambda kind, title, text: R.setdefault("messages", []).append(text)
+        doc = FreeCAD.newDocument("ContactGui")
+        ball = doc.addObject("Part::Sphere", "Ball")
+        ball.Radius = 10
+        ball.Placement.Base = FreeCAD.Vector(0, 0, 10.5)
+        plate = doc.addObject("Part::Box", "Plate")
+        plate.Length, plate.Width, plate.Height = 100, 100, 10
+        plate.Placement.Base = FreeCAD.Vector(-50, -50, -10)
+        doc.recompute()
+        study = factory.make_study(doc)
+        study.EndTime = 0.2
+        study.TimeStep = 1e-5
+        study.OutputInterval = 1e-3
+        common.set_active_study(study)
+        factory.make_body(study, plate, fixed=True)
+        factory.make_body(study, ball)
+        FreeCADGui.Selection.clearSelection()
+        FreeCADGui.Selection.addSelection(doc.Name, ball.Name, "Face1")
+        FreeCADGui.Selection.addSelection(doc.Name, plate.Name, "Face6")
+        FreeCADGui.runCommand("SimPhant_Force_contact")
+        FreeCADGui.updateGui()
+        (el,) = study_members(study, "SimPhant::ForceElement")
+        R["start"] = [el.Kind, el.Stiffness]
+        R["icon"] = el.ViewObject.Proxy.getIcon().rsplit("/", 1)[-1]
+        from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
+        panel = PropertyPanel.current
+        R["fields"] = sorted(panel.fields)
+        panel.fields["FrictionSpeed"].setText("0.01 mm/s")
+        R["bad_speeds"] = panel.status.text()
+        R["bad_accepted"] = panel.accept()
+        panel.fields["FrictionSpeed"].setText("2 mm/s")
+        panel.fields["MuStatic"].setValue(0.4)
+        panel.fields["MuDynamic"].setValue(0.3)
+        panel.fields["Damping"].setText("0.05 N*s/mm")
+        panel.fields["Penetration"].setText("0.001 mm")
+        panel.contact_law.setCurrentIndex(panel.contact_law.findData("impact"))
+        R["good"] = panel.status.text()
+        R["accepted"] = panel.accept()
+        FreeCADGui.updateGui()
+        R["after"] = [el.FrictionSpeed, el.MuStatic, el.MuDynamic, el.Damping, el.Penetration,
+                      el.ContactLaw]
+        r = runner.run_study(study)
+        out = r.contact(r.force_names[0])
+        R["final_force"] = [float(x) for x in out["normal_force"][-1]]
+        R["weight"] = float(r.masses[0] * abs(r.gravity[2]))
+    except Exception:
+        R["error"] = traceback.format_exc()
+    finally:
+        finish(R)
+''')
+
+
+@pytest.mark.slow
+def test_contact_command_and_panel(tmp_path):
+    """The Contact command on a face of a ball and one of a plate adds a contact between
+    their solids (10000 N/mm at 1 mm); its panel refuses a friction speed below the
+    stiction speed and writes friction and damping on OK; the ball dropped 0.5 mm comes to
+    rest on the plate, which carries its weight."""
+    R, proc = run_gui_script(tmp_path, "contact_gui", CONTACT_SCRIPT)
+    assert "error" not in R, R.get("error")
+    assert R["start"] == ["contact", "10000.0 N/mm"] and R["icon"] == "Contact.svg"
+    assert {"Stiffness", "Damping", "Exponent", "Penetration", "MuStatic", "MuDynamic",
+            "StictionSpeed", "FrictionSpeed", "SampleSpacing", "Deflection"} <= set(R["fields"])
+    assert "friction_speed" in R["bad_speeds"] and R["bad_accepted"] is False
+    assert R["good"] == "OK" and R["accepted"]
+    assert R["after"] == ["2 mm/s", 0.4, 0.3, "0.05 N*s/mm", "0.001 mm", "impact"]
+    assert R["final_force"][:2] == pytest.approx([0, 0], abs=1e-6)
+    assert R["final_force"][2] == pytest.approx(R["weight"], rel=1e-3)

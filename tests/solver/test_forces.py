@@ -388,7 +388,7 @@ def test_bad_input_is_rejected_with_the_element_named():
 def test_registry_specs_are_complete():
     for name, spec in FORCE_TYPES.items():
         assert spec.name == name and spec.label and spec.doc and spec.icon.endswith(".svg")
-        assert spec.attach in ("points", "joint")
+        assert spec.attach in ("points", "joint", "bodies")
         assert spec.params
     assert GEOM_JOINT_ROT != 0
 

@@ -511,7 +511,7 @@ def element_force(S, W, i, x, xdot):
     return f - damp, damp
 
 
-@njit(**_JIT)
+@njit(**JIT)
 def stop_elastic(par, x):
     """The elastic part ``-+k p^e`` of an end stop's force (``stop_force``) at its
     coordinate ``x``, summed over the limits it is past."""

@@ -65,6 +65,9 @@ class PairReport:
         phase proved the solids far enough apart not to need it)
     samples : (times (k,), distances (k,)): every exact query of the search, in time
         order (the output samples it evaluated and the instants between them)
+    frame_points : (point_a (n, 3), point_b (n, 3)) the witness points [m, world] at
+        each output sample the search evaluated (``nan`` rows where it did not; every
+        sample inside an interval of interference is evaluated)
     queries : exact distance queries made; complete : False when
         ``MAX_QUERIES_PER_PAIR`` stopped the search (the figures are then those found)
     """
@@ -76,6 +79,7 @@ class PairReport:
         self.point_a = self.point_b = None
         self.intervals = []
         self.frames = None
+        self.frame_points = (np.zeros((0, 3)), np.zeros((0, 3)))
         self.samples = (np.zeros(0), np.zeros(0))
         self.queries = 0
         self.complete = True
@@ -291,6 +295,17 @@ def _intervals(points, tolerance):
             for s, e, (p, tm) in out if -p.distance > tolerance]
 
 
+def _frame_points(points, t):
+    """(point_a (n, 3), point_b (n, 3)) of the queried ``{time: Proximity}`` at the
+    samples ``t`` (``nan`` rows where a sample was not queried)."""
+    pa, pb = np.full((len(t), 3), np.nan), np.full((len(t), 3), np.nan)
+    for i, time in enumerate(t):
+        p = points.get(time)
+        if p is not None:
+            pa[i], pb[i] = p.point_a, p.point_b
+    return pa, pb
+
+
 def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
     """The ``PairReport`` of solids ``a``, ``b`` moving along ``Trajectory`` ``traj_a``,
     ``traj_b`` (same samples). ``resolution`` [m]: the accuracy of the times and depths
@@ -302,6 +317,7 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
     frames = search.run()
     report = PairReport(a.label, b.label, (a.name, b.name))
     report.frames = frames
+    report.frame_points = _frame_points(search.points, traj_a.t)
     times = sorted(search.points)
     report.samples = (np.array(times, dtype=float),
                       np.array([search.points[x].distance for x in times], dtype=float))

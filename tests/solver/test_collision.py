@@ -326,3 +326,37 @@ def test_convexity_of_a_mesh():
     p = p.copy()
     p[7] *= 0.5                                     # the (+, +, +) corner halfway in
     assert not Solid(p, tri).convex
+
+
+def box_surface_distance(p, half, centre):
+    """Distance [m] of point ``p`` from the surface of the axis-aligned box (closed form)."""
+    q = np.abs(np.asarray(p, dtype=float) - np.asarray(centre)) - np.asarray(half)
+    outside = np.linalg.norm(np.maximum(q, 0.0))
+    return outside if outside > 0.0 else -float(q.max())
+
+
+def test_witness_points_at_the_samples_inside_the_interval():
+    """At every output sample inside the interval the report keeps the witness points:
+    the deepest point of A (on its face y = 7 mm) and the nearest point of B (on its face
+    y = 10 mm), 3 mm apart along y while |x| <= 17 mm; both on their own box's surface;
+    samples the search skipped far apart have none."""
+    t = np.linspace(0.0, 1.0, 41)
+    a, ta, b, tb = passing_boxes(t)
+    rep = along.check_pair(a, ta, b, tb, 0.05 * MM)
+    pa, pb = rep.frame_points
+    assert pa.shape == pb.shape == (len(t), 3)
+    inside = np.nonzero((t > 0.3 + 1e-9) & (t < 0.7 - 1e-9))[0]
+    assert len(inside) == 15
+    for i in inside:
+        x = -0.05 + 0.1 * t[i]
+        assert box_surface_distance(pa[i], (10 * MM, 10 * MM, 5 * MM), (x, 17 * MM, 0.0)) \
+            == pytest.approx(0.0, abs=1e-9)
+        assert box_surface_distance(pb[i], (10 * MM,) * 3, (0.0, 0.0, 0.0)) \
+            == pytest.approx(0.0, abs=1e-9)
+        if abs(x) <= 17 * MM - 1e-9:
+            assert pa[i][1] == pytest.approx(7 * MM, abs=1e-9)
+            assert pb[i][1] == pytest.approx(10 * MM, abs=1e-9)
+            assert np.linalg.norm(pa[i] - pb[i]) == pytest.approx(3 * MM, abs=1e-9)
+    # the first sample is 30 mm clear: the broad phase needs no exact query there
+    assert np.isnan(pa[0]).all() and np.isnan(pb[0]).all()
+    assert np.isfinite(pa[inside]).all() and np.isfinite(pb[inside]).all()

@@ -140,6 +140,11 @@ class _Outline:
     def shown(self):
         return self.switch.whichChild.getValue() == coin.SO_SWITCH_ALL
 
+    def pose(self):
+        """(x, y, z [mm], qx, qy, qz, qw): the outline's placement now."""
+        return tuple(self.transform.translation.getValue()) \
+            + tuple(self.transform.rotation.getValue().getValue())
+
     def show(self, on):
         if on:
             pl = global_placement(self.obj)
@@ -286,10 +291,12 @@ class Overlay:
         return frame
 
     def state(self):
-        """What is drawn now: ``{"frame", "outlined": [labels], "points": {"A - B":
-        [(x, y, z) mm on A, on B]}}`` (for scripts and tests)."""
+        """What is drawn now: ``{"frame", "outlined": [labels], "poses": {label: outline
+        placement (x, y, z mm, qx, qy, qz, qw)}, "points": {"A - B": [(x, y, z) mm on A,
+        on B]}}`` (for scripts and tests)."""
         return dict(frame=self.frame,
                     outlined=sorted(k for k, o in self.outlines.items() if o.shown),
+                    poses={k: o.pose() for k, o in self.outlines.items() if o.shown},
                     points={"%s - %s" % pair: w.points() for pair, w in self.witnesses.items()
                             if w.shown})
 

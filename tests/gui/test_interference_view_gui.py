@@ -162,7 +162,25 @@ def test_drawn_exactly_at_the_frames_inside_the_interval(gui):
         assert state["outlined"] == (["Bar", "Block"] if inside else []), (i, t[i])
         assert sorted(state["points"]) == (["Block - Bar"] if inside else []), (i, t[i])
     assert sum(bool(s["points"]) for s in gui["frames"]) == 12       # 0.35 .. 0.9 s
-    assert gui["by_hand"] == {"frame": None, "outlined": [], "points": {}}
+    assert gui["by_hand"] == {"frame": None, "outlined": [], "poses": {}, "points": {}}
+
+
+def test_the_outlines_follow_the_bodies(gui):
+    """The bar's outline at its closed-form pose (Coin keeps single precision): turned by
+    omega t about z through the pivot, its corner (0, -10, 0) with it; the fixed block's
+    where it stands."""
+    (start, end), omega, _, bar, block = _interval()
+    t = np.array(gui["t"])
+    for i, state in enumerate(gui["frames"]):
+        if not state["outlined"]:
+            continue
+        theta = omega * t[i]
+        x, y, z, qx, qy, qz, qw = state["poses"]["Bar"]
+        assert [x, y, z] == pytest.approx([bar[1] * math.sin(theta),
+                                           -bar[1] * math.cos(theta), 0.0], abs=1e-5)
+        assert [qx, qy, qz, abs(qw)] == pytest.approx(
+            [0.0, 0.0, math.sin(theta / 2) * np.sign(qw), math.cos(theta / 2)], abs=1e-6)
+        assert state["poses"]["Block"][:3] == pytest.approx([b[0] for b in block], abs=1e-5)
 
 
 def test_the_witness_points_lie_on_the_two_boxes_as_deep_apart(gui):

@@ -147,10 +147,11 @@ def _interval():
 
 def _surface_distance(p, lo, hi):
     """Distance [mm] of ``p`` from the surface of the box ``lo``..``hi`` (closed form)."""
-    c, h = (np.asarray(lo) + hi) / 2.0, (np.asarray(hi) - lo) / 2.0
-    q = np.abs(np.asarray(p) - c) - h
-    outside = np.linalg.norm(np.maximum(q, 0.0))
-    return outside if outside > 0.0 else -float(q.max())
+    import sys
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "solver"))
+    from test_collision import box_surface_distance
+    return box_surface_distance(p, (np.asarray(hi) - lo) / 2.0, (np.asarray(lo) + hi) / 2.0)
 
 
 def test_drawn_exactly_at_the_frames_inside_the_interval(gui):

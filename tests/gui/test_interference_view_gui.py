@@ -66,9 +66,17 @@ SCRIPT = textwrap.dedent('''
         FreeCADGui.updateGui()
         doc.saveAs(os.path.join(TMP, "before.FCStd"))
         res["looks_before"] = looks(doc)
+        # a timeline and a plot open before the check get its marks too
+        tl0 = task_playback.show(study, ask_on_close=False)
+        plot0 = plot_panel.open_plot_panel(study)
+        FreeCADGui.updateGui()
         FreeCADGui.runCommand("SimPhant_CheckInterference")
         for _ in range(5):
             FreeCADGui.updateGui()
+        res["early_spans"] = [[list(s[:2]) for s in tl0.slider.spans],
+                              [list(s[:2]) for s in plot0.spans]]
+        tl0.close(keep=False)
+        FreeCADGui.updateGui()
         panel = gi.panels(study)[-1]
         ov = panel.overlay
         res["overlays_open"] = overlays(doc)
@@ -211,6 +219,7 @@ def test_the_timeline_and_the_plot_mark_the_interval(gui):
     assert "Block - Bar interfere from" in gui["slider_tip"]
     assert len(gui["plot_spans"]) == 1 and gui["plot_patches"] == 1
     assert gui["plot_spans"][0] == pytest.approx([start, end], abs=2e-3)
+    assert gui["early_spans"] == [gui["slider_spans"], gui["plot_spans"]]
 
 
 def _view_props(path):

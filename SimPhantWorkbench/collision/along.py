@@ -65,9 +65,10 @@ class PairReport:
         phase proved the solids far enough apart not to need it)
     samples : (times (k,), distances (k,)): every exact query of the search, in time
         order (the output samples it evaluated and the instants between them)
-    frame_points : (point_a (n, 3), point_b (n, 3)) the witness points [m, world] at
-        each output sample the search evaluated (``nan`` rows where it did not; every
-        sample inside an interval of interference is evaluated)
+    frame_points : ``{sample index: (point_a (3,), point_b (3,))}`` the witness points
+        [m, world] at the output samples where the solids overlap (the search evaluates
+        every sample inside an interval of interference; few are kept: cheap for long
+        runs and many pairs)
     queries : exact distance queries made; complete : False when
         ``MAX_QUERIES_PER_PAIR`` stopped the search (the figures are then those found)
     """
@@ -79,7 +80,7 @@ class PairReport:
         self.point_a = self.point_b = None
         self.intervals = []
         self.frames = None
-        self.frame_points = (np.zeros((0, 3)), np.zeros((0, 3)))
+        self.frame_points = {}
         self.samples = (np.zeros(0), np.zeros(0))
         self.queries = 0
         self.complete = True
@@ -296,14 +297,14 @@ def _intervals(points, tolerance):
 
 
 def _frame_points(points, t):
-    """(point_a (n, 3), point_b (n, 3)) of the queried ``{time: Proximity}`` at the
-    samples ``t`` (``nan`` rows where a sample was not queried)."""
-    pa, pb = np.full((len(t), 3), np.nan), np.full((len(t), 3), np.nan)
+    """``{i: (point_a, point_b)}`` of the queried ``{time: Proximity}`` at the samples
+    ``t[i]`` where the solids overlap."""
+    out = {}
     for i, time in enumerate(t):
         p = points.get(time)
-        if p is not None:
-            pa[i], pb[i] = p.point_a, p.point_b
-    return pa, pb
+        if p is not None and p.overlap:
+            out[i] = (p.point_a, p.point_b)
+    return out
 
 
 def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):

@@ -8,7 +8,7 @@ touched), for the frame the bodies show now:
   frame's time (their edges, thick, drawn on top in ``INTERFERENCE_COLOR``);
 * the pair's witness points at that frame (``PairReport.frame_points``: the deepest
   point of one body in the other and its nearest point on the other's surface, kept by
-  the check at every output sample inside an interval), a ball each, joined by a line.
+  the check at every output sample where the two overlap), a ball each, joined by a line.
 
 It follows playback: ``gui.following`` calls ``frame_changed`` after the bodies of a
 document moved, and the overlay finds the frame shown (``playback.Session.frame_shown``);
@@ -280,10 +280,9 @@ class Overlay:
                                               for iv in r.intervals)
             pts = None
             if inside:
-                pa, pb = r.frame_points
-                if frame < len(pa) and np.isfinite(pa[frame]).all() \
-                        and np.isfinite(pb[frame]).all():
-                    pts = (tuple(pa[frame] * 1e3), tuple(pb[frame] * 1e3))
+                if frame in r.frame_points:
+                    pa, pb = r.frame_points[frame]
+                    pts = (tuple(np.asarray(pa) * 1e3), tuple(np.asarray(pb) * 1e3))
                 lit.update((r.a, r.b))
             self.witnesses[(r.a, r.b)].show(pts)
         for label, outline in self.outlines.items():

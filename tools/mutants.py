@@ -2354,6 +2354,14 @@ MUTANTS = [
            "            pass",
            [T_IVIEW + "::test_the_outlines_follow_the_bodies"],
            "a body's outline stays where the body was first outlined"),
+    Mutant("interference-marks-kept-for-a-new-result",
+           "SimPhantWorkbench/results_gui/interference_view.py",
+           "            return self.session.current() and get_result(self.study) is "
+           "self.session.result",
+           "            return self.session.current()",
+           [T_IVIEW + "::test_the_timeline_and_the_plot_mark_the_interval"],
+           "a timeline opened after the study was solved again marks the old result's "
+           "intervals"),
     Mutant("interference-span-one-frame-too-many", "SimPhantWorkbench/output/events.py",
            '    last = int(np.searchsorted(t, float(end), side="right")) - 1',
            '    last = int(np.searchsorted(t, float(end), side="right"))',

@@ -17,9 +17,10 @@ gives the intervals of the check on show, ``[(start, end, text)]``, for the time
 bands (``timeline.EventSlider.set_spans``) and the plots' shading
 (``output.events.draw_span_marks``).
 
-The check lives while its panel is open (``Overlay.remove`` when it closes); it is not
-stored with the result: after reopening a document, *Check interference* computes it
-again.
+The check lives while its panel is open (``Overlay.remove`` when it closes) and belongs
+to the result it checked: once another run replaces that result nothing is drawn or
+marked until the check is made again. It is not stored with the result: after reopening
+a document, *Check interference* computes it again.
 """
 import numpy as np
 from pivy import coin
@@ -29,6 +30,7 @@ import FreeCADGui
 
 from .. import playback
 from ..document.base import study_bodies
+from ..document.results import get_result
 from ..document.units import global_placement
 from ..gui import following
 from ..gui.markers import marker_size
@@ -64,9 +66,9 @@ def overlay_of(study):
 
 def time_spans(study):
     """``[(start [s], end [s], text)]``: the intervals of interference of ``study``'s
-    check on show (none without one)."""
+    check on show (none without one, or once the study's result was replaced)."""
     ov = overlay_of(study)
-    return [] if ov is None else ov.spans()
+    return [] if ov is None or not ov.current() else ov.spans()
 
 
 def frame_changed(doc_name):
@@ -257,9 +259,18 @@ class Overlay:
                     % (r.a, r.b, iv.start, iv.end, iv.max_depth * 1e3)))
         return sorted(out)
 
+    def current(self):
+        """The study's result is still the one checked (not replaced by another run; no
+        body deleted)."""
+        try:
+            return self.session.current() and get_result(self.study) is self.session.result
+        except Exception:  # noqa: BLE001 - a damaged or removed result
+            return False
+
     def frame_shown(self):
-        """The result frame the bodies show now, or None (moved by hand, result gone)."""
-        if not self.session.current():
+        """The result frame the bodies show now, or None (moved by hand, result
+        replaced)."""
+        if not self.current():
             return None
         return self.session.frame_shown()
 

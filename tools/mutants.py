@@ -114,6 +114,8 @@ T_EX_STEER = T_EX + "::test_steering_rack_travels_the_pitch_radius_times_the_pin
 T_EX_SCREW = T_EX + "::test_lead_screw_rises_a_lead_per_turn_and_strikes_its_stop_on_time"
 T_EX_DOOR = T_EX + "::test_door_swings_shut_onto_its_end_stop_which_carries_the_closer_preload"
 
+T_IVIEW = "tests/gui/test_interference_view_gui.py"
+
 # (id, file, anchor, replacement, tests, description)
 MUTANTS = [
     # ---------------------------------------------------------------- kernels (numba)
@@ -2472,6 +2474,51 @@ MUTANTS = [
            ["tests/app/test_determinism.py::"
             "test_one_thread_reads_the_libraries_again_only_after_an_import"],
            "an OpenBLAS loaded by a later import (SciPy's own) keeps its threads"),
+    Mutant("interference-witness-points-swapped", "SimPhantWorkbench/collision/along.py",
+           "            out[i] = (p.point_a, p.point_b)",
+           "            out[i] = (p.point_b, p.point_a)",
+           ["tests/solver/test_collision.py::test_witness_points_at_the_samples_inside_the_"
+            "interval"],
+           "the witness points kept per output sample swapped between the two bodies"),
+    Mutant("interference-view-points-swapped", "SimPhantWorkbench/results_gui/interference_view.py",
+           "                    pts = (tuple(np.asarray(pa) * 1e3), tuple(np.asarray(pb) * 1e3))",
+           "                    pts = (tuple(np.asarray(pb) * 1e3), tuple(np.asarray(pa) * 1e3))",
+           [T_IVIEW + "::test_the_witness_points_lie_on_the_two_boxes_as_deep_apart"],
+           "the 3-D view draws each body's witness point on the other body"),
+    Mutant("interference-view-stays-after-the-interval",
+           "SimPhantWorkbench/results_gui/interference_view.py",
+           "            inside = time is not None and any(iv.start <= time <= iv.end",
+           "            inside = time is not None and any(iv.start <= time",
+           [T_IVIEW + "::test_drawn_exactly_at_the_frames_inside_the_interval"],
+           "the outlines and witness points stay on after the interval ends"),
+    Mutant("interference-view-not-following-playback", "SimPhantWorkbench/gui/following.py",
+           "            listen(doc_name)",
+           "            pass",
+           [T_IVIEW + "::test_drawn_exactly_at_the_frames_inside_the_interval"],
+           "the 3-D view's interference drawing does not follow the frame shown"),
+    Mutant("interference-outline-left-behind", "SimPhantWorkbench/results_gui/interference_view.py",
+           "            self.transform.translation.setValue(*tuple(pl.Base))",
+           "            pass",
+           [T_IVIEW + "::test_the_outlines_follow_the_bodies"],
+           "a body's outline stays where the body was first outlined"),
+    Mutant("interference-marks-kept-for-a-new-result",
+           "SimPhantWorkbench/results_gui/interference_view.py",
+           "            return self.session.current() and get_result(self.study) is "
+           "self.session.result",
+           "            return self.session.current()",
+           [T_IVIEW + "::test_the_timeline_and_the_plot_mark_the_interval"],
+           "a timeline opened after the study was solved again marks the old result's "
+           "intervals"),
+    Mutant("interference-span-one-frame-too-many", "SimPhantWorkbench/output/events.py",
+           '    last = int(np.searchsorted(t, float(end), side="right")) - 1',
+           '    last = int(np.searchsorted(t, float(end), side="right"))',
+           [T_IVIEW + "::test_the_timeline_and_the_plot_mark_the_interval"],
+           "the timeline's band of an interval reaches one frame past its end"),
+    Mutant("interference-not-shaded-in-plot-dock", "SimPhantWorkbench/results_gui/plot_panel.py",
+           "        self.span_patches = draw_span_marks(ax, self.spans)",
+           "        self.span_patches = draw_span_marks(ax, [])",
+           [T_IVIEW + "::test_the_timeline_and_the_plot_mark_the_interval"],
+           "the plot dock does not shade the intervals of interference"),
 ]
 
 

@@ -68,6 +68,10 @@ class PairReport:
         phase proved the solids far enough apart not to need it)
     samples : (times (k,), distances (k,)): every exact query of the search, in time
         order (the output samples it evaluated and the instants between them)
+    frame_points : ``{sample index: (point_a (3,), point_b (3,))}`` the witness points
+        [m, world] at the output samples where the solids overlap (the search evaluates
+        every sample inside an interval of interference; few are kept: cheap for long
+        runs and many pairs)
     queries : exact distance queries made; complete : False when
         ``MAX_QUERIES_PER_PAIR`` stopped the search (the figures are then those found)
     hull_queries : distances of the two convex hulls computed (GJK): where they prove
@@ -81,6 +85,7 @@ class PairReport:
         self.point_a = self.point_b = None
         self.intervals = []
         self.frames = None
+        self.frame_points = {}
         self.samples = (np.zeros(0), np.zeros(0))
         self.queries = 0
         self.hull_queries = 0
@@ -345,6 +350,17 @@ def _intervals(points, tolerance):
             for s, e, (p, tm) in out if -p.distance > tolerance]
 
 
+def _frame_points(points, t):
+    """``{i: (point_a, point_b)}`` of the queried ``{time: Proximity}`` at the samples
+    ``t[i]`` where the solids overlap."""
+    out = {}
+    for i, time in enumerate(t):
+        p = points.get(time)
+        if p is not None and p.overlap:
+            out[i] = (p.point_a, p.point_b)
+    return out
+
+
 def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
     """The ``PairReport`` of solids ``a``, ``b`` moving along ``Trajectory`` ``traj_a``,
     ``traj_b`` (same samples). ``resolution`` [m]: the accuracy of the times and depths
@@ -356,6 +372,7 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
     frames = search.run()
     report = PairReport(a.label, b.label, (a.name, b.name))
     report.frames = frames
+    report.frame_points = _frame_points(search.points, traj_a.t)
     times = sorted(search.points)
     report.samples = (np.array(times, dtype=float),
                       np.array([search.points[x].distance for x in times], dtype=float))

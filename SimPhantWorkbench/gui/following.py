@@ -15,7 +15,7 @@ from ..document.base import proxy_type
 
 __all__ = ["Observer", "flush_markers", "simphant_view_providers", "refresh_markers",
            "attach_missing", "is_view_provider", "generation", "shown_generation", "marker_sizes",
-           "forget"]
+           "forget", "frame_listeners"]
 
 
 def is_view_provider(vp):
@@ -28,6 +28,9 @@ marker_sizes = {}    # (document Name, study Name) -> marker size [mm]
 generation = [0]    # bumped whenever SimPhant objects change: view providers' caches expire
 shown_generation = [0]  # bumped whenever an object is shown or hidden
 _pending = {}        # document Name -> set of moved object Names not yet refreshed
+#: callables(document Name) told after the markers of a document whose objects moved
+#: were refreshed (drawings that follow the frame shown, not one object)
+frame_listeners = []
 
 
 def forget(doc_name):
@@ -54,6 +57,8 @@ def flush_markers():
             vp = getattr(getattr(obj, "ViewObject", None), "Proxy", None) if obj else None
             if is_view_provider(vp):
                 vp.refresh()
+        for listen in list(frame_listeners):
+            listen(doc_name)
 
 
 def simphant_view_providers(doc):

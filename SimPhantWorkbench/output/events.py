@@ -19,7 +19,8 @@ from .tables import is_rotation
 
 __all__ = ["EVENT_FIELDS", "EVENT_COLUMNS", "EVENT_COLOR", "result_events", "extra_fields",
            "speed_unit", "event_rows", "write_events_csv", "event_frame", "event_frames", "event_counts",
-           "count_text", "event_text", "draw_event_marks"]
+           "count_text", "event_text", "draw_event_marks", "INTERFERENCE_COLOR", "span_frames",
+           "draw_span_marks"]
 
 #: the fields every event has, in ``events.csv``'s order
 EVENT_FIELDS = ("time", "element", "side", "speed", "rebound")
@@ -27,6 +28,8 @@ EVENT_FIELDS = ("time", "element", "side", "speed", "rebound")
 EVENT_COLUMNS = ("time [s]", "element", "side", "speed", "rebound", "unit")
 #: the colour of event marks in plots and on the timeline
 EVENT_COLOR = "#8c564b"
+#: the colour of the intervals of interference in plots and on the timeline
+INTERFERENCE_COLOR = "#d62728"
 
 
 def result_events(result):
@@ -86,6 +89,15 @@ def event_frames(t, events):
     return [event_frame(t, ev["time"]) for ev in events]
 
 
+def span_frames(t, start, end):
+    """(first, last) stored frames of the time span ``start``..``end`` [s]: the frames
+    at or inside it (``first`` > ``last`` when it lies between two samples)."""
+    t = np.asarray(t, dtype=float)
+    first = int(np.searchsorted(t, float(start), side="left"))
+    last = int(np.searchsorted(t, float(end), side="right")) - 1
+    return first, last
+
+
 def event_counts(events):
     """``[(element, count, {side: count})]`` in order of each element's first event."""
     out = {}
@@ -129,3 +141,9 @@ def draw_event_marks(ax, events, labels=None, elements=None, text=True):
                     transform=ax.get_xaxis_transform(), rotation=90, va="top", ha="left",
                     fontsize="x-small", color=EVENT_COLOR, clip_on=True)
     return lines
+
+
+def draw_span_marks(ax, spans, color=INTERFERENCE_COLOR):
+    """Shaded bands on matplotlib axes ``ax`` over the time spans ``spans``
+    (``[(start [s], end [s], text)]``: the intervals of interference); returns them."""
+    return [ax.axvspan(start, end, color=color, alpha=0.15, lw=0) for start, end, _ in spans]

@@ -6,6 +6,11 @@ stored result, prints what it found to the Report view, docks an ``InterferenceP
 the smallest clearance; the pairs left out) and shows the first contact: the bodies move
 to the output frame nearest to it and the two bodies are selected (highlighted). A
 double click on a row (or *Show*) does the same for that row's instant.
+
+While the panel is open the check is drawn (``interference_view.Overlay``): at the
+frame shown, the outlines of the bodies interfering then and their witness points;
+the timeline's slider and the study's plots mark the intervals. Closing the panel takes
+all of it away.
 """
 import math
 
@@ -15,6 +20,8 @@ from PySide import QtCore, QtGui
 from ..document.base import study_bodies
 from ..document.interference import DEFLECTION_MM, check_study
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
+from . import plot_panel
+from .interference_view import Overlay
 from .plot_panel import show_time
 
 __all__ = ["InterferencePanel", "check_interference", "report_lines", "panels"]
@@ -169,8 +176,10 @@ def check_interference(study, deflection_mm=DEFLECTION_MM, show=True):
         _open.remove(old)
         old.dock.close()
     panel = InterferencePanel(study, check)
-    dock = QtGui.QDockWidget(translate("SimPhant", "SimPhant interference: %s") % study.Label,
-                             mw)
+    panel.overlay = Overlay(study, check)
+    _mark_spans(study, panel.overlay.spans())
+    dock = _Dock(translate("SimPhant", "SimPhant interference: %s") % study.Label, mw)
+    dock.on_close = lambda: _closed(panel)
     dock.setObjectName("SimPhantInterference_%s" % study.Name)
     dock.setWidget(panel)
     dock.setAttribute(QtCore.Qt.WA_DeleteOnClose)
@@ -178,7 +187,40 @@ def check_interference(study, deflection_mm=DEFLECTION_MM, show=True):
     dock.show()
     panel.dock = dock
     _open.append(panel)
-    dock.destroyed.connect(lambda *_: _open.remove(panel) if panel in _open else None)
+    dock.destroyed.connect(lambda *_: _closed(panel))
     if show and check.interfering():
         panel.show_row(0)
     return panel
+
+
+class _Dock(QtGui.QDockWidget):
+    """The panel's dock: closing it takes the check's drawing away at once (its
+    deletion comes later, from the event loop)."""
+
+    on_close = None
+
+    def closeEvent(self, event):
+        if self.on_close is not None:
+            self.on_close()
+        super().closeEvent(event)
+
+
+def _mark_spans(study, spans):
+    """Mark ``spans`` on the timeline open on ``study`` and shade them in its plots."""
+    tl = plot_panel.timeline
+    if tl is not None and not tl.closed and tl.study == study:
+        tl.slider.set_spans(spans)
+    for p in plot_panel.panels_of(study):
+        p.set_spans(spans)
+
+
+def _closed(panel):
+    """The panel's dock closed: take its drawing and marks away."""
+    if panel in _open:
+        _open.remove(panel)
+    try:
+        if not panel.overlay.removed:
+            panel.overlay.remove()
+            _mark_spans(panel.study, [])
+    except Exception:  # noqa: BLE001 - the document (and its study) was closed first
+        pass

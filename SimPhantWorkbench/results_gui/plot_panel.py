@@ -8,8 +8,9 @@ bodies / joints / force elements / drivers to plot (several at once; "From selec
 selected in the tree or the 3-D view, "Add picked vertex" a vertex of a body
 for the point quantities). On its right: a Matplotlib canvas (Qt backend,
 through FreeCAD's PySide) with axis labels in the chosen units, a legend with
-the objects' labels, a cursor line at the playback time and a dotted line at each end
-stop contact (``Result.stop_events()``), labelled with the element.
+the objects' labels, a cursor line at the playback time, a dotted line at each end
+stop contact (``Result.stop_events()``), labelled with the element, and a shaded band
+over each interval of interference of the check on show (``set_spans``).
 
 For the playback: ``set_time(t)`` moves the cursor; clicking the plot calls
 the ``time_clicked`` listeners (and emits the ``timeClicked`` Qt signal) with
@@ -24,7 +25,7 @@ from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg  # Matplotlib p
 from matplotlib.figure import Figure
 
 from ..output import quantities as Q
-from ..output.events import draw_event_marks, result_events
+from ..output.events import draw_event_marks, draw_span_marks, result_events
 from ..gui.translation import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PlotPanel", "open_plot_panel", "panels_of", "targets_of", "element_labels",
@@ -139,6 +140,8 @@ class PlotPanel(QtGui.QWidget):
         self.events = result_events(result)           # the end stops' contacts, marked
         self.event_labels = element_labels(study, result)
         self.event_lines = []
+        self.spans = []                     # [(start, end, text)]: interference, shaded
+        self.span_patches = []
         self._build()
         self.setWindowTitle(translate("SimPhant", "SimPhant plot: %s") % study.Label if study
                             else translate("SimPhant", "SimPhant plot"))
@@ -485,6 +488,7 @@ class PlotPanel(QtGui.QWidget):
         if len(self.result.t):
             ax.set_xlim(self.result.t[0], self.result.t[-1])
         self.event_lines = draw_event_marks(ax, self.events, self.event_labels)
+        self.span_patches = draw_span_marks(ax, self.spans)
         self.cursor = ax.axvline(self.time, color="#d62728", lw=1.0, alpha=0.8)
         title = self.study.Label if self.study is not None else ""
         title = ("%s: " % title if title else "") + translate("SimPhant", q.label)
@@ -495,6 +499,12 @@ class PlotPanel(QtGui.QWidget):
         ax.set_title(title, fontsize="medium")
         self.figure.tight_layout()
         self.canvas.draw_idle()
+
+    def set_spans(self, spans):
+        """Shade the time spans ``[(start [s], end [s], text)]`` (the intervals of
+        interference; replacing those shaded) and redraw."""
+        self.spans = list(spans)
+        self.redraw()
 
     # ---------------------------------------------------------- time
     def set_time(self, t):
@@ -613,5 +623,8 @@ def open_plot_panel(study, area="right", show_clicked_frame=True):
         panel.time_clicked.append(lambda t: show_time(study, t))
     _open.append(panel)
     dock.destroyed.connect(lambda *_: _open.remove(panel) if panel in _open else None)
+    from .interference_view import time_spans
+    if time_spans(study):
+        panel.set_spans(time_spans(study))
     panel.select_from_gui()
     return panel

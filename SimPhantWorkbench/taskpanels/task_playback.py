@@ -1,8 +1,9 @@
 """Timeline playback of a study's result: slider, play/pause, loop, speed, steps, Reset.
 
 The slider marks the end stops' contacts (``results_gui.timeline.EventSlider``; a mark's
-tooltip names the element, side, time and impact speed); the buttons beside the steps jump
-to the previous / next contact.
+tooltip names the element, side, time and impact speed) and the intervals of interference of
+the check on show (``results_gui.interference_view.time_spans``); the buttons beside the
+steps jump to the previous / next contact.
 
 Frames are written by one ``playback.Session`` kept while the panel is open
 (placements only; the result is read and validated once, not per frame), and
@@ -29,6 +30,7 @@ from ..document.base import transaction
 from ..gui.common import icon_path, message
 from ..output.events import result_events, speed_unit
 from ..results_gui import plot_panel
+from ..results_gui.interference_view import time_spans
 from ..results_gui.timeline import EventSlider
 from ..gui.following import flush_markers
 from ..gui.translation import translate
@@ -98,6 +100,9 @@ class TaskPlayback:
         self.slider = EventSlider(
             self.t, events, plot_panel.element_labels(self.study, self.result),
             {ev["element"]: speed_unit(self.result, ev["element"]) for ev in events})
+        spans = time_spans(self.study)
+        if spans:
+            self.slider.set_spans(spans)
         self.slider.valueChanged.connect(self._slider_moved)
         lay.addWidget(self.slider)
         style = form.style()

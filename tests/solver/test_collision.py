@@ -326,3 +326,36 @@ def test_convexity_of_a_mesh():
     p = p.copy()
     p[7] *= 0.5                                     # the (+, +, +) corner halfway in
     assert not Solid(p, tri).convex
+
+
+def box_surface_distance(p, half, centre):
+    """Distance [m] of point ``p`` from the surface of the axis-aligned box (closed form)."""
+    q = np.abs(np.asarray(p, dtype=float) - np.asarray(centre)) - np.asarray(half)
+    outside = np.linalg.norm(np.maximum(q, 0.0))
+    return outside if outside > 0.0 else -float(q.max())
+
+
+def test_witness_points_at_the_samples_inside_the_interval():
+    """At every output sample inside the interval, and only there, the report keeps the
+    witness points: the deepest point of A (on its face y = 7 mm) and the nearest point
+    of B (on its face y = 10 mm), 3 mm apart along y while |x| <= 17 mm; both on their
+    own box's surface."""
+    t = np.linspace(0.0, 1.0, 41)
+    a, ta, b, tb = passing_boxes(t)
+    rep = along.check_pair(a, ta, b, tb, 0.05 * MM)
+    points = rep.frame_points
+    # the samples at 0.3 s and 0.7 s, where the faces touch, may come either way (rounding)
+    inside = np.nonzero((t > 0.3 + 1e-9) & (t < 0.7 - 1e-9))[0]
+    assert len(inside) == 15
+    assert set(inside) <= set(points) <= set(inside) | {12, 28}
+    for i in points:
+        pa, pb = points[i]
+        x = -0.05 + 0.1 * t[i]
+        assert box_surface_distance(pa, (10 * MM, 10 * MM, 5 * MM), (x, 17 * MM, 0.0)) \
+            == pytest.approx(0.0, abs=1e-9)
+        assert box_surface_distance(pb, (10 * MM,) * 3, (0.0, 0.0, 0.0)) \
+            == pytest.approx(0.0, abs=1e-9)
+        if abs(x) <= 17 * MM - 1e-9:
+            assert pa[1] == pytest.approx(7 * MM, abs=1e-9)
+            assert pb[1] == pytest.approx(10 * MM, abs=1e-9)
+            assert np.linalg.norm(pa - pb) == pytest.approx(3 * MM, abs=1e-9)

@@ -38,7 +38,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="44"/>
+        <location filename="plot_panel.py" line="45"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -200,7 +200,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="138"/>
+        <location filename="task_playback.py" line="143"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -505,98 +505,103 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="37"/>
+        <location filename="interference.py" line="44"/>
         <source>Interference: %d pairs checked, %d left out (joints, fixed), deflection %s mm, %d distance queries, %.3g s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="44"/>
+        <location filename="interference.py" line="51"/>
         <source>  %s - %s interfere from %s s to %s s, up to %s mm deep at %s s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="50"/>
+        <location filename="interference.py" line="57"/>
         <source>  no interference; smallest clearance %s mm (%s - %s at %s s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="53"/>
+        <location filename="interference.py" line="60"/>
         <source>  the search stopped early for some pairs: the figures are those found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="62"/>
+        <location filename="interference.py" line="69"/>
         <source>Body A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="62"/>
+        <location filename="interference.py" line="69"/>
         <source>Body B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="63"/>
+        <location filename="interference.py" line="70"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="63"/>
+        <location filename="interference.py" line="70"/>
         <source>From [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="64"/>
+        <location filename="interference.py" line="71"/>
         <source>To [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="65"/>
+        <location filename="interference.py" line="72"/>
         <source>Max depth [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="66"/>
+        <location filename="interference.py" line="73"/>
         <source>At [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="67"/>
+        <location filename="interference.py" line="74"/>
         <source>Min clearance [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="86"/>
+        <location filename="interference.py" line="93"/>
         <source>Show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="89"/>
+        <location filename="interference.py" line="96"/>
         <source>Move the bodies to the output frame nearest to the row&apos;s instant and select the two bodies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="100"/>
+        <location filename="interference.py" line="107"/>
         <source>interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="105"/>
+        <location filename="interference.py" line="112"/>
         <source>clear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="109"/>
+        <location filename="interference.py" line="116"/>
         <source>left out: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="166"/>
+        <location filename="interference.py" line="173"/>
         <source>SimPhant: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="172"/>
+        <location filename="interference.py" line="181"/>
         <source>SimPhant interference: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference_view.py" line="257"/>
+        <source>%s - %s interfere from %.4g s to %.4g s, up to %.4g mm deep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -610,27 +615,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="47"/>
+        <location filename="plot_panel.py" line="48"/>
         <source>Force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="50"/>
+        <location filename="plot_panel.py" line="51"/>
         <source>Driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="118"/>
+        <location filename="plot_panel.py" line="119"/>
         <source>PlotPanel needs a study or a result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="603"/>
+        <location filename="plot_panel.py" line="613"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="144"/>
+        <location filename="plot_panel.py" line="147"/>
         <source>SimPhant plot</source>
         <translation type="unfinished"></translation>
     </message>
@@ -640,97 +645,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="172"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="175"/>
+        <location filename="plot_panel.py" line="178"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="179"/>
+        <location filename="plot_panel.py" line="182"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="184"/>
+        <location filename="plot_panel.py" line="187"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="190"/>
+        <location filename="plot_panel.py" line="193"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="192"/>
+        <location filename="plot_panel.py" line="195"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="195"/>
+        <location filename="plot_panel.py" line="198"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="198"/>
+        <location filename="plot_panel.py" line="201"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="205"/>
+        <location filename="plot_panel.py" line="208"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="261"/>
+        <location filename="plot_panel.py" line="264"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="290"/>
+        <location filename="plot_panel.py" line="293"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="300"/>
+        <location filename="plot_panel.py" line="303"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="305"/>
+        <location filename="plot_panel.py" line="308"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="340"/>
+        <location filename="plot_panel.py" line="343"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="474"/>
+        <location filename="plot_panel.py" line="477"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="478"/>
+        <location filename="plot_panel.py" line="481"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="495"/>
+        <location filename="plot_panel.py" line="499"/>
         <source>(outdated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="541"/>
+        <location filename="plot_panel.py" line="551"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="553"/>
+        <location filename="plot_panel.py" line="563"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1920,87 +1925,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="54"/>
+        <location filename="task_playback.py" line="56"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="76"/>
+        <location filename="task_playback.py" line="78"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="86"/>
+        <location filename="task_playback.py" line="88"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="106"/>
+        <location filename="task_playback.py" line="111"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="110"/>
+        <location filename="task_playback.py" line="115"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="114"/>
+        <location filename="task_playback.py" line="119"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="118"/>
+        <location filename="task_playback.py" line="123"/>
         <source>Previous end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="122"/>
+        <location filename="task_playback.py" line="127"/>
         <source>Next end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="128"/>
+        <location filename="task_playback.py" line="133"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="130"/>
+        <location filename="task_playback.py" line="135"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="141"/>
+        <location filename="task_playback.py" line="146"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="143"/>
+        <location filename="task_playback.py" line="148"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="148"/>
+        <location filename="task_playback.py" line="153"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="166"/>
+        <location filename="task_playback.py" line="171"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="244"/>
+        <location filename="task_playback.py" line="249"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="254"/>
+        <location filename="task_playback.py" line="259"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="257"/>
+        <location filename="task_playback.py" line="262"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>

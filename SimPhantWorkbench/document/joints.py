@@ -35,6 +35,7 @@ JointData = namedtuple("JointData", [
     "frame2",
     "point2",    # point of body 2 [m] (distance-type joints) or None
     "length",    # kept distance [m] or None
+    "angle",     # kept angle between the z axes [rad] (angle joints) or None
 ])
 
 
@@ -130,11 +131,15 @@ def joint_data(joint, bodies=None):
         p2 = p2 - offset * R1[:, 2]
     point2 = None
     length = None
+    angle = None
     if "point2" in spec.needs:
         point2 = p2
         L = quantity_si(joint.Length, "m")
         length = L if L > 0.0 else None
-    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length)
+    if "angle" in spec.needs:
+        a = quantity_si(getattr(joint, "Angle", 0.0), "deg")
+        angle = math.radians(a) if a != 0.0 else None
+    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length, angle)
 
 
 def _check_joint_bodies(joint, body1, body2, label1, label2):
@@ -182,11 +187,13 @@ def _reference_frames(joint, kind, spec, bodies):
     a1 = None if rf1.axis is None else np.array(rf1.axis, dtype=float)
     a2 = None if rf2.axis is None else np.array(rf2.axis, dtype=float)
 
+    if "axis2" in spec.needs and (a1 is None or a2 is None):
+        raise ModelError("%s: a %s joint needs an axis on both sides (%s); '%s' and '%s' give "
+                         "%s and %s" % (object_label(joint), spec.label.lower(),
+                                        "the cross axes" if kind == "universal"
+                                        else "the two joint z axes",
+                                        rf1.label, rf2.label, rf1.kind, rf2.kind))
     if kind == "universal":
-        if a1 is None or a2 is None:
-            raise ModelError("%s: a universal joint needs an axis on both sides (the cross axes); "
-                             "'%s' and '%s' give %s and %s"
-                             % (object_label(joint), rf1.label, rf2.label, rf1.kind, rf2.kind))
         if abs(float(np.dot(a1, a2))) > 1e-3:
             raise ModelError("%s: the cross axes of a universal joint must be perpendicular "
                              "(angle %.3f deg)" % (object_label(joint),

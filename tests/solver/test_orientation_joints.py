@@ -178,3 +178,13 @@ def test_frame_gap_of_an_angle_joint_is_the_missed_angle():
         pytest.approx(math.radians(20.0))
     assert frame_gap("perpendicular", f1, f2)[1] == pytest.approx(math.radians(40.0))
     assert frame_gap("parallel", f1, f2)[1] == pytest.approx(math.radians(50.0))
+
+
+def test_fingerprint_and_pickle_see_the_angle():
+    import pickle
+    from SimPhantWorkbench.solver.batch import fingerprint
+    prints = [fingerprint(_cone(math.radians(60.0), angle=math.radians(a))[0], {})
+              for a in (40.0, 41.0, 40.0)]
+    assert prints[0] != prints[1] and prints[0] == prints[2]
+    m = pickle.loads(pickle.dumps(_cone(math.radians(60.0), angle=math.radians(40.0))[0]))
+    assert m.joint("tilt").angle == pytest.approx(math.radians(40.0))

@@ -102,8 +102,7 @@ def frame_residuals(kind, frame1, frame2, length=None, angle=None):
     that constrains the frames, evaluated as the solver's primitives define them
     (``joints``): ``(P_i - P_j)_c`` [m] (POINT), ``a_i . d`` [m] (DOT2),
     ``|d| - L`` [m] (DIST), ``a_i . b_j`` (DOT1, the sine of the angle by which the axis
-    pair misses being perpendicular; an angle joint's: the sine of the angle by which it
-    misses ``angle``)."""
+    pair misses being perpendicular; an angle joint's: ``a_i . b_j - cos(angle)``)."""
     p1, R1 = np.asarray(frame1[0], dtype=float), np.asarray(frame1[1], dtype=float)
     p2, R2 = np.asarray(frame2[0], dtype=float), np.asarray(frame2[1], dtype=float)
     d = p1 - p2
@@ -117,8 +116,7 @@ def frame_residuals(kind, frame1, frame2, length=None, angle=None):
             out.append((prim, float(np.linalg.norm(d)) - length))
         elif prim == PRIM_DOT1 and "angle" in JOINT_TYPES[kind].needs:
             if angle is not None:
-                c = float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))
-                out.append((prim, math.sin(angle - math.acos(c))))
+                out.append((prim, float(R1[:, a] @ R2[:, b]) - math.cos(angle)))
         elif prim == PRIM_DOT1:
             out.append((prim, float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))))
     return out
@@ -129,11 +127,14 @@ def frame_gap(kind, frame1, frame2, length=None, angle=None):
 
     Arguments as ``frame_residuals``; returns ``(distance [m], angle [rad])``: the
     largest translational residual (point, dot-2 and distance rows) and the largest angle
-    by which an axis pair misses being perpendicular (dot-1 rows); both 0 when the
-    frames meet the joint."""
+    by which an axis pair misses being perpendicular (dot-1 rows; an angle joint's: by
+    which the z axes' angle misses ``angle``); both 0 when the frames meet the joint."""
     distance = miss = 0.0
     for prim, value in frame_residuals(kind, frame1, frame2, length, angle):
-        if prim == PRIM_DOT1:
+        if prim == PRIM_DOT1 and "angle" in JOINT_TYPES[kind].needs:   # angle - its angle
+            miss = max(miss, abs(math.acos(max(-1.0, min(1.0, value + math.cos(angle))))
+                                 - angle))
+        elif prim == PRIM_DOT1:
             miss = max(miss, abs(math.asin(value)))
         else:
             distance = max(distance, abs(value))

@@ -188,3 +188,22 @@ def test_fingerprint_and_pickle_see_the_angle():
     assert prints[0] != prints[1] and prints[0] == prints[2]
     m = pickle.loads(pickle.dumps(_cone(math.radians(60.0), angle=math.radians(40.0))[0]))
     assert m.joint("tilt").angle == pytest.approx(math.radians(40.0))
+
+
+def test_dof_report_and_joint_coordinates_of_the_orientation_joints():
+    from SimPhantWorkbench.solver.dof import row_label
+    from SimPhantWorkbench.solver.joint_outputs import joint_coordinates
+    from SimPhantWorkbench.solver.joints import JOINT_TYPES
+    m, b, par, link = _parallel_hanger(0.5)
+    rep = m.dof_report()
+    assert (rep.gruebler, rep.mobility, rep.redundant) == (3, 3, 0)
+    # about the common axis the parallel joint leaves an angle; the others no coordinate
+    assert joint_coordinates("parallel") == ["angle"]
+    assert joint_coordinates("perpendicular") == [] and joint_coordinates("angle") == []
+    assert row_label(*JOINT_TYPES["angle"].rows[0]) == "angle between the joint z axes"
+    # a parallel joint next to a revolute on the same axis: its two rows are redundant
+    m2 = Model()
+    body = m2.add_body("b", mass=1.0, inertia=(1, 2, 3), position=(0.5, 0, 0))
+    m2.add_joint("revolute", m2.ground, body, point=(0, 0, 0), axis=(0, 0, 1))
+    m2.add_joint("parallel", m2.ground, body, point=(0, 0, 0), axis=(0, 0, 1))
+    assert m2.dof_report().redundant == 2

@@ -207,7 +207,7 @@ def reference_frame_placement(obj, subname):
 _NEEDS = {
     "axis": "an axis on at least one side (a straight or circular edge, or a planar, "
             "cylindrical or conical face)",
-    "axis2": "an axis on both sides (for a universal joint: perpendicular to each other)",
+    "axis2": "an axis on each side (for a universal joint: perpendicular to each other)",
     "angle": "optionally the angle between the two axes (Angle; 0: the angle as picked)",
     "point2": "a point on each side (any vertex, edge or face gives one)",
 }
@@ -218,4 +218,5 @@ def needs_text(kind):
     spec = JOINT_TYPES[kind]
     if not spec.needs:
         return "%s: any vertex, edge or face on each of two bodies." % spec.label
-    return "%s needs %s." % (spec.label, "; ".join(_NEEDS.get(n, n) for n in spec.needs))
+    needs = [n for n in spec.needs if n != "axis" or "axis2" not in spec.needs]
+    return "%s needs %s." % (spec.label, "; ".join(_NEEDS.get(n, n) for n in needs))

@@ -90,8 +90,9 @@ def joint_data(joint, bodies=None):
 
     Side 1 from ``Reference1``, side 2 from ``Reference2``. The z axis of a side
     is its reference's axis; a side without an axis (vertex, sphere) takes the
-    other side's. When both have axes and they are anti-parallel, side 2's is
-    turned to side 1's; parallel axes give both sides the same frame. A kind
+    other side's. When both have axes and they point apart (negative dot product),
+    side 2's is turned (except an angle joint's, whose angle is the picked axes');
+    parallel axes give both sides the same frame. A kind
     whose spec needs an axis fails when neither reference has one. ``Reverse``
     flips both z axes; ``Offset`` moves side 2's point by ``-offset z`` so that
     assembly leaves side 2's reference ``offset`` ahead of side 1's along z.
@@ -215,8 +216,9 @@ def _reference_frames(joint, kind, spec, bodies):
         else:
             z1 = a1 if a1 is not None else a2
             z2 = a2 if a2 is not None else a1
-            if np.dot(z1, z2) < 0.0:
+            if np.dot(z1, z2) < 0.0 and "angle" not in spec.needs:
                 z2 = -z2       # a pin and its hole: keep the mechanism as modelled
+                # (an angle joint keeps the angle between the axes as picked: not turned)
             R1 = orthonormal_frame(z1, x_hint=_datum_x(rf1, rf2))
             R2 = R1.copy() if (_aligned(z1, z2) or kind == "fixed") \
                 else orthonormal_frame(z2, x_hint=R1[:, 0])

@@ -137,8 +137,9 @@ def joint_frames(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0
     """World frames ``(Placement1, Placement2)`` [mm] a joint of ``kind`` would get.
 
     ``ref1``/``ref2`` are ``(object, subname)``; ``offset`` and ``length`` in
-    mm, ``angle`` (an angle joint's) in degrees. Raises ``ModelError`` with the reason (missing axis, same body, both
-    fixed, unsupported element...) exactly as creating the joint would.
+    mm, ``angle`` (an angle joint's) in degrees. Raises ``ModelError`` with the reason
+    (missing axis, same body, both fixed, unsupported element...) exactly as creating the
+    joint would.
     """
     jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label, angle)
     return tuple(frame_to_placement(p, R) for p, R in (jd.frame1, jd.frame2))

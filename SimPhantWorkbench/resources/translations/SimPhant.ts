@@ -1285,7 +1285,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="34"/>
+        <location filename="registry_strings.py" line="33"/>
         <source>Angle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1560,7 +1560,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="346"/>
+        <location filename="task_joint.py" line="358"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1595,37 +1595,42 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="470"/>
+        <location filename="task_joint.py" line="164"/>
+        <source>Angle joints: the kept angle between the joint z axes (0: the angle as picked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="488"/>
         <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="166"/>
+        <location filename="task_joint.py" line="174"/>
         <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="168"/>
+        <location filename="task_joint.py" line="176"/>
         <source>Set offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="170"/>
+        <location filename="task_joint.py" line="178"/>
         <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="214"/>
+        <location filename="task_joint.py" line="228"/>
         <source>Cannot align: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="217"/>
+        <location filename="task_joint.py" line="231"/>
         <source>Align &apos;%s&apos; to joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="288"/>
+        <location filename="task_joint.py" line="302"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1635,102 +1640,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="307"/>
+        <location filename="task_joint.py" line="321"/>
         <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="330"/>
+        <location filename="task_joint.py" line="344"/>
         <source>%s; pick it again, or Cancel and Check model to re-point it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="353"/>
+        <location filename="task_joint.py" line="368"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="355"/>
+        <location filename="task_joint.py" line="370"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="357"/>
+        <location filename="task_joint.py" line="372"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="369"/>
+        <location filename="task_joint.py" line="384"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="373"/>
+        <location filename="task_joint.py" line="388"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="385"/>
+        <location filename="task_joint.py" line="400"/>
         <source>Cannot keep this reference: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="390"/>
+        <location filename="task_joint.py" line="405"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="399"/>
+        <location filename="task_joint.py" line="414"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="401"/>
+        <location filename="task_joint.py" line="416"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="412"/>
+        <location filename="task_joint.py" line="427"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="420"/>
+        <location filename="task_joint.py" line="435"/>
         <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="451"/>
+        <location filename="task_joint.py" line="469"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="455"/>
+        <location filename="task_joint.py" line="473"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="456"/>
+        <location filename="task_joint.py" line="474"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="501"/>
+        <location filename="task_joint.py" line="519"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="469"/>
+        <location filename="task_joint.py" line="487"/>
         <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="471"/>
+        <location filename="task_joint.py" line="489"/>
         <source>Keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="472"/>
+        <location filename="task_joint.py" line="490"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1755,7 +1760,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="59"/>
+        <location filename="registry_strings.py" line="65"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2177,361 +2182,386 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="29"/>
-        <source>Spring-damper</source>
+        <source>Parallel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="30"/>
-        <source>Translational spring and damper between two body points</source>
+        <source>The joint z axes of the two bodies stay parallel (removes 2 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="31"/>
-        <source>Damper</source>
+        <source>Perpendicular</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="32"/>
-        <source>Damper on the rate of change of the distance of two body points</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="33"/>
-        <source>Contractile force</source>
+        <source>The joint z axes of the two bodies stay perpendicular (removes 1 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="34"/>
-        <source>Force of constant magnitude along the line of two body points</source>
+        <source>The joint z axes of the two bodies keep a constant angle (removes 1 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="35"/>
-        <source>Joint spring-damper</source>
+        <source>Spring-damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="36"/>
-        <source>Torsional or linear spring and damper on a joint&apos;s axis</source>
+        <source>Translational spring and damper between two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="37"/>
-        <source>Joint actuator</source>
+        <source>Damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="38"/>
-        <source>Prescribed moment about or force along a joint&apos;s z axis</source>
+        <source>Damper on the rate of change of the distance of two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="39"/>
-        <source>End stop</source>
+        <source>Contractile force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="40"/>
-        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
+        <source>Force of constant magnitude along the line of two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="41"/>
-        <source>Rotation driver (motor)</source>
+        <source>Joint spring-damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="42"/>
-        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <source>Torsional or linear spring and damper on a joint&apos;s axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="43"/>
-        <source>Translation driver (actuator)</source>
+        <source>Joint actuator</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="44"/>
-        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <source>Prescribed moment about or force along a joint&apos;s z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="45"/>
-        <source>Point trajectory driver</source>
+        <source>End stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="46"/>
-        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="47"/>
-        <source>Angle driver</source>
+        <source>Rotation driver (motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="48"/>
-        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="49"/>
-        <source>Direction driver</source>
+        <source>Translation driver (actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Gear pair</source>
+        <source>Point trajectory driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Belt / chain / internal gear</source>
+        <source>Angle driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>Rack and pinion</source>
+        <source>Direction driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="57"/>
-        <source>Screw</source>
+        <source>Gear pair</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="59"/>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>Constant rate</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="61"/>
-        <source>Smooth step (cubic)</source>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>Smooth step (quintic)</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>Harmonic</source>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>Expression in t</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="65"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>CoG position</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>CoG velocity</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>CoG acceleration</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>angular velocity</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>angular acceleration</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>point position</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>point velocity</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>reaction force</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>reaction torque</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>joint angle</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>joint angle rate</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint angle acceleration</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint slide</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>joint slide rate</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint slide acceleration</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>force element force / moment</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>force element length / angle / slide</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>force element power</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>driver power</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>energy</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>constraint violation</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>world axes</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>body axes</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>joint frame (body 1)</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
+        <source>constraint violation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="102"/>
+        <source>world axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="103"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="104"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="105"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="106"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="107"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>

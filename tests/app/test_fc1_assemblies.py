@@ -248,13 +248,13 @@ def _check_orientation_joints(doc, report, r, key):
     # Parallel: the tile's y axis stays along the gantry's y; it swings about y
     held("Tile", V(0, 0, 0))
     Ry = r.rotation_matrix(key["Tile"])[:, :, 1]
-    assert np.abs(Ry - Ry[0]).max() < 1e-8
-    assert np.abs(np.cross(Ry[0], vec(gantry.Placement.Rotation.multVec(V(0, 1, 0))))).max() \
-        < 1e-9
+    assert np.abs(Ry - Ry[0]).max() < 1e-6       # (constraint drift of 1 ms steps)
+    y = gantry.Placement.Rotation.multVec(V(0, 1, 0))
+    assert np.abs(np.cross(Ry[0], [y.x, y.y, y.z])).max() < 1e-9
     # Perpendicular: the stick's end-face normal (its x) stays horizontal; it rolls about it
     held("Stick", V(600, 0, 0))
     R = r.rotation_matrix(key["Stick"])
-    assert np.abs(R[:, 2, 0]).max() < 1e-8
+    assert np.abs(R[:, 2, 0]).max() < 1e-6
     assert np.ptp(R[:, 2, 1]) > 1e-3
     # Angle: the joint keeps the Assembly joint's angle (1.0: in Distance, deg) between the
     # JCS z axes (the gantry's bottom face and the boom's end face: 60 or 120 deg, as the
@@ -265,7 +265,7 @@ def _check_orientation_joints(doc, report, r, key):
     assert report.joints[source.Name].Angle.Value == pytest.approx(float(source.Distance))
     x = r.rotation_matrix(key["Boom"])[:, :, 0]
     cos_z = x[:, 2] / np.linalg.norm(x, axis=1)
-    np.testing.assert_allclose(cos_z, cos_z[0], atol=1e-8)
+    np.testing.assert_allclose(cos_z, cos_z[0], atol=1e-6)
     assert abs(cos_z[0]) == pytest.approx(0.5, abs=1e-9)
     assert np.ptp(r.rotation_matrix(key["Boom"])[:, 2, 1]) > 1e-3
 

@@ -91,7 +91,7 @@ def _make_joint(study, report, jp, created):
     try:
         joint = factory.make_joint(
             study, jp.kind, (jp.ref1.part, jp.ref1.subname), (jp.ref2.part, jp.ref2.subname),
-            offset=jp.offset, length=jp.length, placements=(local1, local2),
+            offset=jp.offset, length=jp.length, angle=jp.angle, placements=(local1, local2),
             label=joint_label(jp.source))
     except ModelError as exc:
         raise ModelError("%s: %s" % (joint_what(jp.source), exc)) from None

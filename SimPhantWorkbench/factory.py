@@ -193,7 +193,7 @@ def _joint_kind(kind):
 
 
 def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, length=None,
-               placements=None, label=None):
+               placements=None, label=None, angle=None):
     """Add a joint of registry ``kind`` between the bodies owning ``ref1`` and ``ref2``.
 
     Parameters
@@ -209,6 +209,9 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
         Flip the joint axis.
     length : float or quantity, optional
         Distance joints: the kept distance [mm] (default: the one at the start).
+    angle : float or quantity, optional
+        Angle joints: the kept angle between the joint z axes [deg] (default: the one
+        at the start).
     placements : (Placement, Placement), optional
         Explicit joint frames: each side's frame in the local frame of its
         body's shape object [mm] (``FrameSource = "Placements"``). The
@@ -243,6 +246,8 @@ def make_joint(study, kind, ref1, ref2, name=None, offset=0.0, reverse=False, le
         obj.Reverse = bool(reverse)
         if length is not None:
             obj.Length = quantity_si(length, "mm")
+        if angle is not None:
+            obj.Angle = quantity_si(angle, "deg")
         if placements is not None:
             obj.Placement1 = pl1
             obj.Placement2 = pl2

@@ -143,6 +143,27 @@ def joint_revolute_spherical():
                circle(46, 20, 10, B2), circle(42, 16, 3, "#ffffff", stroke=False))
 
 
+def joint_parallel():
+    """Two bars (body 1 and 2) with the same direction, '//' between them."""
+    return svg('<g transform="rotate(-35 32 32)">%s%s</g>' % (rect(4, 16, 56, 10, B1, rx=3),
+                                                            rect(4, 38, 56, 10, B2, rx=3)),
+               path("M24,40 L32,24 M32,40 L40,24", stroke=RED_D, width=3))
+
+
+def joint_perpendicular():
+    """Body 2's bar standing on body 1's at a right angle, the right-angle mark."""
+    return svg(rect(4, 44, 56, 12, B1, rx=3), rect(26, 6, 12, 38, B2, rx=3),
+               path("M38,34 H48 V44", stroke=RED_D, width=3))
+
+
+def joint_angle():
+    """Body 2's bar at an angle to body 1's, the arc of the angle between them."""
+    return svg(rect(4, 44, 56, 12, B1, rx=3),
+               '<g transform="rotate(-50 12 50)">%s</g>' % rect(6, 44, 50, 12, B2, rx=3),
+               path("M44,44 A30,30 0 0 0 34,22", stroke=RED_D, width=3),
+               arrow_head(33, 20, -0.5, -1, RED, 7))
+
+
 def joint_generic(initial=None):
     parts = [circle(14, 46, 10, B1), circle(50, 18, 10, B2),
              path("M22,40 L42,24", stroke=INK, width=4)]
@@ -241,7 +262,8 @@ JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,
     "cylindrical": joint_cylindrical, "spherical": joint_spherical, "planar": joint_planar,
     "universal": joint_universal, "distance": joint_distance,
-    "revolute_spherical": joint_revolute_spherical,
+    "revolute_spherical": joint_revolute_spherical, "parallel": joint_parallel,
+    "perpendicular": joint_perpendicular, "angle": joint_angle,
 }
 
 # ---------------------------------------------------------------- objects and actions

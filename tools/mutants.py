@@ -104,6 +104,7 @@ T_DIR_FD = T_DIR + "::test_direction_rows_match_finite_differences"
 DRV = "SimPhantWorkbench/solver/drivers.py"
 REACT = "SimPhantWorkbench/solver/reactions.py"
 T_REACT = "tests/solver/test_reactions.py"
+T_ORIENT = "tests/solver/test_orientation_joints.py"
 T_REACT_QUICK = T_REACT + "::test_four_bar_out_of_plane_load_least_norm_and_flags"
 CPL = "SimPhantWorkbench/solver/couplers.py"
 T_CPL = "tests/solver/test_couplers.py"
@@ -2462,6 +2463,35 @@ MUTANTS = [
            ["tests/gui/test_panel_widths_gui.py::"
             "test_every_panel_fits_the_side_pane_at_its_default_width"],
            "a narrow side pane keeps labels and fields side by side: panels are cut off"),
+    # ---------------------------------------------------------------- orientation joints
+    Mutant("dot1-jacobian-side-j-sign", K,
+           "                gj0 = -gi0\n                gj1 = -gi1\n                gj2 = -gi2",
+           "                gj0 = gi0\n                gj1 = gi1\n                gj2 = gi2",
+           [T_FD + "::test_jacobian_and_gamma_match_finite_differences[perpendicular-None]",
+            T_FD + "::test_jacobian_and_gamma_match_finite_differences[angle-None]"],
+           "the perpendicular and angle rows' Jacobian with side j's rotation columns "
+           "A_j^T (a x b) instead of A_j^T (b x a)"),
+    Mutant("angle-offset-sign", K,
+           "                phi -= S.row_par[r, 2]      # cos(theta) of an angle joint, else 0",
+           "                phi += S.row_par[r, 2]      # cos(theta) of an angle joint, else 0",
+           [T_ORIENT + "::test_angle_joint_keeps_the_angle_it_is_given"],
+           "an angle joint keeps z_i . z_j = -cos(theta): the supplementary angle"),
+    Mutant("angle-sine-not-cosine", "SimPhantWorkbench/solver/system.py",
+           "par.append((0.0, 0.0, math.cos(j.angle)))",
+           "par.append((0.0, 0.0, math.sin(j.angle)))",
+           [T_ORIENT + "::test_angle_joint_keeps_the_angle_it_is_given"],
+           "an angle joint's row subtracts sin(theta) instead of cos(theta)"),
+    Mutant("angle-gap-sign", DOF,
+           "out.append((prim, float(R1[:, a] @ R2[:, b]) - math.cos(angle)))",
+           "out.append((prim, float(R1[:, a] @ R2[:, b]) - math.sin(angle)))",
+           [T_ORIENT + "::test_frame_gap_of_an_angle_joint_is_the_missed_angle"],
+           "the joint panel's gap and Align of an angle joint use the sine of the kept angle"),
+    Mutant("assembly-angle-not-folded", "SimPhantWorkbench/document/assembly.py",
+           "    folded = math.degrees(math.acos(max(-1.0, min(1.0, math.cos(math.radians(value))))))",
+           "    folded = value",
+           ["tests/app/test_assembly_import.py::"
+            "test_angle_joints_read_their_angle_and_become_parallel_at_0_and_180_deg"],
+           "an Assembly Angle joint of -45 or 315 deg is imported with that value, not 45 deg"),
     Mutant("side-pane-fields-keep-their-width", "SimPhantWorkbench/taskpanels/widgets.py",
            "                box.setMinimumWidth(chars)",
            "                box.setMinimumWidth(chars * 4)",

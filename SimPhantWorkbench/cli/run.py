@@ -160,8 +160,8 @@ def _write_view_outputs(args, result, scene, staging, title, note, err, job=None
 
 
 def _import_text(report):
-    """``"3 bodies, 2 joints; skipped: Parallel joint 'P' ..."``: what an Assembly import
-    made."""
+    """``"3 bodies, 2 joints; skipped: 'Gap' (a Distance joint between ...)"``: what an
+    Assembly import made."""
     text = "%d bodies, %d joints" % (len(report.bodies), len(report.joints))
     if report.skipped:
         text += "; skipped: %s" % "; ".join("'%s' (%s)" % (label, reason)

@@ -26,10 +26,17 @@ Distance, plane face - plane    planar; ``Offset`` = ``Distance`` (JCS 2's origi
 face                            ``Distance`` ahead of JCS 1's plane along JCS 1's z)
 Distance, vertex - vertex       distance (``Length`` = ``Distance``), or spherical
                                 when ``Distance`` is 0 (as the 1.x solver does)
+Parallel                        parallel (the JCS z axes stay parallel)
+Perpendicular                   perpendicular (the JCS z axes stay perpendicular)
+Angle                           angle (``Angle`` = the joint's angle between the JCS z
+                                axes, |value| in deg: 1.0 stores it in ``Distance``,
+                                1.1 in ``Angle``), or parallel when that angle is
+                                within ``joints.ANGLE_MARGIN`` of 0 or 180 deg (1.x
+                                makes a parallel-axes joint of 0 deg)
 Gears, Belt, RackPinion, Screw  a coupler between the imported joints that carry the
                                 parts (``assembly_couplers``)
-other Distance cases, Parallel, skipped with a warning naming the joint
-Perpendicular, Angle            (``strict=True``: ``ModelError`` listing them all,
+other Distance cases            skipped with a warning naming the joint
+                                (``strict=True``: ``ModelError`` listing them all,
                                 before anything is created)
 ==============================  ===============================================
 
@@ -69,7 +76,10 @@ commit 0105ed30594f943d0705b4a903a0f6f8f46bafb0), ``App/AssemblyObject.cpp``
   indexed one), ``Placement1``/``Placement2`` (the JCS of each side; the
   attachment offsets ``Offset1``/``Offset2`` are already applied in them, and
   ``Detach1``/``Detach2`` only stop their recomputation), ``Distance`` (float,
-  mm), ``Activated`` (1.0; ``False`` = off) or ``Suppressed`` (1.1; ``True`` =
+  mm; an Angle joint's angle in deg in 1.0, whose task panel edits ``Distance`` with
+  the unit deg, ``JointObject.py`` ``adaptUi``; ``makeMbdJointOfType`` gives the
+  solver's angle joint ``theIzJz`` = |angle| in rad, the angle between the two JCS z
+  axes), ``Activated`` (1.0; ``False`` = off) or ``Suppressed`` (1.1; ``True`` =
   off). Switched-off joints are skipped, as the 1.x solver skips them.
 * A grounded joint is an ``App::FeaturePython`` in the same group with
   ``ObjectToGround`` (``App::PropertyLink``) and ``Placement``.
@@ -116,6 +126,7 @@ import FreeCAD
 import Part
 
 from ..solver import ModelError
+from ..solver.joints import ANGLE_MARGIN
 from .assembly_couplers import COUPLER_KIND_MAP, plan_coupler
 from .massprops import ancestors, container_placement
 
@@ -130,10 +141,13 @@ JOINT_KIND_MAP = {
     "Cylindrical": "cylindrical",
     "Slider": "prismatic",
     "Ball": "spherical",
+    "Parallel": "parallel",
+    "Perpendicular": "perpendicular",
 }
 
-#: Assembly joint types SimPhant has no joint for (skipped, or an error in strict mode).
-UNSUPPORTED_TYPES = ("Parallel", "Perpendicular", "Angle")
+#: Assembly joint types SimPhant has no joint for (skipped, or an error in strict mode);
+#: every 1.x type has one today (Distance between other elements is skipped per case)
+UNSUPPORTED_TYPES = ()
 
 _DISTANCE_ZERO = 1e-7        # mm; a point-point Distance below this is a ball joint (1.x)
 _MEET_TOL = 1e-3             # mm; JCS origins farther apart: the Assembly is not solved
@@ -166,6 +180,7 @@ JointPlan = namedtuple("JointPlan", [
     "jcs2",
     "offset",     # SimPhant Offset [mm] (planar from Distance)
     "length",     # SimPhant Length [mm] (distance joints) or None
+    "angle",      # SimPhant Angle [deg] (angle joints) or None
 ])
 
 AssemblyPlan = namedtuple("AssemblyPlan", [
@@ -481,6 +496,18 @@ def _distance_kind(joint, ref1, ref2):
                   % (_article(k1), _article(k2)))
 
 
+def _angle_kind(joint):
+    """SimPhant kind and Angle [deg] of an Assembly Angle joint: its |angle| (1.1:
+    ``Angle``, 1.0: ``Distance``) folded into [0, 180] (the cosine the row keeps), and
+    parallel when that is within ``ANGLE_MARGIN`` of 0 or 180 deg."""
+    value = float(getattr(joint, "Angle", getattr(joint, "Distance", 0.0)))
+    folded = math.degrees(math.acos(max(-1.0, min(1.0, math.cos(math.radians(value))))))
+    margin = math.degrees(ANGLE_MARGIN)
+    if folded < margin or folded > 180.0 - margin:
+        return "parallel", None
+    return "angle", folded
+
+
 def _article(kind):
     return {"vertex": "a vertex", "plane": "a plane face"}.get(kind, kind)
 
@@ -493,10 +520,15 @@ def _unsolved_warning(plan):
     issues = []
     if plan.kind in ("fixed", "revolute", "spherical") and (o1 - o2).Length > _MEET_TOL:
         issues.append("its coordinate systems are %.6g mm apart" % (o1 - o2).Length)
-    if plan.kind in ("fixed", "revolute", "cylindrical", "prismatic", "planar") \
+    if plan.kind in ("fixed", "revolute", "cylindrical", "prismatic", "planar", "parallel") \
             and 1.0 - abs(z1.dot(z2)) > _AXIS_TOL:
         angle = math.degrees(math.acos(max(-1.0, min(1.0, abs(z1.dot(z2))))))
         issues.append("its z axes are %.6g deg apart" % angle)
+    if plan.kind in ("perpendicular", "angle"):
+        want = 90.0 if plan.angle is None else plan.angle
+        have = math.degrees(math.acos(max(-1.0, min(1.0, z1.dot(z2)))))
+        if abs(math.cos(math.radians(want)) - z1.dot(z2)) > _AXIS_TOL:
+            issues.append("its z axes are %.6g deg apart, not %.6g deg" % (have, want))
     if plan.kind == "planar" and abs(z1.dot(o2 - o1) - plan.offset) > _MEET_TOL:
         issues.append("coordinate system 2 is %.6g mm from the plane of 1, Distance is %.6g mm"
                       % (z1.dot(o2 - o1), plan.offset))
@@ -592,7 +624,8 @@ def plan_assembly(assembly, strict=False):
             skip(joint, off, problem=False)
             continue
         jtype = str(joint.JointType)
-        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP and jtype != "Distance"
+        if jtype in UNSUPPORTED_TYPES or (jtype not in JOINT_KIND_MAP
+                                          and jtype not in ("Distance", "Angle")
                                           and jtype not in COUPLER_KIND_MAP):
             skip(joint, "SimPhant has no joint for the Assembly type %s" % jtype)
             continue
@@ -610,8 +643,10 @@ def plan_assembly(assembly, strict=False):
                              ref1.owner_placement.multiply(joint.Placement1),
                              ref2.owner_placement.multiply(joint.Placement2)))
             continue
-        offset, length = 0.0, None
-        if jtype == "Distance":
+        offset, length, angle = 0.0, None, None
+        if jtype == "Angle":
+            kind, angle = _angle_kind(joint)
+        elif jtype == "Distance":
             decided, reason = _distance_kind(joint, ref1, ref2)
             if decided is None:
                 skip(joint, reason)
@@ -621,7 +656,7 @@ def plan_assembly(assembly, strict=False):
             kind = JOINT_KIND_MAP[jtype]
         jcs1 = ref1.owner_placement.multiply(joint.Placement1)
         jcs2 = ref2.owner_placement.multiply(joint.Placement2)
-        plan = JointPlan(joint, kind, ref1, ref2, jcs1, jcs2, offset, length)
+        plan = JointPlan(joint, kind, ref1, ref2, jcs1, jcs2, offset, length, angle)
         for ref in (ref1, ref2):
             use(ref.part)
             if ref.grounded:

@@ -169,7 +169,7 @@ def convert(study):
             sj = model.add_joint(jd.kind, conv.body_map[jd.body1.Name],
                                  conv.body_map[jd.body2.Name], frame1=jd.frame1,
                                  frame2=jd.frame2, point2=jd.point2, length=jd.length,
-                                 name=jnames[j.Name])
+                                 angle=jd.angle, name=jnames[j.Name])
         except ModelError as exc:
             raise ModelError("%s: %s" % (object_label(j), exc)) from None
         conv.joints.append(jd)

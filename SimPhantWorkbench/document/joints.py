@@ -35,6 +35,7 @@ JointData = namedtuple("JointData", [
     "frame2",
     "point2",    # point of body 2 [m] (distance-type joints) or None
     "length",    # kept distance [m] or None
+    "angle",     # kept angle between the z axes [rad] (angle joints) or None
 ])
 
 
@@ -92,8 +93,9 @@ def joint_data(joint, bodies=None):
 
     Side 1 from ``Reference1``, side 2 from ``Reference2``. The z axis of a side
     is its reference's axis; a side without an axis (vertex, sphere) takes the
-    other side's. When both have axes and they are anti-parallel, side 2's is
-    turned to side 1's; parallel axes give both sides the same frame. A kind
+    other side's. When both have axes and they point apart (negative dot product),
+    side 2's is turned (except an angle joint's, whose angle is the picked axes');
+    parallel axes give both sides the same frame. A kind
     whose spec needs an axis fails when neither reference has one. ``Reverse``
     flips both z axes; ``Offset`` moves side 2's point by ``-offset z`` so that
     assembly leaves side 2's reference ``offset`` ahead of side 1's along z.
@@ -133,11 +135,15 @@ def joint_data(joint, bodies=None):
         p2 = p2 - offset * R1[:, 2]
     point2 = None
     length = None
+    angle = None
     if "point2" in spec.needs:
         point2 = p2
         L = quantity_si(joint.Length, "m")
         length = L if L > 0.0 else None
-    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length)
+    if "angle" in spec.needs:
+        a = quantity_si(getattr(joint, "Angle", 0.0), "deg")
+        angle = math.radians(a) if a != 0.0 else None
+    return JointData(joint, kind, body1, body2, (p1, R1), (p2, R2), point2, length, angle)
 
 
 def _check_joint_bodies(joint, body1, body2, label1, label2):
@@ -185,11 +191,13 @@ def _reference_frames(joint, kind, spec, bodies):
     a1 = None if rf1.axis is None else np.array(rf1.axis, dtype=float)
     a2 = None if rf2.axis is None else np.array(rf2.axis, dtype=float)
 
+    if "axis2" in spec.needs and (a1 is None or a2 is None):
+        raise ModelError("%s: a %s joint needs an axis on both sides (%s); '%s' and '%s' give "
+                         "%s and %s" % (object_label(joint), spec.label.lower(),
+                                        "the cross axes" if kind == "universal"
+                                        else "the two joint z axes",
+                                        rf1.label, rf2.label, rf1.kind, rf2.kind))
     if kind == "universal":
-        if a1 is None or a2 is None:
-            raise ModelError("%s: a universal joint needs an axis on both sides (the cross axes); "
-                             "'%s' and '%s' give %s and %s"
-                             % (object_label(joint), rf1.label, rf2.label, rf1.kind, rf2.kind))
         if abs(float(np.dot(a1, a2))) > 1e-3:
             raise ModelError("%s: the cross axes of a universal joint must be perpendicular "
                              "(angle %.3f deg)" % (object_label(joint),
@@ -211,8 +219,9 @@ def _reference_frames(joint, kind, spec, bodies):
         else:
             z1 = a1 if a1 is not None else a2
             z2 = a2 if a2 is not None else a1
-            if np.dot(z1, z2) < 0.0:
+            if np.dot(z1, z2) < 0.0 and "angle" not in spec.needs:
                 z2 = -z2       # a pin and its hole: keep the mechanism as modelled
+                # (an angle joint keeps the angle between the axes as picked: not turned)
             R1 = orthonormal_frame(z1, x_hint=_datum_x(rf1, rf2))
             R2 = R1.copy() if (_aligned(z1, z2) or kind == "fixed") \
                 else orthonormal_frame(z2, x_hint=R1[:, 0])

@@ -118,13 +118,14 @@ class _Draft:
     class Proxy:
         Type = "SimPhant::Joint"
 
-    def __init__(self, kind, ref1, ref2, offset, reverse, length, label):
+    def __init__(self, kind, ref1, ref2, offset, reverse, length, label, angle=0.0):
         self.JointType = kind
         self.Reference1 = (ref1[0], [ref1[1]]) if ref1 else None
         self.Reference2 = (ref2[0], [ref2[1]]) if ref2 else None
         self.Offset = FreeCAD.Units.Quantity(float(offset), FreeCAD.Units.Length)
         self.Reverse = bool(reverse)
         self.Length = FreeCAD.Units.Quantity(float(length or 0.0), FreeCAD.Units.Length)
+        self.Angle = FreeCAD.Units.Quantity(float(angle or 0.0), FreeCAD.Units.Angle)
         self.FrameSource = "References"
         self.Label = label
         self.Name = label
@@ -132,21 +133,22 @@ class _Draft:
 
 
 def joint_frames(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
-                 label="New joint"):
+                 label="New joint", angle=0.0):
     """World frames ``(Placement1, Placement2)`` [mm] a joint of ``kind`` would get.
 
     ``ref1``/``ref2`` are ``(object, subname)``; ``offset`` and ``length`` in
-    mm. Raises ``ModelError`` with the reason (missing axis, same body, both
-    fixed, unsupported element...) exactly as creating the joint would.
+    mm, ``angle`` (an angle joint's) in degrees. Raises ``ModelError`` with the reason
+    (missing axis, same body, both fixed, unsupported element...) exactly as creating the
+    joint would.
     """
-    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label, angle)
     return tuple(frame_to_placement(p, R) for p, R in (jd.frame1, jd.frame2))
 
 
-def _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label):
+def _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label, angle):
     if kind not in JOINT_TYPES:
         raise ModelError("unknown joint type %r; valid types: %s" % (kind, ", ".join(JOINT_TYPES)))
-    return joint_data(_Draft(kind, ref1, ref2, offset, reverse, length, label), bodies)
+    return joint_data(_Draft(kind, ref1, ref2, offset, reverse, length, label, angle), bodies)
 
 
 #: gaps below these count as none: 1 nm, 1e-9 rad
@@ -154,21 +156,21 @@ GAP_TOLERANCE = (1e-6, 1e-9)
 
 
 def joint_gap(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
-              label="New joint"):
+              label="New joint", angle=0.0):
     """How far the frames a joint would get are from meeting its constraints, before any
     assembly: ``(distance [mm], angle [deg], axial [mm])`` -- the largest translational
     and angular residual of the kind's rows (``solver.dof.frame_gap``), and the part of
     the distance between the frames' origins along the joint axis (what ``Offset`` would
     have to add to keep the frames apart as picked). Arguments as ``joint_frames``."""
-    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
-    distance, angle = frame_gap(kind, jd.frame1, jd.frame2, jd.length)
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label, angle)
+    distance, miss = frame_gap(kind, jd.frame1, jd.frame2, jd.length, jd.angle)
     (p1, R1), (p2, _) = jd.frame1, jd.frame2
     axial = float((np.asarray(p2) - np.asarray(p1)) @ R1[:, 2])
-    return distance / M_PER_MM, math.degrees(angle), axial / M_PER_MM
+    return distance / M_PER_MM, math.degrees(miss), axial / M_PER_MM
 
 
 def align_placement(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=0.0,
-                    label="New joint"):
+                    label="New joint", angle=0.0):
     """Where to put one body so that the frames a joint would get meet its constraints.
 
     The body of side 2 moves, or that of side 1 when side 2's body is fixed (the
@@ -179,12 +181,12 @@ def align_placement(kind, ref1, ref2, bodies, offset=0.0, reverse=False, length=
     another file, the ``App::Link`` of this document, never the linked object) and its
     new ``Placement`` in its container's coordinates [mm].
     """
-    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label)
+    jd = _draft_data(kind, ref1, ref2, bodies, offset, reverse, length, label, angle)
     move = 1 if jd.body2.Fixed else 2
     body = jd.body1 if move == 1 else jd.body2
     obj = body.ShapeObject
     R, b = align_motion(kind, jd.frame1, jd.frame2, jd.length, move=move,
-                        scale=max(_frame_distance(jd), 1e-3))
+                        scale=max(_frame_distance(jd), 1e-3), angle=jd.angle)
     motion = FreeCAD.Placement(FreeCAD.Vector(*(np.asarray(b) / M_PER_MM)),
                                matrix_to_rotation(R))
     container = container_placement(obj)
@@ -206,7 +208,8 @@ def reference_frame_placement(obj, subname):
 _NEEDS = {
     "axis": "an axis on at least one side (a straight or circular edge, or a planar, "
             "cylindrical or conical face)",
-    "axis2": "an axis on both sides, perpendicular to each other",
+    "axis2": "an axis on each side (for a universal joint: perpendicular to each other)",
+    "angle": "optionally the angle between the two axes (Angle; 0: the angle as picked)",
     "point2": "a point on each side (any vertex, edge or face gives one)",
 }
 
@@ -216,4 +219,5 @@ def needs_text(kind):
     spec = JOINT_TYPES[kind]
     if not spec.needs:
         return "%s: any vertex, edge or face on each of two bodies." % spec.label
-    return "%s needs %s." % (spec.label, "; ".join(_NEEDS.get(n, n) for n in spec.needs))
+    needs = [n for n in spec.needs if n != "axis" or "axis2" not in spec.needs]
+    return "%s needs %s." % (spec.label, "; ".join(_NEEDS.get(n, n) for n in needs))

@@ -67,6 +67,10 @@ class Joint(BaseProxy):
              "Flip the joint axis (direction of Offset and of positive motion)", default=False),
         prop("App::PropertyLength", "Length", "Joint",
              "Distance joints: the kept distance (0 = the distance at the start)", default=0.0),
+        # (added with the angle joint; older documents get the default)
+        prop("App::PropertyAngle", "Angle", "Joint",
+             "Angle joints: the kept angle between the joint z axes of the two sides "
+             "(0 = the angle at the start)", default=0.0),
         # computed on recompute (read-only)
         prop("App::PropertyPlacement", "Frame1", "Joint frames",
              "Joint frame 1 in the local frame of body 1's shape object (computed)",

@@ -51,10 +51,10 @@ def _moved(frame, x, scale):
     return p + x[3:] * scale, rotation_vector_matrix(x[:3]) @ R
 
 
-def _residual(kind, frame1, frame2, length, move, x, scale):
+def _residual(kind, frame1, frame2, length, move, x, scale, angle=None):
     f1, f2 = (frame1, _moved(frame2, x, scale)) if move == 2 else \
         (_moved(frame1, x, scale), frame2)
-    return np.array([v for _, v in frame_residuals(kind, f1, f2, length)])
+    return np.array([v for _, v in frame_residuals(kind, f1, f2, length, angle)])
 
 
 def _jacobian(fun, x, r):
@@ -71,7 +71,8 @@ def _limited(step):
     return step * (_MAX_TURN / turn) if turn > _MAX_TURN else step
 
 
-def align_motion(kind, frame1, frame2, length=None, move=2, scale=1.0, iterations=100):
+def align_motion(kind, frame1, frame2, length=None, move=2, scale=1.0, iterations=100,
+                 angle=None):
     """The smallest rigid motion of side ``move`` (1 or 2) that makes the frames meet
     joint ``kind``.
 
@@ -83,6 +84,8 @@ def align_motion(kind, frame1, frame2, length=None, move=2, scale=1.0, iteration
         The joint frames in world axes, as ``dof.frame_residuals`` takes them.
     length : float or None
         Distance a distance row keeps [m] (``None``: no distance row).
+    angle : float or None
+        Angle [rad] between the z axes an angle joint keeps (``None``: no angle row).
     move : 1 or 2
         The side whose body moves; the other stays.
     scale : float
@@ -102,7 +105,7 @@ def align_motion(kind, frame1, frame2, length=None, move=2, scale=1.0, iteration
         raise ValueError("move must be 1 or 2, not %r" % (move,))
 
     def fun(x):
-        return _residual(kind, frame1, frame2, length, move, x, scale)
+        return _residual(kind, frame1, frame2, length, move, x, scale, angle)
 
     x = np.zeros(6)
     r = fun(x)

@@ -209,7 +209,9 @@ def description(model, settings, solver=True, name=None):
                _floats(b.angular_velocity)] for b in model.bodies]
     joints = [[nm(j), j.kind, nm(j.body1), nm(j.body2), _floats(j.frame1[0]),
                _floats(j.frame1[1]), _floats(j.frame2[0]), _floats(j.frame2[1]),
-               None if j.length is None else _floats(j.length)] for j in model.joints]
+               None if j.length is None else _floats(j.length)]
+              # an angle joint's angle (other joints keep their description as it was)
+              + ([] if j.angle is None else [_floats(j.angle)]) for j in model.joints]
     loads = []
     for ld in model.loads:
         value = _load_value(ld)

@@ -53,7 +53,8 @@ def row_label(prim, a, b):
     if prim == PRIM_POINT:
         return "translation along world %s" % _AXES[a]
     if prim == PRIM_DOT1:
-        return "rotation about joint %s" % _AXES[3 - a - b] if a != b else "axis %s" % _AXES[a]
+        return ("rotation about joint %s" % _AXES[3 - a - b] if a != b
+                else "angle between the joint %s axes" % _AXES[a])
     if prim == PRIM_DOT2:
         return "translation along joint %s" % _AXES[a]
     if prim == PRIM_DIST:
@@ -72,7 +73,10 @@ MOTION_LABELS = ["translation along joint x", "translation along joint y",
 def twist_directions(spec, R1=np.eye(3)):
     """Directions (rows, 6) in the relative-twist space ``[v, L w]`` (joint frame 1
     axes) that the rows of a joint kind constrain when its two frames coincide; None
-    for kinds whose anchors are apart (distance, revolute-spherical)."""
+    for kinds whose anchors are apart (distance, revolute-spherical) or whose z axes
+    are (perpendicular, angle)."""
+    if "point2" in spec.needs or "axis2" in spec.needs and spec.name != "universal":
+        return None
     out = []
     for prim, a, b in spec.rows:
         d = np.zeros(6)
@@ -88,16 +92,17 @@ def twist_directions(spec, R1=np.eye(3)):
     return np.array(out).reshape(-1, 6)
 
 
-def frame_residuals(kind, frame1, frame2, length=None):
+def frame_residuals(kind, frame1, frame2, length=None, angle=None):
     """Signed residuals of the rows of a joint ``kind`` between two joint frames.
 
     ``frame1``/``frame2`` are ``(point (3,) m, rotation (3, 3) with columns x, y, z)`` in
     world axes; ``length`` the distance a distance row keeps (``None``: the frames' own
-    distance, met by definition: no row). Returns ``[(primitive, value)]``, one per row
+    distance, met by definition: no row), ``angle`` [rad] the angle between the z axes
+    an angle joint keeps (``None``: the frames' own angle: no row). Returns ``[(primitive, value)]``, one per row
     that constrains the frames, evaluated as the solver's primitives define them
     (``joints``): ``(P_i - P_j)_c`` [m] (POINT), ``a_i . d`` [m] (DOT2),
     ``|d| - L`` [m] (DIST), ``a_i . b_j`` (DOT1, the sine of the angle by which the axis
-    pair misses being perpendicular)."""
+    pair misses being perpendicular; an angle joint's: ``a_i . b_j - cos(angle)``)."""
     p1, R1 = np.asarray(frame1[0], dtype=float), np.asarray(frame1[1], dtype=float)
     p2, R2 = np.asarray(frame2[0], dtype=float), np.asarray(frame2[1], dtype=float)
     d = p1 - p2
@@ -109,25 +114,31 @@ def frame_residuals(kind, frame1, frame2, length=None):
             out.append((prim, float(R1[:, a] @ d)))
         elif prim == PRIM_DIST and length is not None:
             out.append((prim, float(np.linalg.norm(d)) - length))
+        elif prim == PRIM_DOT1 and "angle" in JOINT_TYPES[kind].needs:
+            if angle is not None:
+                out.append((prim, float(R1[:, a] @ R2[:, b]) - math.cos(angle)))
         elif prim == PRIM_DOT1:
             out.append((prim, float(np.clip(R1[:, a] @ R2[:, b], -1.0, 1.0))))
     return out
 
 
-def frame_gap(kind, frame1, frame2, length=None):
+def frame_gap(kind, frame1, frame2, length=None, angle=None):
     """How far two joint frames are from meeting the constraints of a joint ``kind``.
 
     Arguments as ``frame_residuals``; returns ``(distance [m], angle [rad])``: the
     largest translational residual (point, dot-2 and distance rows) and the largest angle
-    by which an axis pair misses being perpendicular (dot-1 rows); both 0 when the
-    frames meet the joint."""
-    distance = angle = 0.0
-    for prim, value in frame_residuals(kind, frame1, frame2, length):
-        if prim == PRIM_DOT1:
-            angle = max(angle, abs(math.asin(value)))
+    by which an axis pair misses being perpendicular (dot-1 rows; an angle joint's: by
+    which the z axes' angle misses ``angle``); both 0 when the frames meet the joint."""
+    distance = miss = 0.0
+    for prim, value in frame_residuals(kind, frame1, frame2, length, angle):
+        if prim == PRIM_DOT1 and "angle" in JOINT_TYPES[kind].needs:   # angle - its angle
+            miss = max(miss, abs(math.acos(max(-1.0, min(1.0, value + math.cos(angle))))
+                                 - angle))
+        elif prim == PRIM_DOT1:
+            miss = max(miss, abs(math.asin(value)))
         else:
             distance = max(distance, abs(value))
-    return distance, angle
+    return distance, miss
 
 
 def _rank(A, tol=RANK_TOLERANCE):

@@ -8,7 +8,8 @@ Nikravesh 1988, ch. 7; docs/theory.md), whose
 ``Phi``, Jacobian and ``gamma`` are implemented once, in ``kernels.constraint_rows``:
 
 ``POINT c``   ``Phi = (P_i - P_j)_c``                     (spherical rows)
-``DOT1 a b``  ``Phi = a_i . b_j``   a, b frame axes       (dot-1)
+``DOT1 a b``  ``Phi = a_i . b_j - c``   a, b frame axes    (dot-1; ``c = cos(theta)`` of an
+              ``angle`` joint's angle, 0 for every other kind)
 ``DOT2 a``    ``Phi = a_i . d``,    ``d = P_j - P_i``      (dot-2)
 ``DIST``      ``Phi = (d . d - L^2) / (2 L)``              (distance, ADAMS GCON DM)
 ``ANGLE``     ``Phi = atan2(x_j . y_i, x_j . x_i)``       (relative angle about z_i;
@@ -26,13 +27,15 @@ joint kind means adding one ``JointSpec`` here; the solver dispatch, the
 FreeCAD property enumeration, the GUI command list and the parametrised tests
 all read ``JOINT_TYPES``.
 """
+import math
 from collections import OrderedDict, namedtuple
 
 from .errors import ModelError
 
 __all__ = ["PRIM_POINT", "PRIM_DOT1", "PRIM_DOT2", "PRIM_DIST", "PRIM_ANGLE", "PRIM_DIR",
            "PRIM_GEAR", "PRIM_ASLIDE", "PRIM_PAD",
-           "ROTATION_PRIMS", "ANGULAR_PRIMS", "JointSpec",
+           "ROTATION_PRIMS", "ANGULAR_PRIMS", "JointSpec", "NEEDS", "ANGLE_MARGIN",
+           "check_joint_angle",
            "JOINT_TYPES", "joint_spec", "joint_kinds"]
 
 PRIM_POINT = 0
@@ -60,6 +63,17 @@ JointSpec = namedtuple("JointSpec", [
     "doc",         # one-line description (tooltip)
     "icon",        # icon file name in resources/icons
 ])
+
+#: ``needs`` entries: "axis" the joint z axis (side 1; side 2 too unless "axis2"),
+#: "axis2" a second axis on side 2 (the universal joint's cross axis y, else side 2's
+#: z axis), "point2" a point of body 2 apart from side 1's (the joint keeps a length),
+#: "angle" the joint keeps an angle between the z axes of its two sides (a parameter
+#: of the joint; its DOT1 row subtracts its cosine)
+NEEDS = ("axis", "axis2", "point2", "angle")
+
+#: an ``angle`` joint's angle must lie this far [rad] inside (0, pi): at 0 and pi its
+#: row's gradient (the sine) vanishes; there the ``parallel`` kind holds the axes
+ANGLE_MARGIN = math.radians(1.0)
 
 _POINT = ((PRIM_POINT, X, 0), (PRIM_POINT, Y, 0), (PRIM_POINT, Z, 0))
 _ALIGN_Z = ((PRIM_DOT1, Z, X), (PRIM_DOT1, Z, Y))      # z_i parallel to z_j
@@ -91,7 +105,32 @@ JOINT_TYPES = OrderedDict((s.name, s) for s in [
               ("axis", "point2"),
               "Point of body 2 on a circle about the joint z axis of body 1 (removes 2 DOF)",
               "Joint_RevoluteSpherical.svg"),
+    JointSpec("parallel", "Parallel", _ALIGN_Z, ("axis",),
+              "The joint z axes of the two bodies stay parallel (removes 2 DOF)",
+              "Joint_Parallel.svg"),
+    JointSpec("perpendicular", "Perpendicular", ((PRIM_DOT1, Z, Z),), ("axis", "axis2"),
+              "The joint z axes of the two bodies stay perpendicular (removes 1 DOF)",
+              "Joint_Perpendicular.svg"),
+    JointSpec("angle", "Angle", ((PRIM_DOT1, Z, Z),), ("axis", "axis2", "angle"),
+              "The joint z axes of the two bodies keep a constant angle (removes 1 DOF)",
+              "Joint_Angle.svg"),
 ])
+
+
+def check_joint_angle(angle, what):
+    """``angle`` [rad] as a float if an ``angle`` joint can hold it, else ``ModelError``
+    naming ``what``: finite and at least ``ANGLE_MARGIN`` inside (0, pi)."""
+    try:
+        a = float(angle)
+    except (TypeError, ValueError):
+        raise ModelError("%s: angle must be a number [rad], got %r" % (what, angle)) from None
+    if not (math.isfinite(a) and ANGLE_MARGIN <= a <= math.pi - ANGLE_MARGIN):
+        raise ModelError("%s: angle %.4g deg is not between %g and %g deg; an angle joint "
+                         "cannot hold axes (nearly) parallel or anti-parallel (its row is "
+                         "singular there): use a parallel joint"
+                         % (what, math.degrees(a), math.degrees(ANGLE_MARGIN),
+                            180.0 - math.degrees(ANGLE_MARGIN)))
+    return a
 
 
 def joint_kinds():

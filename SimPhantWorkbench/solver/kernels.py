@@ -373,7 +373,7 @@ def constraint_rows(S, W):
 
     POINT c: Phi = (P_i - P_j)_c;  rows [e_c, A_i^T (s_i x e_c) | -e_c, -A_j^T (s_j x e_c)];
              gamma = (-w_i x (w_i x s_i) + w_j x (w_j x s_j))_c
-    DOT1:    Phi = a_i . b_j;  rot rows A_i^T (a x b), A_j^T (b x a);
+    DOT1:    Phi = a_i . b_j - c (c = ``S.row_par[r, 2]``);  rot rows A_i^T (a x b), A_j^T (b x a);
              gamma = -[(w_i x (w_i x a)) . b + 2 (w_i x a) . (w_j x b) + a . (w_j x (w_j x b))]
     DOT2:    Phi = a_i . d;  [-a, A_i^T (a x (d + s_i)) | a, A_j^T (s_j x a)];
              gamma = -[d_cent . a + 2 d_dot . (w_i x a) + d . (w_i x (w_i x a))]
@@ -489,6 +489,7 @@ def constraint_rows(S, W):
                 pd = gi0 * (wi0 - wj0) + gi1 * (wi1 - wj1) + gi2 * (wi2 - wj2)
                 gam = _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2,
                                   wij, wii, wjj, phi)
+                phi -= S.row_par[r, 2]      # cos(theta) of an angle joint, else 0
             elif prim == PRIM_DOT2:
                 a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
                 phi = a0 * d0 + a1 * d1 + a2 * d2

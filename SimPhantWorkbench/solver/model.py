@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import ModelError
 from .forces import JOINT_DOFS, ForceElement, check_element, joint_coordinate
-from .joints import JOINT_TYPES, joint_spec
+from .joints import JOINT_TYPES, check_joint_angle, joint_spec
 from .rotations import as_rotation_matrix, orthonormal_frame
 
 __all__ = ["Model", "Body", "Joint", "Load", "GROUND"]
@@ -96,7 +96,7 @@ GROUND = "ground"
 class Joint:
     """A joint between ``body1`` (side i) and ``body2`` (side j). Created by ``Model.add_joint``."""
 
-    def __init__(self, model, name, kind, body1, body2, frame1, frame2, length):
+    def __init__(self, model, name, kind, body1, body2, frame1, frame2, length, angle=None):
         self.model = model
         self.name = name
         self.kind = kind
@@ -105,6 +105,7 @@ class Joint:
         self.frame1 = frame1  # (point (3,), rotation (3,3)) in world at t0
         self.frame2 = frame2
         self.length = length
+        self.angle = angle    # [rad] the angle between the z axes an angle joint keeps
         self.index = None
 
     @property
@@ -231,7 +232,7 @@ class Model:
 
     # ------------------------------------------------------------------ joints
     def add_joint(self, kind, body1, body2, point=None, axis=None, axis2=None, frame1=None,
-                  frame2=None, point2=None, length=None, name=None):
+                  frame2=None, point2=None, length=None, angle=None, name=None):
         """Add a joint of registered ``kind`` between ``body1`` and ``body2``.
 
         Geometry is given in world coordinates at t0, either as ``point`` and
@@ -242,6 +243,10 @@ class Model:
         when the sides are not yet coincident (they are assembled at t0).
         ``distance`` and ``revolute_spherical`` also take ``point2`` (the point
         of body2) and optionally ``length`` (default: the distance at t0).
+        ``perpendicular`` and ``angle`` take ``axis2``, the z axis of body2's side
+        (``axis`` is body1's); ``angle`` optionally ``angle`` [rad] between the two z
+        axes (default: their angle at t0), which must lie inside (0, pi)
+        (``joints.ANGLE_MARGIN``; parallel axes need the ``parallel`` kind).
         """
         spec = joint_spec(kind)
         if name is None:
@@ -284,6 +289,11 @@ class Model:
                 R = np.eye(3)
             f1 = (p, R)
             f2 = (p.copy(), R.copy())
+            if "axis2" in spec.needs and spec.name != "universal":
+                if axis2 is None:
+                    raise ModelError("%s: needs axis2= (the joint z axis on body2)" % what)
+                f2 = (p.copy(), orthonormal_frame(_unit(axis2, what + " axis2"),
+                                                  x_hint=R[:, 0]))
         if "point2" in spec.needs:
             if point2 is None:
                 raise ModelError("%s: needs point2= (the point on body2)" % what)
@@ -294,7 +304,14 @@ class Model:
                 raise ModelError("%s: length must be finite and positive, got %r" % (what, length))
         elif length is not None:
             raise ModelError("%s: length= only applies to distance-type joints" % what)
-        j = Joint(self, name, spec.name, b1, b2, f1, f2, None if length is None else float(length))
+        if "angle" in spec.needs:
+            if angle is None:
+                angle = math.acos(float(np.clip(f1[1][:, 2] @ f2[1][:, 2], -1.0, 1.0)))
+            angle = check_joint_angle(angle, what)
+        elif angle is not None:
+            raise ModelError("%s: angle= only applies to angle joints" % what)
+        j = Joint(self, name, spec.name, b1, b2, f1, f2, None if length is None else float(length),
+                  angle)
         j.index = len(self.joints)
         self.joints.append(j)
         return j

@@ -5,6 +5,7 @@ body index map, the constant ``M^-1`` (per body ``1/m`` and ``1/J`` in the
 principal frame), and joints packed into contiguous arrays, in the elimination
 order chosen by ``sparse.analyse``.
 """
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -155,8 +156,14 @@ class System:
                 aj.append(b)
                 drv.append(dv)
                 tags.append(tag)
-                # a coupler's one row: its coefficients (c1, c2, c0)
-                par.append(getattr(j, "coefficients", (0.0, 0.0, 0.0)))
+                # a coupler's one row: its coefficients (c1, c2, c0); an angle joint's
+                # DOT1 row: the cosine it subtracts (0, 0, cos theta)
+                if hasattr(j, "coefficients"):
+                    par.append(j.coefficients)
+                elif tag is None and pr == PRIM_DOT1 and getattr(j, "angle", None) is not None:
+                    par.append((0.0, 0.0, math.cos(j.angle)))
+                else:
+                    par.append((0.0, 0.0, 0.0))
             for _ in range(bsize - len(rows)):   # padding rows
                 prim.append(PRIM_PAD)
                 ai.append(0)

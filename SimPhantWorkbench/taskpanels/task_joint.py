@@ -157,6 +157,14 @@ class TaskJoint:
         self.reverse.setChecked(bool(self.joint.Reverse) if self.joint is not None else False)
         self.reverse.toggled.connect(lambda *a: self.update())
         grid.addRow(self.reverse)
+        self.angle = quantity_box("deg", float(self.joint.Angle.Value) if self.joint is not None
+                                  and hasattr(self.joint, "Angle") else 0.0, 0.0, 180.0,
+                                  tooltip=translate("SimPhant", "Angle joints: the kept angle "
+                                                    "between the joint z axes (0: the angle as "
+                                                    "picked)"))
+        self.angle.valueChanged.connect(lambda *a: self.update())
+        self.angle_label = QtGui.QLabel(translate("SimPhant", "Angle"))
+        grid.addRow(self.angle_label, self.angle)
         lay.addWidget(fields)
         self.gap_label = wrapped_label()
         lay.addWidget(self.gap_label)
@@ -188,13 +196,21 @@ class TaskJoint:
     def offset_mm(self):
         return quantity_value(self.offset)
 
+    def angle_deg(self):
+        """The Angle field [deg] when the kind keeps an angle, else 0."""
+        return quantity_value(self.angle) if "angle" in JOINT_TYPES[self.kind].needs else 0.0
+
+    def _draft(self):
+        """What ``picking`` needs of this panel besides the kind and the references."""
+        return dict(offset=self.offset_mm(), reverse=self.reverse.isChecked(),
+                    length=float(self.joint.Length.Value) if self.joint else 0.0,
+                    angle=self.angle_deg())
+
     def gap(self):
         """``(distance mm, angle deg, axial mm)`` between the frames as picked
         (``picking.joint_gap``)."""
         r1, r2 = ((r[1], r[2]) for r in self.refs)
-        return picking.joint_gap(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
-                                 reverse=self.reverse.isChecked(),
-                                 length=float(self.joint.Length.Value) if self.joint else 0.0)
+        return picking.joint_gap(self.kind, r1, r2, self.bodies, **self._draft())
 
     def offset_from_gap(self):
         """Set Offset to keep the frames as far apart along the axis as picked."""
@@ -207,9 +223,7 @@ class TaskJoint:
         r1, r2 = ((r[1], r[2]) for r in self.refs)
         try:
             body, obj, placement = picking.align_placement(
-                self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
-                reverse=self.reverse.isChecked(),
-                length=float(self.joint.Length.Value) if self.joint else 0.0)
+                self.kind, r1, r2, self.bodies, **self._draft())
         except Exception as exc:  # noqa: BLE001 - the reason is shown
             self.refusal.setText(translate("SimPhant", "Cannot align: %s") % exc)
             return False
@@ -339,13 +353,14 @@ class TaskJoint:
     def frames(self):
         """World frames of the joint as it would be made (``ModelError`` says what is wrong)."""
         r1, r2 = ((r[1], r[2]) for r in self.refs)
-        return picking.joint_frames(self.kind, r1, r2, self.bodies, offset=self.offset_mm(),
-                                    reverse=self.reverse.isChecked(),
-                                    length=float(self.joint.Length.Value) if self.joint else 0.0,
+        return picking.joint_frames(self.kind, r1, r2, self.bodies, **self._draft(),
                                     label=self.joint.Label if self.joint
                                     else translate("SimPhant", "New joint"))
 
     def update(self):
+        keeps_angle = "angle" in JOINT_TYPES[self.kind].needs
+        self.angle.setVisible(keeps_angle)
+        self.angle_label.setVisible(keeps_angle)
         self.needs_label.setText(picking.needs_text(self.kind) + " "
                                  + translate("SimPhant", JOINT_TYPES[self.kind].doc))
         for i, b in enumerate(self.ref_buttons):
@@ -434,6 +449,8 @@ class TaskJoint:
                 args.append("offset=%r" % self.offset_mm())
             if self.reverse.isChecked():
                 args.append("reverse=True")
+            if self.angle_deg():
+                args.append("angle=%r" % self.angle_deg())
             return ["from SimPhantWorkbench import factory",
                     "_joint = factory.make_joint(%s)" % ", ".join(args)]
         j = obj_expr(self.joint)
@@ -443,6 +460,7 @@ class TaskJoint:
                 "_joint.Reference2 = (%s, [%r])" % (obj_expr(r2[0]), r2[1]),
                 "_joint.Offset = '%r mm'" % self.offset_mm(),
                 "_joint.Reverse = %r" % self.reverse.isChecked(),
+                "_joint.Angle = '%r deg'" % self.angle_deg(),
                 "_joint.FrameSource = 'References'",
                 "_joint.recompute()"]
 

@@ -42,14 +42,15 @@ def _angle(R):
 def test_after_align_every_row_of_the_kind_is_met(kind, move):
     rng = np.random.default_rng(list(JOINT_TYPES).index(kind) * 10 + move)
     length = 0.05 if "point2" in JOINT_TYPES[kind].needs else None
+    angle = 0.9 if "angle" in JOINT_TYPES[kind].needs else None
     for _ in range(12):
         f1, f2 = _frames(rng)
-        before = max(abs(v) for _, v in frame_residuals(kind, f1, f2, length))
-        motion = align_motion(kind, f1, f2, length, move=move)
+        before = max(abs(v) for _, v in frame_residuals(kind, f1, f2, length, angle))
+        motion = align_motion(kind, f1, f2, length, move=move, angle=angle)
         R, b = motion
         assert np.allclose(R.T @ R, np.eye(3), atol=1e-12) and np.linalg.det(R) > 0
         g1, g2 = (f1, _apply(motion, f2)) if move == 2 else (_apply(motion, f1), f2)
-        after = max(abs(v) for _, v in frame_residuals(kind, g1, g2, length))
+        after = max(abs(v) for _, v in frame_residuals(kind, g1, g2, length, angle))
         assert before > 1e-3 and after < 1e-10, (kind, before, after)
 
 
@@ -83,9 +84,13 @@ def test_sliding_kinds_keep_the_position_along_the_axis():
 
 def test_frames_that_meet_the_joint_stay_where_they_are():
     p, R0 = np.array([0.1, 0.2, 0.3]), _rotation(np.random.default_rng(3))
+    # side 2's z axis turned about x by what perpendicular and angle joints keep
+    turn = {"perpendicular": math.pi / 2, "angle": 0.7}
     for kind in JOINT_TYPES:
-        R, b = align_motion(kind, (p, R0), (p, R0))
-        assert np.allclose(R, np.eye(3)) and np.allclose(b, 0.0)
+        t = turn.get(kind, 0.0)
+        Rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+        R, b = align_motion(kind, (p, R0), (p, R0 @ Rx), angle=0.7 if kind == "angle" else None)
+        assert np.allclose(R, np.eye(3)) and np.allclose(b, 0.0), kind
 
 
 @pytest.fixture

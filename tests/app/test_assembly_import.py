@@ -200,6 +200,10 @@ def build_mechanism(doc, version="1.0"):
     f = asm.box("F", placement=pl(100, -150, 5))
     h = asm.box("H", placement=pl(-150, 100, 30))          # vertex 30 mm above a ground vertex
     i = asm.box("I", placement=pl(-100, 100, 0, (0, 0, 1), 40))
+    k = asm.box("K", placement=pl(0, 100, 0))
+    m = asm.box("M", placement=pl(50, 100, 0))
+    n = asm.cylinder("N", 5.0, 30.0, placement=pl(100, 100, 0, (1, 0, 0), 60))
+    o = asm.box("O", placement=pl(150, 100, 0))
     doc.recompute()
     W = asm.obj.Placement.multiply       # assembly coordinates -> world
     cases = {}
@@ -233,10 +237,21 @@ def build_mechanism(doc, version="1.0"):
     cases["Touch"] = dict(joint=asm.joint("Distance", ("GroundPart.Ground", "Vertex1", w),
                                           ("I", "Vertex1", w), label="Touch", distance=0.0),
                           part=i, world1=w, world2=w)
-    # unsupported: types SimPhant has no joint for, a Distance sub-case, a switched-off joint
+    # orientation joints: JCS z axes parallel, perpendicular, 60 deg apart (1.0 keeps an
+    # Angle joint's angle in Distance, deg), and an Angle of 0 deg (a parallel joint in 1.x)
+    both("Parallel", "Level", k, "Face5", pl(10, 110, 0))
+    for jtype, label, part, turn, distance in (("Perpendicular", "Square", m, 90.0, 0.0),
+                                               ("Angle", "Tilt", n, 60.0, 60.0),
+                                               ("Angle", "Flat", o, 0.0, 0.0)):
+        w1 = W(pl(part.Placement.Base.x + 10, 110, 0))
+        w2 = w1.multiply(pl(0, 0, 0, (1, 0, 0), turn))
+        cases[label] = dict(joint=asm.joint(jtype, ("GroundPart.Ground", "Face6", w1),
+                                            (part.Name, "Face1", w2), label=label,
+                                            distance=distance),
+                            part=part, world1=w1, world2=w2)
+    # unsupported: Distance sub-cases, coupling joints without radii, a switched-off joint
     unsupported = {}
-    for jtype, part in (("Parallel", a), ("Perpendicular", b), ("Angle", c),
-                        ("RackPinion", d), ("Screw", e), ("Gears", f), ("Belt", h)):
+    for jtype, part in (("RackPinion", d), ("Screw", e), ("Gears", f), ("Belt", h)):
         world = W(pl(0, 0, 0))
         unsupported[jtype] = asm.joint(jtype, ("GroundPart.Ground", "Face6", world),
                                        (part.Name, "Face1", world), label="My" + jtype)
@@ -278,7 +293,8 @@ def mechanism():
 
 EXPECTED_KINDS = {"Weld": "fixed", "Hinge": "revolute", "Sleeve": "cylindrical",
                   "Rail": "prismatic", "Socket": "spherical", "Gap": "planar",
-                  "Tether": "distance", "Touch": "spherical"}
+                  "Tether": "distance", "Touch": "spherical", "Level": "parallel",
+                  "Square": "perpendicular", "Tilt": "angle", "Flat": "parallel"}
 
 
 @pytest.mark.parametrize("label", sorted(EXPECTED_KINDS))
@@ -300,6 +316,13 @@ def test_every_supported_type_maps_to_its_kind_with_the_assembly_frames(mechanis
         assert np.dot(jd.frame1[1][:, 2], p2 - jd.frame1[0]) == pytest.approx(0.0, abs=1e-12)
     else:
         np.testing.assert_allclose(p2, p_exp, atol=1e-12)
+    # an Angle joint keeps the Assembly's angle (deg) between the JCS z axes
+    if label == "Tilt":
+        assert jd.obj.Angle.Value == pytest.approx(60.0)
+        assert jd.angle == pytest.approx(math.radians(60.0))
+        assert math.degrees(math.acos(R2[:, 2] @ jd.frame1[1][:, 2])) == pytest.approx(60.0)
+    else:
+        assert jd.angle is None
     if label == "Tether":
         assert jd.length == pytest.approx(case["length"] * 1e-3, abs=1e-12)
         np.testing.assert_allclose(jd.point2, p_exp, atol=1e-12)
@@ -318,7 +341,7 @@ def test_grounded_parts_become_fixed_bodies_once(mechanism):
     report = mechanism["report"]
     bodies = study_bodies(report.study)
     shapes = [b.ShapeObject.Name for b in bodies]
-    assert len(shapes) == len(set(shapes)) == 9           # ground + 8 parts, each once
+    assert len(shapes) == len(set(shapes)) == 13          # ground + 12 parts, each once
     fixed = [b.ShapeObject for b in bodies if b.Fixed]
     assert fixed == [mechanism["ground_part"]]
     assert report.bodies["GroundPart"].Fixed
@@ -327,9 +350,6 @@ def test_grounded_parts_become_fixed_bodies_once(mechanism):
 def test_unsupported_types_are_skipped_with_warnings_naming_them(mechanism):
     report = mechanism["report"]
     skipped = dict(report.skipped)
-    for jtype in ("Parallel", "Perpendicular", "Angle"):
-        assert "SimPhant has no joint for the Assembly type %s" % jtype in skipped["My" + jtype]
-        assert any("Assembly joint 'My%s' is skipped" % jtype in w for w in report.warnings)
     # coupling joints with no radius or pitch (Distance 0): skipped, saying why
     for jtype, reason in (("Gears", "its radii must be positive"),
                           ("Belt", "its radii must be positive"),
@@ -401,10 +421,38 @@ def test_strict_mode_fails_before_changing_the_document(docs):
         study_from_assembly(m["asm"].obj, strict=True)
     message = str(err.value)
     assert message.startswith("Assembly 'Assembly' cannot be imported (strict mode)")
-    for label in ("MyParallel", "MyAngle", "MyGears", "MyRackPinion", "MyBelt", "EdgeGap"):
+    for label in ("MyGears", "MyRackPinion", "MyBelt", "EdgeGap"):
         assert "Assembly joint '%s'" % label in message
     assert "Spare" not in message            # switched off on purpose: not a problem
     assert sorted(o.Name for o in doc.Objects) == before
+
+
+def test_angle_joints_read_their_angle_and_become_parallel_at_0_and_180_deg(docs):
+    """1.1 keeps an Angle joint's angle in its own ``Angle`` property (1.0: ``Distance``);
+    |angle| folded into [0, 180] deg, and 180 deg (like 0) is a parallel joint."""
+    doc = docs()
+    asm = Assembly(doc, version="1.1")
+    gp = asm.box("Ground", size=(100.0, 100.0, 10.0), placement=pl(0, 0, -10))
+    asm.ground(gp)
+    made = {}
+    for i, (label, value, turn) in enumerate((("Sharp", -45.0, 45.0), ("Wide", 315.0, 45.0),
+                                              ("Back", 180.0, 180.0))):
+        part = asm.box("P%d" % i, placement=pl(30 * i, 0, 0))
+        w1 = pl(30 * i, 0, 0)
+        j = asm.joint("Angle", ("Ground", "Face6", w1),
+                      (part.Name, "Face5", w1.multiply(pl(0, 0, 0, (0, 1, 0), turn))),
+                      label=label)
+        j.addProperty("App::PropertyFloat", "Angle", "Joint", "angle")
+        j.Angle = value
+        made[label] = j
+    doc.recompute()
+    report = import_assembly(asm.obj, strict=True)
+    conv = conversion.convert(report.study)
+    got = {jd.obj.Label[:-len("_joint")]: (jd.kind, jd.angle) for jd in conv.joints}
+    assert got["Sharp"] == ("angle", pytest.approx(math.radians(45.0)))
+    assert got["Wide"] == ("angle", pytest.approx(math.radians(45.0)))
+    assert got["Back"] == ("parallel", None)
+    assert not report.warnings
 
 
 def test_version_1_1_suppressed_joints_are_skipped(docs):
@@ -766,7 +814,7 @@ def test_the_module_imports_without_the_assembly_module():
     mod = importlib.import_module("SimPhantWorkbench.assembly_import")
     assert mod.JOINT_KIND_MAP["Slider"] == "prismatic"
     assert set(mod.UNSUPPORTED_TYPES) | set(mod.JOINT_KIND_MAP) | set(mod.COUPLER_KIND_MAP) \
-        | {"Distance"} == set(TYPES_1X)
+        | {"Distance", "Angle"} == set(TYPES_1X)
     # importing it pulls in none of the 1.x Assembly modules (absent on 0.20): seen in a
     # fresh interpreter, since an earlier test that opened a 1.x Assembly loads them here
     import subprocess

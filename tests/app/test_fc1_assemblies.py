@@ -194,9 +194,12 @@ def test_every_importable_joint_kind_moves_as_its_joint(fixture_doc):
     report = import_assembly(doc.getObject("Assembly"))
     assert kinds(report) == {"BracketFix": "fixed", "ArmBall": "spherical",
                              "SleeveCyl": "cylindrical", "PuckOnBase": "planar",
-                             "WeightRod": "distance"}
-    assert [label for label, _ in report.skipped] == ["PuckParallel"]
-    assert any("PuckParallel" in w for w in report.warnings)
+                             "WeightRod": "distance", "TileBall": "spherical",
+                             "TileParallel": "parallel", "StickBall": "spherical",
+                             "StickSquare": "perpendicular", "BoomBall": "spherical",
+                             "BoomAngle": "angle"}
+    assert report.skipped == []
+    assert not any("not solved" in w for w in report.warnings)
     r = run(report.study, t_end=0.3)
     key = {name: runner.result_key(report.study, body) for name, body in report.bodies.items()
            if not body.Fixed}
@@ -227,6 +230,47 @@ def test_every_importable_joint_kind_moves_as_its_joint(fixture_doc):
     Rz = r.rotation_matrix(key["Puck"])[:, :, 2]
     assert np.abs(Rz - np.array([0.0, 0.0, 1.0])).max() < 1e-9
     assert_energy_kept(r)
+    _check_orientation_joints(doc, report, r, key)
+
+
+def _check_orientation_joints(doc, report, r, key):
+    """The bodies under the gantry, each on a ball joint at a gantry corner."""
+    gantry = doc.getObject("Gantry")
+
+    def pivot(at):
+        return vec(gantry.Placement.multVec(at))
+
+    def held(name, at):          # the ball joint holds the corner; the body moves
+        p = pivot(at)
+        assert np.abs(material_point(r, key[name], p) - p).max() < 1e-7
+        assert np.ptp(r.position(key[name]), axis=0).max() > 1e-3
+
+    # Parallel: the tile's y axis stays along the gantry's y; it swings about y
+    held("Tile", V(0, 0, 0))
+    Ry = r.rotation_matrix(key["Tile"])[:, :, 1]
+    assert np.abs(Ry - Ry[0]).max() < 1e-6       # (constraint drift of 1 ms steps)
+    y = gantry.Placement.Rotation.multVec(V(0, 1, 0))
+    assert np.abs(np.cross(Ry[0], [y.x, y.y, y.z])).max() < 1e-9
+    # Perpendicular: the stick's end-face normal (its x) stays horizontal; it rolls about it
+    held("Stick", V(600, 0, 0))
+    R = r.rotation_matrix(key["Stick"])
+    assert np.abs(R[:, 2, 0]).max() < 1e-6
+    assert np.ptp(R[:, 2, 1]) > 1e-3
+    # Angle: the joint keeps the Assembly joint's angle (1.0: in Distance, deg; the angle the
+    # JCS z axes have as the Assembly solved them) between the JCS z axes; the boom's axis
+    # keeps its angle to the vertical while the boom rolls about it
+    held("Boom", V(0, 20, 0))
+    source = next(j for j in doc.Objects if j.Label == "BoomAngle")
+    assert 1.0 < float(source.Distance) < 179.0
+    assert report.joints[source.Name].Angle.Value == pytest.approx(float(source.Distance))
+    jd = next(jd for jd in conversion.convert(report.study).joints
+              if jd.obj.Label == "BoomAngle_joint")
+    z1, z2 = jd.frame1[1][:, 2], jd.frame2[1][:, 2]
+    assert math.degrees(math.acos(z1 @ z2)) == pytest.approx(float(source.Distance), abs=1e-6)
+    x = r.rotation_matrix(key["Boom"])[:, :, 0]
+    cos_z = x[:, 2] / np.linalg.norm(x, axis=1)
+    np.testing.assert_allclose(cos_z, cos_z[0], atol=1e-6)
+    assert np.ptp(r.rotation_matrix(key["Boom"])[:, 2, 1]) > 1e-3
 
 
 # ============================================================================ Reverse, offsets

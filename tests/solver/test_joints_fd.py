@@ -36,6 +36,8 @@ def _random_model(kind, rng, ground_side=None):
     kw = dict(frame1=f1, frame2=f2)
     if kind in ("distance", "revolute_spherical"):
         kw = dict(frame1=f1, frame2=f2, point2=f2[0], length=1.3)
+    if "angle" in JOINT_TYPES[kind].needs:
+        kw["angle"] = 1.1       # not the random frames' own angle: unassembled
     m.add_joint(kind, b1, b2, **kw)
     return m
 
@@ -96,7 +98,8 @@ def test_assembled_joint_has_zero_residual_and_expected_row_count(kind):
     phi, J, _ = sysm.constraint_state(sysm.y0)
     np.testing.assert_allclose(phi, 0.0, atol=1e-12)
     removed = {"fixed": 6, "revolute": 5, "prismatic": 5, "cylindrical": 4, "spherical": 3,
-               "planar": 3, "universal": 4, "distance": 1, "revolute_spherical": 2}[kind]
+               "planar": 3, "universal": 4, "distance": 1, "revolute_spherical": 2,
+               "parallel": 2, "perpendicular": 1, "angle": 1}[kind]
     assert J.shape[0] == removed
     assert np.linalg.matrix_rank(J) == removed
     assert m.degrees_of_freedom() == 6 - removed

@@ -38,7 +38,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="45"/>
+        <location filename="plot_panel.py" line="44"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -58,27 +58,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="68"/>
+        <location filename="cmd_forces.py" line="67"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="70"/>
-        <source>Select an element of each of the two bodies first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="cmd_forces.py" line="71"/>
+        <location filename="cmd_forces.py" line="68"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="85"/>
+        <location filename="cmd_forces.py" line="82"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="94"/>
+        <location filename="cmd_forces.py" line="91"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -200,7 +195,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="143"/>
+        <location filename="task_playback.py" line="138"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -505,103 +500,98 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="44"/>
+        <location filename="interference.py" line="37"/>
         <source>Interference: %d pairs checked, %d left out (joints, fixed), deflection %s mm, %d distance queries, %.3g s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="51"/>
+        <location filename="interference.py" line="44"/>
         <source>  %s - %s interfere from %s s to %s s, up to %s mm deep at %s s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="57"/>
+        <location filename="interference.py" line="50"/>
         <source>  no interference; smallest clearance %s mm (%s - %s at %s s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="60"/>
+        <location filename="interference.py" line="53"/>
         <source>  the search stopped early for some pairs: the figures are those found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="69"/>
+        <location filename="interference.py" line="62"/>
         <source>Body A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="69"/>
+        <location filename="interference.py" line="62"/>
         <source>Body B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="70"/>
+        <location filename="interference.py" line="63"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="70"/>
+        <location filename="interference.py" line="63"/>
         <source>From [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="71"/>
+        <location filename="interference.py" line="64"/>
         <source>To [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="72"/>
+        <location filename="interference.py" line="65"/>
         <source>Max depth [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="73"/>
+        <location filename="interference.py" line="66"/>
         <source>At [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="74"/>
+        <location filename="interference.py" line="67"/>
         <source>Min clearance [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="93"/>
+        <location filename="interference.py" line="86"/>
         <source>Show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="96"/>
+        <location filename="interference.py" line="89"/>
         <source>Move the bodies to the output frame nearest to the row&apos;s instant and select the two bodies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="107"/>
+        <location filename="interference.py" line="100"/>
         <source>interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="112"/>
+        <location filename="interference.py" line="105"/>
         <source>clear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="116"/>
+        <location filename="interference.py" line="109"/>
         <source>left out: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="173"/>
+        <location filename="interference.py" line="166"/>
         <source>SimPhant: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="181"/>
+        <location filename="interference.py" line="172"/>
         <source>SimPhant interference: %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="interference_view.py" line="257"/>
-        <source>%s - %s interfere from %.4g s to %.4g s, up to %.4g mm deep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -615,27 +605,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="48"/>
+        <location filename="plot_panel.py" line="47"/>
         <source>Force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="51"/>
+        <location filename="plot_panel.py" line="50"/>
         <source>Driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="119"/>
+        <location filename="plot_panel.py" line="118"/>
         <source>PlotPanel needs a study or a result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="613"/>
+        <location filename="plot_panel.py" line="603"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="147"/>
+        <location filename="plot_panel.py" line="144"/>
         <source>SimPhant plot</source>
         <translation type="unfinished"></translation>
     </message>
@@ -645,97 +635,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="175"/>
+        <location filename="plot_panel.py" line="172"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="178"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="182"/>
+        <location filename="plot_panel.py" line="179"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="187"/>
+        <location filename="plot_panel.py" line="184"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="193"/>
+        <location filename="plot_panel.py" line="190"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="195"/>
+        <location filename="plot_panel.py" line="192"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="198"/>
+        <location filename="plot_panel.py" line="195"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="201"/>
+        <location filename="plot_panel.py" line="198"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="208"/>
+        <location filename="plot_panel.py" line="205"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="264"/>
+        <location filename="plot_panel.py" line="261"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="293"/>
+        <location filename="plot_panel.py" line="290"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="303"/>
+        <location filename="plot_panel.py" line="300"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="308"/>
+        <location filename="plot_panel.py" line="305"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="343"/>
+        <location filename="plot_panel.py" line="340"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="477"/>
+        <location filename="plot_panel.py" line="474"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="481"/>
+        <location filename="plot_panel.py" line="478"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="499"/>
+        <location filename="plot_panel.py" line="495"/>
         <source>(outdated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="551"/>
+        <location filename="plot_panel.py" line="541"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="563"/>
+        <location filename="plot_panel.py" line="553"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1295,7 +1285,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="34"/>
+        <location filename="registry_strings.py" line="33"/>
         <source>Angle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1400,233 +1390,163 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="27"/>
+        <location filename="task_force_element.py" line="26"/>
         <source>Stiffness</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="28"/>
+        <location filename="task_force_element.py" line="27"/>
         <source>Damping</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="30"/>
+        <location filename="task_force_element.py" line="29"/>
         <source>rotation about the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="33"/>
+        <location filename="task_force_element.py" line="32"/>
         <source>translation along the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="40"/>
+        <location filename="task_force_element.py" line="37"/>
         <source>Lower limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="41"/>
+        <location filename="task_force_element.py" line="38"/>
         <source>Upper limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="43"/>
+        <location filename="task_force_element.py" line="40"/>
         <source>compliant (contact force law)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="47"/>
+        <location filename="task_force_element.py" line="45"/>
         <source>impulsive (coefficient of restitution)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="47"/>
-        <source>impact (as the end stops)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="52"/>
-        <source>Hunt-Crossley (restitution)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="56"/>
+        <location filename="task_force_element.py" line="49"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="67"/>
+        <location filename="task_force_element.py" line="60"/>
         <source>On joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="68"/>
+        <location filename="task_force_element.py" line="61"/>
         <source>Between</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="72"/>
+        <location filename="task_force_element.py" line="65"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="81"/>
+        <location filename="task_force_element.py" line="74"/>
         <source>e.g. &apos;10 %s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="84"/>
+        <location filename="task_force_element.py" line="77"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="87"/>
+        <location filename="task_force_element.py" line="80"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="91"/>
+        <location filename="task_force_element.py" line="82"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="94"/>
+        <location filename="task_force_element.py" line="85"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="95"/>
+        <location filename="task_force_element.py" line="86"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="97"/>
+        <location filename="task_force_element.py" line="88"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="98"/>
+        <location filename="task_force_element.py" line="89"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="100"/>
+        <location filename="task_force_element.py" line="91"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="107"/>
+        <location filename="task_force_element.py" line="98"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="109"/>
+        <location filename="task_force_element.py" line="100"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="119"/>
+        <location filename="task_force_element.py" line="110"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="111"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="136"/>
+        <location filename="task_force_element.py" line="113"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="138"/>
+        <location filename="task_force_element.py" line="115"/>
         <source>Full damping depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="126"/>
+        <location filename="task_force_element.py" line="117"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="140"/>
+        <location filename="task_force_element.py" line="118"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="142"/>
+        <location filename="task_force_element.py" line="119"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="130"/>
+        <location filename="task_force_element.py" line="121"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="132"/>
+        <location filename="task_force_element.py" line="123"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="152"/>
-        <source>e.g. 0.1 %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="144"/>
-        <source>at the impact speed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="146"/>
-        <source>Hunt-Crossley: e.g. 1000 %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="147"/>
-        <source>Static friction coefficient</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="149"/>
-        <source>Dynamic friction coefficient</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="151"/>
-        <source>Stiction below the speed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="153"/>
-        <source>Dynamic friction above</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="154"/>
-        <source>e.g. 1 %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="155"/>
-        <source>Sample spacing on edges</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="157"/>
-        <source>first solid: e.g. 2 %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="158"/>
-        <source>Tessellation deflection</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="159"/>
-        <source>e.g. 0.05 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1640,7 +1560,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="346"/>
+        <location filename="task_joint.py" line="358"/>
         <source>New joint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1675,37 +1595,42 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="470"/>
+        <location filename="task_joint.py" line="164"/>
+        <source>Angle joints: the kept angle between the joint z axes (0: the angle as picked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_joint.py" line="488"/>
         <source>Align</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="166"/>
+        <location filename="task_joint.py" line="174"/>
         <source>Move the body of reference 2 (of reference 1 when that of reference 2 is fixed) into place so that the frames meet the joint; one undo step. Only that body moves: bodies joined to it by other joints stay where they are</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="168"/>
+        <location filename="task_joint.py" line="176"/>
         <source>Set offset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="170"/>
+        <location filename="task_joint.py" line="178"/>
         <source>Keep the bodies where they are: set Offset so that the frames stay as far apart along the joint axis as picked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="214"/>
+        <location filename="task_joint.py" line="228"/>
         <source>Cannot align: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="217"/>
+        <location filename="task_joint.py" line="231"/>
         <source>Align &apos;%s&apos; to joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="288"/>
+        <location filename="task_joint.py" line="302"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1715,102 +1640,102 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="307"/>
+        <location filename="task_joint.py" line="321"/>
         <source>&apos;%s&apos; selected, not as a reference (%s). Hide other parts or Space hides it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="330"/>
+        <location filename="task_joint.py" line="344"/>
         <source>%s; pick it again, or Cancel and Check model to re-point it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="353"/>
+        <location filename="task_joint.py" line="368"/>
         <source>%s.%s  (body &apos;%s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="355"/>
+        <location filename="task_joint.py" line="370"/>
         <source>(not picked)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="357"/>
+        <location filename="task_joint.py" line="372"/>
         <source>pick a vertex, edge or face</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="369"/>
+        <location filename="task_joint.py" line="384"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="373"/>
+        <location filename="task_joint.py" line="388"/>
         <source>Pick reference %d: a vertex, edge or face of a body of study &apos;%s&apos; other than &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="385"/>
+        <location filename="task_joint.py" line="400"/>
         <source>Cannot keep this reference: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="390"/>
+        <location filename="task_joint.py" line="405"/>
         <source>Cannot make this joint: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="399"/>
+        <location filename="task_joint.py" line="414"/>
         <source>Ready: press OK to update the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="401"/>
+        <location filename="task_joint.py" line="416"/>
         <source>Ready: press OK to create the joint (%s).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="412"/>
+        <location filename="task_joint.py" line="427"/>
         <source>Aligned: the two frames meet the joint&apos;s constraints.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="420"/>
+        <location filename="task_joint.py" line="435"/>
         <source>Not aligned: the frames are %.4g mm and %.4g deg from meeting the joint (%.4g mm along the axis). A Solve first moves the bodies to close the gap, or fails; Align moves the body into place, Set offset keeps the gap along the axis, or pick other elements.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="451"/>
+        <location filename="task_joint.py" line="469"/>
         <source>Not ready: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="455"/>
+        <location filename="task_joint.py" line="473"/>
         <source>Edit SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="456"/>
+        <location filename="task_joint.py" line="474"/>
         <source>Add SimPhant joint (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="501"/>
+        <location filename="task_joint.py" line="519"/>
         <source>SimPhant joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="469"/>
+        <location filename="task_joint.py" line="487"/>
         <source>Align the body now, keep the frames as they are, or go back to the panel?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="471"/>
+        <location filename="task_joint.py" line="489"/>
         <source>Keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_joint.py" line="472"/>
+        <location filename="task_joint.py" line="490"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1835,7 +1760,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="61"/>
+        <location filename="registry_strings.py" line="65"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1925,87 +1850,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="56"/>
+        <location filename="task_playback.py" line="54"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="78"/>
+        <location filename="task_playback.py" line="76"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="88"/>
+        <location filename="task_playback.py" line="86"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="111"/>
+        <location filename="task_playback.py" line="106"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="115"/>
+        <location filename="task_playback.py" line="110"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="119"/>
+        <location filename="task_playback.py" line="114"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="123"/>
+        <location filename="task_playback.py" line="118"/>
         <source>Previous end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="127"/>
+        <location filename="task_playback.py" line="122"/>
         <source>Next end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="133"/>
+        <location filename="task_playback.py" line="128"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="135"/>
+        <location filename="task_playback.py" line="130"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="146"/>
+        <location filename="task_playback.py" line="141"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="148"/>
+        <location filename="task_playback.py" line="143"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="153"/>
+        <location filename="task_playback.py" line="148"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="171"/>
+        <location filename="task_playback.py" line="166"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="249"/>
+        <location filename="task_playback.py" line="244"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="259"/>
+        <location filename="task_playback.py" line="254"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="262"/>
+        <location filename="task_playback.py" line="257"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -2257,371 +2182,386 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="29"/>
-        <source>Spring-damper</source>
+        <source>Parallel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="30"/>
-        <source>Translational spring and damper between two body points</source>
+        <source>The joint z axes of the two bodies stay parallel (removes 2 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="31"/>
-        <source>Damper</source>
+        <source>Perpendicular</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="32"/>
-        <source>Damper on the rate of change of the distance of two body points</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="33"/>
-        <source>Contractile force</source>
+        <source>The joint z axes of the two bodies stay perpendicular (removes 1 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="34"/>
-        <source>Force of constant magnitude along the line of two body points</source>
+        <source>The joint z axes of the two bodies keep a constant angle (removes 1 DOF)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="35"/>
-        <source>Joint spring-damper</source>
+        <source>Spring-damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="36"/>
-        <source>Torsional or linear spring and damper on a joint&apos;s axis</source>
+        <source>Translational spring and damper between two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="37"/>
-        <source>Joint actuator</source>
+        <source>Damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="38"/>
-        <source>Prescribed moment about or force along a joint&apos;s z axis</source>
+        <source>Damper on the rate of change of the distance of two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="39"/>
-        <source>End stop</source>
+        <source>Contractile force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="40"/>
-        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
+        <source>Force of constant magnitude along the line of two body points</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="41"/>
-        <source>Contact</source>
+        <source>Joint spring-damper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="42"/>
-        <source>Contact (normal force and friction) between two bodies&apos; convex solids</source>
+        <source>Torsional or linear spring and damper on a joint&apos;s axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="43"/>
-        <source>Rotation driver (motor)</source>
+        <source>Joint actuator</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="44"/>
-        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <source>Prescribed moment about or force along a joint&apos;s z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="45"/>
-        <source>Translation driver (actuator)</source>
+        <source>End stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="46"/>
-        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <source>End stop (joint limit) on a joint&apos;s angle or slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="47"/>
-        <source>Point trajectory driver</source>
+        <source>Rotation driver (motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="48"/>
-        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="49"/>
-        <source>Angle driver</source>
+        <source>Translation driver (actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Direction driver</source>
+        <source>Point trajectory driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Gear pair</source>
+        <source>Angle driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>Belt / chain / internal gear</source>
+        <source>Direction driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="57"/>
-        <source>Rack and pinion</source>
+        <source>Gear pair</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="59"/>
-        <source>Screw</source>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="61"/>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>Constant rate</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>Smooth step (cubic)</source>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>Smooth step (quintic)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="65"/>
-        <source>Harmonic</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>Expression in t</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="67"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>CoG position</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>CoG velocity</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>CoG acceleration</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>angular velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>angular acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>point position</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>point velocity</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>reaction force</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>reaction torque</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>joint angle</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>joint angle rate</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>joint angle acceleration</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>joint slide</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>joint slide rate</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>joint slide acceleration</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>force element force / moment</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>force element power</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>driver power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>energy</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>constraint violation</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>world axes</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>body axes</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>joint frame (body 1)</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="102"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="103"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="104"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="105"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="106"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="107"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2772,12 +2712,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="112"/>
+        <location filename="cmd_forces.py" line="109"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="115"/>
+        <location filename="cmd_forces.py" line="112"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>

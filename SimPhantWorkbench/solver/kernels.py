@@ -87,7 +87,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "bsize",
+    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "refine_warm", "bsize",
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
@@ -114,6 +114,12 @@ REFINE_TOL = 1e-15
 #: ... and after its first step when that step converged faster than this (then
 #: the next correction would be below REFINE_FAST^2 of the first one).
 REFINE_FAST = 1e-6
+#: No refinement step is taken when the residual of the first solve (E^-1 norm) is
+#: already below this fraction of the right-hand side's: the step would change the
+#: multipliers by about this much relative (a chain of 1 to 256 links: 1 to 120x
+#: as much; ``tests/solver/test_refinement_skip.py``), 4 to 7 orders below what the
+#: refinement removes where it matters (mass ratios, small inertias: 1e-9 ... 1e-3).
+REFINE_SKIP = 1e-11
 
 TWO_PI = 2.0 * math.pi
 
@@ -820,44 +826,58 @@ def solve_multipliers(S, W, acc, g, b, lam):
     so that ``Phi_q acc = g``.
 
     Iterative refinement on the factorised regularised matrix,
-    ``lam <- lam + (C + E)^-1 (b - C lam)``: every step multiplies the error
-    along an eigenvector of ``E^-1/2 C E^-1/2`` with eigenvalue ``mu`` by
-    ``1 / (1 + mu)``, so the Tikhonov bias ``~ eps / mu`` of the plain solve
-    disappears in one or two steps wherever ``mu >> 1``, while directions with
-    ``mu << 1`` (redundant rows, or rows that are dependent only to round-off
-    or to the constraint violation) stay filtered as before. The residual
-    ``b - C lam`` is ``Phi_q acc - g`` and costs one pass over the rows; the
-    first step uses ``b - C lam_0 = E lam_0`` (exact for the regularised
-    solve): when that is already below ``REFINE_TOL`` of ``b`` (E^-1 norms) the
-    plain solve is the answer and no step is taken. After the first step the
+    ``lam <- lam + (C + E)^-1 (b - C lam) = (C + E)^-1 (b + E lam)`` (the proximal
+    point iteration): every step multiplies the error along an eigenvector of
+    ``E^-1/2 C E^-1/2`` with eigenvalue ``mu`` by ``1 / (1 + mu)``, so the
+    Tikhonov bias ``~ eps / mu`` of the plain solve disappears in one or two steps
+    wherever ``mu >> 1``, while directions with ``mu << 1`` (redundant rows, or rows
+    that are dependent only to round-off or to the constraint violation) stay
+    filtered as before. The residual ``b - C lam`` is ``Phi_q acc - g`` and costs one
+    pass over the rows.
+
+    The first solve starts from zero, ``lam_0 = (C + E)^-1 b``, or, with
+    ``S.refine_warm`` (a model without redundant rows: its solution is unique), from
+    the multipliers ``lam`` holds on entry (the previous evaluation's),
+    ``lam_0 = (C + E)^-1 (b + E lam_prev)``: one refinement step taken from there,
+    free, which leaves the bias times the change of the multipliers since then. Its
+    residual is ``b - C lam_0 = E (lam_0 - lam_prev)`` (``E lam_0`` from zero), exact
+    for the regularised solve: when that is below ``REFINE_SKIP`` of ``b`` (E^-1
+    norms) ``lam_0`` is the answer and no step is taken. After the first step the
     next residual is ``E delta_1``: if that is below ``REFINE_FAST`` of the first
     (a well-conditioned ``C``: the common case, one extra forward/backward solve
     in all) the solve ends there. Otherwise steps go on with the true residual
     while it falls by at least 4x (what is left then is round-off or the
     inconsistent part of ``b`` of a redundant set of rows) and is above
     ``REFINE_TOL``, at most ``S.refine_max`` steps; ``refine_max = 0`` gives the
-    plain regularised solve. Returns the number of steps.
+    plain regularised solve (from zero). Returns the number of steps.
     """
     res = W.res
     eps = S.row_eps
     ieps = S.row_eps_inv
     n = S.nrows
     rho_b = 0.0
+    warm = S.refine_max > 0 and S.refine_warm != 0
     for r in range(n):
         x = b[r]
-        lam[r] = x
         rho_b += x * x * ieps[r]
+        if warm:
+            p = lam[r]
+            if not abs(p) <= 1e300:     # (left by a failed evaluation: start from zero)
+                p = 0.0
+            res[r] = p
+            x += eps[r] * p
+        lam[r] = x
     solve_schur(S, W, lam)
     steps = 0
     rho = 0.0
     rho_next = 0.0
     if S.refine_max > 0:
-        # the residual of the regularised solve, b - C lam_0 = E lam_0
+        # the residual of the regularised solve, b - C lam_0 = E (lam_0 - lam_prev)
         for r in range(n):
-            e = eps[r] * lam[r]
+            e = eps[r] * (lam[r] - res[r]) if warm else eps[r] * lam[r]
             res[r] = e
-            rho += e * lam[r]
-        if rho > REFINE_TOL * REFINE_TOL * rho_b:
+            rho += e * e * ieps[r]
+        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:
             solve_schur(S, W, res)
             for r in range(n):
                 d = res[r]

@@ -1716,9 +1716,16 @@ MUTANTS = [
            "            e = eps[r] * (lam[r] - res[r]) if warm else eps[r] * lam[r]",
            "            e = eps[r] * lam[r]",
            ["tests/solver/test_refinement_skip.py::"
-            "test_the_chain_skips_the_refinement_and_keeps_exact_multipliers[1]"],
+            "test_the_chain_skips_the_refinement_and_keeps_exact_multipliers[32]"],
            "the residual of a solve started from the previous multipliers taken as "
            "that of one from zero: the refinement is never skipped"),
+    Mutant("refinement-warm-after-slow-convergence", K,
+           "    W.stats[STAT_COLD] = 1.0     # the next solve starts from zero",
+           "    W.stats[STAT_COLD] = 0.0",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_mass_and_inertia_ratios_still_get_the_refinement"],
+           "a solve that needed several refinement steps lets the next one start from the "
+           "previous multipliers (their share along the soft directions lags: energy drift)"),
     Mutant("refinement-never-warm", "SimPhantWorkbench/solver/system.py",
            "        warm = 0 if self.redundant.any() else 1",
            "        warm = 0",

@@ -104,9 +104,11 @@ Workspace = namedtuple("Workspace", [
 #: ``Workspace.stats`` slots, accumulated over evaluations until the caller resets
 #: them: constraint solves, their refinement steps in all, the most steps one solve
 #: took, the solves that stopped at ``refine_max`` steps, and the Cholesky pivots
-#: that had to be lifted.
-STAT_SOLVES, STAT_REFINE_SUM, STAT_REFINE_MAX, STAT_REFINE_LIMIT, STAT_LIFTED = range(5)
-NSTATS = 5
+#: that had to be lifted; then a flag: 1 when the next constraint solve starts from zero
+#: (``solve_multipliers``).
+STAT_SOLVES, STAT_REFINE_SUM, STAT_REFINE_MAX, STAT_REFINE_LIMIT, STAT_LIFTED, \
+    STAT_COLD = range(6)
+NSTATS = 6
 
 #: Iterative refinement stops when the constraint residual (E^-1 norm) is below
 #: this fraction of the right-hand side's: nothing is left to gain in double precision.
@@ -839,7 +841,11 @@ def solve_multipliers(S, W, acc, g, b, lam):
     ``S.refine_warm`` (a model without redundant rows: its solution is unique), from
     the multipliers ``lam`` holds on entry (the previous evaluation's),
     ``lam_0 = (C + E)^-1 (b + E lam_prev)``: one refinement step taken from there,
-    free, which leaves the bias times the change of the multipliers since then. Its
+    free, which leaves the bias times the change of the multipliers since then. A solve
+    that needed more than one step (directions with ``mu`` too small for one step to
+    converge, as at large mass or inertia ratios: there the part of ``lam_prev`` left
+    would lag behind the motion and drift its energy) makes the next one start from zero
+    (``W.stats[STAT_COLD]``), as does every solve without ``S.refine_warm``. Its
     residual is ``b - C lam_0 = E (lam_0 - lam_prev)`` (``E lam_0`` from zero), exact
     for the regularised solve: when that is below ``REFINE_SKIP`` of ``b`` (E^-1
     norms) ``lam_0`` is the answer and no step is taken. After the first step the
@@ -856,7 +862,7 @@ def solve_multipliers(S, W, acc, g, b, lam):
     ieps = S.row_eps_inv
     n = S.nrows
     rho_b = 0.0
-    warm = S.refine_max > 0 and S.refine_warm != 0
+    warm = S.refine_max > 0 and S.refine_warm != 0 and W.stats[STAT_COLD] == 0.0
     for r in range(n):
         x = b[r]
         rho_b += x * x * ieps[r]
@@ -888,7 +894,10 @@ def solve_multipliers(S, W, acc, g, b, lam):
     if steps == 0 or rho_next <= REFINE_FAST * REFINE_FAST * rho:
         # the biased directions converge at a rate below REFINE_FAST: what is left
         # (below REFINE_FAST^2 of the first correction) is not worth another solve
+        if S.refine_max > 0:
+            W.stats[STAT_COLD] = 0.0
         return steps
+    W.stats[STAT_COLD] = 1.0     # the next solve starts from zero
     while steps < S.refine_max:
         rho_new = constraint_residual(S, W, acc, g, res)
         if not rho_new <= 0.25 * rho or rho_new <= REFINE_TOL * REFINE_TOL * rho_b:

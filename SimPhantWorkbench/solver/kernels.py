@@ -117,10 +117,10 @@ REFINE_TOL = 1e-15
 #: the next correction would be below REFINE_FAST^2 of the first one).
 REFINE_FAST = 1e-6
 #: No refinement step is taken when the residual of the first solve (E^-1 norm) is
-#: already below this fraction of the right-hand side's: the step would change the
-#: multipliers by about this much relative (a chain of 1 to 256 links: 1 to 120x
-#: as much; ``tests/solver/test_refinement_skip.py``), 4 to 7 orders below what the
-#: refinement removes where it matters (mass ratios, small inertias: 1e-9 ... 1e-3).
+#: already below this fraction of the right-hand side's. The multipliers are then off
+#: by up to C's condition times as much: a chain of 1 to 32 links 1e-12 ... 4e-11
+#: relative, 256 links 5e-9 (``tests/solver/test_refinement_skip.py``); where the
+#: refinement matters (mass ratios, small inertias) the residual is 1e-10 ... 1e-5.
 REFINE_SKIP = 1e-11
 
 TWO_PI = 2.0 * math.pi

@@ -1790,17 +1790,50 @@ MUTANTS = [
            "an Assembly Gears joint imported with the inverse ratio"),
     # ---------------------------------------------------------------- per-feature skips
     Mutant("refinement-never-skipped", K,
-           "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",
+           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
            "        if True:",
            ["tests/solver/test_constraint_forces.py::"
             "test_refinement_is_skipped_when_the_plain_solve_is_already_exact"],
            "the refinement step runs when the plain solve is already exact"),
     Mutant("refinement-skipped-too-often", K,
-           "        if rho > REFINE_TOL * REFINE_TOL * rho_b:",
+           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
            "        if rho > rho_b:",
            ["tests/solver/test_constraint_forces.py::"
             "test_refinement_can_be_switched_off_and_then_the_bias_returns"],
            "the refinement is skipped where it removes the Tikhonov bias"),
+    Mutant("refinement-always-skipped", K,
+           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
+           "        if False:",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_mass_and_inertia_ratios_still_get_the_refinement"],
+           "no refinement step at all: the start from the previous multipliers alone "
+           "leaves the bias of large mass and inertia ratios"),
+    Mutant("refinement-warm-residual-cold", K,
+           "            e = eps[r] * (lam[r] - res[r]) if warm else eps[r] * lam[r]",
+           "            e = eps[r] * lam[r]",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_the_chain_skips_the_refinement_and_keeps_exact_multipliers[32]"],
+           "the residual of a solve started from the previous multipliers taken as "
+           "that of one from zero: the refinement is never skipped"),
+    Mutant("refinement-warm-after-slow-convergence", K,
+           "    W.stats[STAT_COLD] = 1.0     # the next solve starts from zero",
+           "    W.stats[STAT_COLD] = 0.0",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_mass_and_inertia_ratios_still_get_the_refinement"],
+           "a solve that needed several refinement steps lets the next one start from the "
+           "previous multipliers (their share along the soft directions lags: energy drift)"),
+    Mutant("refinement-never-warm", "SimPhantWorkbench/solver/system.py",
+           "        warm = 0 if self.redundant.any() else 1",
+           "        warm = 0",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_the_chain_skips_the_refinement_and_keeps_exact_multipliers"],
+           "every solve starts from zero: the chain refines at every evaluation"),
+    Mutant("refinement-warm-with-redundant-rows", "SimPhantWorkbench/solver/system.py",
+           "        warm = 0 if self.redundant.any() else 1",
+           "        warm = 1",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_redundant_rows_start_from_zero_and_keep_the_least_norm_multipliers"],
+           "redundant rows start from the previous multipliers: not the least-norm ones"),
     Mutant("force-elements-skipped", K,
            "    if S.frc_geom.shape[0] > 0:\n        apply_forces(S, W)",
            "    if S.frc_geom.shape[0] > 1:\n        apply_forces(S, W)",

@@ -78,7 +78,7 @@ def correction(system, b):
     kernels.factor_schur(S, W)
     x = np.array(b, dtype=float)
     dq = np.zeros((S.nb, 6))
-    kernels.solve_multipliers(S, W, dq, -x, x, np.empty_like(x))
+    kernels.solve_multipliers(S, W, dq, -x, x, np.zeros_like(x))     # (from zero)
     return dq
 
 

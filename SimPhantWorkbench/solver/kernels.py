@@ -88,7 +88,7 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "bsize",
+    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "refine_warm", "bsize",
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
@@ -107,9 +107,11 @@ Workspace = namedtuple("Workspace", [
 #: ``Workspace.stats`` slots, accumulated over evaluations until the caller resets
 #: them: constraint solves, their refinement steps in all, the most steps one solve
 #: took, the solves that stopped at ``refine_max`` steps, and the Cholesky pivots
-#: that had to be lifted.
-STAT_SOLVES, STAT_REFINE_SUM, STAT_REFINE_MAX, STAT_REFINE_LIMIT, STAT_LIFTED = range(5)
-NSTATS = 5
+#: that had to be lifted; then a flag: 1 when the next constraint solve starts from zero
+#: (``solve_multipliers``).
+STAT_SOLVES, STAT_REFINE_SUM, STAT_REFINE_MAX, STAT_REFINE_LIMIT, STAT_LIFTED, \
+    STAT_COLD = range(6)
+NSTATS = 6
 
 #: Iterative refinement stops when the constraint residual (E^-1 norm) is below
 #: this fraction of the right-hand side's: nothing is left to gain in double precision.
@@ -117,6 +119,12 @@ REFINE_TOL = 1e-15
 #: ... and after its first step when that step converged faster than this (then
 #: the next correction would be below REFINE_FAST^2 of the first one).
 REFINE_FAST = 1e-6
+#: No refinement step is taken when the residual of the first solve (E^-1 norm) is
+#: already below this fraction of the right-hand side's. The multipliers are then off
+#: by up to C's condition times as much: a chain of 1 to 32 links 1e-12 ... 4e-11
+#: relative, 256 links 5e-9 (``tests/solver/test_refinement_skip.py``); where the
+#: refinement matters (mass ratios, small inertias) the residual is 1e-10 ... 1e-5.
+REFINE_SKIP = 1e-11
 
 TWO_PI = 2.0 * math.pi
 
@@ -836,44 +844,62 @@ def solve_multipliers(S, W, acc, g, b, lam):
     so that ``Phi_q acc = g``.
 
     Iterative refinement on the factorised regularised matrix,
-    ``lam <- lam + (C + E)^-1 (b - C lam)``: every step multiplies the error
-    along an eigenvector of ``E^-1/2 C E^-1/2`` with eigenvalue ``mu`` by
-    ``1 / (1 + mu)``, so the Tikhonov bias ``~ eps / mu`` of the plain solve
-    disappears in one or two steps wherever ``mu >> 1``, while directions with
-    ``mu << 1`` (redundant rows, or rows that are dependent only to round-off
-    or to the constraint violation) stay filtered as before. The residual
-    ``b - C lam`` is ``Phi_q acc - g`` and costs one pass over the rows; the
-    first step uses ``b - C lam_0 = E lam_0`` (exact for the regularised
-    solve): when that is already below ``REFINE_TOL`` of ``b`` (E^-1 norms) the
-    plain solve is the answer and no step is taken. After the first step the
+    ``lam <- lam + (C + E)^-1 (b - C lam) = (C + E)^-1 (b + E lam)`` (the proximal
+    point iteration): every step multiplies the error along an eigenvector of
+    ``E^-1/2 C E^-1/2`` with eigenvalue ``mu`` by ``1 / (1 + mu)``, so the
+    Tikhonov bias ``~ eps / mu`` of the plain solve disappears in one or two steps
+    wherever ``mu >> 1``, while directions with ``mu << 1`` (redundant rows, or rows
+    that are dependent only to round-off or to the constraint violation) stay
+    filtered as before. The residual ``b - C lam`` is ``Phi_q acc - g`` and costs one
+    pass over the rows.
+
+    The first solve starts from zero, ``lam_0 = (C + E)^-1 b``, or, with
+    ``S.refine_warm`` (a model without redundant rows: its solution is unique), from
+    the multipliers ``lam`` holds on entry (the previous evaluation's),
+    ``lam_0 = (C + E)^-1 (b + E lam_prev)``: one refinement step taken from there,
+    free, which leaves the bias times the change of the multipliers since then. A solve
+    that needed more than one step (directions with ``mu`` too small for one step to
+    converge, as at large mass or inertia ratios: there the part of ``lam_prev`` left
+    would lag behind the motion and drift its energy) makes the next one start from zero
+    (``W.stats[STAT_COLD]``), as does every solve without ``S.refine_warm``. Its
+    residual is ``b - C lam_0 = E (lam_0 - lam_prev)`` (``E lam_0`` from zero), exact
+    for the regularised solve: when that is below ``REFINE_SKIP`` of ``b`` (E^-1
+    norms) ``lam_0`` is the answer and no step is taken. After the first step the
     next residual is ``E delta_1``: if that is below ``REFINE_FAST`` of the first
     (a well-conditioned ``C``: the common case, one extra forward/backward solve
     in all) the solve ends there. Otherwise steps go on with the true residual
     while it falls by at least 4x (what is left then is round-off or the
     inconsistent part of ``b`` of a redundant set of rows) and is above
     ``REFINE_TOL``, at most ``S.refine_max`` steps; ``refine_max = 0`` gives the
-    plain regularised solve. Returns the number of steps.
+    plain regularised solve (from zero). Returns the number of steps.
     """
     res = W.res
     eps = S.row_eps
     ieps = S.row_eps_inv
     n = S.nrows
     rho_b = 0.0
+    warm = S.refine_max > 0 and S.refine_warm != 0 and W.stats[STAT_COLD] == 0.0
     for r in range(n):
         x = b[r]
-        lam[r] = x
         rho_b += x * x * ieps[r]
+        if warm:
+            p = lam[r]
+            if not abs(p) <= 1e300:     # (left by a failed evaluation: start from zero)
+                p = 0.0
+            res[r] = p
+            x += eps[r] * p
+        lam[r] = x
     solve_schur(S, W, lam)
     steps = 0
     rho = 0.0
     rho_next = 0.0
     if S.refine_max > 0:
-        # the residual of the regularised solve, b - C lam_0 = E lam_0
+        # the residual of the regularised solve, b - C lam_0 = E (lam_0 - lam_prev)
         for r in range(n):
-            e = eps[r] * lam[r]
+            e = eps[r] * (lam[r] - res[r]) if warm else eps[r] * lam[r]
             res[r] = e
-            rho += e * lam[r]
-        if rho > REFINE_TOL * REFINE_TOL * rho_b:
+            rho += e * e * ieps[r]
+        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:
             solve_schur(S, W, res)
             for r in range(n):
                 d = res[r]
@@ -884,7 +910,10 @@ def solve_multipliers(S, W, acc, g, b, lam):
     if steps == 0 or rho_next <= REFINE_FAST * REFINE_FAST * rho:
         # the biased directions converge at a rate below REFINE_FAST: what is left
         # (below REFINE_FAST^2 of the first correction) is not worth another solve
+        if S.refine_max > 0:
+            W.stats[STAT_COLD] = 0.0
         return steps
+    W.stats[STAT_COLD] = 1.0     # the next solve starts from zero
     while steps < S.refine_max:
         rho_new = constraint_residual(S, W, acc, g, res)
         if not rho_new <= 0.25 * rho or rho_new <= REFINE_TOL * REFINE_TOL * rho_b:

@@ -240,7 +240,7 @@ class System:
             load_frame=load_frame, load_tab=load_tab,
             alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
             row_eps_inv=np.zeros(nrows),
-            refine_max=int(refine_max), bsize=(0,) * bsize, **frc,
+            refine_max=int(refine_max), refine_warm=0, bsize=(0,) * bsize, **frc,
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -298,7 +298,10 @@ class System:
         rel[self.redundant] = self.redundant_regularization
         eps = rel * self._diag
         eps[self.S.row_prim == PRIM_PAD] = 1.0     # padding rows: unit diagonal
-        self.S = self.S._replace(row_eps=eps, row_eps_inv=1.0 / eps)
+        # unique multipliers (no redundant row): the refinement may start from the
+        # previous evaluation's (kernels.solve_multipliers)
+        warm = 0 if self.redundant.any() else 1
+        self.S = self.S._replace(row_eps=eps, row_eps_inv=1.0 / eps, refine_warm=warm)
 
     def schur_diagonal(self, Y):
         """Diagonal of ``Phi_q M^-1 Phi_q^T`` per system row at state ``Y`` (floored at

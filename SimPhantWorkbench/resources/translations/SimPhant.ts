@@ -8,6 +8,16 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="cmd_body_drivers.py" line="30"/>
+        <source>Select %d element(s) in the 3D view first: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_body_drivers.py" line="48"/>
+        <source>Select in the 3D view: %s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="cmd_couplers.py" line="38"/>
         <source>Select the joints of the active study first (%s).</source>
         <translation type="unfinished"></translation>
@@ -38,7 +48,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="44"/>
+        <location filename="plot_panel.py" line="45"/>
         <source>Body</source>
         <translation type="unfinished"></translation>
     </message>
@@ -58,22 +68,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="67"/>
+        <location filename="cmd_forces.py" line="68"/>
         <source>Select a vertex, circle or face on each of two bodies first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="68"/>
+        <location filename="cmd_forces.py" line="70"/>
+        <source>Select an element of each of the two bodies first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="cmd_forces.py" line="71"/>
         <source>Select the joint first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="82"/>
+        <location filename="cmd_forces.py" line="85"/>
         <source>Select exactly two elements (a vertex, circle or face) on two bodies of study &apos;%s&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="91"/>
+        <location filename="cmd_forces.py" line="94"/>
         <source>Select the joint the %s acts on.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -195,7 +210,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="138"/>
+        <location filename="task_playback.py" line="143"/>
         <source>Speed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -500,98 +515,103 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="37"/>
+        <location filename="interference.py" line="44"/>
         <source>Interference: %d pairs checked, %d left out (joints, fixed), deflection %s mm, %d distance queries, %.3g s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="44"/>
+        <location filename="interference.py" line="51"/>
         <source>  %s - %s interfere from %s s to %s s, up to %s mm deep at %s s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="50"/>
+        <location filename="interference.py" line="57"/>
         <source>  no interference; smallest clearance %s mm (%s - %s at %s s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="53"/>
+        <location filename="interference.py" line="60"/>
         <source>  the search stopped early for some pairs: the figures are those found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="62"/>
+        <location filename="interference.py" line="69"/>
         <source>Body A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="62"/>
+        <location filename="interference.py" line="69"/>
         <source>Body B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="63"/>
+        <location filename="interference.py" line="70"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="63"/>
+        <location filename="interference.py" line="70"/>
         <source>From [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="64"/>
+        <location filename="interference.py" line="71"/>
         <source>To [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="65"/>
+        <location filename="interference.py" line="72"/>
         <source>Max depth [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="66"/>
+        <location filename="interference.py" line="73"/>
         <source>At [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="67"/>
+        <location filename="interference.py" line="74"/>
         <source>Min clearance [mm]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="86"/>
+        <location filename="interference.py" line="93"/>
         <source>Show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="89"/>
+        <location filename="interference.py" line="96"/>
         <source>Move the bodies to the output frame nearest to the row&apos;s instant and select the two bodies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="100"/>
+        <location filename="interference.py" line="107"/>
         <source>interference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="105"/>
+        <location filename="interference.py" line="112"/>
         <source>clear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="109"/>
+        <location filename="interference.py" line="116"/>
         <source>left out: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="166"/>
+        <location filename="interference.py" line="173"/>
         <source>SimPhant: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="interference.py" line="172"/>
+        <location filename="interference.py" line="181"/>
         <source>SimPhant interference: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="interference_view.py" line="259"/>
+        <source>%s - %s interfere from %.4g s to %.4g s, up to %.4g mm deep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -600,32 +620,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="71"/>
+        <location filename="task_load.py" line="60"/>
         <source>Point</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="47"/>
+        <location filename="plot_panel.py" line="48"/>
         <source>Force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="50"/>
+        <location filename="plot_panel.py" line="51"/>
         <source>Driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="118"/>
+        <location filename="plot_panel.py" line="119"/>
         <source>PlotPanel needs a study or a result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="603"/>
+        <location filename="plot_panel.py" line="613"/>
         <source>SimPhant plot: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="144"/>
+        <location filename="plot_panel.py" line="147"/>
         <source>SimPhant plot</source>
         <translation type="unfinished"></translation>
     </message>
@@ -635,97 +655,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="172"/>
+        <location filename="plot_panel.py" line="175"/>
         <source>Frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="175"/>
+        <location filename="plot_panel.py" line="178"/>
         <source>Preferences (%s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="179"/>
+        <location filename="plot_panel.py" line="182"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="184"/>
+        <location filename="plot_panel.py" line="187"/>
         <source>Objects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="190"/>
+        <location filename="plot_panel.py" line="193"/>
         <source>From selection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="192"/>
+        <location filename="plot_panel.py" line="195"/>
         <source>Plot the bodies / joints selected in the tree or the 3-D view</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="195"/>
+        <location filename="plot_panel.py" line="198"/>
         <source>Add picked vertex</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="198"/>
+        <location filename="plot_panel.py" line="201"/>
         <source>Add the vertex selected in the 3-D view as a point of its body (point position / velocity)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="205"/>
+        <location filename="plot_panel.py" line="208"/>
         <source>Export the curves shown as %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="261"/>
+        <location filename="plot_panel.py" line="264"/>
         <source>|mag|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="290"/>
+        <location filename="plot_panel.py" line="293"/>
         <source>unknown quantity %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="300"/>
+        <location filename="plot_panel.py" line="303"/>
         <source>%s has no frame %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="305"/>
+        <location filename="plot_panel.py" line="308"/>
         <source>unknown unit system %r</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="340"/>
+        <location filename="plot_panel.py" line="343"/>
         <source>&apos;%s&apos; is not a moving body of the result</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="474"/>
+        <location filename="plot_panel.py" line="477"/>
         <source>%s on body 2, %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="478"/>
+        <location filename="plot_panel.py" line="481"/>
         <source>time [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="495"/>
+        <location filename="plot_panel.py" line="499"/>
         <source>(outdated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="541"/>
+        <location filename="plot_panel.py" line="551"/>
         <source>no curves to export: pick an object and a component</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="plot_panel.py" line="553"/>
+        <location filename="plot_panel.py" line="563"/>
         <source>Export plot as %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -800,7 +820,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="219"/>
+        <location filename="parameter_study_spec.py" line="218"/>
         <source>and</source>
         <translation type="unfinished"></translation>
     </message>
@@ -830,7 +850,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="379"/>
+        <location filename="parameter_study_spec.py" line="378"/>
         <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -945,7 +965,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="39"/>
+        <location filename="task_body_driver.py" line="40"/>
         <source>Expression</source>
         <translation type="unfinished"></translation>
     </message>
@@ -965,87 +985,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="141"/>
+        <location filename="parameter_study_spec.py" line="140"/>
         <source>Design variables (values in the property&apos;s unit, as the property editor shows them)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="145"/>
+        <location filename="parameter_study_spec.py" line="144"/>
         <source>Target: OBJECT.PROPERTY[.COMPONENT] (pick or type). Grid: Values &apos;1, 2, 3&apos; or Start/Stop/Count. Sampled designs and the optimiser: Low/High or Rel (+- fraction of the document&apos;s value)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="148"/>
+        <location filename="parameter_study_spec.py" line="147"/>
         <source>Metrics (SI units)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="152"/>
+        <location filename="parameter_study_spec.py" line="151"/>
         <source>A reducer of a result signal (&apos;at&apos; takes a time [s], &apos;percentile&apos; a q, &apos;first_crossing&apos; a level and a direction), or an Expression with arithmetic: max(spring_force(Suspension)) / 1000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="228"/>
+        <location filename="parameter_study_spec.py" line="227"/>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="195"/>
+        <location filename="parameter_study_spec.py" line="194"/>
         <source>Design</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="196"/>
+        <location filename="parameter_study_spec.py" line="195"/>
         <source>samples</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="197"/>
+        <location filename="parameter_study_spec.py" line="196"/>
         <source>seed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="248"/>
+        <location filename="parameter_study_spec.py" line="247"/>
         <source>workers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="206"/>
+        <location filename="parameter_study_spec.py" line="205"/>
         <source>Optimiser</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="207"/>
+        <location filename="parameter_study_spec.py" line="206"/>
         <source>trials</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="208"/>
+        <location filename="parameter_study_spec.py" line="207"/>
         <source>in flight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="217"/>
+        <location filename="parameter_study_spec.py" line="216"/>
         <source>A second objective: the Pareto front of both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="218"/>
+        <location filename="parameter_study_spec.py" line="217"/>
         <source>Best variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="222"/>
+        <location filename="parameter_study_spec.py" line="221"/>
         <source>e.g. travel &lt;= 0.14; peak_force &lt; 3000</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="223"/>
+        <location filename="parameter_study_spec.py" line="222"/>
         <source>Constraints</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="226"/>
+        <location filename="parameter_study_spec.py" line="225"/>
         <source>the study&apos;s (%s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1055,62 +1075,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="230"/>
+        <location filename="parameter_study_spec.py" line="229"/>
         <source>timeout per variant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="246"/>
+        <location filename="parameter_study_spec.py" line="245"/>
         <source>tcp://host:8786</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="267"/>
+        <location filename="parameter_study_spec.py" line="266"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="250"/>
+        <location filename="parameter_study_spec.py" line="249"/>
         <source>Cache results in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="253"/>
+        <location filename="parameter_study_spec.py" line="252"/>
         <source>Finished variants are kept under their fingerprint: a rerun simulates only what is new</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="268"/>
+        <location filename="parameter_study_spec.py" line="267"/>
         <source>Cancel run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="306"/>
+        <location filename="parameter_study_spec.py" line="305"/>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="307"/>
+        <location filename="parameter_study_spec.py" line="306"/>
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="384"/>
+        <location filename="parameter_study_spec.py" line="383"/>
         <source>minimize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="385"/>
+        <location filename="parameter_study_spec.py" line="384"/>
         <source>maximize %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="477"/>
+        <location filename="parameter_study_spec.py" line="476"/>
         <source>the result cache needs a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="parameter_study_spec.py" line="492"/>
+        <location filename="parameter_study_spec.py" line="491"/>
         <source>Parameter study &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1235,6 +1255,101 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="task_load.py" line="32"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="33"/>
+        <source>End value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="34"/>
+        <source>Amplitude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="35"/>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="42"/>
+        <source>Start time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="38"/>
+        <source>Frequency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="45"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="43"/>
+        <source>Pick the body&apos;s element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="47"/>
+        <source>Pick the axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="56"/>
+        <source>SimPhant driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="60"/>
+        <source>Driver &apos;%s&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="75"/>
+        <source>Driven</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="66"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="67"/>
+        <source>Picked in the 3D view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="85"/>
+        <source>Motion %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="76"/>
+        <source>Motion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_driver.py" line="82"/>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_body_driver.py" line="100"/>
+        <source>%s in t [s], SI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_load.py" line="101"/>
+        <source>Refused: %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="task_coupler.py" line="34"/>
         <source>SimPhant coupler</source>
         <translation type="unfinished"></translation>
@@ -1257,11 +1372,6 @@
     <message>
         <location filename="task_coupler.py" line="57"/>
         <source>Joint %d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_load.py" line="43"/>
-        <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1325,28 +1435,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_driver.py" line="42"/>
-        <source>Start time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="task_driver.py" line="44"/>
         <source>Frequency [Hz]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="45"/>
-        <source>Phase</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="56"/>
-        <source>SimPhant driver</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="60"/>
-        <source>Driver &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1357,21 +1447,6 @@
     <message>
         <location filename="task_driver.py" line="72"/>
         <source>%s (%s joints)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="75"/>
-        <source>Driven</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="76"/>
-        <source>Motion</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_driver.py" line="82"/>
-        <source>Function</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1390,163 +1465,233 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="26"/>
+        <location filename="task_force_element.py" line="27"/>
         <source>Stiffness</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="27"/>
+        <location filename="task_force_element.py" line="28"/>
         <source>Damping</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="29"/>
+        <location filename="task_force_element.py" line="30"/>
         <source>rotation about the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="32"/>
+        <location filename="task_force_element.py" line="33"/>
         <source>translation along the joint z axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="37"/>
+        <location filename="task_force_element.py" line="40"/>
         <source>Lower limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="38"/>
+        <location filename="task_force_element.py" line="41"/>
         <source>Upper limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="40"/>
+        <location filename="task_force_element.py" line="43"/>
         <source>compliant (contact force law)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="45"/>
+        <location filename="task_force_element.py" line="47"/>
         <source>impulsive (coefficient of restitution)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="49"/>
+        <location filename="task_force_element.py" line="47"/>
+        <source>impact (as the end stops)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="52"/>
+        <source>Hunt-Crossley (restitution)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="56"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="60"/>
+        <location filename="task_force_element.py" line="67"/>
         <source>On joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="61"/>
+        <location filename="task_force_element.py" line="68"/>
         <source>Between</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="65"/>
+        <location filename="task_force_element.py" line="72"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="74"/>
+        <location filename="task_force_element.py" line="81"/>
         <source>e.g. &apos;10 %s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="77"/>
+        <location filename="task_force_element.py" line="84"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="80"/>
+        <location filename="task_force_element.py" line="87"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="82"/>
+        <location filename="task_force_element.py" line="91"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="85"/>
+        <location filename="task_force_element.py" line="94"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="86"/>
+        <location filename="task_force_element.py" line="95"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="88"/>
+        <location filename="task_force_element.py" line="97"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="89"/>
+        <location filename="task_force_element.py" line="98"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="91"/>
+        <location filename="task_force_element.py" line="100"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="98"/>
+        <location filename="task_force_element.py" line="107"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="100"/>
+        <location filename="task_force_element.py" line="109"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="110"/>
+        <location filename="task_force_element.py" line="119"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="111"/>
+        <location filename="task_force_element.py" line="120"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="113"/>
+        <location filename="task_force_element.py" line="136"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="115"/>
+        <location filename="task_force_element.py" line="138"/>
         <source>Full damping depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="117"/>
+        <location filename="task_force_element.py" line="126"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="118"/>
+        <location filename="task_force_element.py" line="140"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="119"/>
+        <location filename="task_force_element.py" line="142"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="121"/>
+        <location filename="task_force_element.py" line="130"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="123"/>
+        <location filename="task_force_element.py" line="132"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="152"/>
+        <source>e.g. 0.1 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="144"/>
+        <source>at the impact speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="146"/>
+        <source>Hunt-Crossley: e.g. 1000 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="147"/>
+        <source>Static friction coefficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="149"/>
+        <source>Dynamic friction coefficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="151"/>
+        <source>Stiction below the speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="153"/>
+        <source>Dynamic friction above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="154"/>
+        <source>e.g. 1 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="155"/>
+        <source>Sample spacing on edges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="157"/>
+        <source>first solid: e.g. 2 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="158"/>
+        <source>Tessellation deflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="159"/>
+        <source>e.g. 0.05 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1632,11 +1777,6 @@
     <message>
         <location filename="task_joint.py" line="302"/>
         <source>&apos;%s&apos; is on body &apos;%s&apos; like reference %d; a joint connects two different bodies</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_load.py" line="112"/>
-        <source>Refused: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1740,77 +1880,77 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="36"/>
+        <location filename="task_load.py" line="25"/>
         <source>SimPhant load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="40"/>
+        <location filename="task_load.py" line="29"/>
         <source>Torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="41"/>
+        <location filename="task_load.py" line="30"/>
         <source>Force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="44"/>
+        <location filename="task_load.py" line="33"/>
         <source>On body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="65"/>
+        <location filename="registry_strings.py" line="67"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="47"/>
+        <location filename="task_load.py" line="36"/>
         <source>Function of time t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="56"/>
+        <location filename="task_load.py" line="45"/>
         <source>e.g. 0, 0, 10*sin(2*pi*t)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="61"/>
+        <location filename="task_load.py" line="50"/>
         <source>World axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="62"/>
+        <location filename="task_load.py" line="51"/>
         <source>Body axes (turning with the body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="64"/>
+        <location filename="task_load.py" line="53"/>
         <source>Components in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="67"/>
+        <location filename="task_load.py" line="56"/>
         <source>Point of application</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="72"/>
+        <location filename="task_load.py" line="61"/>
         <source>Use the centre of gravity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="536"/>
+        <location filename="widgets.py" line="551"/>
         <source>OK</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="102"/>
+        <location filename="task_load.py" line="91"/>
         <source>the centre of gravity (pick a vertex, edge or face of the body in the 3D view to change it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_load.py" line="105"/>
+        <location filename="task_load.py" line="94"/>
         <source>%s.%s (pick another element to change it)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1850,87 +1990,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="54"/>
+        <location filename="task_playback.py" line="56"/>
         <source>Study &apos;%s&apos; has no result yet: solve it first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="76"/>
+        <location filename="task_playback.py" line="78"/>
         <source>SimPhant: playback of &apos;%s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="86"/>
+        <location filename="task_playback.py" line="88"/>
         <source>Playback: %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="106"/>
+        <location filename="task_playback.py" line="111"/>
         <source>Previous frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="110"/>
+        <location filename="task_playback.py" line="115"/>
         <source>Play / pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="114"/>
+        <location filename="task_playback.py" line="119"/>
         <source>Next frame</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="118"/>
+        <location filename="task_playback.py" line="123"/>
         <source>Previous end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="122"/>
+        <location filename="task_playback.py" line="127"/>
         <source>Next end stop contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="128"/>
+        <location filename="task_playback.py" line="133"/>
         <source>Loop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="130"/>
+        <location filename="task_playback.py" line="135"/>
         <source>Playback speed: 1 = real time (0.1 to 10)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="141"/>
+        <location filename="task_playback.py" line="146"/>
         <source>Reset to the start pose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="143"/>
+        <location filename="task_playback.py" line="148"/>
         <source>Put the bodies exactly where they were when the run started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="148"/>
+        <location filename="task_playback.py" line="153"/>
         <source>%d frames, t = %.4g .. %.4g s (%s, %d steps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="166"/>
+        <location filename="task_playback.py" line="171"/>
         <source>t = %.4f s    frame %d / %d</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="244"/>
+        <location filename="task_playback.py" line="249"/>
         <source>start pose (t = %.4f s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="254"/>
+        <location filename="task_playback.py" line="259"/>
         <source>SimPhant playback</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_playback.py" line="257"/>
+        <location filename="task_playback.py" line="262"/>
         <source>Keep the pose shown (t = %.4g s)?
 No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
@@ -2061,12 +2201,12 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="450"/>
+        <location filename="widgets.py" line="465"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="widgets.py" line="514"/>
+        <location filename="widgets.py" line="529"/>
         <source>Check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2267,301 +2407,331 @@ No puts the bodies back where they were before playback.</source>
     </message>
     <message>
         <location filename="registry_strings.py" line="47"/>
-        <source>Rotation driver (motor)</source>
+        <source>Contact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="48"/>
-        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
+        <source>Contact (normal force and friction) between two bodies&apos; convex solids</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="49"/>
-        <source>Translation driver (actuator)</source>
+        <source>Rotation driver (motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="50"/>
-        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
+        <source>Prescribes the joint&apos;s rotation about its z axis (a motor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="51"/>
-        <source>Point trajectory driver</source>
+        <source>Translation driver (actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="52"/>
-        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
+        <source>Prescribes the joint&apos;s translation along its z axis (a linear actuator)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="53"/>
-        <source>Angle driver</source>
+        <source>Point trajectory driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="54"/>
-        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
+        <source>Moves a point of a body along a prescribed trajectory x(t), y(t), z(t) (world axes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="55"/>
-        <source>Direction driver</source>
+        <source>Angle driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="56"/>
-        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
+        <source>Prescribes the angle from a vector of body 1 to a vector of body 2 about an axis of body 1 (body 1 may be ground: the orientation of a body vector)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="57"/>
-        <source>Gear pair</source>
+        <source>Direction driver</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="58"/>
-        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
+        <source>Points a vector of a body along a prescribed direction u(t) (world axes or those of a second body)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="59"/>
-        <source>Belt / chain / internal gear</source>
+        <source>Gear pair</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="60"/>
-        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
+        <source>External gear pair: the gears turn in opposite senses, gear 2 at 1/ratio of gear 1&apos;s rate (ratio = N2/N1, tooth counts or pitch radii)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="61"/>
-        <source>Rack and pinion</source>
+        <source>Belt / chain / internal gear</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="62"/>
-        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <source>Belt, chain or internal gear: the two wheels turn in the same sense, wheel 2 at 1/ratio of wheel 1&apos;s rate (ratio = N2/N1 or r2/r1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="63"/>
-        <source>Screw</source>
+        <source>Rack and pinion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="64"/>
-        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
+        <source>Pinion (joint 1) on a rack (joint 2): the pinion turns by s / radius about its joint axis as the rack moves by s along its joint axis (pitch radius [m]; its sign sets the sense)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="65"/>
+        <source>Screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="66"/>
-        <source>Constant rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="registry_strings.py" line="67"/>
-        <source>Smooth step (cubic)</source>
+        <source>Screw along one cylindrical joint: body 2 advances by lead per turn about the joint axis (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="68"/>
-        <source>Smooth step (quintic)</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="69"/>
-        <source>Harmonic</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>Expression in t</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>explicit Euler, fixed step</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>the driven point: a vertex, or the centre of an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>the vector of the body whose angle is driven: an edge or face of the body, projected onto the plane normal to the axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>the axis of the angle: an edge or face of Body1, or of a fixed body when Body1 is empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>the vector of the body that is pointed: an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>CoG position</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>CoG velocity</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>CoG acceleration</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>angular velocity</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>angular acceleration</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>point position</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>point velocity</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>reaction force</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>reaction torque</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>joint angle</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>joint angle rate</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>joint angle acceleration</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>joint slide</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>joint slide rate</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>joint slide acceleration</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>force element force / moment</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>force element length / angle / slide</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>force element power</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>driver effort (torque / force)</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>driver power</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>energy</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
-        <source>constraint violation</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="102"/>
-        <source>world axes</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="103"/>
-        <source>body axes</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="104"/>
-        <source>joint frame (body 1)</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="105"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="106"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="107"/>
+        <source>constraint violation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="108"/>
+        <source>world axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="109"/>
+        <source>body axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="110"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="111"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="112"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="113"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2712,12 +2882,12 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>SimPhant_ForceElements</name>
     <message>
-        <location filename="cmd_forces.py" line="109"/>
+        <location filename="cmd_forces.py" line="112"/>
         <source>Force elements</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="cmd_forces.py" line="112"/>
+        <location filename="cmd_forces.py" line="115"/>
         <source>Add a spring, damper, contractile force, joint spring or joint actuator to the active study</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2920,27 +3090,27 @@ No puts the bodies back where they were before playback.</source>
 <context>
     <name>Workbench</name>
     <message>
-        <location filename="__init__.py" line="29"/>
+        <location filename="__init__.py" line="30"/>
         <source>SimPhant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="30"/>
+        <location filename="__init__.py" line="31"/>
         <source>SimPhant model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="35"/>
+        <location filename="__init__.py" line="36"/>
         <source>SimPhant run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="38"/>
+        <location filename="__init__.py" line="39"/>
         <source>SimPhant results</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="__init__.py" line="42"/>
+        <location filename="__init__.py" line="43"/>
         <source>SimPhant view</source>
         <translation type="unfinished"></translation>
     </message>

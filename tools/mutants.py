@@ -2582,6 +2582,12 @@ MUTANTS = [
            "        self.span_patches = draw_span_marks(ax, [])",
            [T_IVIEW + "::test_the_timeline_and_the_plot_mark_the_interval"],
            "the plot dock does not shade the intervals of interference"),
+    Mutant("contact-dissipation-not-summed", "SimPhantWorkbench/solver/contact.py",
+           "        W.frc_out[ie, OUT_PD] = -power - pot_rate",
+           "        W.frc_out[ie, OUT_PD] = -power",
+           ["tests/solver/test_contact.py::"
+            "test_the_energy_a_contact_dissipates_is_summed_in_the_run_at_any_output_step"],
+           "a contact's dissipated power counts the elastic power as lost: the balance drifts"),
 ]
 
 

@@ -34,7 +34,6 @@ from collections import namedtuple
 import numpy as np
 
 from . import require
-from .gjk import hull_distance as hull_gjk, surface_point
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
            "world_box", "hull_distance", "mesh_proximity"]
@@ -298,6 +297,7 @@ def hull_distance(a, pose_a, b, pose_b):
     hulls of solids ``a`` and ``b`` at poses ``(r, A)`` and the hull points (world) at
     ``upper`` (GJK, ``gjk.hull_distance``). ``lower`` bounds the solids' distance from
     below too (each solid lies in its hull); it is not > 0 when the hulls overlap."""
+    from .gjk import hull_distance as hull_gjk   # numba: not for what only reads results
     return hull_gjk(a.hull_points, *_frame(pose_a), b.hull_points, *_frame(pose_b))
 
 
@@ -323,6 +323,7 @@ def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
     closest hull points ``pa``, ``pb``; and, for faces that face each other where
     one hull point is off its solid (in a notch), the nearest point of one mesh and
     the other mesh's point nearest to it. None when no pair is that close."""
+    from .gjk import surface_point
     fa, fb = _frame(pose_a), _frame(pose_b)
     qa = surface_point(a.points, a.triangles, *fa, pa)[1]
     qb = surface_point(b.points, b.triangles, *fb, pb)[1]

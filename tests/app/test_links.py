@@ -26,7 +26,8 @@ REFERENCES = sorted((t, spec.name) for t in OBJECT_TYPES for spec in proxy_class
 
 
 def test_every_picked_reference_is_a_same_document_sub_link():
-    assert REFERENCES == [("SimPhant::Force", "Reference"),
+    assert REFERENCES == [("SimPhant::BodyDriver", "Axis"), ("SimPhant::BodyDriver", "Reference"),
+                          ("SimPhant::Force", "Reference"),
                           ("SimPhant::ForceElement", "Reference1"),
                           ("SimPhant::ForceElement", "Reference2"),
                           ("SimPhant::Joint", "Reference1"), ("SimPhant::Joint", "Reference2")]

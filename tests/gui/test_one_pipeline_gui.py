@@ -149,7 +149,7 @@ VP_SCRIPT = textwrap.dedent('''
 
 def _document_of_every_type(path):
     """The driven slider-crank with a force, a torque, a spring, a result, a parameter
-    study and a coupler added headless (its study, bodies, joints and driver come with it)."""
+    study, a coupler and a body driver added headless (its study, bodies, joints and driver come with it)."""
     doc = FreeCAD.openDocument(MODEL)
     try:
         study = studies(doc)[0]
@@ -167,6 +167,7 @@ def _document_of_every_type(path):
         factory.make_coupler(study, doc.getObjectsByLabel("CrankPivot")[0],
                              doc.getObjectsByLabel("SliderGuide")[0], "rack_pinion",
                              name="Rack")
+        factory.make_body_driver(study, "point", rod, (rod.ShapeObject, "Vertex1"), name="Carry")
         assert sorted({o.Proxy.Type for o in doc.Objects if hasattr(o, "Proxy")
                        and str(getattr(o.Proxy, "Type", "")).startswith("SimPhant::")}) \
             == sorted(OBJECT_TYPES)

@@ -147,6 +147,11 @@ SCRIPT = textwrap.dedent('''
         from helpers_doc import element_name
         return (m["rod"], element_name(m["rod"], "Vertex", (2, 0, -200)))
 
+    def rod_side(m):
+        """The rod's straight seam edge (a vector of the moving body)."""
+        from helpers_doc import element_name
+        return (m["rod"], element_name(m["rod"], "Edge", (2, 0, -100), curve="Line"))
+
     def joint_refs(m):
         """The pin's circle at the pivot (axis y), the rod's top circle (axis z): both
         axes, perpendicular (the universal joint's), points on both sides."""
@@ -230,6 +235,12 @@ SCRIPT = textwrap.dedent('''
                                                       run("SimPhant_Driver_rotation"))),
         "SimPhant_Driver_translation": (with_slide, lambda m: (
             select(m["slide"]), run("SimPhant_Driver_translation"))),
+        "SimPhant_Driver_point": (base, lambda m: (select(rod_bottom(m)),
+                                                   run("SimPhant_Driver_point"))),
+        "SimPhant_Driver_direction": (base, lambda m: (select(rod_side(m)),
+                                                       run("SimPhant_Driver_direction"))),
+        "SimPhant_Driver_angle": (base, lambda m: (select(rod_side(m), joint_refs(m)[0]),
+                                                   run("SimPhant_Driver_angle"))),
         "SimPhant_Coupler_gear": (with_slide, lambda m: (
             select(m["joint"], m["slide"]), run("SimPhant_Coupler_gear"))),
         "SimPhant_Coupler_belt": (with_slide, lambda m: (
@@ -266,7 +277,8 @@ SCRIPT = textwrap.dedent('''
     for kind in JOINT_TYPES:
         CASES["SimPhant_Joint_" + kind] = (base, joint_command(kind))
     for kind, spec in FORCE_TYPES.items():
-        CASES["SimPhant_Force_" + kind] = (with_block, force(kind, spec.attach == "points"))
+        CASES["SimPhant_Force_" + kind] = (with_block, force(kind, spec.attach in ("points",
+                                                                                "bodies")))
     fc1 = int(FreeCAD.Version()[0]) >= 1
     CASES["SimPhant_ImportAssembly"] = (
         U.open_copy("fc1_slider_crank.FCStd" if fc1 else "assembly_pendulum.FCStd"),

@@ -39,7 +39,8 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ModelError
-from .forces import JIT, JIT_INLINE, OUT_PD, OUT_PW, add_wrench, impact_force
+from .forces import (JIT, JIT_INLINE, LAW_HOOKS, OUT_PD, OUT_PW, LawHooks, add_wrench,
+                     impact_force)
 from .jit import njit
 from .vec3 import cross, rot, rot_t
 
@@ -401,3 +402,7 @@ def contact_outputs(out):
             "friction_force": out[:, CO_FRICTION:CO_FRICTION + 3].copy(),
             "penetration": out[:, CO_PEN].copy(), "points": out[:, CO_COUNT].copy(),
             "potential": out[:, CO_POT].copy()}
+
+
+#: the force elements' check and fingerprint of this law (``forces.LAW_HOOKS``)
+LAW_HOOKS["contact"] = LawHooks(check_contact, contact_row)

@@ -74,7 +74,7 @@ __all__ = ["GEOM_POINTS", "GEOM_JOINT_ROT", "GEOM_JOINT_TRANS", "ForceSpec", "Pa
            "check_bounds", "element_potential", "table_integral",
            "cumtrapz", "stop_force", "stop_events", "stop_penetrations", "restart_coordinates",
            "STOP_LAWS", "OUT_X", "OUT_XDOT", "OUT_F", "OUT_PD", "OUT_PW", "OUT_ED", "OUT_EW",
-           "NOUT", "NSAMPLED"]
+           "NOUT", "NSAMPLED", "LAW_HOOKS", "LawHooks"]
 
 TWO_PI = 2.0 * math.pi
 
@@ -105,6 +105,12 @@ NOUT = 7
 #: the columns ``kernels.force_outputs`` samples (up to the powers); a contact's own
 #: outputs (``contact.NCOUT``) follow them where the output array has the room
 NSAMPLED = OUT_PW + 1
+
+#: the laws whose module brings their own parameter check and fingerprint row: law ->
+#: ``LawHooks`` (``contact`` registers its own when the solver package is imported, so that
+#: this module, which it builds on, does not import it)
+LawHooks = namedtuple("LawHooks", ["check", "row"])
+LAW_HOOKS = {}
 
 #: rigid-joint DOF each joint kind offers to joint force elements (about / along joint z)
 JOINT_DOFS = {
@@ -265,9 +271,8 @@ def check_element(kind, name, params, joint_name=None, joint_kind=None, points=N
     out = {p.name: params.get(p.name, p.default) for p in spec.params}
     if spec.law == "stop":
         _check_stop(out, what)
-    if spec.law == "contact":
-        from .contact import check_contact
-        check_contact(out, what)
+    if spec.law in LAW_HOOKS:            # a law with checks of its own (``contact``)
+        LAW_HOOKS[spec.law].check(out, what)
         return out
     for key in ("stiffness", "damping"):
         if key in out and spec.law != "stop":
@@ -433,10 +438,9 @@ class ForceElement:
                 return None
             value = ["function", fn.text]
         if self.shapes is not None:
-            from .contact import contact_row
             where = [name(self.body1), name(self.body2)] + [
                 [s.kind, floats(s.points.ravel()), floats(s.planes.ravel())]
-                for s in self.shapes] + [floats(contact_row(self.params))]
+                for s in self.shapes] + [floats(LAW_HOOKS[self.spec.law].row(self.params))]
         elif self.joint is not None:
             where = [name(self.joint)]
         else:
@@ -782,17 +786,16 @@ def cumtrapz(t, p):
     return out
 
 
-def element_potentials(system, out, contact=None):
+def element_potentials(system, out, contact_pot=None):
     """(n, nf): the potential of each element's conservative part at the output samples,
     from ``kernels.force_outputs``' ``out`` (n, nf, >= 3); a contact's is its own output
-    (``contact``: the contacts' columns (n, nf, ``contact.NCOUT``)). (The energy each
+    (``contact_pot`` (n, nf): the contacts' ``contact.CO_POT`` column). (The energy each
     dissipated and its actuator's work are summed in the run, ``kernels.accumulate_work``.)"""
     elems = system.model.force_elements
     pot = np.zeros((out.shape[0], len(elems)))
     for i, e in enumerate(elems):
         if e.shapes is not None:
-            from .contact import CO_POT
-            pot[:, i] = contact[:, i, CO_POT]
+            pot[:, i] = contact_pot[:, i]
             continue
         par, ktab, _ctab = e.coefficients()
         pot[:, i] = element_potential(par, ktab, system.S.frc_geom[i], out[:, i, OUT_X])

@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from . import kernels, reactions
-from .contact import NCOUT, contact_outputs
+from .contact import CO_POT, NCOUT, contact_outputs
 from .forces import (NEVT, NO_REBOUND, NSAMPLED, OUT_PD, OUT_PW, cumtrapz,
                      element_potentials, restart_coordinates, stop_events)
 from .joint_outputs import JointOutputs, joint_frames_meta
@@ -354,7 +354,8 @@ class Result(JointOutputs):
         contact = np.ascontiguousarray(frc[:, :, NSAMPLED:]) if ncnt else None
         frc = np.ascontiguousarray(frc[:, :, :OUT_PD])
         if n and nf:
-            pot = element_potentials(system, frc, contact)
+            pot = element_potentials(system, frc,
+                                     None if contact is None else contact[:, :, CO_POT])
             # copies: not views of the run's buffer
             diss = np.ascontiguousarray(done_work[:, :nf])
             work = np.ascontiguousarray(done_work[:, nf:2 * nf])

@@ -284,7 +284,8 @@ def test_bad_stops_are_rejected_with_the_element_named(kw, match):
 
 def test_an_adaptive_method_steps_through_the_impact_under_its_error_control():
     """DOP853 (SciPy, error-controlled steps) meets the stop at 1.5 turns as the fixed-step
-    loop does and gives the speed back to 1e-8: its steps shrink across the contact."""
+    loop does and gives the speed back to 2e-8 (1e-8 with SciPy 1.10, 1.2e-8 with the
+    SciPy of FreeCAD 1.x's Debian 13): its steps shrink across the contact."""
     m = Model(gravity=(0, 0, 0))
     b = m.add_body("rotor", mass=1.0, inertia=(0.1, 0.1, 0.1), angular_velocity=(0, 0, 10.0))
     j = m.add_joint("revolute", m.ground, b, point=(0, 0, 0), axis=(0, 0, 1))
@@ -292,7 +293,7 @@ def test_an_adaptive_method_steps_through_the_impact_under_its_error_control():
     r = m.simulate(t_end=1.2, method="DOP853", output_dt=1e-3, rtol=1e-10, atol=1e-12)
     (ev,) = r.stop_events()
     assert ev["time"] == pytest.approx(0.3 * math.pi, rel=1e-6)
-    assert r.angular_velocity(b)[-1, 2] == pytest.approx(-10.0, rel=1e-8)
+    assert r.angular_velocity(b)[-1, 2] == pytest.approx(-10.0, rel=2e-8)
     # the contact lasts pi sqrt(I/k) (linear, undamped): out again at the speed it came
     t = r.t[r.spring_force("stop") < 0]
     assert t[-1] - t[0] == pytest.approx(math.pi * math.sqrt(0.1 / 1e3), abs=2.5e-3)

@@ -191,33 +191,42 @@ def _holds(system, Y0, rows, tol=1e-10, max_iter=30):
     """The state that meets the constraint rows ``rows`` (system rows) alone, found from
     ``Y0`` by the Newton iteration of ``assemble`` restricted to these rows, with the
     mass-weighted least-norm step computed densely (a least-squares step where rows are
-    redundant) and the same retraction and step halving; None when the residual stops
-    falling above ``tol``."""
+    redundant) and the same step (``_descend``); None when the residual stops falling
+    above ``tol``."""
     nb = system.nb
     act = system.active_rows
     sel = np.searchsorted(act, rows)
     scale = system.S.row_scale[rows]
     msq = np.sqrt(system.mass_matrix_inverse().reshape(-1))
     Y = Y0
-    res = system.residuals(Y)[0][rows].max(initial=0.0)
+    res = system.residuals(Y)[0][rows]
     for _ in range(max_iter):
-        if res <= tol:
+        if res.max(initial=0.0) <= tol:
             return Y
         phi, J, _ = system.constraint_state(Y)
         A = J[sel] * scale[:, None] * msq[None, :]
         x = np.linalg.lstsq(A, -phi[sel] * scale, rcond=1e-10)[0]
         dq = (msq * x).reshape(nb, 6)
-        step = 1.0
-        while step >= 1e-4:
-            Yn = retract(Y, nb, dq, step)
-            resn = system.residuals(Yn)[0][rows].max(initial=0.0)
-            if resn < res:
-                break
-            step *= 0.5
-        else:
+        Yn, resn = _descend(Y, nb, dq, res, lambda Yt: system.residuals(Yt)[0][rows])
+        if not resn.max(initial=0.0) < res.max(initial=0.0):
             return None
         Y, res = Yn, resn
-    return Y if res <= tol else None
+    return Y if res.max(initial=0.0) <= tol else None
+
+
+def _descend(Y, nb, dq, res, residual):
+    """The Newton step of the projections: retract ``Y`` along ``dq``, halving the step
+    from 1 until ``residual`` (a function of the state) falls below ``res`` or the step
+    is under 1e-4; ``(state, its residuals)`` of the last step tried (``residual`` gives
+    an array of residuals, ``res`` the current one; their largest entries are compared)."""
+    worst = res.max(initial=0.0)
+    step = 1.0
+    while True:
+        Yn = retract(Y, nb, dq, step)
+        resn = residual(Yn)
+        if resn.max(initial=0.0) < worst or step < 1e-4:
+            return Yn, resn
+        step *= 0.5
 
 
 def minimal_conflict(system, Y0):
@@ -319,13 +328,7 @@ def assemble(system, Y, tol=1e-11, max_iter=60, when="t0"):
     while res.max() > tol and it < max_iter:
         it += 1
         dq = correction(system, system.W.phi.copy())
-        step = 1.0
-        while True:
-            Yn = retract(Y, nb, dq, step)
-            resn = system.residuals(Yn)[0]
-            if resn.max() < res.max() or step < 1e-4:
-                break
-            step *= 0.5
+        Yn, resn = _descend(Y, nb, dq, res, lambda Yt: system.residuals(Yt)[0])
         if not resn.max() < res.max():
             break
         Y, res = Yn, resn

@@ -18,6 +18,8 @@ damaged result is refused before anything moves), remembers the objects'
 containers and their inverse placements, and then only writes placements per
 frame. ``apply_frame`` is a one-frame session: it validates on every call.
 """
+import os
+
 import numpy as np
 
 import FreeCAD
@@ -62,6 +64,15 @@ def _key(pl):
     return tuple(pl.Base) + tuple(pl.Rotation.Q)
 
 
+def _file_key(path):
+    """``(path, modification time [ns], size)`` of a result archive; None if it is gone."""
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return None
+    return (path, st.st_mtime_ns, st.st_size)
+
+
 class Session:
     """Playback of one study's stored result: read and validated once, then cheap frames.
 
@@ -80,7 +91,7 @@ class Session:
         self.res_obj, self.result = require_result(study)
         self.what = result_label(self.res_obj)
         targets = moving_targets(self.study, self.res_obj)
-        self._file = self.res_obj.ResultFile
+        self._file = _file_key(self.res_obj.ResultFile)
         self.t = self.result.t
         self.n = len(self.t)
         if index_or_time is None:
@@ -136,9 +147,10 @@ class Session:
         return int(hit[0]) + self._first if len(hit) else None
 
     def current(self):
-        """False once the result file was replaced or a moved object deleted: make a new
+        """False once the result file was replaced (a new run writes an archive of the same
+        name: its modification time and size tell) or a moved object deleted: make a new
         session then."""
-        if self.res_obj.ResultFile != self._file:
+        if _file_key(self.res_obj.ResultFile) != self._file:
             return False
         get = self.doc.getObject
         return all(get(name) is not None for name in self.names)

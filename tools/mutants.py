@@ -2588,6 +2588,11 @@ MUTANTS = [
            ["tests/solver/test_contact.py::"
             "test_the_energy_a_contact_dissipates_is_summed_in_the_run_at_any_output_step"],
            "a contact's dissipated power counts the elastic power as lost: the balance drifts"),
+    Mutant("playback-session-path-only", "SimPhantWorkbench/playback.py",
+           "    return (path, st.st_mtime_ns, st.st_size)",
+           "    return (path,)",
+           ["tests/app/test_playback.py::test_a_session_notices_a_new_result"],
+           "the timeline's session compares only the archive's name, which a new run keeps"),
 ]
 
 

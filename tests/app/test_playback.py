@@ -342,6 +342,24 @@ def test_a_session_notices_a_deleted_body(docs):
     assert not session.current()
 
 
+def test_a_session_notices_a_new_result(docs):
+    """Solve again (the archive keeps its file name): the timeline's
+    session is no longer current, and a new one shows the new frames."""
+    doc = docs()
+    box = free_box(doc)
+    study, _ = tumbling_study(doc, box)
+    runner.run_study(study)
+    session = playback.Session(study)
+    assert session.current()
+    first = session.placements(-1)[0][1]
+    study.EndTime = 0.5 * study.EndTime
+    runner.run_study(study)
+    assert not session.current()
+    again = playback.Session(study)
+    assert again.current()
+    assert not _same(again.placements(-1)[0][1], first, 1e-9)
+
+
 def test_many_rotation_matrices_to_quaternions_at_once():
     from SimPhantWorkbench.solver.rotations import matrices_to_quats, matrix_to_quat, \
         quat_to_matrix

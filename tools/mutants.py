@@ -2594,8 +2594,10 @@ MUTANTS = [
            "a contact's dissipated power counts the elastic power as lost: the balance drifts"),
     # ---------------------------------------------------------------- contact examples
     Mutant("contact-mu-static-dynamic-swapped", "SimPhantWorkbench/document/elements.py",
-           '    out["mu_static"] = float(obj.MuStatic)\n    out["mu_dynamic"] = float(obj.MuDynamic)',
-           '    out["mu_static"] = float(obj.MuDynamic)\n    out["mu_dynamic"] = float(obj.MuStatic)',
+           '    out["mu_static"] = float(obj.MuStatic)\n'
+           '    out["mu_dynamic"] = float(obj.MuDynamic)',
+           '    out["mu_static"] = float(obj.MuDynamic)\n'
+           '    out["mu_dynamic"] = float(obj.MuStatic)',
            [T_EX_RAMP], "a contact's static and dynamic friction coefficients read the wrong "
            "way round from the document"),
     Mutant("example-cam-hinge-at-disc-centre", "examples/make_examples.py",

@@ -727,7 +727,7 @@ def test_gripper_with_too_weak_a_grip_leaves_the_cube_on_the_table(built):
     assert palm[-1, 2] - palm[0, 2] == pytest.approx(me.GRIP_LIFT * 1e-3, abs=1e-9)
     rising = r.velocity("PalmBody")[:, 2] > 10 * 4e-3             # 10 x the friction speed
     assert rising.sum() > 100
-    up = r.contact("LeftPad")["friction_force"][:, 2] + r.contact("RightPad")["friction_force"][:, 2]
+    up = sum(r.contact(pad)["friction_force"][:, 2] for pad in ("LeftPad", "RightPad"))
     # the cube's sample points on its vertical edges (every 5 mm) leave the rising pads
     # through their bottom faces: for the last micrometres one is nearer that face than
     # the pad's and pushes along it (the narrow phase's nearest face, docs/theory.md) --

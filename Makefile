@@ -38,9 +38,11 @@ test-fc1:
 test-gui: setup
 	@$(ROOT)/tools/run_python.sh -m pytest -q $(PYTEST_ARGS) tests/gui
 
-# The main job: a motion study on a bundled example, outputs in out/demo.
+# The main job: a motion study on a bundled example, outputs in out/demo. DEMO=<name> runs
+# examples/<name>.FCStd instead of the default slider-crank (e.g. DEMO=gripper, disc_cam, ramp).
+DEMO ?=
 demo: setup
-	@$(ROOT)/bin/simphant run --interference --out $(ROOT)/out/demo
+	@$(ROOT)/bin/simphant run --interference --out $(ROOT)/out/demo $(if $(DEMO),$(ROOT)/examples/$(DEMO).FCStd)
 
 examples: setup
 	@$(ROOT)/tools/run_python.sh $(ROOT)/examples/make_examples.py

@@ -35,6 +35,12 @@ steering            rack-and-pinion steering: a driver turns the steering column
                     against the tie rods' spring (a kinematic analysis)
 lead_screw          a screw jack: a motor torque turns a lead screw (lead 10 mm) in a
                     fixed nut, lifting it 150 mm onto an end stop
+disc_cam            an eccentric disc cam turned at 120 rpm lifts a roller follower
+                    pressed on it by a spring (a contact between roller and cam)
+ramp                two boxes launched down a 20 deg ramp: one brakes and stops, the
+                    other keeps sliding (contacts with friction)
+gripper             two fingers pushed by actuators close on a cube, the palm lifts it:
+                    held by the pads' friction against its weight
 ==================  ============================================================
 
 Usage::
@@ -500,6 +506,184 @@ def build_lead_screw(doc):
     return study
 
 
+#: disc cam: eccentricity, disc radius and width, the roller's radius and width [mm], the
+#: shaft's speed [rpm]; the spring on the follower [N/mm] and its preload [N]
+CAM_E, CAM_R, CAM_WIDTH, ROLLER_R, ROLLER_WIDTH = 8.0, 30.0, 12.0, 10.0, 8.0
+CAM_RPM, CAM_SPRING_K, CAM_PRELOAD = 120.0, 0.2, 10.0
+#: the cam contact: stiffness (force at 1 mm, per mm) [N/mm], exponent, maximum damping
+#: [N s/mm] and the penetration where it is reached [mm]; friction coefficients and
+#: speeds [mm/s]; tessellation deflection and sample spacing [mm]
+CAM_CONTACT = dict(stiffness=1e4, exponent=1.5, damping=1.0, penetration=0.005)
+CAM_DEFLECTION, CAM_SPACING = 0.05, 1.0
+
+
+def cam_frames(doc, cam, frame):
+    """The shaft's joint frames (a revolute about +y through the origin) in the local
+    frames of ``frame``'s and ``cam``'s shapes: the eccentric disc has no edge on the
+    shaft's axis, so its hinge is placed, not picked."""
+    world = FreeCAD.Placement(V(0, 0, 0), FreeCAD.Rotation(V(1, 0, 0), -90))   # z -> +y
+    return tuple(o.Placement.inverse().multiply(world) for o in (frame, cam))
+
+
+def build_disc_cam(doc):
+    """A steel eccentric disc cam (radius 30 mm, 8 mm off its shaft, 12 mm wide) turned at
+    a constant 120 rpm by a motor (a driver on the shaft's revolute) lifts a steel roller
+    follower: a roller (radius 10 mm, 8 mm wide) on a pin (revolute) of a plunger sliding
+    in a vertical guide (prismatic), pressed onto the cam by a spring (0.2 N/mm, 10 N of
+    preload) and its weight. The roller touches the cam through a contact (its rim's
+    sample points against the cam's tessellated hull; friction makes it roll). The
+    roller's centre rides at ``z_c + sqrt((R + r)^2 - x_c^2)`` above the shaft (``x_c``,
+    ``z_c`` the disc's centre): the lift ``2 e``."""
+    e, R, r = CAM_E, CAM_R, ROLLER_R
+    zr = R + r - e                                        # the roller's centre at t0
+    top = zr + 120.0
+    frame = fused(doc, "CamFrame", "Frame", [
+        y_cylinder(doc, "CamShaft", 0.0, 0.0, -30.0, 28.0, 6.0),
+        box(doc, "FollowerGuide", "Follower guide", (6.0, 10.0, zr + 40.0),
+            (16.0, 20.0, zr + 100.0)),
+        box(doc, "SpringBracket", "Spring bracket", (-20.0, 10.0, top + 80.0),
+            (20.0, 20.0, top + 90.0))], compound=True)
+    cam = y_cylinder(doc, "CamDisc", 0.0, -e, 0.0, CAM_WIDTH, R)
+    cam.Label = "Cam disc"
+    y0 = 0.5 * (CAM_WIDTH - ROLLER_WIDTH)
+    roller = y_cylinder(doc, "Roller", 0.0, zr, y0, ROLLER_WIDTH, r)
+    roller.Label = "Roller"
+    follower = fused(doc, "Follower", "Follower", [
+        box(doc, "Plunger", "Plunger", (-6.0, 10.0, zr), (6.0, 20.0, top)),
+        y_cylinder(doc, "RollerPin", 0.0, zr, 10.0, 10.0, 5.0)])
+    doc.recompute()
+    study = new_study(doc, end_time=0.6, time_step=5e-5, output_interval=1e-4)
+    factory.make_body(study, frame, fixed=True, name="Frame")
+    b_cam = factory.make_body(study, cam, density=STEEL, name="Cam")
+    set_planar_motion(b_cam, 2.0 * math.pi * CAM_RPM / 60.0, (0.0, 0.0))
+    factory.make_body(study, follower, density=STEEL, name="Follower")
+    factory.make_body(study, roller, density=STEEL, name="RollerBody")
+    shaft = factory.make_joint(study, "revolute", (frame, ""), (cam, ""), name="Shaft",
+                               placements=cam_frames(doc, cam, frame))
+    factory.make_joint(study, "prismatic",
+                       (frame, find_element(frame, "Edge", (6.0, 20.0, zr + 70.0))),
+                       (follower, find_element(follower, "Edge", (6.0, 20.0, zr + 60.0))),
+                       name="Guide")
+    factory.make_joint(study, "revolute", hinge(follower, 0.0, zr, 10.0),
+                       hinge(roller, 0.0, zr, 10.0), name="RollerPin")
+    # compressed from its free length by preload / k
+    factory.make_spring(study, face_at(frame, (0.0, 15.0, top + 80.0)),
+                        face_at(follower, (0.0, 15.0, top)), CAM_SPRING_K,
+                        free_length=80.0 + CAM_PRELOAD / CAM_SPRING_K, name="Spring")
+    factory.make_driver(study, shaft, "rotation", "ramp", name="Motor", Speed=CAM_RPM)
+    factory.make_force_element(study, "contact", (roller, "Face1"), (cam, "Face1"),
+                               name="CamContact", contact=dict(
+                                   Deflection=CAM_DEFLECTION, SampleSpacing=CAM_SPACING),
+                               **CAM_CONTACT)
+    return study
+
+
+#: ramp angle [deg]; the boxes' speed down the ramp at the start [mm/s]; friction (static,
+#: dynamic) of the box that stops and of the box that keeps sliding; the contacts'
+#: stiction and friction speeds [mm/s]
+RAMP_ANGLE, RAMP_SPEED = 20.0, 500.0
+RAMP_STOPS, RAMP_SLIDES = (0.6, 0.5), (0.3, 0.25)
+RAMP_STICTION, RAMP_FRICTION = 1.0, 2.0
+RAMP_CONTACT = dict(stiffness=1e4, exponent=1.5, damping=0.1, penetration=2e-4)
+
+
+def build_ramp(doc):
+    """Two steel boxes (60 x 40 x 30 mm) launched at 0.5 m/s down a 20 deg ramp: on rubber
+    pads (mu_s 0.6, mu_d 0.5 > tan 20 deg) one brakes at ``g (mu_d cos - sin)`` and stops
+    after ``v0^2 / (2 g (mu_d cos - sin))`` (about 100 mm, 0.4 s), then stays (mu_s >
+    tan 20 deg); the other (mu_s 0.3, mu_d 0.25 < tan 20 deg) keeps sliding, faster and
+    faster, at ``g (sin - mu_d cos)``. Each box touches the ramp through a contact (its
+    edges' sample points against the ramp's faces)."""
+    tilt = FreeCAD.Rotation(V(0, 1, 0), RAMP_ANGLE)       # x down the slope, z its normal
+    ramp = doc.addObject("Part::Box", "Ramp")
+    ramp.Length, ramp.Width, ramp.Height = 1000.0, 200.0, 20.0
+    ramp.Placement = FreeCAD.Placement(tilt.multVec(V(0, -100.0, -20.0)), tilt)
+    ramp.Label = "Ramp"
+    boxes = []
+    for name, label, lane in (("StoppingBox", "Stopping box", -60.0),
+                              ("SlidingBox", "Sliding box", 20.0)):
+        b = doc.addObject("Part::Box", name)
+        b.Length, b.Width, b.Height = 60.0, 40.0, 30.0
+        b.Placement = FreeCAD.Placement(tilt.multVec(V(100.0, lane, 0.0)), tilt)
+        b.Label = label
+        boxes.append(b)
+    doc.recompute()
+    study = new_study(doc, end_time=0.8, time_step=5e-5, output_interval=1e-3)
+    factory.make_body(study, ramp, fixed=True, name="RampBody")
+    down = tilt.multVec(V(RAMP_SPEED, 0, 0))
+    for b, (mus, mud) in zip(boxes, (RAMP_STOPS, RAMP_SLIDES)):
+        factory.make_body(study, b, density=STEEL, name=b.Name + "Body",
+                          velocity=(down.x, down.y, down.z))
+        factory.make_force_element(
+            study, "contact", (b, "Face1"), (ramp, "Face1"), name=b.Name + "Contact",
+            contact=dict(MuStatic=mus, MuDynamic=mud, StictionSpeed=RAMP_STICTION,
+                         FrictionSpeed=RAMP_FRICTION, Deflection="0.1 mm",
+                         SampleSpacing="5 mm"), **RAMP_CONTACT)
+    return study
+
+
+#: gripper: each finger's actuator force [N] and the damping of its slide [N s/mm]; the
+#: friction of the fingers' pads on the part; the lift [mm] from START to END [s]; the
+#: contact law of the (rubber) pads and of the table (damping per sample point)
+GRIP_FORCE, GRIP_DAMPING = 5.0, 0.05
+GRIP_MU = (0.4, 0.3)
+GRIP_LIFT, GRIP_LIFT_START, GRIP_LIFT_END = 30.0, 0.3, 0.6
+GRIP_CONTACT = dict(stiffness=100.0, exponent=1.5, damping=0.02, penetration=0.01)
+TABLE_CONTACT = dict(stiffness=1e4, exponent=1.5, damping=0.05, penetration=2e-4)
+
+
+def build_gripper(doc):
+    """A two-finger gripper picks an aluminium cube (40 mm) off a table: two aluminium
+    fingers slide along x on the palm (prismatic joints), each pushed towards the cube by
+    an actuator force of 5 N (slowed by a damper in its slide, 0.05 N s/mm); they close on
+    the cube, then a driver lifts the palm 30 mm (a smooth step from 0.3 s to 0.6 s):
+    the cube goes up with it, held by the friction of the pads (mu_s 0.4, mu_d 0.3)
+    against its weight. Three contacts: the cube on the table and against each finger
+    (the cube's edges' sample points against their faces)."""
+    table = box(doc, "Table", "Table", (-100.0, -60.0, -20.0), (100.0, 60.0, 0.0))
+    part = box(doc, "Cube", "Cube", (-20.0, -20.0, 0.0), (20.0, 20.0, 40.0))
+    palm = box(doc, "Palm", "Palm", (-80.0, -30.0, 100.0), (80.0, 30.0, 120.0))
+    left = box(doc, "LeftFinger", "Left finger", (-60.0, -30.0, 2.0), (-40.0, 30.0, 100.0))
+    right = box(doc, "RightFinger", "Right finger", (40.0, -30.0, 2.0), (60.0, 30.0, 100.0))
+    doc.recompute()
+    study = new_study(doc, end_time=1.0, time_step=5e-5, output_interval=1e-3)
+    factory.make_body(study, table, fixed=True, name="TableBody")
+    factory.make_body(study, palm, density=ALUMINIUM, name="PalmBody")
+    factory.make_body(study, left, density=ALUMINIUM, name="LeftFingerBody")
+    factory.make_body(study, right, density=ALUMINIUM, name="RightFingerBody")
+    factory.make_body(study, part, density=ALUMINIUM, name="CubeBody")
+    # the palm slides along z over the table (its top face and the palm's bottom face)
+    lift = factory.make_joint(study, "prismatic", face_at(table, (0, 0, 0)),
+                              face_at(palm, (0, 0, 100.0)), name="Lift")
+    # the driven slide is the palm's face's distance from the table's along the joint axis
+    origin, axes = joint_frame(study, lift)
+    up = math.copysign(1.0, axes[2, 2])
+    start = float(axes[:, 2] @ (np.array([0.0, 0.0, 100.0]) - origin))
+    factory.make_driver(study, lift, "translation", "step5", name="LiftDriver",
+                        StartTime=GRIP_LIFT_START, EndTime=GRIP_LIFT_END, Distance=start,
+                        EndDistance=start + up * GRIP_LIFT)
+    for finger, x, name in ((left, -50.0, "Left"), (right, 50.0, "Right")):
+        # the palm's and the finger's edges along x on the line y = -30, z = 100
+        slide = factory.make_joint(
+            study, "prismatic", (palm, find_element(palm, "Edge", (0.0, -30.0, 100.0))),
+            (finger, find_element(finger, "Edge", (x, -30.0, 100.0))), name=name + "Slide")
+        inward = -math.copysign(1.0, x) * math.copysign(1.0, joint_frame(study, slide)[1][0, 2])
+        factory.make_joint_actuator(study, slide, inward * GRIP_FORCE, name=name + "Actuator")
+        factory.make_joint_spring(study, slide, 0.0, damping=GRIP_DAMPING,
+                                  name=name + "Damper")
+        factory.make_force_element(
+            study, "contact", (part, "Face1"), (finger, "Face1"), name=name + "Pad",
+            contact=dict(MuStatic=GRIP_MU[0], MuDynamic=GRIP_MU[1], StictionSpeed=2.0,
+                         FrictionSpeed=4.0, Deflection="0.1 mm", SampleSpacing="5 mm"),
+            **GRIP_CONTACT)
+    factory.make_force_element(
+        study, "contact", (part, "Face1"), (table, "Face1"), name="TableContact",
+        contact=dict(MuStatic=GRIP_MU[0], MuDynamic=GRIP_MU[1], StictionSpeed=2.0,
+                     FrictionSpeed=4.0, Deflection="0.1 mm", SampleSpacing="5 mm"),
+        **TABLE_CONTACT)
+    return study
+
+
 EXAMPLES = {
     "pendulum": build_pendulum,
     "double_pendulum": build_double_pendulum,
@@ -512,6 +696,9 @@ EXAMPLES = {
     "gear_train": build_gear_train,
     "steering": build_steering,
     "lead_screw": build_lead_screw,
+    "disc_cam": build_disc_cam,
+    "ramp": build_ramp,
+    "gripper": build_gripper,
 }
 
 #: speed of the driven slider-crank's motor [rpm]

@@ -114,6 +114,10 @@ T_EX = "tests/app/test_examples.py"
 T_EX_STEER = T_EX + "::test_steering_rack_travels_the_pitch_radius_times_the_pinion_turn"
 T_EX_SCREW = T_EX + "::test_lead_screw_rises_a_lead_per_turn_and_strikes_its_stop_on_time"
 T_EX_DOOR = T_EX + "::test_door_swings_shut_onto_its_end_stop_which_carries_the_closer_preload"
+T_EX_CAM = T_EX + "::test_disc_cam_roller_rides_on_the_cam_profile_within_the_tessellation"
+T_EX_RAMP = (T_EX + "::test_ramp_box_stops_after_the_closed_form_distance_and_time_the_other_"
+             "slides_on")
+T_EX_GRIP = T_EX + "::test_gripper_lifts_the_cube_held_by_friction_with_the_closed_form_forces"
 
 T_IVIEW = "tests/gui/test_interference_view_gui.py"
 
@@ -2593,6 +2597,29 @@ MUTANTS = [
            "    return (path,)",
            ["tests/app/test_playback.py::test_a_session_notices_a_new_result"],
            "the timeline's session compares only the archive's name, which a new run keeps"),
+    # ---------------------------------------------------------------- contact examples
+    Mutant("contact-mu-static-dynamic-swapped", "SimPhantWorkbench/document/elements.py",
+           '    out["mu_static"] = float(obj.MuStatic)\n'
+           '    out["mu_dynamic"] = float(obj.MuDynamic)',
+           '    out["mu_static"] = float(obj.MuDynamic)\n'
+           '    out["mu_dynamic"] = float(obj.MuStatic)',
+           [T_EX_RAMP], "a contact's static and dynamic friction coefficients read the wrong "
+           "way round from the document"),
+    Mutant("example-cam-hinge-at-disc-centre", "examples/make_examples.py",
+           "    world = FreeCAD.Placement(V(0, 0, 0), FreeCAD.Rotation(V(1, 0, 0), -90))",
+           "    world = FreeCAD.Placement(V(0, 0, -CAM_E), FreeCAD.Rotation(V(1, 0, 0), -90))",
+           [T_EX_CAM], "the cam's hinge placed at the disc's centre instead of on the shaft: "
+           "the disc turns in place and lifts nothing"),
+    Mutant("example-gripper-fingers-pushed-outward", "examples/make_examples.py",
+           "        inward = -math.copysign(1.0, x) * math.copysign",
+           "        inward = math.copysign(1.0, x) * math.copysign",
+           [T_EX_GRIP], "the gripper's actuators with the sense of their slides the wrong way "
+           "round: the fingers open"),
+    Mutant("example-gripper-lift-from-zero", "examples/make_examples.py",
+           "StartTime=GRIP_LIFT_START, EndTime=GRIP_LIFT_END, Distance=start,",
+           "StartTime=GRIP_LIFT_START, EndTime=GRIP_LIFT_END, Distance=0.0,",
+           [T_EX_GRIP], "the lift driver's slide counted from the palm's face instead of the "
+           "table's: the palm is pulled down onto the table at the start"),
 ]
 
 

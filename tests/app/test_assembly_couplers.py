@@ -97,13 +97,17 @@ def test_screw_becomes_a_coupler_of_the_cylindrical_joint(docs):
     assert np.abs(_angle_about_z(r, name) - 2 * math.pi * s / 5e-3).max() < 1e-8
 
 
-@pytest.mark.parametrize("pinion_flip, rack_flip", [(False, False), (True, False),
-                                                    (False, True), (True, True)])
-def test_rack_and_pinion_moves_the_rack_the_way_freecad_does(docs, pinion_flip, rack_flip):
+@pytest.mark.parametrize("pinion_flip, rack_flip, slider_flip", [
+    (False, False, False), (True, False, False), (False, True, False), (True, True, False),
+    (False, True, True)])
+def test_rack_and_pinion_moves_the_rack_the_way_freecad_does(docs, pinion_flip, rack_flip,
+                                                             slider_flip):
     """FreeCAD's solver moves the rack by Distance * theta along the z axis of the
     RackPinion's coordinate system on the rack, for a turn theta of the pinion about the z
     axis of the one on the pinion, whatever the axes of the revolute and slider joints
-    (``tests/app/test_fc1_assemblies.py`` checks this against FreeCAD 1.0's own solve)."""
+    (``slider_flip``: the slider's coordinate system on the rack turned over, as Reverse
+    does; ``tests/app/test_fc1_assemblies.py`` checks this against FreeCAD 1.0's own
+    solve)."""
     doc = docs()
     asm = Assembly(doc)
     base = asm.box("Base", size=(300.0, 200.0, 10.0), placement=pl(-150, -100, -20))
@@ -113,7 +117,9 @@ def test_rack_and_pinion_moves_the_rack_the_way_freecad_does(docs, pinion_flip, 
     doc.recompute()
     axle, along_x = pl(0, 0, 0), pl(-100, -30, 0, (0, 1, 0), 90)
     asm.joint("Revolute", ("Base", "Face6", axle), ("Pinion", "Edge1", axle), label="Axle")
-    asm.joint("Slider", ("Base", "Face6", along_x), ("Rack", "Edge1", along_x), label="Guide")
+    asm.joint("Slider", ("Base", "Face6", along_x),
+              ("Rack", "Edge1", along_x.multiply(FLIP) if slider_flip else along_x),
+              label="Guide")
     jp = axle.multiply(FLIP) if pinion_flip else axle
     jr = along_x.multiply(FLIP) if rack_flip else along_x
     asm.joint("RackPinion", ("Pinion", "Edge1", jp), ("Rack", "Edge1", jr), label="Steer",

@@ -19,8 +19,10 @@ RackPinion      rack_pinion, Radius = +-Distance (pitch radius); the rack is the
                 part on a slider (or cylindrical) joint, the pinion the part on a
                 revolute about the other coordinate system's axis
 Screw           screw on the cylindrical joint between the two parts along its
-                axis, Lead = Distance (pitch); a screw on a revolute joint driving
-                a nut on a slider joint (a lead screw, two joints) is skipped
+                axis, Lead = Distance (pitch); else lead_screw between the revolute
+                joint turning one part about the axis (the screw) and the slider
+                joint moving the other along it (the nut), as the Screw's tool tip
+                builds it
 ==============  ==============================================================
 
 Senses, as FreeCAD 1.x's solver (OndselSolver, which ``AssemblyObject.cpp`` gives the
@@ -40,11 +42,9 @@ system's z axis:
   pinion moves the rack by ``Radius theta`` along the slide axis of its prismatic joint
   (that joint's frame 1) for ``theta`` about the axis of the pinion's revolute (its frame
   on the pinion): ``Radius = Distance * (z_pinion . z_revolute) * (z_rack . z_slide)``.
-* Screw: ``2 pi z - Distance theta = constant`` (``ScrewConstraintIJ``): right-handed
-  about either direction of the axis, as SimPhant's screw with ``Lead = Distance``.
-  FreeCAD's Screw couples a part on a revolute joint with one on a slider joint (its tool
-  tip); SimPhant's screw couples the rotation and slide of one cylindrical joint, so a
-  Screw without one between its parts is skipped naming it.
+* Screw: ``2 pi z - Distance theta = constant`` (``ScrewConstraintIJ``, I the sliding
+  part's): the relative motion of the two parts is right-handed about either direction
+  of the axis, as SimPhant's screw and lead screw with ``Lead = Distance``.
 """
 from collections import namedtuple
 
@@ -52,7 +52,8 @@ import FreeCAD
 
 __all__ = ["COUPLER_KIND_MAP", "CouplerPlan", "plan_coupler"]
 
-#: Assembly ``JointType`` -> SimPhant coupler kind
+#: Assembly ``JointType`` -> SimPhant coupler kind (a Screw without a cylindrical joint
+#: between its parts becomes a ``lead_screw``)
 COUPLER_KIND_MAP = {"Gears": "gear", "Belt": "belt", "RackPinion": "rack_pinion",
                     "Screw": "screw"}
 
@@ -136,14 +137,20 @@ def plan_coupler(joint, kind, ref1, ref2, jcs1, jcs2, plans):
                 if set(_parts(p)) == {ref1.part.Name, ref2.part.Name}]
         j, reason = _one(both, "cylindrical joint joins parts '%s' and '%s' along the screw's "
                          "axis" % (ref1.part.Label, ref2.part.Label))
-        if j is None:
-            if not both and any(_carrying(plans, r.part, c, ("prismatic",))
-                                for r, c in ((ref1, jcs1), (ref2, jcs2))):
-                reason += (" (a screw on a revolute joint driving a nut on a slider joint is "
-                           "not supported: SimPhant's screw couples the rotation and the slide "
-                           "of one cylindrical joint)")
+        if j is not None:
+            return CouplerPlan(joint, kind, [j], {"Lead": distance}), None
+        if both:
             return None, reason
-        return CouplerPlan(joint, kind, [j], {"Lead": distance}), None
+        # a lead screw, as the Screw's tool tip has it: one part turning on a revolute, the
+        # other sliding along the axis
+        for screw, js, nut, jn in ((ref1, jcs1, ref2, jcs2), (ref2, jcs2, ref1, jcs1)):
+            turns = _carrying(plans, screw.part, js, ("revolute",))
+            slides = _carrying(plans, nut.part, jn, ("prismatic",))
+            if len(turns) == 1 and len(slides) == 1:
+                return CouplerPlan(joint, "lead_screw", [turns[0], slides[0]],
+                                   {"Lead": distance}), None
+        return None, (reason + ", nor does a revolute joint turn one of them about it with a "
+                      "slider joint moving the other along it")
     for rack, jr, pinion, jp in ((ref1, jcs1, ref2, jcs2), (ref2, jcs2, ref1, jcs1)):
         slides = [p for p in plans if p.kind in _SLIDING and rack.part.Name in _parts(p)
                   and 1.0 - abs(_z(p.jcs1).dot(_z(jr))) <= _AXIS_TOL]

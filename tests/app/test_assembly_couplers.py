@@ -142,28 +142,35 @@ def test_rack_and_pinion_moves_the_rack_the_way_freecad_does(docs, pinion_flip, 
     assert np.abs(s - 20e-3 * theta).max() < 1e-9
 
 
-def test_a_lead_screw_is_skipped_saying_why(docs):
+def test_a_lead_screw_becomes_a_lead_screw_coupler(docs):
     """FreeCAD's Screw between a screw on a revolute joint and a nut on a slider joint
-    (its tool tip) has no SimPhant coupler (whose screw is one cylindrical joint)."""
+    (its tool tip): a lead_screw coupler; the falling nut turns the screw, right-handed:
+    s = -pitch theta / (2 pi)."""
     doc = docs()
     asm = Assembly(doc)
-    plate = asm.box("Plate", size=(40.0, 40.0, 10.0), placement=pl(-20, -20, -10))
-    asm.cylinder("Screw", 5.0, 150.0, placement=pl(0, 0, 0))
-    asm.cylinder("Nut", 15.0, 10.0, placement=pl(0, 0, 60))
-    asm.ground(plate)
+    asm.box("Plate", size=(40.0, 40.0, 10.0), placement=pl(-20, -20, -10))
+    screw = asm.cylinder("Screw", 5.0, 150.0, placement=pl(0, 0, 0))
+    nut = asm.cylinder("Nut", 15.0, 10.0, placement=pl(0, 0, 60))
+    asm.ground(doc.getObject("Plate"))
     doc.recompute()
     w = pl(0, 0, 0)
     asm.joint("Revolute", ("Plate", "Face6", w), ("Screw", "Face2", w), label="ScrewAxle")
     asm.joint("Slider", ("Plate", "Face6", w), ("Nut", "Face2", pl(0, 0, 60)), label="NutSlide")
-    asm.joint("Screw", ("Screw", "Face2", w), ("Nut", "Face2", pl(0, 0, 60)), label="Thread",
+    asm.joint("Screw", ("Nut", "Face2", pl(0, 0, 60)), ("Screw", "Face2", w), label="Thread",
               distance=5.0)
     doc.recompute()
-    report = import_assembly(asm.obj)
-    reason = dict(report.skipped)["Thread"]
-    assert reason.startswith("no cylindrical joint joins parts 'Screw' and 'Nut'")
-    assert "a screw on a revolute joint driving a nut on a slider joint is not supported" \
-        in reason
-    assert not report.couplers
+    report = import_assembly(asm.obj, strict=True)
+    coupler = next(iter(report.couplers.values()))
+    assert (coupler.CouplerType, coupler.Lead.Value) == ("lead_screw", pytest.approx(5.0))
+    assert [coupler.Joint1.Label, coupler.Joint2.Label] == ["ScrewAxle_joint", "NutSlide_joint"]
+    study = report.study
+    r = runner.run_study(study, t_end=0.5, dt=5e-4, output_dt=0.01)
+    s = r.position(runner.result_key(study, nut))[:, 2]
+    s = s - s[0]
+    assert s[-1] < -1e-3                                   # it falls
+    theta = _angle_about_z(r, runner.result_key(study, screw))
+    assert theta[-1] > 10.0
+    assert np.abs(s + 5e-3 * theta / (2 * math.pi)).max() < 1e-9          # m
 
 
 def test_a_gear_without_its_axle_is_skipped_naming_it(docs):

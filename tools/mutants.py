@@ -1792,6 +1792,38 @@ MUTANTS = [
            'return CouplerPlan(joint, kind, found, {"Ratio": distance / radius2}), None',
            ["tests/app/test_assembly_couplers.py"],
            "an Assembly Gears joint imported with the inverse ratio"),
+    Mutant("assembly-rack-pinion-sense-ignored", "SimPhantWorkbench/document/assembly_couplers.py",
+           '{"Radius": sense * distance}), None',
+           '{"Radius": distance}), None',
+           ["tests/app/test_assembly_couplers.py::"
+            "test_rack_and_pinion_moves_the_rack_the_way_freecad_does"],
+           "an Assembly RackPinion whose coordinate systems point against the revolute's or "
+           "slider's axis moves the rack the other way from FreeCAD's solver"),
+    Mutant("assembly-rack-pinion-slide-frame", "SimPhantWorkbench/document/assembly_couplers.py",
+           "* _sign(_z(jr), _z(slides[0].jcs1)))",
+           "* _sign(_z(jr), _z(slides[0].jcs2)))",
+           ["tests/app/test_assembly_couplers.py::"
+            "test_rack_and_pinion_moves_the_rack_the_way_freecad_does"],
+           "the rack's sense taken against the slider's second frame, not the first one the "
+           "coupler measures the slide along"),
+    Mutant("lead-screw-left-handed", "SimPhantWorkbench/solver/couplers.py",
+           "return bn, bs, fi, fs, (c1, c2, _aslide_c0(fi, fs, Z, c1, c2)), Z",
+           "return bn, bs, fi, fs, (c1, -c2, _aslide_c0(fi, fs, Z, c1, -c2)), Z",
+           ["tests/solver/test_couplers.py::test_lead_screw_turns_at_the_closed_form_rate"],
+           "a lead screw's thread left-handed: the screw turns the other way as the nut falls"),
+    Mutant("assembly-screw-not-a-lead-screw", "SimPhantWorkbench/document/assembly_couplers.py",
+           '                return CouplerPlan(joint, "lead_screw", [turns[0], slides[0]],',
+           '                return CouplerPlan(joint, "lead_screw", [slides[0], turns[0]],',
+           ["tests/app/test_assembly_couplers.py::"
+            "test_a_lead_screw_becomes_a_lead_screw_coupler"],
+           "FreeCAD's lead screw imported with the nut's joint as the screw's"),
+    Mutant("assembly-gear-opposite-axes-kept", "SimPhantWorkbench/document/assembly_couplers.py",
+           "        if _z(jcs1).dot(_z(jcs2)) < 0.0:",
+           "        if False:",
+           ["tests/app/test_assembly_couplers.py::"
+            "test_gears_and_belt_become_couplers_of_the_two_axles"],
+           "Gears/Belt with opposite coordinate-system axes keep their kind: the gears turn "
+           "the other way from FreeCAD's solver"),
     # ---------------------------------------------------------------- per-feature skips
     Mutant("refinement-never-skipped", K,
            "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",

@@ -271,7 +271,7 @@ case $mode in
     fixtures)
         stage fixtures run_ns shell \
             "cd tests/app/fixtures && rm -f fc1_*.FCStd && freecadcmd make_fc1_assemblies.py" \
-            "&& test \$(ls fc1_*.FCStd | wc -l) -eq 7"
+            "&& test \$(ls fc1_*.FCStd | wc -l) -eq 8"
         cp -v "$CHROOT$SRC"/tests/app/fixtures/fc1_*.FCStd "$here/tests/app/fixtures/" >&2 ;;
     *)
         die "unknown mode '$mode' (test, addon, shell, fixtures)" ;;

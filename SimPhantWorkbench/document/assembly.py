@@ -30,7 +30,8 @@ Parallel                        parallel (the JCS z axes stay parallel)
 Perpendicular                   perpendicular (the JCS z axes stay perpendicular)
 Angle                           angle (``Angle`` = the joint's angle between the JCS z
                                 axes, |value| in deg: 1.0 stores it in ``Distance``,
-                                1.1 in ``Angle``), or parallel when that angle is
+                                1.1 in ``Angle``, an ``App::PropertyAngle``, FreeCAD
+                                PR #24403), or parallel when that angle is
                                 within ``joints.ANGLE_MARGIN`` of 0 or 180 deg (1.x
                                 makes a parallel-axes joint of 0 deg)
 Gears, Belt, RackPinion, Screw  a coupler between the imported joints that carry the
@@ -41,7 +42,7 @@ other Distance cases            skipped with a warning naming the joint
 ==============================  ===============================================
 
 Joint limits (1.x: ``EnableLengthMin``/``LengthMin`` ... ``EnableAngleMax``/``AngleMax``,
-mm and deg, on the angle between the JCS x axes about JCS 1's z axis and the distance
+mm and deg, floats in 1.0 and length and angle quantities in 1.1, read alike, on the angle between the JCS x axes about JCS 1's z axis and the distance
 along it: SimPhant's joint angle and slide of the imported frames) become compliant end
 stops (``joint_stop`` force elements, ``joint_limits``) of the imported joint, one per
 degree of freedom, with ``STOP_LAW`` as their law (a warning names them: edit it to

@@ -6,7 +6,9 @@ rotations of two revolute or cylindrical joints with parallel axes (``Ratio`` = 
 tooth counts or pitch radii r2/r1); ``rack_pinion`` couples the rotation of a pinion's
 revolute joint (``Joint1``) with the slide of a rack's prismatic joint (``Joint2``) through
 the pitch ``Radius``; ``screw`` couples the rotation and the slide of one cylindrical
-joint (``Joint1``) through its ``Lead`` (negative: left-handed).
+joint (``Joint1``) through its ``Lead`` (negative: left-handed), ``lead_screw`` the
+rotation of a screw's revolute joint (``Joint1``) with the slide of a nut's prismatic joint
+along it (``Joint2``).
 """
 from .base import BaseProxy, prop
 

@@ -71,6 +71,10 @@ COUPLER_TYPES = OrderedDict((s.name, s) for s in [
     CouplerSpec("screw", "Screw", PRIM_ASLIDE, (_ROTATING + ("prismatic",),), "lead",
                 "Screw along one cylindrical joint: body 2 advances by lead per turn "
                 "about the joint axis (lead [m]; negative: left-handed)", "Coupler_Screw.svg"),
+    CouplerSpec("lead_screw", "Lead screw", PRIM_ASLIDE, (_ROTATING, _SLIDING), "lead",
+                "Screw on a revolute joint (joint 1) driving a nut on a slider joint along its "
+                "axis (joint 2): the nut advances by lead per turn of the screw relative to it "
+                "(lead [m]; negative: left-handed)", "Coupler_Screw.svg"),
 ])
 
 
@@ -205,6 +209,28 @@ def _screw(what, joint, lead):
     return joint.body1, joint.body2, f1, f2, (c1, c2, _aslide_c0(f1, f2, Z, c1, c2)), Z
 
 
+def _lead_screw(what, screw, nut, lead):
+    """The screw's body and frame (side j) and the nut's (side i), frame i's z along the
+    nut's slide (its joint's frame 1): ``theta - 2 pi s / lead`` of the screw relative to the
+    nut, right-handed about either direction of the axis, as the one-joint screw."""
+    bs, fs = _gear_side(screw, nut)
+    bn, fn = _gear_side(nut, screw)
+    if bs is bn:
+        raise ModelError("%s: joints %r and %r move the same body %r"
+                         % (what, screw.name, nut.name, bs.name))
+    z = nut.frame1[1][:, 2]
+    if abs(float(fs[1][:, 2] @ z)) < 1.0 - AXIS_TOL:
+        raise ModelError("%s: the nut's slide (joint %r) is not along the screw's axis "
+                         "(joint %r)" % (what, nut.name, screw.name))
+    x = fn[1][:, 0] - (fn[1][:, 0] @ z) * z
+    if np.linalg.norm(x) < 0.5:
+        x = fn[1][:, 1] - (fn[1][:, 1] @ z) * z
+    x = x / np.linalg.norm(x)
+    fi = (np.array(fn[0], dtype=float), np.column_stack([x, np.cross(z, x), z]))
+    c1, c2 = 1.0, -2.0 * math.pi / lead
+    return bn, bs, fi, fs, (c1, c2, _aslide_c0(fi, fs, Z, c1, c2)), Z
+
+
 def make_coupler(model, kind, joints, value, name, scale):
     """The ``Coupler`` of ``Model.add_coupler`` (checked; ``ModelError`` naming it)."""
     spec = coupler_spec(kind)
@@ -228,6 +254,8 @@ def make_coupler(model, kind, joints, value, name, scale):
         parts = _gear(spec.name, what, joints[0], joints[1], value, scale)
     elif spec.name == "rack_pinion":
         parts = _rack_pinion(what, joints[0], joints[1], value)
+    elif spec.name == "lead_screw":
+        parts = _lead_screw(what, joints[0], joints[1], value)
     else:
         parts = _screw(what, joints[0], value)
     b1, b2, f1, f2, coef, axis = parts

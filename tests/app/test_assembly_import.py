@@ -117,6 +117,8 @@ class Assembly:
         else:
             j.addProperty("App::PropertyBool", "Suppressed", "Base", "suppressed")
             j.Suppressed = not on
+            # 1.1 (FreeCAD PR #24403): an Angle joint's angle in its own quantity property
+            j.addProperty("App::PropertyAngle", "Angle", "Joint", "angle")
         j.Distance = distance
         for k, side in ((1, side1), (2, side2)):
             if side is None:
@@ -370,22 +372,24 @@ LIMITS_WARNING = ("Assembly joint 'Hinge': its rotation limits are imported as t
                   "damping 1 N*mm*s/deg): edit its law to suit the part")
 
 
-def add_angle_limits(joint):
-    """FreeCAD 1.x joints carry limits (the ``Limits`` group: switches and values): the
-    minimum angle switched on, the maximum off."""
+def add_angle_limits(joint, value_type="Float"):
+    """FreeCAD 1.x joints carry limits (the ``Limits`` group: switches and values; 1.0 keeps
+    the values in floats, 1.1 in angle quantities, PR #24403): the minimum angle switched
+    on, the maximum off."""
     for name, kind in (("EnableAngleMin", "Bool"), ("EnableAngleMax", "Bool"),
-                       ("AngleMin", "Float"), ("AngleMax", "Float")):
+                       ("AngleMin", value_type), ("AngleMax", value_type)):
         joint.addProperty("App::Property" + kind, name, "Limits", name)
     joint.EnableAngleMin, joint.AngleMin, joint.AngleMax = True, -30.0, 45.0
 
 
-def test_joint_limits_become_end_stops(docs):
+@pytest.mark.parametrize("version, value_type", [("1.0", "Float"), ("1.1", "Angle")])
+def test_joint_limits_become_end_stops(docs, version, value_type):
     """The minimum angle switched on (-30 deg), the maximum off: one end stop on the
     hinge's rotation with that lower limit and no upper one, named in a warning (its law
     is a default to edit)."""
     doc = docs()
-    p = build_pendulum(doc)
-    add_angle_limits(p["joint"])
+    p = build_pendulum(doc, version=version)
+    add_angle_limits(p["joint"], value_type)
     report = import_assembly(p["asm"].obj)
     (stop,) = report.stops[p["joint"].Name]
     assert (stop.Kind, stop.Dof, stop.Label) == ("joint_stop", "rotation",
@@ -442,8 +446,8 @@ def test_angle_joints_read_their_angle_and_become_parallel_at_0_and_180_deg(docs
         j = asm.joint("Angle", ("Ground", "Face6", w1),
                       (part.Name, "Face5", w1.multiply(pl(0, 0, 0, (0, 1, 0), turn))),
                       label=label)
-        j.addProperty("App::PropertyFloat", "Angle", "Joint", "angle")
-        j.Angle = value
+        assert j.getTypeIdOfProperty("Angle") == "App::PropertyAngle"
+        j.Angle = value                                          # deg
         made[label] = j
     doc.recompute()
     report = import_assembly(asm.obj, strict=True)

@@ -183,6 +183,7 @@ def test_running_an_assembly_gives_the_numbers_of_importing_it_first(tmp_path):
 
 @pytest.mark.fc1
 @pytest.mark.parametrize("fixture", ["fc1_pendulum", "fc1_slider_crank", "fc1_zoo",
-                                     "fc1_variants", "fc1_containers", "fc1_linked"])
+                                     "fc1_variants", "fc1_containers", "fc1_linked",
+                                     "fc1_couplers"])
 def test_freecad_1_assemblies_run_with_the_numbers_of_importing_them_first(fixture, tmp_path):
     _same_numbers_as_importing_first(fixture + ".FCStd", tmp_path)

@@ -16,8 +16,9 @@ from scipy.special import ellipk
 
 import FreeCAD
 
-from SimPhantWorkbench import conversion, runner
+from SimPhantWorkbench import conversion, factory, runner
 from SimPhantWorkbench.assembly_import import import_assembly
+from SimPhantWorkbench.solver import ModelError
 
 pytestmark = pytest.mark.fc1
 
@@ -332,3 +333,193 @@ def test_body_in_a_part_and_a_link_swing_as_a_double_pendulum(fixture_doc):
     assert np.ptp(r.position(kl)[:, 2]) > 0.01                          # it swings
     assert link.LinkedObject.Name == "BarSource"
     assert_energy_kept(r)
+
+
+# ============================================================================ couplers
+
+def _jcs(joint, k):
+    """World coordinate system ``k`` (1, 2) of an Assembly joint, as FreeCAD computes it."""
+    import UtilsAssembly
+    return UtilsAssembly.getJcsGlobalPlc(getattr(joint, "Placement%d" % k),
+                                         getattr(joint, "Reference%d" % k))
+
+
+def _z(plc):
+    return np.array(tuple(plc.Rotation.multVec(V(0, 0, 1))))
+
+
+def _turn(R, n):
+    """Rotation angles [rad] about the fixed unit axis ``n`` of rotation matrices ``R``
+    (n x 3 x 3) relative to ``R[0]``, unwrapped."""
+    rel = R @ R[0].T
+    vee = np.stack([rel[:, 2, 1] - rel[:, 1, 2], rel[:, 0, 2] - rel[:, 2, 0],
+                    rel[:, 1, 0] - rel[:, 0, 1]], axis=1)
+    return np.unwrap(np.arctan2(0.5 * vee @ n, 0.5 * (np.trace(rel, axis1=1, axis2=2) - 1.0)))
+
+
+def _matrix(rotation):
+    return np.array([list(rotation.multVec(e)) for e in (V(1, 0, 0), V(0, 1, 0), V(0, 0, 1))]).T
+
+
+#: the coupling joints of ``fc1_couplers``: (input part, output part); a rack or nut is
+#: the output
+COUPLED = {"Mesh": ("Gear1", "Gear2"), "Drive": ("Pulley1", "Pulley2"),
+           "Steering": ("Pinion", "Rack"), "Steering2": ("Pinion2", "Rack2"),
+           "Thread": ("Screw", "Nut")}
+SLIDING = ("RackPinion", "Screw")
+
+
+def _expected(source, out_from_in):
+    """The output motion FreeCAD's solver gives a coupling joint for an input motion
+    (closed forms of OndselSolver's rows, each angle about its own coordinate system's z
+    axis): Gears phi_J = -(D / D2) phi_I, Belt +(D / D2) phi_I; RackPinion: the rack moves
+    by D theta [mm] along its coordinate system's z axis for theta about the pinion's;
+    Screw (2 pi z - D theta = const, z and theta of the screw relative to the nut about the
+    nut's z axis): the nut moves by -D theta / (2 pi) [mm] along its z axis for the screw's
+    turn theta about it."""
+    d = float(source.Distance)
+    if source.JointType == "RackPinion":
+        return d * out_from_in
+    if source.JointType == "Screw":
+        return -d * out_from_in / (2.0 * math.pi)
+    sign = -1.0 if source.JointType == "Gears" else 1.0
+    return sign * d / float(source.Distance2) * out_from_in
+
+
+def _sides(doc, label):
+    """``(joint, input axis, output JCS)`` of a coupling joint (world): the input turns
+    about the z axis of its coordinate system (a screw: about the nut's)."""
+    source = doc.getObjectsByLabel(label)[0]
+    first = source.Reference1[1][0].split(".")[0]
+    jin, jout = _jcs(source, 1), _jcs(source, 2)
+    if doc.getObject(first).Label != COUPLED[label][0]:
+        jin, jout = jout, jin
+    return source, _z(jout if source.JointType == "Screw" else jin), jout
+
+
+def test_gears_belt_and_racks_follow_the_ratios_freecad_stores(fixture_doc):
+    """Each coupling joint of a document made with FreeCAD 1.0's Assembly API becomes a
+    coupler whose run keeps the relation FreeCAD's solver keeps (``_expected``, from the
+    joint's Distance/Distance2 and its coordinate systems), to 1e-9 over 1 s of motion
+    through the limits' end stops; without its screw's revolute the Screw cannot be
+    coupled: skipped naming it (strict mode refuses it)."""
+    doc = fixture_doc("fc1_couplers")
+    asm = doc.getObject("Assembly")
+    report = import_assembly(asm)
+    axles = {n + "Axle": "revolute" for n in ("Gear1", "Gear2", "Pulley1", "Pulley2",
+                                               "Pinion", "Pinion2", "Screw")}
+    slides = {n + "Slide": "prismatic" for n in ("Rack", "Rack2", "Nut")}
+    assert kinds(report) == dict(axles, **slides)
+    made = {doc.getObject(n).Label: c for n, c in report.couplers.items()}
+    assert {k: c.CouplerType for k, c in made.items()} == {
+        "Mesh": "gear", "Drive": "belt", "Steering": "rack_pinion",
+        "Steering2": "rack_pinion", "Thread": "lead_screw"}
+    assert made["Mesh"].Ratio == pytest.approx(1.5) and made["Drive"].Ratio == pytest.approx(
+        25.0 / 15.0)
+    assert made["Thread"].Lead.Value == pytest.approx(5.0)
+    assert report.skipped == []
+    stops = {doc.getObject(n).Label: [s.Dof for s in v] for n, v in report.stops.items()}
+    assert stops == {"Gear1Axle": ["rotation"], "RackSlide": ["translation"]}
+
+    study = report.study
+    for name in ("Gear1", "Pulley1", "Pinion", "Pinion2"):
+        factory.make_torque(study, report.bodies[name], (0.0, 0.0, 2e-3))     # N m
+    r = run(study, t_end=1.0, dt=2e-4, output_dt=2e-3)
+    key = {name: runner.result_key(study, body) for name, body in report.bodies.items()
+           if not body.Fixed}
+    for label, (i, o) in COUPLED.items():
+        source, axis, jout = _sides(doc, label)
+        phi = _turn(r.rotation_matrix(key[i]), axis)
+        assert np.ptp(phi) > 0.5, label                                   # it turns
+        if source.JointType in SLIDING:
+            out = (r.position(key[o]) - r.position(key[o])[0]) @ _z(jout)    # m
+            np.testing.assert_allclose(out, _expected(source, phi) * M, rtol=0, atol=1e-9,
+                                       err_msg=label)
+        else:
+            out = _turn(r.rotation_matrix(key[o]), _z(jout))
+            np.testing.assert_allclose(out, _expected(source, phi), rtol=0, atol=1e-9,
+                                       err_msg=label)
+    # energy: until the first stop is reached the couplers' rows do no work, so what the
+    # torques put in is all kinetic (through the stops' compliant contacts the balance
+    # drifts by 2e-4 of the work with these steps)
+    E = r.energy()
+    before = r.t < min(e["time"] for e in r.stop_events())
+    assert before.sum() > 50
+    drift = np.abs(E["balance"][before] - E["balance"][0]).max()
+    assert drift <= 1e-9 * E["load_work"][before].max(), drift
+    # the limits hold as end stops: the gear's angle, the rack's slide (FreeCAD: between
+    # the JCS x axes about JCS 1's z, along JCS 1's z)
+    assert len({e["element"] for e in r.stop_events()}) == 2       # both stops reached
+    axle = doc.getObjectsByLabel("Gear1Axle")[0]
+    (gear_stop,) = report.stops[axle.Name]
+    theta = np.degrees(r.spring_length(gear_stop.Label))
+    assert theta.min() > axle.AngleMin - 0.5 and theta.max() < axle.AngleMax + 0.5
+    assert max(theta.max() - axle.AngleMax, axle.AngleMin - theta.min()) > -0.5   # reached
+    guide = doc.getObjectsByLabel("RackSlide")[0]
+    (rack_stop,) = report.stops[guide.Name]
+    s = r.spring_length(rack_stop.Label) / M                                 # mm
+    assert s[0] == pytest.approx((_jcs(guide, 2).Base - _jcs(guide, 1).Base).dot(
+        _jcs(guide, 1).Rotation.multVec(V(0, 0, 1))), abs=1e-6)
+    assert s.min() > guide.LengthMin - 0.5 and s.max() < guide.LengthMax + 0.5
+    assert max(s.max() - guide.LengthMax, guide.LengthMin - s.min()) > -0.5
+    # a coupling joint without the joints it needs: skipped naming it, refused when strict
+    doc.getObjectsByLabel("ScrewAxle")[0].Activated = False
+    report = import_assembly(asm, name="NoAxle")
+    assert [label for label, _reason in report.skipped] == ["ScrewAxle", "Thread"]
+    assert any("Assembly joint 'Thread' is skipped: no cylindrical joint joins parts" in w
+               for w in report.warnings)
+    with pytest.raises(ModelError, match="Assembly joint 'Thread'"):
+        import_assembly(asm, strict=True, name="Strict")
+
+
+def test_the_couplers_move_as_freecads_own_solver_moves_them(fixture_doc):
+    """FreeCAD 1.0's own solver turns each input by 10 deg (a Fixed joint with the task
+    panel's rotation offset on the input's revolute coordinate systems, the revolute
+    switched off) and moves the outputs; SimPhant's couplers give the same ratio, sign
+    included: the direction a rack moves for a positive pinion turn is FreeCAD's."""
+    import JointObject
+    doc = fixture_doc("fc1_couplers")
+    asm = doc.getObject("Assembly")
+    report = import_assembly(asm)
+    study = report.study
+    for name in ("Gear1", "Pulley1", "Pinion", "Pinion2"):
+        factory.make_torque(study, report.bodies[name], (0.0, 0.0, -1e-3))
+    r = run(study, t_end=0.2)              # (the nut falls, turning the screw)
+    key = {name: runner.result_key(study, body) for name, body in report.bodies.items()
+           if not body.Fixed}
+    before = {n: FreeCAD.Placement(doc.getObject(n).Placement)
+              for pair in COUPLED.values() for n in pair}
+    group = next(o for o in asm.OutList if o.TypeId == "Assembly::JointGroup")
+    prefs = JointObject.Preferences.preferences()
+    prefs.SetBool("SolveInJointCreation", False)
+    try:
+        axles = [doc.getObjectsByLabel(i + "Axle")[0] for i, _o in COUPLED.values()]
+        for axle in axles:      # (while the axle holds the input, nothing is pre-placed)
+            hold = group.newObject("App::FeaturePython", "Hold")
+            JointObject.Joint(hold, JointObject.JointTypes.index("Fixed"))
+            hold.Proxy.setJointConnectors(hold, [list(axle.Reference1), list(axle.Reference2)])
+            hold.Offset2 = FreeCAD.Placement(V(), FreeCAD.Rotation(V(0, 0, 1), 10.0))
+        for axle in axles:
+            axle.Activated = False
+    finally:
+        prefs.SetBool("SolveInJointCreation", True)
+    assert all(doc.getObject(n).Placement.isSame(before[n], 1e-12) for n in before)
+    assert asm.solve() == 0
+    for label, (i, o) in COUPLED.items():
+        source, axis, jout = _sides(doc, label)
+        part_in, part_out = doc.getObject(i), doc.getObject(o)
+        rel = _matrix(part_in.Placement.Rotation.multiply(before[i].Rotation.inverted()))
+        phi_fc = _turn(np.stack([np.eye(3), rel]), axis)[1]
+        assert abs(math.degrees(phi_fc)) == pytest.approx(10.0, abs=1e-6), label
+        if source.JointType in SLIDING:
+            out_fc = (part_out.Placement.Base - before[o].Base).dot(
+                jout.Rotation.multVec(V(0, 0, 1)))                                    # mm
+            out_sp = (r.position(key[o])[-1] - r.position(key[o])[0]) @ _z(jout) / M
+        else:
+            rel = _matrix(part_out.Placement.Rotation.multiply(before[o].Rotation.inverted()))
+            out_fc = _turn(np.stack([np.eye(3), rel]), _z(jout))[1]
+            out_sp = _turn(r.rotation_matrix(key[o]), _z(jout))[-1]
+        phi_sp = _turn(r.rotation_matrix(key[i]), axis)[-1]
+        assert abs(phi_sp) > 0.05, label
+        assert out_fc / phi_fc == pytest.approx(_expected(source, 1.0), rel=1e-6), label
+        assert out_sp / phi_sp == pytest.approx(out_fc / phi_fc, rel=1e-6), label

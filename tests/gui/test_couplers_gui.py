@@ -74,8 +74,8 @@ def test_coupler_commands_in_the_gui(tmp_path):
     assert all(n in res["toolbar"] for n in names)
     assert all(res["registered"].values())
     assert not any(res["active_nothing"].values())
-    # a revolute then a prismatic: only the rack and pinion couples those
-    assert res["active_pair"] == {n: n.endswith("rack_pinion") for n in names}
+    # a revolute then a prismatic: only the rack and pinion and the lead screw couple those
+    assert res["active_pair"] == {n: n.endswith(("rack_pinion", "lead_screw")) for n in names}
     assert res["couplers"] == [["Coupler", "rack_pinion", "CrankPivot", "SliderGuide"]]
     assert res["vp"] == "VPCoupler" and res["tree_icon"] == "Coupler_RackPinion.svg"
     assert res["panel_open"] == [True, "TaskCoupler"]

@@ -249,6 +249,8 @@ SCRIPT = textwrap.dedent('''
             select(m["joint"], m["slide"]), run("SimPhant_Coupler_rack_pinion"))),
         "SimPhant_Coupler_screw": (with_slide, lambda m: (
             select(m["slide"]), run("SimPhant_Coupler_screw"))),
+        "SimPhant_Coupler_lead_screw": (with_slide, lambda m: (
+            select(m["joint"], m["slide"]), run("SimPhant_Coupler_lead_screw"))),
         "SimPhant_Check": (base, lambda m: (select(m["study"]), run("SimPhant_Check"))),
         "SimPhant_AcceptReferences": (U.enlarged_journal, lambda m: (
             select(m["force"]), run("SimPhant_AcceptReferences"))),

@@ -41,6 +41,11 @@ def _coupled_model(kind, rng, carrier_ground):
         j1 = m.add_joint("revolute", carrier, b1, point=rng.normal(size=3), axis=z)
         j2 = m.add_joint("prismatic", carrier, b2, point=rng.normal(size=3), axis=x)
         c = m.add_coupler(kind, j1, j2, radius=0.37)
+    elif kind == "lead_screw":
+        p = rng.normal(size=3)
+        j1 = m.add_joint("revolute", carrier, b1, point=p, axis=z)
+        j2 = m.add_joint("prismatic", b2, carrier, point=p + 0.3 * z, axis=-z)
+        c = m.add_coupler(kind, j1, j2, lead=0.21)
     else:
         j1 = m.add_joint("cylindrical", b1, b2, point=rng.normal(size=3), axis=z)
         c = m.add_coupler(kind, j1, lead=0.21)
@@ -176,6 +181,29 @@ def test_screw_descends_at_the_closed_form_rate():
     assert np.abs(_angle(r, nut) - k * s).max() < 1e-8
     assert np.abs(r.joint_position(jc, "angle") - k * r.joint_position(jc, "slide")).max() \
         < 1e-8
+
+
+@pytest.mark.parametrize("lead, nut_axis", [(0.01, 1.0), (0.01, -1.0), (-0.02, 1.0)])
+def test_lead_screw_turns_at_the_closed_form_rate(lead, nut_axis):
+    """A screw (J about its vertical axis) on a revolute, a nut (m) on a vertical slider
+    (its axis up or down), a lead L between them: the falling nut turns the screw,
+    theta_screw = -2 pi s / L (the nut advances by L per turn relative to the screw,
+    right-handed: the screw turns the other way), (m + J (2 pi / L)^2) s'' = -m g; the
+    coupler's torque on the screw is J theta''."""
+    mass, J, g = 1.5, 0.004, 9.81
+    m = Model(gravity=(0.0, 0.0, -g))
+    screw = _disc(m, "screw", (0.0, 0.0, 0.0), 0.7, J)
+    nut = m.add_body("nut", mass=mass, inertia=np.eye(3) * 1e-3, position=(0.0, 0.0, 0.3))
+    jr = m.add_joint("revolute", m.ground, screw, point=(0, 0, 0), axis=(0, 0, 1))
+    jn = m.add_joint("prismatic", m.ground, nut, point=(0, 0, 0.3), axis=(0, 0, nut_axis))
+    c = m.add_coupler("lead_screw", jr, jn, lead=lead)
+    r = m.simulate(1.0, dt=1e-3, method="rk4", output_dt=0.02)
+    k = 2.0 * math.pi / lead
+    acc = -mass * g / (mass + J * k * k)
+    s = r.position(nut)[:, 2] - 0.3
+    np.testing.assert_allclose(s, 0.5 * acc * r.t ** 2, rtol=1e-7, atol=1e-9)
+    assert np.abs(_angle(r, screw) + k * s).max() < 1e-8
+    np.testing.assert_allclose(r.coupler_torque(c)[:, 2], -J * k * acc, rtol=1e-6)
 
 
 def test_planetary_gear_follows_the_willis_equation():

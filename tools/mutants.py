@@ -1807,8 +1807,8 @@ MUTANTS = [
            "the rack's sense taken against the slider's second frame, not the first one the "
            "coupler measures the slide along"),
     Mutant("lead-screw-left-handed", "SimPhantWorkbench/solver/couplers.py",
-           "return bn, bs, fi, fs, (c1, c2, _aslide_c0(fi, fs, Z, c1, c2)), Z",
-           "return bn, bs, fi, fs, (c1, -c2, _aslide_c0(fi, fs, Z, c1, -c2)), Z",
+           "return bn, bs, fi, fs, _screw_law(fi, fs, lead), Z",
+           "return bn, bs, fi, fs, _screw_law(fi, fs, -lead), Z",
            ["tests/solver/test_couplers.py::test_lead_screw_turns_at_the_closed_form_rate"],
            "a lead screw's thread left-handed: the screw turns the other way as the nut falls"),
     Mutant("assembly-screw-not-a-lead-screw", "SimPhantWorkbench/document/assembly_couplers.py",

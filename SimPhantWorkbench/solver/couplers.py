@@ -205,8 +205,14 @@ def _rack_pinion(what, pinion, rack, radius):
 
 def _screw(what, joint, lead):
     f1, f2 = joint.frame1, joint.frame2
+    return joint.body1, joint.body2, f1, f2, _screw_law(f1, f2, lead), Z
+
+
+def _screw_law(fi, fj, lead):
+    """``(c1, c2, c0)`` of a right-handed screw between frames i and j: the angle of j
+    about their z axis minus 2 pi times the slide along it per ``lead``."""
     c1, c2 = 1.0, -2.0 * math.pi / lead
-    return joint.body1, joint.body2, f1, f2, (c1, c2, _aslide_c0(f1, f2, Z, c1, c2)), Z
+    return c1, c2, _aslide_c0(fi, fj, Z, c1, c2)
 
 
 def _lead_screw(what, screw, nut, lead):
@@ -227,8 +233,7 @@ def _lead_screw(what, screw, nut, lead):
         x = fn[1][:, 1] - (fn[1][:, 1] @ z) * z
     x = x / np.linalg.norm(x)
     fi = (np.array(fn[0], dtype=float), np.column_stack([x, np.cross(z, x), z]))
-    c1, c2 = 1.0, -2.0 * math.pi / lead
-    return bn, bs, fi, fs, (c1, c2, _aslide_c0(fi, fs, Z, c1, c2)), Z
+    return bn, bs, fi, fs, _screw_law(fi, fs, lead), Z
 
 
 def make_coupler(model, kind, joints, value, name, scale):

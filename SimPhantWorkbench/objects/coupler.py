@@ -32,14 +32,15 @@ class Coupler(BaseProxy):
 
     PROPERTIES = (
         prop("App::PropertyEnumeration", "CouplerType", "Coupler",
-             "gear (external pair), belt (belt, chain, internal gear), rack_pinion, screw",
+             "gear (external pair), belt (belt, chain, internal gear), rack_pinion, screw "
+             "(one cylindrical joint), lead_screw (a screw's revolute and a nut's slider)",
              default="gear", values=_kinds),
         prop("App::PropertyLinkGlobal", "Joint1", "Coupler",
              "Gear 1's joint (gear, belt), the pinion's joint (rack_pinion), the screw's "
-             "cylindrical joint (screw)"),
+             "cylindrical joint (screw), the screw's revolute joint (lead_screw)"),
         prop("App::PropertyLinkGlobal", "Joint2", "Coupler",
-             "Gear 2's joint (gear, belt), the rack's prismatic joint (rack_pinion); unused "
-             "by a screw"),
+             "Gear 2's joint (gear, belt), the rack's prismatic joint (rack_pinion), the "
+             "nut's prismatic joint along the screw (lead_screw); unused by a screw"),
         prop("App::PropertyFloat", "Ratio", "Coupler",
              "Gear, belt: N2/N1 (tooth counts) or r2/r1 (pitch radii); gear 2 turns at "
              "1/Ratio of gear 1's rate", default=1.0),
@@ -47,6 +48,7 @@ class Coupler(BaseProxy):
              "Rack and pinion: pitch radius; the pinion turns by s/Radius as the rack moves by "
              "s along its joint axis (negative: the other sense)", default=10.0),
         prop("App::PropertyDistance", "Lead", "Coupler",
-             "Screw: advance of body 2 per turn about the joint axis (negative: left-handed)",
+             "Screw: advance of body 2 per turn about the joint axis; lead screw: advance of "
+             "the nut per turn of the screw (negative: left-handed)",
              default=1.0),
     )

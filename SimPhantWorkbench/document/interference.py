@@ -35,8 +35,16 @@ def study_solids(study, result, deflection_mm=DEFLECTION_MM, spacing_mm=None):
     require()
     out = []
     spacing = None if spacing_mm is None else spacing_mm * M_PER_MM
-    for m in body_meshes(study, result, deflection=deflection_mm):
-        solid = _solid(m, spacing)
+    made = {}       # bodies of the same shape share one tessellation, and one Solid
+    meshes = body_meshes(study, result, deflection=deflection_mm)
+    for m in meshes:
+        # (the shared arrays: ``Mesh`` keeps views of them)
+        same = (m.points.ctypes.data, m.points.shape, m.triangles.ctypes.data, m.closed)
+        twin = made.get(same)
+        if twin is None:
+            solid = made[same] = _solid(m, spacing)
+        else:
+            solid = twin.named(m.name, m.label)
         if m.name is None:
             traj = Trajectory.fixed(result.t)
         else:

@@ -30,7 +30,8 @@ solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the w
 segment) is a floor under every span's lower bound there, and the candidate segments
 are visited by their lower bound, smallest first, so that the smallest distance found
 early prunes the rest. At every instant the search probes, the distance of the two
-solids' convex hulls (``geometry.hull_distance``, microseconds) stands in for ``d`` in the
+solids' convex hulls (``probe.hull_between``: the two poses and GJK in one compiled
+call, microseconds) stands in for ``d`` in the
 span bounds when it is > 0 (no overlap) and not below the smallest distance found less
 the slack (no new minimum); only otherwise is the exact query made (``geometry.proximity``).
 """
@@ -39,7 +40,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .geometry import Proximity, hull_distance, proximity
+from .geometry import Proximity, proximity
 from .motion import speed_bound, speed_bounds
 
 __all__ = ["PairReport", "Interval", "Interference", "check_pair", "check_pairs",
@@ -154,6 +155,8 @@ class _Search:
         self.hull_queries = 0
         self.complete = True
         self.slack = self._slack()
+        from .probe import hull_between          # numba: not for what only reads results
+        self.hull_between = hull_between
 
     def query(self, time, k, poses=None, hull=None):
         """The exact ``Proximity`` at ``time`` (segment ``k``)."""
@@ -177,15 +180,14 @@ class _Search:
             return self.points[time].distance
         if time in self.bounds:
             return self.bounds[time]
-        poses = (self.ta.pose(time, k), self.tb.pose(time, k))
-        hull = hull_distance(self.a, poses[0], self.b, poses[1])
+        hull = self.hull_between(self.a, self.ta, self.b, self.tb, k, time)
         self.hull_queries += 1
         lower = float(hull[0])
         if lower > 0.0 and lower >= self.best - self.slack \
                 and not (self.a.convex and self.b.convex):
             self.bounds[time] = lower
             return lower
-        return self.query(time, k, poses, hull).distance
+        return self.query(time, k, None, hull).distance
 
     def overlap_at(self, time):
         """The solids overlap at a probed ``time`` (a hull bound > 0: they do not)."""
@@ -292,6 +294,11 @@ class _Search:
             candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
             # the most promising spans first: a small ``best`` early prunes the others
             for k in candidates[np.argsort(seg_lower[candidates], kind="stable")]:
+                if seg_lower[k] > 0.0 and seg_lower[k] >= self.best - self.slack:
+                    # the bound of the spans still to visit is no smaller (the probed
+                    # ends are not below the boxes' gaps): none of them can hold an
+                    # overlap or a new minimum, and skipping them probes nothing
+                    break
                 ends = [self.known(t[i], boxes[i]) for i in (k, k + 1)]
                 lower = max(0.5 * (ends[0] + ends[1] - speeds[k] * h[k]), swept[k])
                 if lower > 0.0 and lower >= self.best - self.slack:
@@ -354,10 +361,10 @@ def _frame_points(points, t):
     """``{i: (point_a, point_b)}`` of the queried ``{time: Proximity}`` at the samples
     ``t[i]`` where the solids overlap."""
     out = {}
-    for i, time in enumerate(t):
-        p = points.get(time)
-        if p is not None and p.overlap:
-            out[i] = (p.point_a, p.point_b)
+    for time in sorted(x for x, p in points.items() if p.overlap):
+        i = int(np.searchsorted(t, time))
+        if i < len(t) and t[i] == time:
+            out[i] = (points[time].point_a, points[time].point_b)
     return out
 
 

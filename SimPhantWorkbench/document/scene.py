@@ -121,7 +121,7 @@ def body_mesh(body, name, deflection=None, color=None, shared=None):
 
     ``shared``: a dict kept over the bodies of one study; a moving body whose shape is,
     in its own frame, the same as an earlier one's (``shape_key``: vertices, edge lengths,
-    face kinds and areas) takes that body's triangles instead of tessellating its own
+    face kinds, volume and inertia) takes that body's triangles instead of tessellating its own
     (a chain of equal links is tessellated once)."""
     shape = global_shape(body.ShapeObject)
     if body.Fixed:
@@ -132,7 +132,7 @@ def body_mesh(body, name, deflection=None, color=None, shared=None):
     bd = body_data(body, warn=False)
     R = bd.frame[1]
     cog = np.asarray(bd.mass_props.cog, dtype=float)
-    key = None if shared is None else shape_key(shape, cog / M_PER_MM, R, deflection)
+    key = None if shared is None else shape_key(shape, bd.mass_props, R, deflection)
     if key is not None and key in shared:
         pts, tris, closed = shared[key]
     else:
@@ -145,26 +145,34 @@ def body_mesh(body, name, deflection=None, color=None, shared=None):
     return Mesh(body.Label, pts, tris, name, color or COLORS[0], closed)
 
 
-def shape_key(shape, cog_mm, R, deflection=None):
-    """What identifies a shape in a body's frame (origin ``cog_mm`` [mm], axes the
-    columns of ``R``) for sharing its tessellation, None where it cannot be read: the
-    deflection, the counts of solids, faces, edges and vertices, the vertices in that
-    frame, the edge lengths and the faces' surface kinds and areas (sorted; lengths
-    rounded to 1e-6 mm, areas to 9 digits). Two shapes that differ by a rigid motion
-    which carries one body frame to the other have the same key; two that differ by
-    less than the rounding may share one (far below any deflection)."""
+def shape_key(shape, mass_props, R, deflection=None):
+    """What identifies a shape in a body's frame (origin its CoG, ``mass_props.cog``
+    [m]; axes the columns of ``R``) for sharing its tessellation, None where it cannot be
+    read: the deflection, the counts of solids, faces, edges and vertices, the vertices
+    in that frame (rounded to 1e-6 mm), the sorted edge lengths (1e-6 mm) and surface
+    kinds of the faces, the volume (9 digits) and the inertia per unit mass in that
+    frame (to 1e-9 of its largest entry). Two shapes that differ by a rigid motion which carries one body frame to
+    the other have the same key; two that differ by less than the rounding may share
+    one (far below any deflection)."""
     try:
         verts = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes], dtype=float)
         edges = sorted(round(e.Length, 6) for e in shape.Edges)
-        faces = sorted((type(f.Surface).__name__, float("%.9g" % f.Area))
-                       for f in shape.Faces)
+        faces = sorted(type(f.Surface).__name__ for f in shape.Faces)
         solids = len(shape.Solids)
+        mass = float(mass_props.mass)
     except Exception:  # noqa: BLE001 - a shape OCC cannot measure is tessellated alone
         return None
-    local = np.round((verts.reshape(-1, 3) - np.asarray(cog_mm, dtype=float)) @ R, 6) + 0.0
+    if not mass > 0.0:
+        return None
+    cog_mm = np.asarray(mass_props.cog, dtype=float) / M_PER_MM
+    local = np.round((verts.reshape(-1, 3) - cog_mm) @ R, 6) + 0.0
     local = local[np.lexsort(local.T[::-1])]
-    return (deflection, solids, len(faces), len(edges), len(local),
-            local.tobytes(), tuple(edges), tuple(faces))
+    gyration = R.T @ np.asarray(mass_props.inertia, dtype=float) @ R / mass
+    scale = max(float(np.abs(gyration).max()), 1e-300)
+    integrals = (float("%.9g" % float(mass_props.volume)),) \
+        + tuple((np.round(gyration / scale, 9) + 0.0).ravel().tolist())
+    return (deflection, solids, len(faces), len(edges), len(local), local.tobytes(),
+            tuple(edges), tuple(faces), integrals, float("%.9g" % scale))
 
 
 def document_colors(study):

@@ -238,6 +238,8 @@ class _Search:
     def sharpen_crossings(self):
         """Bisect both ends of every run of overlap deeper than the tolerance somewhere
         until each is bracketed within ``resolution`` of relative motion."""
+        if not any(p.overlap for p in self.points.values()):
+            return
         times = sorted(set(self.points) | set(self.bounds))
         flags = [self.overlap_at(x) for x in times]
         runs, start = [], None
@@ -308,9 +310,11 @@ class _Search:
                 self.span(t[k], t[k + 1], k, speeds[k], swept[k])
         self.sharpen_crossings()
         frames = np.full(n, np.nan)
-        for i in range(n):
-            if t[i] in self.points:
-                frames[i] = self.points[t[i]].distance
+        if self.points:
+            times = np.fromiter(self.points, dtype=float, count=len(self.points))
+            i = np.minimum(np.searchsorted(t, times), n - 1)
+            at = t[i] == times
+            frames[i[at]] = [p.distance for p, x in zip(self.points.values(), at) if x]
         return frames
 
     def timeline(self):

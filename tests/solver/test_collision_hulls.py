@@ -280,3 +280,22 @@ def test_the_compiled_probe_places_both_solids_as_the_interpolant():
             np.testing.assert_allclose(got[2], want[2], atol=1e-9)
             lowers.append(got[0])
     assert min(lowers) < 0.05 < max(lowers)           # near and far instants both
+
+
+def test_a_named_twin_shares_the_mesh_and_is_placed_on_its_own():
+    """``Solid.named`` (two bodies of the same shape): the twin answers FCL's mesh
+    queries against its original as a separately built solid does, at other poses,
+    overlapping or apart (both placed at once in one query)."""
+    a = l_solid(label="a", name="a")
+    twin = a.named("b", "B")
+    fresh = l_solid(label="B", name="b")
+    assert (twin.label, twin.name, a.label) == ("B", "b", "a")
+    assert twin.hull_points is a.hull_points
+    for offset, angle in (((25 * MM, 3 * MM, 0.0), 0.3), ((12 * MM, 4 * MM, 2 * MM), 1.1)):
+        pose_a, pose_b = (np.zeros(3), I3), (np.array(offset), rz(angle))
+        got = mesh_proximity(a, pose_a, twin, pose_b)
+        want = mesh_proximity(a, pose_a, fresh, pose_b)
+        assert got.distance == pytest.approx(want.distance, abs=1e-12)
+        assert got.overlap == want.overlap
+    assert mesh_proximity(a, (np.zeros(3), I3), twin, (np.array([25 * MM, 3 * MM, 0.0]),
+                                                        rz(0.3))).distance > 0.0

@@ -1982,8 +1982,8 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_rotating_bar_matches_a_dense_brute_force_scan"],
            "the speed bound leaves out the turning of the second solid"),
     Mutant("interference-broad-phase-overestimates", "SimPhantWorkbench/collision/along.py",
-           "    return np.linalg.norm(gap, axis=1)",
-           "    return 2.0 * np.linalg.norm(gap, axis=1)",
+           "    return np.linalg.norm(gap, axis=2)",
+           "    return 2.0 * np.linalg.norm(gap, axis=2)",
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
             "below"],
            "the bounding boxes claim the solids farther apart than they can be"),
@@ -2001,8 +2001,8 @@ MUTANTS = [
             "queries"],
            "the swept boxes take a rotation to move points along its axis, not across it"),
     Mutant("interference-swept-floor-unused", "SimPhantWorkbench/collision/along.py",
-           "    return np.sqrt((gap * gap).sum(axis=1))",
-           "    return 0.0 * gap[:, 0]",
+           "    return np.sqrt((gap * gap).sum(axis=2))",
+           "    return 0.0 * gap[:, :, 0]",
            ["tests/solver/test_collision.py::test_parallel_slabs_in_planar_motion_cost_few_"
             "queries"],
            "the search ignores the swept boxes (a query per millimetre of motion)"),

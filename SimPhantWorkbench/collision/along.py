@@ -44,7 +44,8 @@ from .geometry import Proximity, proximity
 from .motion import speed_bound, speed_bounds
 
 __all__ = ["PairReport", "Interval", "Interference", "check_pair", "check_pairs",
-           "box_bounds", "swept_bounds", "MAX_QUERIES_PER_PAIR"]
+           "box_bounds", "box_bounds_to", "swept_bounds", "swept_bounds_to",
+           "MAX_QUERIES_PER_PAIR"]
 
 #: safety limit of exact queries per pair and run (a pair in contact over a long run
 #: at a very fine resolution); the report says when it was reached
@@ -125,10 +126,17 @@ def box_bounds(a, traj_a, b, traj_b):
     """Lower bounds (n,) of the distance of solids ``a``, ``b`` at the samples of their
     trajectories: the gaps between the world axis-aligned boxes around each solid's
     body-frame box (the broad phase; exact for boxes turned by multiples of 90 deg)."""
+    return box_bounds_to(a, traj_a, [(b, traj_b)])[0]
+
+
+def box_bounds_to(a, traj_a, others):
+    """``box_bounds`` of solid ``a`` against each ``(solid, trajectory)`` of ``others``
+    at once: (len(others), n)."""
     lo_a, hi_a = traj_a.boxes(a.lo, a.hi)
-    lo_b, hi_b = traj_b.boxes(b.lo, b.hi)
+    boxes = [tb.boxes(b.lo, b.hi) for b, tb in others]
+    lo_b, hi_b = np.stack([x[0] for x in boxes]), np.stack([x[1] for x in boxes])
     gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
-    return np.linalg.norm(gap, axis=1)
+    return np.linalg.norm(gap, axis=2)
 
 
 def swept_bounds(a, traj_a, b, traj_b):
@@ -136,10 +144,17 @@ def swept_bounds(a, traj_a, b, traj_b):
     between two samples: the gaps between their swept boxes
     (``Trajectory.swept_boxes``), which hold each solid at every instant of the
     segment."""
+    return swept_bounds_to(a, traj_a, [(b, traj_b)])[0]
+
+
+def swept_bounds_to(a, traj_a, others):
+    """``swept_bounds`` of solid ``a`` against each ``(solid, trajectory)`` of ``others``
+    at once: (len(others), n - 1)."""
     lo_a, hi_a = traj_a.swept_boxes(a.lo, a.hi)
-    lo_b, hi_b = traj_b.swept_boxes(b.lo, b.hi)
+    boxes = [tb.swept_boxes(b.lo, b.hi) for b, tb in others]
+    lo_b, hi_b = np.stack([x[0] for x in boxes]), np.stack([x[1] for x in boxes])
     gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
-    return np.sqrt((gap * gap).sum(axis=1))
+    return np.sqrt((gap * gap).sum(axis=2))
 
 
 class _Search:
@@ -209,11 +224,24 @@ class _Search:
         """Refine [t0, t1] on segment k (both ends probed) with speed bound ``v``;
         ``floor``: a lower bound of the distance on the whole segment (the swept
         boxes' gap; 0 when they touch, which says nothing of a penetration)."""
+        points, bounds = self.points, self.bounds
+
+        def known(time):
+            """(distance or its hull bound, overlap) at ``time``, probed if need be."""
+            p = points.get(time)
+            if p is None:
+                d = bounds.get(time)
+                if d is not None:
+                    return d, False
+                d = self.probe(time, k)
+                p = points.get(time)
+                return d, p is not None and p.overlap
+            return p.distance, p.overlap
+
         stack = [(t0, t1)]
         while stack:
             lo, hi = stack.pop()
-            d0, d1 = self.probe(lo, k), self.probe(hi, k)
-            o0, o1 = self.overlap_at(lo), self.overlap_at(hi)
+            (d0, o0), (d1, o1) = known(lo), known(hi)
             reach = v * (hi - lo)
             lower = 0.5 * (d0 + d1 - reach)
             if floor > 0.0:
@@ -276,22 +304,27 @@ class _Search:
             return self.points[time].distance
         return self.bounds.get(time, fallback)
 
-    def run(self):
+    def run(self, broad=None):
+        """The search; ``broad``: ``(box_bounds, swept_bounds)`` of the pair when the
+        caller has them (``check_pairs`` computes them per solid for all its pairs)."""
         t = self.ta.t
         n = len(t)
         last = max(n - 2, 0)
-        boxes = box_bounds(self.a, self.ta, self.b, self.tb)
+        boxes = box_bounds(self.a, self.ta, self.b, self.tb) if broad is None else broad[0]
         # the nearest sample by the boxes first: a first ``best`` to prune with
         first = int(np.argmin(boxes))
         self.query(t[first], min(first, last))
         if n > 1:
             h = np.diff(t)
-            swept = swept_bounds(self.a, self.ta, self.b, self.tb)
+            swept = swept_bounds(self.a, self.ta, self.b, self.tb) if broad is None \
+                else broad[1]
             # the swept boxes' gap alone rules out most segments of a far pair: the speed
             # bounds of the others only (elsewhere 0 leaves the lower bound >= that gap)
             speeds = np.zeros(n - 1)
             open_ = np.nonzero((swept <= 0.0) | (swept < self.best - self.slack))[0]
-            speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius, open_)
+            if len(open_):
+                speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius,
+                                             open_)
             seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
             candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
             # the most promising spans first: a small ``best`` early prunes the others
@@ -372,15 +405,16 @@ def _frame_points(points, t):
     return out
 
 
-def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
+def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0, broad=None):
     """The ``PairReport`` of solids ``a``, ``b`` moving along ``Trajectory`` ``traj_a``,
     ``traj_b`` (same samples). ``resolution`` [m]: the accuracy of the times and depths
     (module docstring); ``tolerance`` [m]: overlaps never deeper than this count as
-    touching, not interference (a pin in its hole: both tessellated)."""
+    touching, not interference (a pin in its hole: both tessellated). ``broad``: the
+    pair's ``(box_bounds, swept_bounds)`` when the caller has them."""
     if len(traj_a.t) != len(traj_b.t):
         raise ValueError("the two trajectories have different samples")
     search = _Search(a, traj_a, b, traj_b, resolution, tolerance)
-    frames = search.run()
+    frames = search.run(broad)
     report = PairReport(a.label, b.label, (a.name, b.name))
     report.frames = frames
     report.frame_points = _frame_points(search.points, traj_a.t)
@@ -404,9 +438,24 @@ def check_pairs(solids, trajectories, pairs, resolution, tolerance=0.0, progress
     ``progress(done, total)`` is called after each pair; return False to stop (the
     pairs checked so far are returned)."""
     reports = []
+    partners = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+    rows, row_of = {}, None
     for n, (i, j) in enumerate(pairs):
+        if row_of != i:
+            # the broad phase of solid i against all its partners at once
+            others = [(solids[x], trajectories[x]) for x in partners[i]]
+            row_of, size = i, len(trajectories[i].t)
+            if any(len(tb.t) != size for _b, tb in others):
+                rows = dict.fromkeys(partners[i])      # (check_pair says which differ)
+            else:
+                boxes = box_bounds_to(solids[i], trajectories[i], others)
+                swept = swept_bounds_to(solids[i], trajectories[i], others) \
+                    if size > 1 else [None] * len(others)
+                rows = {x: (boxes[m], swept[m]) for m, x in enumerate(partners[i])}
         reports.append(check_pair(solids[i], trajectories[i], solids[j], trajectories[j],
-                                  resolution, tolerance))
+                                  resolution, tolerance, rows[j]))
         if progress is not None and progress(n + 1, len(pairs)) is False:
             break
     return reports

@@ -428,7 +428,9 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0, broad=None):
         report.min_distance, report.time_of_min = p.distance, time
         report.point_a, report.point_b = p.point_a, p.point_b
     report.hull_queries = search.hull_queries
-    report.intervals = _intervals(search.timeline(), tolerance)
+    # (the hull bounds, all apart, only split the overlaps of the exact queries)
+    report.intervals = _intervals(search.timeline(), tolerance) \
+        if any(p.overlap for p in search.points.values()) else []
     return report
 
 

@@ -401,7 +401,8 @@ def _frame_points(points, t):
     for time in sorted(x for x, p in points.items() if p.overlap):
         i = int(np.searchsorted(t, time))
         if i < len(t) and t[i] == time:
-            out[i] = (points[time].point_a, points[time].point_b)
+            p = points[time]
+            out[i] = (p.point_a, p.point_b)
     return out
 
 

@@ -50,7 +50,7 @@ RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
              "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
              "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py",
-             "SimPhantWorkbench/solver/contact.py"}
+             "SimPhantWorkbench/solver/contact.py", "SimPhantWorkbench/collision/probe.py"}
 
 #: ``fc1``: the tests that kill it run on FreeCAD 1.x only (``pytest.mark.fc1``); on 0.x
 #: the mutant is listed as needing 1.x and not run (run it in the chroot of ``make test-fc1``:
@@ -2018,8 +2018,8 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_rotating_bar_matches_a_dense_brute_force_scan"],
            "the speed bound leaves out the turning of the second solid"),
     Mutant("interference-broad-phase-overestimates", "SimPhantWorkbench/collision/along.py",
-           "    return np.linalg.norm(gap, axis=1)",
-           "    return 2.0 * np.linalg.norm(gap, axis=1)",
+           "    return np.linalg.norm(gap, axis=2)",
+           "    return 2.0 * np.linalg.norm(gap, axis=2)",
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
             "below"],
            "the bounding boxes claim the solids farther apart than they can be"),
@@ -2037,8 +2037,8 @@ MUTANTS = [
             "queries"],
            "the swept boxes take a rotation to move points along its axis, not across it"),
     Mutant("interference-swept-floor-unused", "SimPhantWorkbench/collision/along.py",
-           "    return np.sqrt((gap * gap).sum(axis=1))",
-           "    return 0.0 * gap[:, 0]",
+           "    return np.sqrt((gap * gap).sum(axis=2))",
+           "    return 0.0 * gap[:, :, 0]",
            ["tests/solver/test_collision.py::test_parallel_slabs_in_planar_motion_cost_few_"
             "queries"],
            "the search ignores the swept boxes (a query per millimetre of motion)"),
@@ -2091,6 +2091,53 @@ MUTANTS = [
            ["tests/solver/test_collision_hulls.py::test_nonconvex_pairs_take_the_hull_"
             "distance_only_where_surface_points_prove_it"],
            "two surface points farther apart than the hulls are taken for the distance"),
+    Mutant("interference-candidates-stop-at-an-open-span", "SimPhantWorkbench/collision/along.py",
+           "                if seg_lower[k] > 0.0 and seg_lower[k] >= self.best - self.slack:",
+           "                if seg_lower[k] <= 0.0 or seg_lower[k] >= self.best - self.slack:",
+           ["tests/solver/test_collision.py::test_boxes_passing_interval_and_depth"],
+           "the search of a pair stops at the first span that could hold an overlap (a pass "
+           "between two output samples is missed)"),
+    Mutant("interference-candidate-skip-stops", "SimPhantWorkbench/collision/along.py",
+           "                if lower > 0.0 and lower >= self.best - self.slack:\n"
+           "                    continue",
+           "                if lower > 0.0 and lower >= self.best - self.slack:\n"
+           "                    break",
+           ["tests/solver/test_collision.py::test_rotating_bar_matches_a_dense_brute_force_scan",
+            "tests/solver/test_collision.py::test_a_near_miss_between_samples_gives_the_"
+            "minimum_clearance",
+            "tests/solver/test_collision_hulls.py::test_a_nonconvex_near_miss_and_pass_"
+            "between_samples"],
+           "a span ruled out by its probed ends ends the pair's search (the spans after it "
+           "have smaller bounds from the boxes alone, not from their ends)"),
+    Mutant("interference-probe-turns-backwards", "SimPhantWorkbench/collision/probe.py",
+           "    M[0, 1] = ca * x * y - sa * z", "    M[0, 1] = ca * x * y + sa * z",
+           ["tests/solver/test_collision_hulls.py::test_the_compiled_probe_places_both_solids_"
+            "as_the_interpolant"],
+           "the compiled probe's rotation between two samples turns one term the wrong way"),
+    Mutant("interference-probe-tangent-per-unit-time", "SimPhantWorkbench/collision/probe.py",
+           "    c10 = (s3 - 2.0 * s2 + s) * h", "    c10 = (s3 - 2.0 * s2 + s)",
+           ["tests/solver/test_collision_hulls.py::test_the_compiled_probe_places_both_solids_"
+            "as_the_interpolant"],
+           "the compiled probe's Hermite curve takes the first velocity without the "
+           "segment's length"),
+    Mutant("interference-shared-mesh-in-world-axes", "SimPhantWorkbench/document/scene.py",
+           "    local = np.round((verts.reshape(-1, 3) - cog_mm) @ R, 6) + 0.0\n"
+           "    local = local[np.lexsort(local.T[::-1])]\n"
+           "    gyration = R.T @ np.asarray(mass_props.inertia, dtype=float) @ R / mass",
+           "    local = np.round((verts.reshape(-1, 3) - cog_mm), 6) + 0.0\n"
+           "    local = local[np.lexsort(local.T[::-1])]\n"
+           "    gyration = np.asarray(mass_props.inertia, dtype=float) / mass",
+           ["tests/app/test_interference.py::test_bodies_of_the_same_shape_share_one_"
+            "tessellation"],
+           "the shapes compared in world axes: a body whose frame is turned against its "
+           "shape takes another body's mesh, in the wrong frame"),
+    Mutant("interference-twin-shares-the-placed-object", "SimPhantWorkbench/collision/geometry.py",
+           "        twin._object = fcl.CollisionObject(self._model, fcl.Transform())",
+           "        twin._object = self._object",
+           ["tests/solver/test_collision_hulls.py::test_a_named_twin_shares_the_mesh_and_is_"
+            "placed_on_its_own"],
+           "two bodies of one shape share FCL's placed object: a query between them places "
+           "both at the second pose"),
     Mutant("interference-hull-certificate-never", "SimPhantWorkbench/collision/geometry.py",
            "        if d <= lower * (1.0 + 1e-9):",
            "        if False:",

@@ -13,7 +13,7 @@
 #     gmsh for Loads to FEM).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver), so no solve waits for them; likewise the interference
-#     checks' GJK kernels (python -m SimPhantWorkbench.collision.gjk).
+#     checks' GJK kernels (python -m SimPhantWorkbench.collision.gjk and .probe).
 #  5. python-fcl (optional: the interference checks) like numba, --no-deps.
 #  6. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
 #     extractor of translatable strings that reads Python.
@@ -184,6 +184,9 @@ if [ "${SIMPHANT_SKIP_WARMUP:-0}" != "1" ]; then
     # the interference checks' GJK kernels (collision/gjk.py, about 20 s the first time)
     PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.collision.gjk >&2 \
         || log "warning: could not compile the collision kernels now (they compile on first use)"
+    # and the search's compiled probe (collision/probe.py: poses and GJK in one call)
+    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.collision.probe >&2 \
+        || log "warning: could not compile the collision probe now (it compiles on first use)"
 fi
 
 echo "SIMPHANT_PYPKG_DIR=$SIMPHANT_PYPKG_DIR"

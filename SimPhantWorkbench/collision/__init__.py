@@ -13,6 +13,8 @@ Modules
 ``gjk``       ``hull_distance``: bounds of the distance between the convex hulls of two
               point sets at given poses (GJK, numba), and ``surface_point``: the
               point of a triangle mesh nearest a given point.
+``probe``     ``hull_between``: the two solids' poses between two output samples and the
+              distance of their hulls (GJK) in one compiled call, the search's probe.
 ``motion``    ``Trajectory``: a body's pose between the output samples of a result
               (the interpolant along which the checks run) and the bound on how fast
               any point of a solid moves there.

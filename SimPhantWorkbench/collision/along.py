@@ -30,7 +30,8 @@ solids' swept boxes (``Trajectory.swept_boxes``: each holds its solid over the w
 segment) is a floor under every span's lower bound there, and the candidate segments
 are visited by their lower bound, smallest first, so that the smallest distance found
 early prunes the rest. At every instant the search probes, the distance of the two
-solids' convex hulls (``geometry.hull_distance``, microseconds) stands in for ``d`` in the
+solids' convex hulls (``probe.hull_between``: the two poses and GJK in one compiled
+call, microseconds) stands in for ``d`` in the
 span bounds when it is > 0 (no overlap) and not below the smallest distance found less
 the slack (no new minimum); only otherwise is the exact query made (``geometry.proximity``).
 """
@@ -39,11 +40,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from .geometry import Proximity, hull_distance, proximity
+from .geometry import Proximity, proximity
 from .motion import speed_bound, speed_bounds
 
 __all__ = ["PairReport", "Interval", "Interference", "check_pair", "check_pairs",
-           "box_bounds", "swept_bounds", "MAX_QUERIES_PER_PAIR"]
+           "box_bounds", "box_bounds_to", "swept_bounds", "swept_bounds_to",
+           "MAX_QUERIES_PER_PAIR"]
 
 #: safety limit of exact queries per pair and run (a pair in contact over a long run
 #: at a very fine resolution); the report says when it was reached
@@ -124,10 +126,17 @@ def box_bounds(a, traj_a, b, traj_b):
     """Lower bounds (n,) of the distance of solids ``a``, ``b`` at the samples of their
     trajectories: the gaps between the world axis-aligned boxes around each solid's
     body-frame box (the broad phase; exact for boxes turned by multiples of 90 deg)."""
+    return box_bounds_to(a, traj_a, [(b, traj_b)])[0]
+
+
+def box_bounds_to(a, traj_a, others):
+    """``box_bounds`` of solid ``a`` against each ``(solid, trajectory)`` of ``others``
+    at once: (len(others), n)."""
     lo_a, hi_a = traj_a.boxes(a.lo, a.hi)
-    lo_b, hi_b = traj_b.boxes(b.lo, b.hi)
+    boxes = [tb.boxes(b.lo, b.hi) for b, tb in others]
+    lo_b, hi_b = np.stack([x[0] for x in boxes]), np.stack([x[1] for x in boxes])
     gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
-    return np.linalg.norm(gap, axis=1)
+    return np.linalg.norm(gap, axis=2)
 
 
 def swept_bounds(a, traj_a, b, traj_b):
@@ -135,10 +144,17 @@ def swept_bounds(a, traj_a, b, traj_b):
     between two samples: the gaps between their swept boxes
     (``Trajectory.swept_boxes``), which hold each solid at every instant of the
     segment."""
+    return swept_bounds_to(a, traj_a, [(b, traj_b)])[0]
+
+
+def swept_bounds_to(a, traj_a, others):
+    """``swept_bounds`` of solid ``a`` against each ``(solid, trajectory)`` of ``others``
+    at once: (len(others), n - 1)."""
     lo_a, hi_a = traj_a.swept_boxes(a.lo, a.hi)
-    lo_b, hi_b = traj_b.swept_boxes(b.lo, b.hi)
+    boxes = [tb.swept_boxes(b.lo, b.hi) for b, tb in others]
+    lo_b, hi_b = np.stack([x[0] for x in boxes]), np.stack([x[1] for x in boxes])
     gap = np.maximum(0.0, np.maximum(lo_b - hi_a, lo_a - hi_b))
-    return np.sqrt((gap * gap).sum(axis=1))
+    return np.sqrt((gap * gap).sum(axis=2))
 
 
 class _Search:
@@ -154,6 +170,8 @@ class _Search:
         self.hull_queries = 0
         self.complete = True
         self.slack = self._slack()
+        from .probe import hull_between          # numba: not for what only reads results
+        self.hull_between = hull_between
 
     def query(self, time, k, poses=None, hull=None):
         """The exact ``Proximity`` at ``time`` (segment ``k``)."""
@@ -177,15 +195,14 @@ class _Search:
             return self.points[time].distance
         if time in self.bounds:
             return self.bounds[time]
-        poses = (self.ta.pose(time, k), self.tb.pose(time, k))
-        hull = hull_distance(self.a, poses[0], self.b, poses[1])
+        hull = self.hull_between(self.a, self.ta, self.b, self.tb, k, time)
         self.hull_queries += 1
         lower = float(hull[0])
         if lower > 0.0 and lower >= self.best - self.slack \
                 and not (self.a.convex and self.b.convex):
             self.bounds[time] = lower
             return lower
-        return self.query(time, k, poses, hull).distance
+        return self.query(time, k, None, hull).distance
 
     def overlap_at(self, time):
         """The solids overlap at a probed ``time`` (a hull bound > 0: they do not)."""
@@ -207,11 +224,24 @@ class _Search:
         """Refine [t0, t1] on segment k (both ends probed) with speed bound ``v``;
         ``floor``: a lower bound of the distance on the whole segment (the swept
         boxes' gap; 0 when they touch, which says nothing of a penetration)."""
+        points, bounds = self.points, self.bounds
+
+        def known(time):
+            """(distance or its hull bound, overlap) at ``time``, probed if need be."""
+            p = points.get(time)
+            if p is None:
+                d = bounds.get(time)
+                if d is not None:
+                    return d, False
+                d = self.probe(time, k)
+                p = points.get(time)
+                return d, p is not None and p.overlap
+            return p.distance, p.overlap
+
         stack = [(t0, t1)]
         while stack:
             lo, hi = stack.pop()
-            d0, d1 = self.probe(lo, k), self.probe(hi, k)
-            o0, o1 = self.overlap_at(lo), self.overlap_at(hi)
+            (d0, o0), (d1, o1) = known(lo), known(hi)
             reach = v * (hi - lo)
             lower = 0.5 * (d0 + d1 - reach)
             if floor > 0.0:
@@ -236,6 +266,8 @@ class _Search:
     def sharpen_crossings(self):
         """Bisect both ends of every run of overlap deeper than the tolerance somewhere
         until each is bracketed within ``resolution`` of relative motion."""
+        if not any(p.overlap for p in self.points.values()):
+            return
         times = sorted(set(self.points) | set(self.bounds))
         flags = [self.overlap_at(x) for x in times]
         runs, start = [], None
@@ -272,26 +304,36 @@ class _Search:
             return self.points[time].distance
         return self.bounds.get(time, fallback)
 
-    def run(self):
+    def run(self, broad=None):
+        """The search; ``broad``: ``(box_bounds, swept_bounds)`` of the pair when the
+        caller has them (``check_pairs`` computes them per solid for all its pairs)."""
         t = self.ta.t
         n = len(t)
         last = max(n - 2, 0)
-        boxes = box_bounds(self.a, self.ta, self.b, self.tb)
+        boxes = box_bounds(self.a, self.ta, self.b, self.tb) if broad is None else broad[0]
         # the nearest sample by the boxes first: a first ``best`` to prune with
         first = int(np.argmin(boxes))
         self.query(t[first], min(first, last))
         if n > 1:
             h = np.diff(t)
-            swept = swept_bounds(self.a, self.ta, self.b, self.tb)
+            swept = swept_bounds(self.a, self.ta, self.b, self.tb) if broad is None \
+                else broad[1]
             # the swept boxes' gap alone rules out most segments of a far pair: the speed
             # bounds of the others only (elsewhere 0 leaves the lower bound >= that gap)
             speeds = np.zeros(n - 1)
             open_ = np.nonzero((swept <= 0.0) | (swept < self.best - self.slack))[0]
-            speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius, open_)
+            if len(open_):
+                speeds[open_] = speed_bounds(self.ta, self.a.radius, self.tb, self.b.radius,
+                                             open_)
             seg_lower = np.maximum(0.5 * (boxes[:-1] + boxes[1:] - speeds * h), swept)
             candidates = np.nonzero((seg_lower <= 0.0) | (seg_lower < self.best - self.slack))[0]
             # the most promising spans first: a small ``best`` early prunes the others
             for k in candidates[np.argsort(seg_lower[candidates], kind="stable")]:
+                if seg_lower[k] > 0.0 and seg_lower[k] >= self.best - self.slack:
+                    # the bound of the spans still to visit is no smaller (the probed
+                    # ends are not below the boxes' gaps): none of them can hold an
+                    # overlap or a new minimum, and skipping them probes nothing
+                    break
                 ends = [self.known(t[i], boxes[i]) for i in (k, k + 1)]
                 lower = max(0.5 * (ends[0] + ends[1] - speeds[k] * h[k]), swept[k])
                 if lower > 0.0 and lower >= self.best - self.slack:
@@ -301,9 +343,11 @@ class _Search:
                 self.span(t[k], t[k + 1], k, speeds[k], swept[k])
         self.sharpen_crossings()
         frames = np.full(n, np.nan)
-        for i in range(n):
-            if t[i] in self.points:
-                frames[i] = self.points[t[i]].distance
+        if self.points:
+            times = np.fromiter(self.points, dtype=float, count=len(self.points))
+            i = np.minimum(np.searchsorted(t, times), n - 1)
+            at = t[i] == times
+            frames[i[at]] = [p.distance for p, x in zip(self.points.values(), at) if x]
         return frames
 
     def timeline(self):
@@ -354,22 +398,24 @@ def _frame_points(points, t):
     """``{i: (point_a, point_b)}`` of the queried ``{time: Proximity}`` at the samples
     ``t[i]`` where the solids overlap."""
     out = {}
-    for i, time in enumerate(t):
-        p = points.get(time)
-        if p is not None and p.overlap:
+    for time in sorted(x for x, p in points.items() if p.overlap):
+        i = int(np.searchsorted(t, time))
+        if i < len(t) and t[i] == time:
+            p = points[time]
             out[i] = (p.point_a, p.point_b)
     return out
 
 
-def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
+def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0, broad=None):
     """The ``PairReport`` of solids ``a``, ``b`` moving along ``Trajectory`` ``traj_a``,
     ``traj_b`` (same samples). ``resolution`` [m]: the accuracy of the times and depths
     (module docstring); ``tolerance`` [m]: overlaps never deeper than this count as
-    touching, not interference (a pin in its hole: both tessellated)."""
+    touching, not interference (a pin in its hole: both tessellated). ``broad``: the
+    pair's ``(box_bounds, swept_bounds)`` when the caller has them."""
     if len(traj_a.t) != len(traj_b.t):
         raise ValueError("the two trajectories have different samples")
     search = _Search(a, traj_a, b, traj_b, resolution, tolerance)
-    frames = search.run()
+    frames = search.run(broad)
     report = PairReport(a.label, b.label, (a.name, b.name))
     report.frames = frames
     report.frame_points = _frame_points(search.points, traj_a.t)
@@ -383,7 +429,9 @@ def check_pair(a, traj_a, b, traj_b, resolution, tolerance=0.0):
         report.min_distance, report.time_of_min = p.distance, time
         report.point_a, report.point_b = p.point_a, p.point_b
     report.hull_queries = search.hull_queries
-    report.intervals = _intervals(search.timeline(), tolerance)
+    # (the hull bounds, all apart, only split the overlaps of the exact queries)
+    report.intervals = _intervals(search.timeline(), tolerance) \
+        if any(p.overlap for p in search.points.values()) else []
     return report
 
 
@@ -393,9 +441,24 @@ def check_pairs(solids, trajectories, pairs, resolution, tolerance=0.0, progress
     ``progress(done, total)`` is called after each pair; return False to stop (the
     pairs checked so far are returned)."""
     reports = []
+    partners = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+    rows, row_of = {}, None
     for n, (i, j) in enumerate(pairs):
+        if row_of != i:
+            # the broad phase of solid i against all its partners at once
+            others = [(solids[x], trajectories[x]) for x in partners[i]]
+            row_of, size = i, len(trajectories[i].t)
+            if any(len(tb.t) != size for _b, tb in others):
+                rows = dict.fromkeys(partners[i])      # (check_pair says which differ)
+            else:
+                boxes = box_bounds_to(solids[i], trajectories[i], others)
+                swept = swept_bounds_to(solids[i], trajectories[i], others) \
+                    if size > 1 else [None] * len(others)
+                rows = {x: (boxes[m], swept[m]) for m, x in enumerate(partners[i])}
         reports.append(check_pair(solids[i], trajectories[i], solids[j], trajectories[j],
-                                  resolution, tolerance))
+                                  resolution, tolerance, rows[j]))
         if progress is not None and progress(n + 1, len(pairs)) is False:
             break
     return reports

@@ -149,12 +149,26 @@ class Solid:
         self.hull_points, convex = _hull(self.points, self.triangles)
         #: the mesh is its own convex hull (then the depth is exact: ``proximity``)
         self.convex = self.closed and convex
-        self._hull = None
+        self._hull = self._convex = None
         if self.convex:
             faces = np.hstack([np.full((len(self.triangles), 1), 3),
                                self.triangles]).astype(np.int32).ravel()
-            self._hull = fcl.CollisionObject(
-                fcl.Convex(self.points, len(self.triangles), faces), fcl.Transform())
+            self._convex = fcl.Convex(self.points, len(self.triangles), faces)
+            self._hull = fcl.CollisionObject(self._convex, fcl.Transform())
+
+    def named(self, name, label):
+        """A ``Solid`` of the same mesh for another body (``name``, ``label``): the arrays,
+        the hull and FCL's models shared, FCL objects of its own (a pair of two such
+        solids places both at once)."""
+        fcl = require()
+        twin = object.__new__(Solid)
+        twin.__dict__.update(self.__dict__)
+        twin.name, twin.label = name, label
+        twin._object = fcl.CollisionObject(self._model, fcl.Transform())
+        twin._probe = fcl.CollisionObject(fcl.Sphere(0.0), fcl.Transform())
+        if self._convex is not None:
+            twin._hull = fcl.CollisionObject(self._convex, fcl.Transform())
+        return twin
 
     def __getstate__(self):       # sent to parameter-study workers: the arrays only
         return dict(points=self.points, triangles=self.triangles, closed=self.closed,

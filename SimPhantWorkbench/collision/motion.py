@@ -101,6 +101,17 @@ class Trajectory:
              + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * m1)
         return r, self.A[k] @ turn_matrix(s * self.turn[k])
 
+    def kernel_arrays(self):
+        """``(t, pos, vel, A, turn, fixed)``: contiguous float copies for the compiled
+        probe (``probe.hull_between``), made once."""
+        if "kernel" not in self._memo:
+            c = np.ascontiguousarray
+            turn = self.turn if len(self.turn) else np.zeros((1, 3))
+            self._memo["kernel"] = (c(self.t, dtype=float), c(self.pos, dtype=float),
+                                    c(self.vel, dtype=float), c(self.A, dtype=float),
+                                    c(turn, dtype=float), bool(self.is_fixed))
+        return self._memo["kernel"]
+
     def boxes(self, lo, hi):
         """(lo, hi) (n, 3) world axis-aligned boxes at the samples around the body-frame
         box ``lo``..``hi`` (they hold every point of it)."""

@@ -13,7 +13,7 @@ from ..collision.along import Interference, check_pairs
 from ..collision.geometry import Solid
 from ..collision.motion import Trajectory
 from ..solver import ModelError
-from .base import study_joints
+from .base import study_bodies, study_joints
 from .joints import joint_data
 from .results import require_result
 from .scene import body_mesh, body_meshes
@@ -35,8 +35,16 @@ def study_solids(study, result, deflection_mm=DEFLECTION_MM, spacing_mm=None):
     require()
     out = []
     spacing = None if spacing_mm is None else spacing_mm * M_PER_MM
-    for m in body_meshes(study, result, deflection=deflection_mm):
-        solid = _solid(m, spacing)
+    made = {}       # bodies of the same shape share one tessellation, and one Solid
+    meshes = body_meshes(study, result, deflection=deflection_mm)
+    for m in meshes:
+        # (the shared arrays: ``Mesh`` keeps views of them)
+        same = (m.points.ctypes.data, m.points.shape, m.triangles.ctypes.data, m.closed)
+        twin = made.get(same)
+        if twin is None:
+            solid = made[same] = _solid(m, spacing)
+        else:
+            solid = twin.named(m.name, m.label)
         if m.name is None:
             traj = Trajectory.fixed(result.t)
         else:
@@ -69,9 +77,10 @@ def body_solid(body, name, deflection_mm=DEFLECTION_MM, spacing_mm=None):
 def joint_pairs(study):
     """``{frozenset({label a, label b}): joint label}`` of the bodies each joint connects."""
     out = {}
+    bodies = study_bodies(study)
     for joint in study_joints(study):
         try:
-            jd = joint_data(joint)
+            jd = joint_data(joint, bodies)
         except Exception:  # noqa: BLE001 - a joint that cannot be read connects nothing
             continue
         if jd.body1 is not None and jd.body2 is not None:

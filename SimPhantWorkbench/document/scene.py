@@ -16,7 +16,7 @@ from .massprops import global_shape
 from .results import result_key, result_keys
 from .units import M_PER_MM
 
-__all__ = ["tessellate", "body_meshes", "body_mesh", "scene_from_study", "study_joint_frame", "joint_frames",
+__all__ = ["tessellate", "body_meshes", "body_mesh", "shape_key", "scene_from_study", "study_joint_frame", "joint_frames",
            "document_colors"]
 
 
@@ -96,9 +96,10 @@ def body_meshes(study, result, deflection=None):
     meshes = []
     keys = None
     moving = 0
+    shared = {}
     for body in study_bodies(study):
         try:
-            mesh = body_mesh(body, None, deflection, COLORS[moving % len(COLORS)])
+            mesh = body_mesh(body, None, deflection, COLORS[moving % len(COLORS)], shared)
         except Exception:  # noqa: BLE001 - a body we cannot draw is left out
             continue
         if mesh is None:
@@ -112,21 +113,66 @@ def body_meshes(study, result, deflection=None):
     return meshes
 
 
-def body_mesh(body, name, deflection=None, color=None):
+def body_mesh(body, name, deflection=None, color=None, shared=None):
     """The ``Mesh`` of one body's shape (None: no triangles): a fixed body's in world
     axes, a moving body's (``name``: its result name) in its own frame about its CoG, as
     the document shows it now. FreeCAD's errors of a shape that cannot be tessellated
-    pass through."""
-    pts_mm, tris, closed = tessellate(global_shape(body.ShapeObject), deflection=deflection)
-    if len(tris) == 0:
-        return None
-    pts = pts_mm * M_PER_MM
+    pass through.
+
+    ``shared``: a dict kept over the bodies of one study; a moving body whose shape is,
+    in its own frame, the same as an earlier one's (``shape_key``: vertices, edge lengths,
+    face kinds, volume and inertia) takes that body's triangles instead of tessellating its own
+    (a chain of equal links is tessellated once)."""
+    shape = global_shape(body.ShapeObject)
     if body.Fixed:
-        return Mesh(body.Label, pts, tris, None, FIXED_COLOR, closed)
+        pts_mm, tris, closed = tessellate(shape, deflection=deflection)
+        if len(tris) == 0:
+            return None
+        return Mesh(body.Label, pts_mm * M_PER_MM, tris, None, FIXED_COLOR, closed)
     bd = body_data(body, warn=False)
     R = bd.frame[1]
     cog = np.asarray(bd.mass_props.cog, dtype=float)
-    return Mesh(body.Label, (pts - cog) @ R, tris, name, color or COLORS[0], closed)
+    key = None if shared is None else shape_key(shape, bd.mass_props, R, deflection)
+    if key is not None and key in shared:
+        pts, tris, closed = shared[key]
+    else:
+        pts_mm, tris, closed = tessellate(shape, deflection=deflection)
+        if len(tris) == 0:
+            return None
+        pts = (pts_mm * M_PER_MM - cog) @ R
+        if key is not None:
+            shared[key] = (pts, tris, closed)
+    return Mesh(body.Label, pts, tris, name, color or COLORS[0], closed)
+
+
+def shape_key(shape, mass_props, R, deflection=None):
+    """What identifies a shape in a body's frame (origin its CoG, ``mass_props.cog``
+    [m]; axes the columns of ``R``) for sharing its tessellation, None where it cannot be
+    read: the deflection, the counts of solids, faces, edges and vertices, the vertices
+    in that frame (rounded to 1e-6 mm), the sorted edge lengths (1e-6 mm) and surface
+    kinds of the faces, the volume (9 digits) and the inertia per unit mass in that
+    frame (to 1e-9 of its largest entry). Two shapes that differ by a rigid motion which carries one body frame to
+    the other have the same key; two that differ by less than the rounding may share
+    one (far below any deflection)."""
+    try:
+        verts = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes], dtype=float)
+        edges = sorted(round(e.Length, 6) for e in shape.Edges)
+        faces = sorted(type(f.Surface).__name__ for f in shape.Faces)
+        solids = len(shape.Solids)
+        mass = float(mass_props.mass)
+    except Exception:  # noqa: BLE001 - a shape OCC cannot measure is tessellated alone
+        return None
+    if not mass > 0.0:
+        return None
+    cog_mm = np.asarray(mass_props.cog, dtype=float) / M_PER_MM
+    local = np.round((verts.reshape(-1, 3) - cog_mm) @ R, 6) + 0.0
+    local = local[np.lexsort(local.T[::-1])]
+    gyration = R.T @ np.asarray(mass_props.inertia, dtype=float) @ R / mass
+    scale = max(float(np.abs(gyration).max()), 1e-300)
+    integrals = (float("%.9g" % float(mass_props.volume)),) \
+        + tuple((np.round(gyration / scale, 9) + 0.0).ravel().tolist())
+    return (deflection, solids, len(faces), len(edges), len(local), local.tobytes(),
+            tuple(edges), tuple(faces), integrals, float("%.9g" % scale))
 
 
 def document_colors(study):

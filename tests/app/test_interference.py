@@ -162,6 +162,56 @@ def test_chosen_pairs_jointed_pairs_and_bad_input(doc):
         check_study(study, deflection_mm=0.0)
 
 
+def falling_boxes(doc):
+    """Four free boxes falling side by side (0.05 s): A (30 x 10 x 5 mm); B, A's shape
+    turned 30 deg about z elsewhere; C, a 10 x 30 x 5 box turned -90 deg about z (A's
+    shape and orientation in the world, another body frame); D, 5.5 mm high."""
+    def box(name, dims, base, angle=0.0):
+        obj = doc.addObject("Part::Box", name)
+        obj.Length, obj.Width, obj.Height = dims
+        obj.Placement = FreeCAD.Placement(vec(*base), FreeCAD.Rotation(vec(0, 0, 1), angle))
+        return obj
+    shapes = [box("A", (30, 10, 5), (0, 0, 0)), box("B", (30, 10, 5), (80, 40, 0), 30.0),
+              box("C", (10, 30, 5), (0, 80, 0), -90.0), box("D", (30, 10, 5.5), (80, 0, 0))]
+    doc.recompute()
+    study = factory.make_study(doc)
+    study.EndTime, study.TimeStep, study.OutputInterval = 0.05, 1e-3, 0.01
+    for shape in shapes:
+        factory.make_body(study, shape, density=1000.0, name=shape.Name)
+    return study, shapes
+
+
+def test_bodies_of_the_same_shape_share_one_tessellation(doc, monkeypatch):
+    """A and B (the same shape in their own frames) share one mesh; C (A's shape in the
+    world, not in its frame) and D (another shape) do not; every mesh placed at the
+    first sample fills its shape's bounding box; the check finds the same as with a
+    tessellation per body."""
+    from SimPhantWorkbench.document import scene
+    study, shapes = falling_boxes(doc)
+    result = runner.run_study(study)
+    listed = scene.body_meshes(study, result, deflection=0.1)      # in the bodies' order
+    assert len(listed) == 4
+    meshes = {shape.Label: m for shape, m in zip(shapes, listed)}
+    assert np.shares_memory(meshes["A"].points, meshes["B"].points)
+    for other in "CD":
+        assert not np.shares_memory(meshes["A"].points, meshes[other].points)
+    for shape in shapes:
+        box = shape.Shape.BoundBox
+        world = meshes[shape.Label].world(result, 0) / MM
+        np.testing.assert_allclose(world.min(axis=0), (box.XMin, box.YMin, box.ZMin),
+                                   atol=1e-6)
+        np.testing.assert_allclose(world.max(axis=0), (box.XMax, box.YMax, box.ZMax),
+                                   atol=1e-6)
+    shared = check_study(study)
+    monkeypatch.setattr(scene, "shape_key", lambda *a, **k: None)
+    alone = check_study(study)
+    assert len(shared.reports) == len(alone.reports) == 6
+    for r in shared.reports:
+        s = alone.pair(r.a, r.b)
+        assert r.min_distance == pytest.approx(s.min_distance, abs=1e-9)
+        assert r.time_of_min == pytest.approx(s.time_of_min, abs=1e-9)
+
+
 def test_interference_csv_rows(doc, tmp_path):
     study = swinging_bar(doc)
     runner.run_study(study)

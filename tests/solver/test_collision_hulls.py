@@ -236,3 +236,66 @@ def test_nonconvex_solids_in_parallel_slabs_need_no_mesh_query(monkeypatch):
     rep = along.check_pair(top, moving, base, motion.Trajectory.fixed(t), 0.1 * MM, 0.2 * MM)
     assert rep.min_distance == pytest.approx(10 * MM, abs=1e-12)
     assert not rep.interferes and rep.queries == 1 and calls == []
+
+
+def test_the_compiled_probe_places_both_solids_as_the_interpolant():
+    """``probe.hull_between`` (poses and GJK in one compiled call) against GJK at poses
+    from SciPy's interpolants (the CoG's ``CubicHermiteSpline`` through the sampled
+    positions and velocities, the attitude's ``Slerp``: rotation at a constant rate
+    between two samples), a tumbling bar against a box moving on its own curve and
+    against a fixed one, at the samples and between them."""
+    from scipy.interpolate import CubicHermiteSpline
+    from scipy.spatial.transform import Slerp
+
+    from SimPhantWorkbench.collision import probe
+    from .test_collision import tumbling_trajectory
+
+    t = np.linspace(0.0, 1.5, 7)
+    ta = tumbling_trajectory(t)
+    tb = motion.Trajectory(t, np.stack([0.3 - 0.1 * t, 0.05 * t, 0 * t], axis=1),
+                           Rotation.from_rotvec(np.outer(t, [0.0, 0.0, -1.2])).as_matrix(),
+                           np.stack([-0.1 + 0 * t, 0.05 + 0 * t, 0 * t], axis=1))
+    fixed = motion.Trajectory.fixed(t)
+    bar = Solid(*box((40 * MM, 5 * MM, 3 * MM), centre=(10 * MM, 0, 0)), label="bar")
+    cube = Solid(*box((10 * MM,) * 3, centre=(0.02, 0.01, 0.0)), label="cube")
+
+    def reference(traj, time):
+        if traj.is_fixed:
+            return traj.pos[0], traj.A[0]
+        r = CubicHermiteSpline(traj.t, traj.pos, traj.vel)(time)
+        return r, Slerp(traj.t, Rotation.from_matrix(traj.A))([time]).as_matrix()[0]
+
+    rng = np.random.default_rng(5)
+    times = np.concatenate([t, rng.uniform(0.0, 1.5, 30)])
+    lowers = []
+    for other in (tb, fixed):
+        for time in times:
+            k = ta.segment(time)
+            got = probe.hull_between(bar, ta, cube, other, k, time)
+            pa, pb = reference(ta, time), reference(other, time)
+            want = gjk.hull_distance(bar.hull_points, pa[1], pa[0], cube.hull_points,
+                                     pb[1], pb[0])
+            assert got[0] == pytest.approx(want[0], abs=1e-9), (time, other.is_fixed)
+            assert got[1] == pytest.approx(want[1], abs=1e-9)
+            np.testing.assert_allclose(got[2], want[2], atol=1e-9)
+            lowers.append(got[0])
+    assert min(lowers) < 0.05 < max(lowers)           # near and far instants both
+
+
+def test_a_named_twin_shares_the_mesh_and_is_placed_on_its_own():
+    """``Solid.named`` (two bodies of the same shape): the twin answers FCL's mesh
+    queries against its original as a separately built solid does, at other poses,
+    overlapping or apart (both placed at once in one query)."""
+    a = l_solid(label="a", name="a")
+    twin = a.named("b", "B")
+    fresh = l_solid(label="B", name="b")
+    assert (twin.label, twin.name, a.label) == ("B", "b", "a")
+    assert twin.hull_points is a.hull_points
+    for offset, angle in (((25 * MM, 3 * MM, 0.0), 0.3), ((12 * MM, 4 * MM, 2 * MM), 1.1)):
+        pose_a, pose_b = (np.zeros(3), I3), (np.array(offset), rz(angle))
+        got = mesh_proximity(a, pose_a, twin, pose_b)
+        want = mesh_proximity(a, pose_a, fresh, pose_b)
+        assert got.distance == pytest.approx(want.distance, abs=1e-12)
+        assert got.overlap == want.overlap
+    assert mesh_proximity(a, (np.zeros(3), I3), twin, (np.array([25 * MM, 3 * MM, 0.0]),
+                                                        rz(0.3))).distance > 0.0

@@ -183,10 +183,19 @@ def steps_for(N, budget=0.25):
 
 
 def run(args):
-    sha, path = base_tree(args.base)
+    if args.base_tree:
+        # a checkout of the base with a compiled cache of its own (next to its sources)
+        path = os.path.abspath(args.base_tree)
+        sha = git("rev-parse", "--verify", args.base + "^{commit}", cwd=path)
+        if git("rev-parse", "HEAD", cwd=path) != sha:
+            raise SystemExit("--base-tree %s is not at %s" % (path, args.base))
+        base_w = Worker("base", path)
+    else:
+        sha, path = base_tree(args.base)
+        base_w = Worker("base", path, os.path.join(path, ".numba-cache"))
     head = git("rev-parse", "HEAD")
     dirty = git("status", "--porcelain", "--", "SimPhantWorkbench/solver")
-    base_w, head_w = Worker("base", path, os.path.join(path, ".numba-cache")), Worker("head", ROOT)
+    head_w = Worker("head", ROOT)
     workers = [base_w, head_w]
     # (label, worker, with springs): one timing sample of each per pair, in this order
     sides = [("base", base_w, False), ("head", head_w, False)]
@@ -258,6 +267,9 @@ def _x(v):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="the commit to compare with (any git revision)")
+    ap.add_argument("--base-tree", default=None,
+                    help="an existing checkout at the base commit whose numba cache is "
+                         "compiled (it is used as it is; default: a worktree under bench/.ab)")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)),
                     help="chain sizes, comma separated (default %(default)s)")
     ap.add_argument("--pairs", type=int, default=9, help="timing samples per side and size")

@@ -1826,19 +1826,19 @@ MUTANTS = [
            "the other way from FreeCAD's solver"),
     # ---------------------------------------------------------------- per-feature skips
     Mutant("refinement-never-skipped", K,
-           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
+           "        if rho > S.refine_skip * S.refine_skip * rho_b:",
            "        if True:",
            ["tests/solver/test_constraint_forces.py::"
             "test_refinement_is_skipped_when_the_plain_solve_is_already_exact"],
            "the refinement step runs when the plain solve is already exact"),
     Mutant("refinement-skipped-too-often", K,
-           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
+           "        if rho > S.refine_skip * S.refine_skip * rho_b:",
            "        if rho > rho_b:",
            ["tests/solver/test_constraint_forces.py::"
             "test_refinement_can_be_switched_off_and_then_the_bias_returns"],
            "the refinement is skipped where it removes the Tikhonov bias"),
     Mutant("refinement-always-skipped", K,
-           "        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:",
+           "        if rho > S.refine_skip * S.refine_skip * rho_b:",
            "        if False:",
            ["tests/solver/test_refinement_skip.py::"
             "test_mass_and_inertia_ratios_still_get_the_refinement"],
@@ -1858,6 +1858,19 @@ MUTANTS = [
             "test_mass_and_inertia_ratios_still_get_the_refinement"],
            "a solve that needed several refinement steps lets the next one start from the "
            "previous multipliers (their share along the soft directions lags: energy drift)"),
+    Mutant("refinement-skip-not-scaled-by-condition", "SimPhantWorkbench/solver/system.py",
+           "        skip = min(kernels.REFINE_SKIP, kernels.REFINE_SKIP_ERROR / np.sqrt(cond))",
+           "        skip = kernels.REFINE_SKIP",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_long_chains_keep_the_multipliers_within_2e_10_of_the_dense_solve"],
+           "the skip tolerance of a long chain not lowered by its condition: its "
+           "multipliers are left 5e-9 off"),
+    Mutant("refinement-condition-unscaled-inverse", "SimPhantWorkbench/solver/system.py",
+           "            y *= d * mask",
+           "            y *= mask",
+           ["tests/solver/test_refinement_skip.py::"
+            "test_the_condition_estimate_is_that_of_the_dense_matrix"],
+           "the inverse iteration of the condition estimate on the unscaled C + E"),
     Mutant("refinement-never-warm", "SimPhantWorkbench/solver/system.py",
            "        warm = 0 if self.redundant.any() else 1",
            "        warm = 0",

@@ -88,7 +88,8 @@ SystemArrays = namedtuple("SystemArrays", [
     "upd_ptr", "upd_a", "upd_c",
     "cpl_blk", "cpl_k", "cpl_l", "cpl_sk", "cpl_sl", "cpl_body", "cpl_first", "fill_ids",
     "load_kind", "load_body", "load_point", "load_frame", "load_tab",
-    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "refine_warm", "bsize",
+    "alpha", "beta", "row_eps", "row_eps_inv", "refine_max", "refine_warm", "refine_skip",
+    "bsize",
     # force elements (solver/forces.py)
     "frc_geom", "frc_slot", "frc_point", "frc_joint", "frc_par", "frc_ktab", "frc_ctab",
     "frc_tabx", "frc_taby", "frc_tcol",
@@ -120,11 +121,17 @@ REFINE_TOL = 1e-15
 #: the next correction would be below REFINE_FAST^2 of the first one).
 REFINE_FAST = 1e-6
 #: No refinement step is taken when the residual of the first solve (E^-1 norm) is
-#: already below this fraction of the right-hand side's. The multipliers are then off
-#: by up to C's condition times as much: a chain of 1 to 32 links 1e-12 ... 4e-11
-#: relative, 256 links 5e-9 (``tests/solver/test_refinement_skip.py``); where the
-#: refinement matters (mass ratios, small inertias) the residual is 1e-10 ... 1e-5.
+#: already below ``S.refine_skip`` of the right-hand side's: at most this, and less
+#: for a badly conditioned ``C`` (``REFINE_SKIP_ERROR``). Where the refinement
+#: matters (mass ratios, small inertias) the residual is 1e-10 ... 1e-5.
 REFINE_SKIP = 1e-11
+#: The multipliers after a skip are off by up to C's condition times the residual;
+#: measured (revolute chains of 8 to 256 links, in RK4 runs) 0.04 ... 0.2 times the
+#: square root of the condition of the row-scaled ``C`` (1e4 ... 2e10). So the skip
+#: needs a residual below ``REFINE_SKIP_ERROR / sqrt(cond)`` too, which keeps the
+#: multipliers within about 2e-10 of the exact ones (``System.set_regularization``
+#: estimates the condition; ``tests/solver/test_refinement_skip.py``).
+REFINE_SKIP_ERROR = 1e-9
 
 TWO_PI = 2.0 * math.pi
 
@@ -863,8 +870,9 @@ def solve_multipliers(S, W, acc, g, b, lam):
     would lag behind the motion and drift its energy) makes the next one start from zero
     (``W.stats[STAT_COLD]``), as does every solve without ``S.refine_warm``. Its
     residual is ``b - C lam_0 = E (lam_0 - lam_prev)`` (``E lam_0`` from zero), exact
-    for the regularised solve: when that is below ``REFINE_SKIP`` of ``b`` (E^-1
-    norms) ``lam_0`` is the answer and no step is taken. After the first step the
+    for the regularised solve: when that is below ``S.refine_skip`` of ``b`` (E^-1
+    norms: ``REFINE_SKIP``, less for a badly conditioned ``C``) ``lam_0`` is the
+    answer and no step is taken. After the first step the
     next residual is ``E delta_1``: if that is below ``REFINE_FAST`` of the first
     (a well-conditioned ``C``: the common case, one extra forward/backward solve
     in all) the solve ends there. Otherwise steps go on with the true residual
@@ -899,7 +907,7 @@ def solve_multipliers(S, W, acc, g, b, lam):
             e = eps[r] * (lam[r] - res[r]) if warm else eps[r] * lam[r]
             res[r] = e
             rho += e * e * ieps[r]
-        if rho > REFINE_SKIP * REFINE_SKIP * rho_b:
+        if rho > S.refine_skip * S.refine_skip * rho_b:
             solve_schur(S, W, res)
             for r in range(n):
                 d = res[r]

@@ -240,7 +240,8 @@ class System:
             load_frame=load_frame, load_tab=load_tab,
             alpha=float(alpha), beta=float(beta), row_eps=np.zeros(nrows),
             row_eps_inv=np.zeros(nrows),
-            refine_max=int(refine_max), refine_warm=0, bsize=(0,) * bsize, **frc,
+            refine_max=int(refine_max), refine_warm=0, refine_skip=kernels.REFINE_SKIP,
+            bsize=(0,) * bsize, **frc,
         )
         A = np.zeros((nb + 1, 3, 3))
         A[nb] = np.eye(3)
@@ -302,6 +303,56 @@ class System:
         # previous evaluation's (kernels.solve_multipliers)
         warm = 0 if self.redundant.any() else 1
         self.S = self.S._replace(row_eps=eps, row_eps_inv=1.0 / eps, refine_warm=warm)
+        # the refinement is skipped below a residual that keeps the multipliers' error
+        # (up to the condition times the residual) small: less for a long chain
+        cond = self.scaled_condition(self.y0)
+        skip = min(kernels.REFINE_SKIP, kernels.REFINE_SKIP_ERROR / np.sqrt(cond))
+        self.S = self.S._replace(refine_skip=float(skip))
+
+    def scaled_condition(self, Y, iterations=30):
+        """Estimated condition number, at state ``Y``, of ``C + E`` (``C = Phi_q M^-1
+        Phi_q^T``) with its rows and columns scaled by the diagonal ``E`` is relative to
+        (``set_regularization``): the largest eigenvalue by power iteration on ``C``
+        (``apply_multipliers`` then the rows), the smallest by inverse iteration on the
+        block Cholesky factor of ``C + E`` (``factor_schur``, ``solve_schur``),
+        ``iterations`` each from one random start, the Rayleigh quotients. Padding rows
+        are left out; 1.0 without constraint rows."""
+        S, W = self.S, self.W
+        act = self.active_rows
+        if not len(act):
+            return 1.0
+        nrows = S.nrows
+        Y = np.ascontiguousarray(Y, dtype=float)
+        kernels.update_bodies(Y, S, W)
+        kernels.constraint_rows(S, W)
+        kernels.assemble_schur(S, W)
+        kernels.factor_schur(S, W)
+        d = np.sqrt(self._diag)
+        mask = np.zeros(nrows)
+        mask[act] = 1.0
+        start = np.random.default_rng(1).standard_normal(nrows) * mask
+        start /= np.linalg.norm(start)
+        acc = np.zeros((self.nb, 6))
+        zero = np.zeros(nrows)
+        res = np.zeros(nrows)
+        x = start
+        big = 0.0
+        for _ in range(iterations):
+            acc[:] = 0.0
+            kernels.apply_multipliers(S, W, x / d, acc)       # -M^-1 Phi_q^T D^-1/2 x
+            kernels.constraint_residual(S, W, acc, zero, res)
+            y = -res / d * mask
+            big = float(x @ y)
+            x = y / max(np.linalg.norm(y), 1e-300)
+        x = start
+        inv = 0.0
+        for _ in range(iterations):
+            y = d * x
+            kernels.solve_schur(S, W, y)                      # (C + E)^-1 D^1/2 x
+            y *= d * mask
+            inv = float(x @ y)
+            x = y / max(np.linalg.norm(y), 1e-300)
+        return max(big * inv, 1.0)
 
     def schur_diagonal(self, Y):
         """Diagonal of ``Phi_q M^-1 Phi_q^T`` per system row at state ``Y`` (floored at

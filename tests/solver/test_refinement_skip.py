@@ -145,3 +145,55 @@ def test_redundant_rows_start_from_zero_and_keep_the_least_norm_multipliers():
         least = Ei * (C @ (np.linalg.pinv(C @ (Ei[:, None] * C), rcond=1e-10) @ b))
         assert np.abs(C @ least - b).max() <= 1e-8 * np.abs(b).max()
         assert _relerr(lam, least) <= 1e-6
+
+
+def _scaled(sysm, C, act):
+    """C with rows and columns scaled by the diagonal the regularisation is relative to."""
+    d = np.sqrt(sysm._diag[act])
+    return C / d[:, None] / d[None, :]
+
+
+@pytest.mark.parametrize("n", [8, 64])
+def test_the_condition_estimate_is_that_of_the_dense_matrix(n):
+    """``System.scaled_condition`` (power and inverse iteration on the block factor)
+    against the dense eigenvalues of the row-scaled ``C`` (1e4 ... 1e8 for these chains)."""
+    m = chain(n)[0]
+    sysm = m.compile()
+    C, _b, act = _dense(m.compile(), sysm.y0)
+    ev = np.linalg.eigvalsh(_scaled(sysm, C, act))
+    cond = ev[-1] / ev[0]
+    assert 0.5 * cond <= sysm.scaled_condition(sysm.y0) <= 1.05 * cond
+    assert sysm.S.refine_skip == pytest.approx(
+        min(kernels.REFINE_SKIP, kernels.REFINE_SKIP_ERROR / np.sqrt(sysm.scaled_condition(sysm.y0))))
+
+
+@pytest.mark.parametrize("n, steps", [(64, 5), (256, 5), (256, 50)])
+def test_long_chains_keep_the_multipliers_within_2e_10_of_the_dense_solve(n, steps):
+    """In a fixed-step RK4 run the multipliers of the last evaluation against a dense
+    solve at its state. With the skip below ``REFINE_SKIP`` alone the error was up to
+    C's condition times the residual: 7e-11 (64 links), 4.6e-9 (256 links, 5 steps);
+    the skip tolerance scaled by the condition (``S.refine_skip``) refines there."""
+    m = chain(n)[0]
+    sysm = m.compile()
+    assert sysm.S.refine_skip < kernels.REFINE_SKIP
+    Y = sysm.y0.copy()
+    out = np.zeros((1, Y.size))
+    st = kernels.integrate_fixed(kernels.METHOD_RK4, Y, np.zeros(1),
+                                 np.array([steps], dtype=np.int64), np.array([1e-3]),
+                                 sysm.S, sysm.W, np.zeros((1 + 2 * steps, 0, 3)), out, 1e9)
+    assert st[0] == 0
+    act = sysm.active_rows
+    lam = sysm.W.lam[act].copy()
+    C, b, _act = _dense(m.compile(), sysm.W.Yt.copy())
+    assert _relerr(lam, np.linalg.solve(C, b)) <= 2e-10
+
+
+def test_short_chains_keep_the_full_skip_tolerance():
+    """Up to 4 links the condition leaves ``REFINE_SKIP`` as it is; 8 links (condition
+    2e4) skip below 7e-12, 32 links (5e6) below 4e-13, which the residuals of a chain in
+    motion (1e-15 ... 2e-13 in 0.1 s) stay under
+    (``test_the_chain_skips_the_refinement_and_keeps_exact_multipliers``)."""
+    for n in (1, 2, 4):
+        assert chain(n)[0].compile().S.refine_skip == kernels.REFINE_SKIP
+    assert 5e-12 <= chain(8)[0].compile().S.refine_skip < kernels.REFINE_SKIP
+    assert 3e-13 <= chain(32)[0].compile().S.refine_skip < 5e-13

@@ -865,9 +865,9 @@ MUTANTS = [
            ["tests/app/test_drivers_doc.py::test_held_pendulum_torque_is_the_gravity_moment"],
            "the study's AnalysisMode Kinematic runs a dynamic simulation"),
     Mutant("driver-csv-power-column", "SimPhantWorkbench/output/tables.py",
-           "        cols.append(result.driver_power(d))",
-           "        cols.append(result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
-           "else result.driver_power(d))",
+           "        cols += [result.driver_power(d), result.driver_work(d)]",
+           "        cols += [result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
+           "else result.driver_power(d), result.driver_work(d)]",
            ["tests/app/test_drivers_doc.py::test_cli_writes_the_driver_outputs"],
            "drivers.csv: the power column holds the effort"),
     Mutant("direction-gamma-without-acceleration", K,
@@ -921,7 +921,7 @@ MUTANTS = [
     Mutant("driver-power-sign", K,
            "            W.load_val[dv, LOAD_POWER] -= W.lam[r] * jv",
            "            W.load_val[dv, LOAD_POWER] += W.lam[r] * jv",
-           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t"],
+           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t[100-rk4]"],
            "the drivers' power summed in the run with the wrong sign (the multiplier's "
            "force taken as the driver's)"),
     Mutant("driver-work-rk4-end-stages-weighed-as-middle", K,
@@ -929,7 +929,7 @@ MUTANTS = [
            "                    accumulate_work(S, W, h / 6.0)",
            "                elif stage == 0 or stage == 3:\n"
            "                    accumulate_work(S, W, h / 3.0)",
-           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t"],
+           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t[100-rk4]"],
            "RK4's quadrature of the drivers' (and elements') power weighs its end stages "
            "h/3 instead of h/6"),
     Mutant("driver-work-rows-of-one-slot-only", K,
@@ -1877,12 +1877,13 @@ MUTANTS = [
            [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
            "a model with timed inputs runs without its load table"),
     Mutant("result-drivers-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
-           "\"driver_rate\"))\n    # per coupler",
-           "\"driver_rate\"))\n    out = {k: v for k, v in out.items() if 'driver' not in k}\n"
+           "\"driver_rate\", \"driver_work\"))\n    # per coupler",
+           "\"driver_rate\", \"driver_work\"))\n"
+           "    out = {k: v for k, v in out.items() if 'driver' not in k}\n"
            "    # per coupler",
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
-           "a reopened result loses its driver efforts, power, values and rates"),
+           "a reopened result loses its driver efforts, power, values, rates and work"),
     Mutant("result-indeterminacy-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
            '    out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)\n',
            "",

@@ -11,7 +11,9 @@ import pytest
 
 from SimPhantWorkbench.solver import Model, Result
 from SimPhantWorkbench.solver.drivers import MotionFunction
-from SimPhantWorkbench.solver.zoo import GRAVITY as G, slider_crank
+from SimPhantWorkbench.solver.zoo import GRAVITY as G
+
+from .helpers import driven_slider_crank
 
 DT = 1e-3
 #: output steps 1x, 10x and 100x the integration step
@@ -73,18 +75,6 @@ def test_spinning_an_inertia_up_does_half_j_omega_squared(method, factor):
     np.testing.assert_allclose(r.energy()["balance"], 0.0, atol=1e-7 * scale)
 
 
-def _driven_slider_crank():
-    """The zoo's slider-crank (crank at constant speed) with a spring-damper on the slider
-    and a constant actuator force along the slide."""
-    m, (crank, rod, slider), motor = slider_crank()
-    x0 = 0.1 * math.cos(math.radians(30.0)) + math.sqrt(0.35 ** 2 - 0.05 ** 2)
-    m.add_spring(m.ground, (0.7, 0.0, 0.0), slider, (x0, 0.0, 0.0), stiffness=400.0,
-                 free_length=0.2, damping=3.0, name="return")
-    slide = [j for j in m.joints if j.name == "slide"][0]
-    m.add_joint_actuator(slide, 5.0, name="push")
-    return m, motor
-
-
 def _point_driven_pendulum():
     """A pendulum whose pivot (a point of the bar) a point driver moves sideways and up and
     down; the bar swings free about it (a spherical pivot)."""
@@ -128,7 +118,7 @@ def _direction_driven_top():
     return m, d
 
 
-MODELS = {"slider_crank": _driven_slider_crank, "point": _point_driven_pendulum,
+MODELS = {"slider_crank": driven_slider_crank, "point": _point_driven_pendulum,
           "angle": _angle_driven_double_pendulum, "direction": _direction_driven_top}
 
 
@@ -222,7 +212,7 @@ def test_kinematic_balance_converges_with_the_output_step():
     order, so the balance's drift falls about 8 times per halved output step."""
     errs = []
     for out in (0.02, 0.01):
-        m, d = _driven_slider_crank()
+        m, d = driven_slider_crank()
         r = m.kinematic(t_end=1.0, output_dt=out)
         errs.append(_balance_error(r)[0])
     assert errs[1] < errs[0] / 5.0, errs

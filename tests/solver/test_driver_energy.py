@@ -2,7 +2,6 @@
 integral of the summed driver power, and ``balance`` = kinetic + potential + dissipated
 - actuator work - driver work stays constant (up to the integration and quadrature
 errors) for a driven mechanism, dynamic or kinematic, with springs and dampers too."""
-import math
 
 import numpy as np
 import pytest

@@ -9,6 +9,7 @@ import pytest
 import FreeCAD
 
 from SimPhantWorkbench import cli, conversion, factory, runner
+from SimPhantWorkbench.cli.common import fmt
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.solver import ModelError
 
@@ -133,6 +134,8 @@ def test_cli_writes_the_driver_outputs(tmp_path):
     np.testing.assert_allclose(data[:, 4], data[:, 3] * data[:, 2])
     summary = (out / "summary.txt").read_text()
     assert "driver     Motor (rotation): max |torque|" in summary
+    line = [ln for ln in summary.splitlines() if ln.startswith("driver     Motor")][0]
+    assert line.endswith(", work = %s" % fmt(data[-1, 5], "J")), line
     assert "kinematic" in summary
     # the energy line reports the drift of the balance, driver work included
     assert "(E = kinetic + potential - driver work)" in summary

@@ -161,8 +161,8 @@ class Result(JointOutputs):
     #: (torque [N m] / force [N]), power [W] and prescribed value and rate, and its work
     #: since the first sample [J] (summed in the run with the method's stage weights; a
     #: kinematic analysis, and results of earlier versions without it: the power
-    #: integrated over the samples). A driver of several columns keeps its work in the
-    #: first (``driver_work`` sums them)
+    #: integrated over the samples), one column per driver motion as the power's (a
+    #: direction driver's whole work in its first; ``driver_work`` sums a driver's)
     _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate",
                       "driver_work")
     #: only results with applied loads: (n, n_loads) the power each load puts in [W] and

@@ -73,6 +73,7 @@ WARM = "SimPhantWorkbench/solver/warmup.py"
 FRC = "SimPhantWorkbench/solver/forces.py"
 CNT = "SimPhantWorkbench/solver/contact.py"
 T_CNT = "tests/solver/test_contact.py"
+T_DWORK = "tests/solver/test_driver_work.py"
 
 THF = "tests/app/test_hostile_files.py"
 THV = "tests/app/test_hostile_viewer.py"
@@ -868,9 +869,9 @@ MUTANTS = [
            ["tests/app/test_drivers_doc.py::test_held_pendulum_torque_is_the_gravity_moment"],
            "the study's AnalysisMode Kinematic runs a dynamic simulation"),
     Mutant("driver-csv-power-column", "SimPhantWorkbench/output/tables.py",
-           "        cols.append(result.driver_power(d))",
-           "        cols.append(result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
-           "else result.driver_power(d))",
+           "        cols += [result.driver_power(d), result.driver_work(d)]",
+           "        cols += [result.driver_effort(d) if result.driver_effort(d).ndim == 1 "
+           "else result.driver_power(d), result.driver_work(d)]",
            ["tests/app/test_drivers_doc.py::test_cli_writes_the_driver_outputs"],
            "drivers.csv: the power column holds the effort"),
     Mutant("direction-gamma-without-acceleration", K,
@@ -916,10 +917,41 @@ MUTANTS = [
            ["tests/solver/test_driver_energy.py"],
            "energy balance adds the driver work instead of subtracting it"),
     Mutant("driver-work-left-out", RES,
-           "drive = cumtrapz(self.t, self._driver_power.sum(axis=1))",
+           "drive = self._driver_work.sum(axis=1)",
            "drive = np.zeros(len(self.t))",
-           ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance"],
+           ["tests/app/test_examples.py::test_every_example_keeps_its_energy_balance",
+            T_DWORK + "::test_driven_balance_closes_at_any_output_step"],
            "energy balance without the driver work"),
+    Mutant("driver-power-sign", K,
+           "            W.load_val[dv, LOAD_POWER] -= W.lam[r] * jv",
+           "            W.load_val[dv, LOAD_POWER] += W.lam[r] * jv",
+           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t[100-rk4]"],
+           "the drivers' power summed in the run with the wrong sign (the multiplier's "
+           "force taken as the driver's)"),
+    Mutant("driver-work-rk4-end-stages-weighed-as-middle", K,
+           "                elif stage == 0 or stage == 3:\n"
+           "                    accumulate_work(S, W, h / 6.0)",
+           "                elif stage == 0 or stage == 3:\n"
+           "                    accumulate_work(S, W, h / 3.0)",
+           [T_DWORK + "::test_lifting_a_mass_at_constant_speed_does_m_g_v_t[100-rk4]"],
+           "RK4's quadrature of the drivers' (and elements') power weighs its end stages "
+           "h/3 instead of h/6"),
+    Mutant("driver-work-rows-of-one-slot-only", K,
+           "            if dv < 0:\n                continue\n",
+           "            if dv < 0 or r > S.jnt_row0[k] + S.jnt_nrow[k] - 2:\n"
+           "                continue\n",
+           [T_DWORK + "::test_driver_work_of_a_point_driver_sums_its_rows"],
+           "a multi-row driver's power leaves out its last row"),
+    Mutant("driver-work-scipy-rates-stale", "SimPhantWorkbench/solver/system.py",
+           "            kernels.driver_powers(self.S, self.W)\n",
+           "            pass\n",
+           [T_DWORK + "::test_driven_balance_closes_with_scipy_methods"],
+           "an adaptive SciPy run integrates the drivers' power of an earlier evaluation"),
+    Mutant("driver-work-old-archive-not-integrated", RES,
+           "            self._driver_work = _sample_work(self.t, self._driver_power)\n",
+           "            self._driver_work = 0.0 * self._driver_power\n",
+           [T_DWORK + "::test_driver_work_outlives_saving_and_old_archives_fall_back"],
+           "a result saved before the driver work was kept reads it as zero"),
     Mutant("forces-plot-rate-as-force", "SimPhantWorkbench/output/plots.py",
            "ax.plot(result.t, result.spring_force(name), color=COLORS[0])",
            "ax.plot(result.t, result.spring_rate(name), color=COLORS[0])",
@@ -1894,12 +1926,13 @@ MUTANTS = [
            [T_DRV + "::test_slider_crank_matches_closed_form_and_energy"],
            "a model with timed inputs runs without its load table"),
     Mutant("result-drivers-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
-           "\"driver_rate\"))\n    # per coupler",
-           "\"driver_rate\"))\n    out = {k: v for k, v in out.items() if 'driver' not in k}\n"
+           "\"driver_rate\", \"driver_work\"))\n    # per coupler",
+           "\"driver_rate\", \"driver_work\"))\n"
+           "    out = {k: v for k, v in out.items() if 'driver' not in k}\n"
            "    # per coupler",
            ["tests/app/test_result_archive.py::test_every_member_of_a_result_survives_save_and_"
             "reopen_bit_for_bit"],
-           "a reopened result loses its driver efforts, power, values and rates"),
+           "a reopened result loses its driver efforts, power, values, rates and work"),
     Mutant("result-indeterminacy-dropped-on-reopen", "SimPhantWorkbench/solver/result_file.py",
            '    out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)\n',
            "",

@@ -60,7 +60,8 @@ def _joint_motion(result):
 
 
 def _driver_info(result):
-    """Per driver: name, kind, peak |effort| and peak and mean power (plain data)."""
+    """Per driver: name, kind, peak |effort|, peak and mean power and its work over the run
+    (plain data)."""
     import numpy as np
     from ..solver.drivers import DRIVER_TYPES
     out = []
@@ -72,7 +73,8 @@ def _driver_info(result):
         out.append(dict(name=name, kind=kind, effort=spec.effort, effort_unit=spec.effort_unit,
                         effort_peak=float(np.abs(e).max()) if len(e) else None,
                         power_peak=float(np.abs(p).max()) if len(p) else None,
-                        power_mean=float(p.mean()) if len(p) else None))
+                        power_mean=float(p.mean()) if len(p) else None,
+                        work=float(result.driver_work(name)[-1]) if len(p) else None))
     return out
 
 
@@ -119,9 +121,12 @@ def summary_lines(info):
                  % (fmt(info["violation_position_max"]), fmt(info["violation_velocity_max"])))
     for d in info.get("drivers") or []:
         if d["effort_peak"] is not None:
-            L.append("driver     %s (%s): max |%s| = %s, max |power| = %s, mean power = %s"
-                     % (d["name"], d["kind"], d["effort"], fmt(d["effort_peak"], d["effort_unit"]),
-                        fmt(d["power_peak"], "W"), fmt(d["power_mean"], "W")))
+            line = ("driver     %s (%s): max |%s| = %s, max |power| = %s, mean power = %s"
+                    % (d["name"], d["kind"], d["effort"], fmt(d["effort_peak"], d["effort_unit"]),
+                       fmt(d["power_peak"], "W"), fmt(d["power_mean"], "W")))
+            if d.get("work") is not None:
+                line += ", work = %s" % fmt(d["work"], "J")
+            L.append(line)
     assembly = (info["assembly"] or "").splitlines() or ["(no report)"]
     L.append("assembly   " + assembly[0])
     L.extend("           " + a.strip() for a in assembly[1:])

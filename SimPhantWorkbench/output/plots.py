@@ -258,7 +258,8 @@ def plot_joint_motion(result, path, title=""):
 
 
 def plot_drivers(result, path, title=""):
-    """Per driver: its effort (motor torque [N m] or actuator force [N]) and its power [W]."""
+    """Per driver: its effort (motor torque [N m] or actuator force [N]), its power [W]
+    and its work since the start [J]."""
     from ..solver.drivers import DRIVER_TYPES
     names, fig, axes = _member_rows(result.driver_names)
     for r, d in enumerate(names):
@@ -276,7 +277,10 @@ def plot_drivers(result, path, title=""):
         ax = axes[r, 1]
         ax.plot(result.t, result.driver_power(d), color=COLORS[1])
         ax.set_ylabel("power [W]")
-        ax.set_title("%s: power" % d, fontsize="medium")
+        ax.set_title("%s: power and work" % d, fontsize="medium")
+        twin = ax.twinx()
+        twin.plot(result.t, result.driver_work(d), color=COLORS[2], linestyle="--")
+        twin.set_ylabel("work [J] (dashed)")
         for ax in axes[r]:
             ax.grid(True, alpha=0.3)
     _finish_member_rows(fig, axes, names, "no drivers",

@@ -250,6 +250,10 @@ def _driver_power(result, target, frame, ctx):
     return result.driver_power(target.key)[:, None]
 
 
+def _driver_work(result, target, frame, ctx):
+    return result.driver_work(target.key)[:, None]
+
+
 def dimension_of(quantity, result=None, target=None):
     """The dimension (key of ``DIMENSIONS``) of ``quantity`` for ``target`` in ``result``."""
     d = QUANTITIES[quantity].dimension
@@ -306,6 +310,8 @@ QUANTITIES = {q.key: q for q in (
        ("driver",), ("x", "y", "z", "effort", "magnitude"), _driver_effort),
     _Q("driver_power", "driver power", "driver", "power", ("driver",), ("power",),
        _driver_power),
+    _Q("driver_work", "driver work", "driver", "energy", ("driver",), ("work",),
+       _driver_work),
     _Q("energy", "energy", "system", "energy", ("world",),
        ("kinetic", "potential", "total", "drift"), _energy),
     _Q("constraint_violation", "constraint violation", "system", "violation", ("world",),

@@ -167,18 +167,19 @@ def driver_columns(result, name):
     for what, unit in (("value", spec.unit), ("rate", spec.rate_unit),
                        (spec.effort, spec.effort_unit)):
         cols += ["%s %s%s [%s]" % (name, what, c, unit) for c in comps]
-    return cols + ["%s power [W]" % name]
+    return cols + ["%s power [W]" % name, "%s work [J]" % name]
 
 
 def write_drivers_csv(result, path):
-    """``time [s]`` then, per driver, value, rate, effort and power (``driver_columns``)."""
+    """``time [s]`` then, per driver, value, rate, effort, power and work since the start
+    (``driver_columns``)."""
     header = ["time [s]"]
     cols = [result.t]
     for d in result.driver_names:
         header += driver_columns(result, d)
         for series in (result.driver_value(d), result.driver_rate(d), result.driver_effort(d)):
             cols += list(series.T) if series.ndim == 2 else [series]
-        cols.append(result.driver_power(d))
+        cols += [result.driver_power(d), result.driver_work(d)]
     return _write_table(path, header, cols)
 
 

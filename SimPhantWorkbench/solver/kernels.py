@@ -142,7 +142,8 @@ LOAD_WORLD, LOAD_BODY = range(2)
 LOAD_KINDS = {"force": LOAD_FORCE, "torque": LOAD_TORQUE}
 #: ``Workspace.load_val`` columns after the value (x, y, z) of an applied load: the power
 #: it puts in at the last evaluation, and its work since the run's start
-#: (``accumulate_work``); a driver's slot holds (f, f', f'') in the first three
+#: (``accumulate_work``); a driver's slot holds (f, f', f'') in the first three and
+#: the driver's power and work in the same two columns (``driver_powers``)
 LOAD_POWER, LOAD_WORK = 3, 4
 NLOADCOL = 5
 LOAD_FRAMES = {"world": LOAD_WORLD, "body": LOAD_BODY}
@@ -1023,26 +1024,60 @@ def _violation(S, W):
 
 
 @njit(**_JIT)
+def driver_powers(S, W):
+    """The power each driver's constraint force puts into the bodies at the last
+    evaluation, ``-lambda_r (Phi_q v)_r`` summed over its rows, into the
+    ``LOAD_POWER`` column of the driver's first slot (``W.load_val`` after the loads;
+    the other slots of a multi-slot driver get their rows' share, a direction driver's
+    rows all read its first slot)."""
+    nb = S.nb
+    J = W.J
+    for i in range(S.load_kind.shape[0], W.load_val.shape[0]):
+        W.load_val[i, LOAD_POWER] = 0.0
+    for k in range(S.nj):
+        bi = S.jnt_slot[k, 0]
+        bj = S.jnt_slot[k, 1]
+        for r in range(S.jnt_row0[k], S.jnt_row0[k] + S.jnt_nrow[k]):
+            dv = S.row_drv[r]
+            if dv < 0:
+                continue
+            jv = 0.0
+            if bi < nb:
+                jv += (J[r, 0, 0] * W.vel[bi, 0] + J[r, 0, 1] * W.vel[bi, 1]
+                       + J[r, 0, 2] * W.vel[bi, 2] + J[r, 0, 3] * W.omega_b[bi, 0]
+                       + J[r, 0, 4] * W.omega_b[bi, 1] + J[r, 0, 5] * W.omega_b[bi, 2])
+            if bj < nb:
+                jv += (J[r, 1, 0] * W.vel[bj, 0] + J[r, 1, 1] * W.vel[bj, 1]
+                       + J[r, 1, 2] * W.vel[bj, 2] + J[r, 1, 3] * W.omega_b[bj, 0]
+                       + J[r, 1, 4] * W.omega_b[bj, 1] + J[r, 1, 5] * W.omega_b[bj, 2])
+            W.load_val[dv, LOAD_POWER] -= W.lam[r] * jv
+
+
+@njit(**_JIT)
 def accumulate_work(S, W, w):
     """Add ``w`` times the powers of the last evaluation to the work since the run's
     start: each force element's dissipated energy and actuator work
-    (``forces.OUT_ED``, ``OUT_EW``), each applied load's work (``LOAD_WORK``)."""
+    (``forces.OUT_ED``, ``OUT_EW``), each applied load's and each driver slot's work
+    (``LOAD_WORK``; the drivers' powers from ``driver_powers``)."""
     for i in range(S.frc_geom.shape[0]):
         W.frc_out[i, OUT_ED] += w * W.frc_out[i, OUT_PD]
         W.frc_out[i, OUT_EW] += w * W.frc_out[i, OUT_PW]
-    for i in range(S.load_kind.shape[0]):
+    if W.load_val.shape[0] > S.load_kind.shape[0]:
+        driver_powers(S, W)
+    for i in range(W.load_val.shape[0]):
         W.load_val[i, LOAD_WORK] += w * W.load_val[i, LOAD_POWER]
 
 
 @njit(**_JIT)
 def work_values(S, W, dst):
-    """The work since the run's start into ``dst`` (2 nf + n_loads): the elements'
-    dissipated energies, their actuator work, the loads' work (``accumulate_work``)."""
+    """The work since the run's start into ``dst`` (2 nf + n_loads + n_driver_slots):
+    the elements' dissipated energies, their actuator work, the loads' work, the drivers'
+    work per slot (``accumulate_work``)."""
     nf = S.frc_geom.shape[0]
     for i in range(nf):
         dst[i] = W.frc_out[i, OUT_ED]
         dst[nf + i] = W.frc_out[i, OUT_EW]
-    for i in range(S.load_kind.shape[0]):
+    for i in range(W.load_val.shape[0]):
         dst[2 * nf + i] = W.load_val[i, LOAD_WORK]
 
 
@@ -1055,7 +1090,7 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     tabulated load values at the m-th distinct time of the chunk: per interval
     ``tstart + j h / 2`` for ``j = 0 .. 2 nsub`` (step starts, midpoints, ends).
 
-    The powers of the force elements and loads are summed over the steps with the
+    The powers of the force elements, loads and drivers are summed over the steps with the
     method's weights (``accumulate_work``: RK4's quadrature h/6 (1, 2, 2, 1) of the
     stages, the step start for the Euler methods); when ``out_Y`` has more columns than
     ``Y``, the work since the run's start follows each state there (``work_values``).

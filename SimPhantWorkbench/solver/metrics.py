@@ -93,6 +93,8 @@ QUANTITIES = {
                               "a joint driver's motor torque or actuator force"),
     "driver_power": Quantity("driver", False, "W", lambda r, n: r.driver_power(n),
                              "power a driver puts into the mechanism"),
+    "driver_work": Quantity("driver", False, "J", lambda r, n: r.driver_work(n),
+                            "work a driver has put into the mechanism since the start"),
     "kinetic_energy": Quantity("system", False, "J", lambda r, n: r.energy()["kinetic"],
                                "kinetic energy"),
     "potential_energy": Quantity("system", False, "J", lambda r, n: r.energy()["potential"],

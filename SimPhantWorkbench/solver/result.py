@@ -158,8 +158,13 @@ class Result(JointOutputs):
     _REACTION_FLAGS = "react_indeterminate"
 
     #: arrays only results with drivers have: per driver (n, n_drivers) its effort
-    #: (torque [N m] / force [N]), power [W] and prescribed value and rate
-    _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate")
+    #: (torque [N m] / force [N]), power [W] and prescribed value and rate, and its work
+    #: since the first sample [J] (summed in the run with the method's stage weights; a
+    #: kinematic analysis, and results of earlier versions without it: the power
+    #: integrated over the samples), one column per driver motion as the power's (a
+    #: direction driver's whole work in its first; ``driver_work`` sums a driver's)
+    _DRIVER_ARRAYS = ("driver_effort", "driver_power", "driver_value", "driver_rate",
+                      "driver_work")
     #: only results with applied loads: (n, n_loads) the power each load puts in [W] and
     #: its work since the first sample [J] (summed in the run; absent in results of
     #: earlier versions: the power integrated over the samples)
@@ -199,6 +204,8 @@ class Result(JointOutputs):
         empty = np.zeros((len(self.t), 0))
         for k in self._DRIVER_ARRAYS:
             setattr(self, "_" + k, np.asarray(arrays[k], dtype=float) if k in arrays else empty)
+        if "driver_work" not in arrays:     # (earlier versions: over the samples)
+            self._driver_work = _sample_work(self.t, self._driver_power)
         self.load_names = list(meta.get("load_names", []))
         self._load_power = np.asarray(arrays["load_power"], dtype=float) \
             if "load_power" in arrays else np.zeros((len(self.t), len(self.load_names)))
@@ -397,7 +404,13 @@ class Result(JointOutputs):
             a["frc_contact"] = contact
         _driver_series(system, t, lam, a)
         a["load_power"] = load_power
-        a["load_work"] = np.ascontiguousarray(done_work[:, 2 * nf:])
+        nl = load_power.shape[1]
+        a["load_work"] = np.ascontiguousarray(done_work[:, 2 * nf:2 * nf + nl])
+        # the drivers' work per slot, summed in the run; a run without it (kinematic):
+        # their power integrated over the samples
+        a["driver_work"] = (np.ascontiguousarray(done_work[:, 2 * nf + nl:])
+                            if done_work.shape[1] == 2 * nf + nl + a["driver_power"].shape[1]
+                            else _sample_work(t, a["driver_power"]))
         meta = dict(body_names=list(system.body_names),
                     joint_names=[j.name for j in model.joints],
                     joint_kinds=[j.kind for j in model.joints],
@@ -685,6 +698,13 @@ class Result(JointOutputs):
         p = self._driver_power[:, self._d(driver)]
         return (p.sum(axis=1) if p.ndim == 2 else p).copy()
 
+    def driver_work(self, driver):
+        """Work [J] the driver has put into the mechanism since the first sample, (n,):
+        its power summed in the run with the integration method's stage weights (as the
+        force elements' work), or, in a kinematic analysis, integrated over the samples."""
+        w = self._driver_work[:, self._d(driver)]
+        return (w.sum(axis=1) if w.ndim == 2 else w).copy()
+
     def driver_value(self, driver):
         """The prescribed rotation [rad] or translation [m] ((n, 3) point [m]) of the driver."""
         return self._driver_value[:, self._d(driver)].copy()
@@ -719,15 +739,16 @@ class Result(JointOutputs):
         """Dict of (n,) arrays [J]: kinetic; potential = gravity + elastic (springs,
         preloads); total = kinetic + potential; dissipated (by dampers) and
         actuator_work since the first sample (both summed over the run's steps); driver_work,
-        the work the drivers put in since the first sample (the summed ``driver_power``
-        integrated over the samples); load_work, the work of the applied forces and torques
+        the work the drivers put in since the first sample (summed over the run's steps;
+        in a kinematic analysis and for results stored before it was kept, the summed
+        ``driver_power`` integrated over the samples); load_work, the work of the applied forces and torques
         since the first sample (summed over the run's steps; for results stored before it
         was kept, their power integrated over the samples); balance = total + dissipated - actuator_work - driver_work - load_work
         (constant up to the integration and quadrature errors)."""
         elastic = self._frc_pot.sum(axis=1)
         diss = self._frc_diss.sum(axis=1)
         work = self._frc_work.sum(axis=1)
-        drive = cumtrapz(self.t, self._driver_power.sum(axis=1))
+        drive = self._driver_work.sum(axis=1)
         loads = self._load_work.sum(axis=1)
         potential = self._potential + elastic
         total = self._kinetic + potential

@@ -67,7 +67,7 @@ def _optional_shapes(n, meta, what):
     # per joint: at how many samples each reaction component was indeterminate
     out["react_indeterminate"] = (len(list(meta.get("joint_names") or ())), None)
     out.update((k, (n, ncol)) for k in ("driver_effort", "driver_power", "driver_value",
-                                        "driver_rate"))
+                                        "driver_rate", "driver_work"))
     # per coupler: the force and torque it exerts on its second body
     out["coupler_react"] = (n, len(list(meta.get("coupler_names") or ())), 6)
     # per applied load: the power it puts in

@@ -452,29 +452,33 @@ class System:
     # ------------------------------------------------------------------ work in the run
     @property
     def nwork(self):
-        """Length of ``work_state``: 2 per force element, 1 per applied load."""
-        return 2 * self.S.frc_geom.shape[0] + self.S.load_kind.shape[0]
+        """Length of ``work_state``: 2 per force element, 1 per applied load, 1 per
+        driver slot (one per driver motion, ``Result`` driver columns)."""
+        return 2 * self.S.frc_geom.shape[0] + self.W.load_val.shape[0]
 
     def work_state(self):
         """The work since the run's start (``kernels.work_values``): each force element's
-        dissipated energy, then each one's actuator work, then each load's work [J]."""
+        dissipated energy, then each one's actuator work, then each load's work, then
+        each driver slot's work [J]."""
         out = np.zeros(self.nwork)
         kernels.work_values(self.S, self.W, out)
         return out
 
     def set_work_state(self, values):
         """Set the work since the run's start (``work_state``'s layout; zeros at t0)."""
-        nf, nl = self.S.frc_geom.shape[0], self.S.load_kind.shape[0]
+        nf = self.S.frc_geom.shape[0]
         values = np.asarray(values, dtype=float)
         self.W.frc_out[:, OUT_ED] = values[:nf]
         self.W.frc_out[:, OUT_EW] = values[nf:2 * nf]
-        self.W.load_val[:nl, kernels.LOAD_WORK] = values[2 * nf:]
+        self.W.load_val[:, kernels.LOAD_WORK] = values[2 * nf:]
 
     def work_rates(self):
-        """The powers of the last evaluation in ``work_state``'s layout [W]."""
-        nl = self.S.load_kind.shape[0]
+        """The powers of the last evaluation in ``work_state``'s layout [W] (the drivers'
+        from ``kernels.driver_powers``)."""
+        if self.W.load_val.shape[0] > self.S.load_kind.shape[0]:
+            kernels.driver_powers(self.S, self.W)
         return np.concatenate([self.W.frc_out[:, OUT_PD], self.W.frc_out[:, OUT_PW],
-                               self.W.load_val[:nl, kernels.LOAD_POWER]])
+                               self.W.load_val[:, kernels.LOAD_POWER]])
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, Y):

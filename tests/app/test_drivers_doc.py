@@ -9,6 +9,7 @@ import pytest
 import FreeCAD
 
 from SimPhantWorkbench import cli, conversion, factory, runner
+from SimPhantWorkbench.cli.common import fmt
 from SimPhantWorkbench.document.base import is_type
 from SimPhantWorkbench.solver import ModelError
 
@@ -127,12 +128,14 @@ def test_cli_writes_the_driver_outputs(tmp_path):
     with open(out / "drivers.csv", newline="") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == ["time [s]", "Motor value [rad]", "Motor rate [rad/s]",
-                       "Motor torque [N m]", "Motor power [W]"]
+                       "Motor torque [N m]", "Motor power [W]", "Motor work [J]"]
     data = np.array([[float(x) for x in r] for r in rows[1:]])
     np.testing.assert_allclose(data[:, 2], 120 * 2 * math.pi / 60)
     np.testing.assert_allclose(data[:, 4], data[:, 3] * data[:, 2])
     summary = (out / "summary.txt").read_text()
     assert "driver     Motor (rotation): max |torque|" in summary
+    line = [ln for ln in summary.splitlines() if ln.startswith("driver     Motor")][0]
+    assert line.endswith(", work = %s" % fmt(data[-1, 5], "J")), line
     assert "kinematic" in summary
     # the energy line reports the drift of the balance, driver work included
     assert "(E = kinetic + potential - driver work)" in summary
@@ -157,10 +160,12 @@ def test_drivers_csv_and_plot_of_a_point_driver(tmp_path):
         rows = list(csv.reader(fh))
     assert rows[0] == ["time [s]"] + ["path %s_%s [%s]" % (w, c, u) for w, u in
                                       (("value", "m"), ("rate", "m/s"), ("force", "N"))
-                                      for c in "xyz"] + ["path power [W]"]
+                                      for c in "xyz"] + ["path power [W]", "path work [J]"]
     data = np.array([[float(x) for x in row] for row in rows[1:]])
     np.testing.assert_allclose(data[:, 9], G, rtol=1e-6)          # holds it against gravity
-    np.testing.assert_allclose(data[:, -1], r.driver_power("path"))
+    np.testing.assert_allclose(data[:, -2], r.driver_power("path"))
+    # its work is the puck's kinetic energy gained: v = 0.1 cos t, m = 1 kg
+    np.testing.assert_allclose(data[:, -1], 0.5 * 0.01 * (np.cos(r.t) ** 2 - 1.0), atol=1e-9)
 
 
 def test_parameter_study_of_the_motor_speed(docs):

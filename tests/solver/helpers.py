@@ -1,6 +1,8 @@
 """Helpers of the solver tests: random rotations and inertias, finite differences along the
-velocity space, pendulum angles and periods. The models themselves are in
-``SimPhantWorkbench.solver.zoo``."""
+velocity space, pendulum angles and periods, the driven slider-crank of the energy tests.
+The models themselves are in ``SimPhantWorkbench.solver.zoo``."""
+import math
+
 import numpy as np
 
 from SimPhantWorkbench.solver.rotations import quat_from_axis_angle, quat_multiply
@@ -103,3 +105,17 @@ def assert_least_norm(model, result, samples, redundant=None):
 
 __all__ = ["random_rotation", "random_inertia", "retract", "jacobian_fd", "flow", "swing_angle",
            "period_from_crossings", "system_rows", "assert_least_norm"]
+
+
+def driven_slider_crank():
+    """The zoo's slider-crank (crank driven at constant speed) with a spring-damper between
+    the ground and the slider and a constant actuator force along the slide: a driven
+    mechanism whose motor, damper and actuator all do work. Returns ``(model, motor)``."""
+    from SimPhantWorkbench.solver.zoo import slider_crank
+    m, (crank, rod, slider), motor = slider_crank()
+    x0 = 0.1 * math.cos(math.radians(30.0)) + math.sqrt(0.35 ** 2 - 0.05 ** 2)
+    m.add_spring(m.ground, (0.7, 0.0, 0.0), slider, (x0, 0.0, 0.0), stiffness=400.0,
+                 free_length=0.2, damping=3.0, name="return")
+    slide = [j for j in m.joints if j.name == "slide"][0]
+    m.add_joint_actuator(slide, 5.0, name="push")
+    return m, motor

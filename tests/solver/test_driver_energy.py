@@ -2,7 +2,6 @@
 integral of the summed driver power, and ``balance`` = kinetic + potential + dissipated
 - actuator work - driver work stays constant (up to the integration and quadrature
 errors) for a driven mechanism, dynamic or kinematic, with springs and dampers too."""
-import math
 
 import numpy as np
 import pytest
@@ -10,7 +9,9 @@ from scipy.integrate import trapezoid
 
 from SimPhantWorkbench.solver import Model
 from SimPhantWorkbench.solver.drivers import MotionFunction
-from SimPhantWorkbench.solver.zoo import GRAVITY as G, slider_crank
+from SimPhantWorkbench.solver.zoo import GRAVITY as G
+
+from .helpers import driven_slider_crank
 
 
 def _drift(e):
@@ -23,12 +24,7 @@ def test_driven_slider_crank_keeps_its_balance(mode):
     """The crank driven at constant speed, a spring-damper between the ground and the
     slider and a constant actuator force along the slide: the motor does work, the
     balance is constant."""
-    m, (crank, rod, slider), motor = slider_crank()
-    x0 = 0.1 * math.cos(math.radians(30.0)) + math.sqrt(0.35 ** 2 - 0.05 ** 2)
-    m.add_spring(m.ground, (0.7, 0.0, 0.0), slider, (x0, 0.0, 0.0), stiffness=400.0,
-                 free_length=0.2, damping=3.0, name="return")
-    slide = [j for j in m.joints if j.name == "slide"][0]
-    m.add_joint_actuator(slide, 5.0, name="push")
+    m, motor = driven_slider_crank()
     r = (m.simulate(t_end=1.0, dt=1e-3, output_dt=0.005) if mode == "dynamic"
          else m.kinematic(t_end=1.0, output_dt=0.005))
     e = r.energy()

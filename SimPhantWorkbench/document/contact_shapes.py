@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..collision.geometry import convex_hull
 from ..solver.errors import ModelError
 from .massprops import global_shape
 from .units import M_PER_MM
@@ -59,14 +60,15 @@ def contact_shape(body_obj, first, spacing_mm, deflection_mm, what):
             extra.extend(tuple(p) for p in edge.discretize(n))
         samples = np.unique(np.vstack([pts] + ([np.array(extra)] if extra else [])).round(9),
                             axis=0) * M_PER_MM
-    try:
-        out = contact.convex(pts * M_PER_MM, samples=samples)
-    except ModelError as exc:
-        raise ModelError("%s: '%s': %s" % (what, body_obj.Label, exc)) from None
-    from scipy.spatial import ConvexHull
-    hull_mm3 = ConvexHull(pts).volume
-    if shape.Volume < (1.0 - CONVEX_TOL) * hull_mm3:
+    hull, convex = convex_hull(pts * M_PER_MM, shape.Volume * M_PER_MM ** 3, CONVEX_TOL)
+    if hull is None:
+        raise ModelError("%s: '%s': its solid spans no volume" % (what, body_obj.Label))
+    if not convex:
         raise ModelError("%s: the solid of '%s' is not convex (%.4g mm^3 of its hull's %.4g "
                          "mm^3): a contact takes convex solids only; split it into convex "
-                         "bodies" % (what, body_obj.Label, shape.Volume, hull_mm3))
-    return out
+                         "bodies" % (what, body_obj.Label, shape.Volume,
+                                     hull.volume / M_PER_MM ** 3))
+    try:
+        return contact.convex(pts * M_PER_MM, samples=samples, hull=hull)
+    except ModelError as exc:
+        raise ModelError("%s: '%s': %s" % (what, body_obj.Label, exc)) from None

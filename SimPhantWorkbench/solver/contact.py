@@ -92,19 +92,21 @@ def half_space(point, normal):
                  math.inf)
 
 
-def convex(points, samples=None, tol=1e-9):
+def convex(points, samples=None, tol=1e-9, hull=None):
     """The convex hull of ``points`` (world, (m, 3), m >= 4 not coplanar): its merged face
     planes (as the second shape) and the sample points ``samples`` (default: ``points``;
-    as the first shape)."""
-    from scipy.spatial import ConvexHull
+    as the first shape). ``hull``: SciPy's ``ConvexHull`` of ``points`` when the caller
+    has built it."""
     pts = np.asarray(points, dtype=float).reshape(-1, 3)
     if len(pts) < 4 or not np.all(np.isfinite(pts)):
         raise ModelError("a convex contact shape needs at least 4 finite points")
-    try:
-        hull = ConvexHull(pts)
-    except Exception as exc:  # noqa: BLE001 - qhull's error for flat point sets
-        raise ModelError("a convex contact shape needs points spanning a volume (%s)"
-                         % str(exc).splitlines()[0]) from None
+    if hull is None:
+        from scipy.spatial import ConvexHull
+        try:
+            hull = ConvexHull(pts)
+        except Exception as exc:  # noqa: BLE001 - qhull's error for flat point sets
+            raise ModelError("a convex contact shape needs points spanning a volume (%s)"
+                             % str(exc).splitlines()[0]) from None
     eq = hull.equations                   # n . x + offset <= 0 inside
     size = float(np.ptp(pts, axis=0).max())
     planes = []

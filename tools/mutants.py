@@ -73,6 +73,7 @@ WARM = "SimPhantWorkbench/solver/warmup.py"
 FRC = "SimPhantWorkbench/solver/forces.py"
 CNT = "SimPhantWorkbench/solver/contact.py"
 T_CNT = "tests/solver/test_contact.py"
+T_CYL = "tests/solver/test_contact_cylinder.py"
 
 THF = "tests/app/test_hostile_files.py"
 THV = "tests/app/test_hostile_viewer.py"
@@ -608,6 +609,38 @@ MUTANTS = [
            [T_CNT + "::test_damped_impact_matches_hunt_crossley_closed_form",
             T_CNT + "::test_damped_normal_force_is_adams_impact_of_the_approach_speed"],
            "a contact's damping against the separation speed instead of the approach"),
+    Mutant("cylinder-rim-normal", CNT,
+           "(dr * u1 + dz * sz * a1) / dist",
+           "(dr * u1 - dz * sz * a1) / dist",
+           [T_CYL + "::test_normal_is_the_gradient_of_the_signed_distance"],
+           "a cylinder's normal around a rim turned along the axis the wrong way"),
+    Mutant("cylinder-end-sign", CNT,
+           "dz = sz * z - half                  # beyond the end face",
+           "dz = z - half                       # beyond the end face",
+           [T_CYL + "::test_signed_distance_matches_the_clamped_closest_point_in_any_pose"],
+           "a cylinder's lower end face taken at the far end (the axial distance unsigned)"),
+    Mutant("cylinder-half-length", CNT,
+           "np.array([np.append(a, R), np.append(c, h)])",
+           "np.array([np.append(a, R), np.append(c, 2.0 * h)])",
+           [T_CYL + "::test_signed_distance_matches_the_clamped_closest_point_in_any_pose"],
+           "a cylinder stored with its whole length where the kernel takes the half length"),
+    Mutant("cylinder-axis-frame", CNT,
+           "                ax = ax @ e.body2.A_principal",
+           "                ax = e.body2.A_principal @ ax",
+           [T_CYL + "::test_kernel_penetration_and_force_are_minus_the_gradient_of_the_potential"],
+           "a moving cylinder's axis turned into its body by the rotation instead of its "
+           "transpose"),
+    Mutant("cylinder-centre-frame", CNT,
+           "np.append(_local(e.body2, cen)[0], half)",
+           "np.append(cen, half)",
+           [T_CYL + "::test_kernel_penetration_and_force_are_minus_the_gradient_of_the_potential"],
+           "a moving cylinder's centre left in world coordinates instead of its body's frame"),
+    Mutant("cylinder-doc-radius-unit", "SimPhantWorkbench/document/contact_shapes.py",
+           "return centre * M_PER_MM, axis, radius * M_PER_MM, half * M_PER_MM",
+           "return centre * M_PER_MM, axis, radius, half * M_PER_MM",
+           ["tests/app/test_contact_doc.py::test_cylinders_are_recognised_from_their_part_"
+            "geometry"],
+           "a recognised cylinder's radius left in mm where the solver takes metres"),
     Mutant("contact-damping-step", FRC,
            "        step = a * a * (3.0 - 2.0 * a)\n    return k",
            "        step = a\n    return k",

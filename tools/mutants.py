@@ -641,6 +641,19 @@ MUTANTS = [
            ["tests/app/test_contact_doc.py::test_cylinders_are_recognised_from_their_part_"
             "geometry"],
            "a recognised cylinder's radius left in mm where the solver takes metres"),
+    Mutant("epa-support-sign", "SimPhantWorkbench/collision/gjk.py",
+           "        sb = _support(vb, Rb, rb, -nb[0], -nb[1], -nb[2])",
+           "        sb = _support(vb, Rb, rb, nb[0], nb[1], nb[2])",
+           ["tests/solver/test_collision_epa.py::test_depth_of_overlapping_boxes_is_the_"
+            "separating_axis_closed_form"],
+           "EPA's support of the difference A - B takes B's point along the face normal "
+           "instead of against it"),
+    Mutant("epa-new-face-winding", "SimPhantWorkbench/collision/gjk.py",
+           "            F[nf, 0], F[nf, 1], F[nf, 2] = a, b, nv",
+           "            F[nf, 0], F[nf, 1], F[nf, 2] = b, a, nv",
+           ["tests/solver/test_collision_epa.py::test_depth_of_overlapping_boxes_is_the_"
+            "separating_axis_closed_form"],
+           "EPA's new faces wound inwards (normals into the polytope)"),
     Mutant("contact-damping-step", FRC,
            "        step = a * a * (3.0 - 2.0 * a)\n    return k",
            "        step = a\n    return k",

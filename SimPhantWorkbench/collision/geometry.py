@@ -313,8 +313,16 @@ def proximity(a, pose_a, b, pose_b, hull=None):
     """The ``Proximity`` of solids ``a`` and ``b`` at poses ``(r, A)`` (see the module
     docstring). Two convex solids whose hulls are apart get GJK's distance
     (``hull_distance``, or ``hull`` when the caller has it: its ``upper``, the distance of
-    two surface points, within 1e-12 relative of the exact one) without FCL."""
+    two surface points, within 1e-12 relative of the exact one) without FCL; when they
+    overlap by more than touching, minus the depth of their hulls (EPA,
+    ``gjk.penetration_depth``), also without FCL."""
     lower, upper, pa, pb = hull_distance(a, pose_a, b, pose_b) if hull is None else hull
+    if a.convex and b.convex and lower <= 0.0:
+        # overlapping convex solids: the depth of their hulls (EPA) without FCL
+        depth, _up, _n, da, db = _gjk().penetration_depth(a.hull_points, *_frame(pose_a),
+                                                          b.hull_points, *_frame(pose_b))
+        if depth > 0.0:
+            return Proximity(-float(depth), da, db, True)
     if lower > 0.0:
         if a.convex and b.convex:
             return Proximity(float(upper), pa, pb, False)

@@ -83,3 +83,23 @@ def test_boxes_apart_have_no_depth():
         corners((0.01, 0.01, 0.01)), I3, np.zeros(3), corners((0.01, 0.01, 0.01)), I3,
         np.array([0.05, 0.0, 0.0]))
     assert (lower, upper) == (0.0, 0.0) and not n.any()
+
+
+def test_proximity_of_overlapping_convex_solids_takes_epa_not_fcl(monkeypatch):
+    """Two turned box ``Solid``s overlapping: ``proximity`` answers minus the closed-form
+    depth from the hulls alone (FCL's queries are not called), the same as FCL's answer for
+    them (``mesh_proximity``: its signed distance, bounded by the projections)."""
+    from SimPhantWorkbench.collision import geometry
+    from .test_collision import box
+    ha, Ra, ra, hb, Rb, rb = _cases(True, 3)[2]
+    a, b = geometry.Solid(*box(ha)), geometry.Solid(*box(hb))
+    assert a.convex and b.convex
+    fcl_answer = geometry.mesh_proximity(a, (ra, Ra), b, (rb, Rb))
+
+    def no_fcl(*_args):
+        raise AssertionError("FCL asked")
+    monkeypatch.setattr(geometry, "mesh_proximity", no_fcl)
+    p = geometry.proximity(a, (ra, Ra), b, (rb, Rb))
+    ref = sat_depth(ha, Ra, ra, hb, Rb, rb)
+    assert p.overlap and p.distance == pytest.approx(-ref, rel=1e-9)
+    assert fcl_answer.overlap and fcl_answer.distance == pytest.approx(-ref, rel=1e-6)

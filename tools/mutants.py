@@ -654,6 +654,12 @@ MUTANTS = [
            ["tests/solver/test_collision_epa.py::test_depth_of_overlapping_boxes_is_the_"
             "separating_axis_closed_form"],
            "EPA's new faces wound inwards (normals into the polytope)"),
+    Mutant("hull-convex-tolerance", "SimPhantWorkbench/collision/geometry.py",
+           "volume >= (1.0 - rel_tol) * hull.volume",
+           "volume >= (1.0 + rel_tol) * hull.volume",
+           ["tests/app/test_contact_doc.py::test_ball_on_plate_converts_runs_to_hertz_and_"
+            "survives_reopen"],
+           "a solid that fills its convex hull exactly taken as not convex"),
     Mutant("contact-damping-step", FRC,
            "        step = a * a * (3.0 - 2.0 * a)\n    return k",
            "        step = a\n    return k",

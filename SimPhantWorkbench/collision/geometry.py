@@ -15,8 +15,9 @@ position of the frame's origin [m], rotation body -> world):
   meshes);
 * overlapping (the surfaces cross, or one solid lies inside the other): minus the
   penetration depth, the shortest translation that separates the two solids. When both
-  solids are convex (their mesh is its own convex hull) FCL's signed distance (GJK and
-  EPA) gives it exactly, with the deepest points of each. Otherwise it is estimated from
+  solids are convex (their mesh is its own convex hull) the Expanding Polytope Algorithm
+  on their hulls (``gjk.penetration_depth``; FCL's signed distance where they only touch)
+  gives it exactly, with the deepest points of each. Otherwise it is estimated from
   below by the intrusion depth: the largest distance from a surface sample of one solid
   lying inside the other to that other solid's surface (moving the sample out of the
   other solid takes at least that far). The samples are the mesh's vertices and the

@@ -144,10 +144,10 @@ def test_cylinders_are_recognised_from_their_part_geometry(kind):
 def test_roller_dropped_across_a_plate_takes_its_exact_circle(doc):
     """A Part cylinder (radius 10 mm, 40 mm long, axis y) falling at 0.5 m/s across the
     top edges of a 20 mm wide plate: the contact's second shape is the exact cylinder
-    (SI, world at t0), the plate's first shape its edges' samples; the
-    roller's largest penetration against solve_ivp of the one-degree-of-freedom impact on
-    those samples (k p^1.5 along the radius to each sample, its vertical part), and the
-    roller leaves at the speed it came."""
+    (SI, world at t0; the panel's line says so), the plate's first shape its edges'
+    samples; the roller's largest penetration against solve_ivp of the one-degree-of-freedom
+    impact on those samples (k p^1.5 along the radius to each sample, its vertical part),
+    and the roller leaves at the speed it came."""
     from scipy.integrate import solve_ivp
     Rm, v0 = 10.0, 0.5
     roller = doc.addObject("Part::Feature", "Roller")
@@ -160,6 +160,9 @@ def test_roller_dropped_across_a_plate_takes_its_exact_circle(doc):
         study, "contact", (slab, element_name(slab, "Face", (0, 0, 0))),
         (roller, "Face1"), stiffness=1e3, exponent=1.5, name="Contact")
     c.SampleSpacing = "0.05 mm"
+    from SimPhantWorkbench.document.contact_shapes import describe
+    assert describe(roller) == ("cylinder", pytest.approx(Rm), pytest.approx(40.0))
+    assert describe(slab) == ("convex", None, None)
     conv = conversion.convert(study)
     e = conv.force_map[c.Name]
     s1, s2 = e.shapes

@@ -17,7 +17,6 @@ import sys
 import time
 
 import numpy as np
-from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,18 +25,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from SimPhantWorkbench.collision import geometry, gjk  # noqa: E402
-
-
-def hull_solid(points):
-    """The convex hull of ``points`` as a closed, outward ``Solid``."""
-    hull = ConvexHull(points)
-    tris = hull.simplices.copy()
-    centre = points[hull.vertices].mean(axis=0)
-    for k, t in enumerate(tris):
-        q = points[t]
-        if np.dot(np.cross(q[1] - q[0], q[2] - q[0]), q.mean(axis=0) - centre) < 0.0:
-            tris[k] = t[::-1]
-    return geometry.Solid(points, tris)
+from tests.solver.test_collision_hulls import hull_solid  # noqa: E402
 
 
 def pairs(n_points, n_queries, seed=3):

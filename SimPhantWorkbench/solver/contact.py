@@ -5,12 +5,12 @@ where their solids overlap and rubs them where they slide (docs/theory.md, "Cont
 
 * **Shapes.** The first body's solid is a set of *sample points* with a radius each (a
   sphere is its centre with its radius; a convex solid its vertices and points along its
-  edges, radius 0); the second's is a sphere (centre, radius) or a *convex polytope* given
+  edges, radius 0); the second's is a sphere (centre, radius), a *convex polytope* given
   by its face planes ``n_i . x <= d_i`` (a half-space is one plane; a convex solid the
   faces of its convex hull) or a *cylinder* (axis, radius, half length: a roller's exact
-  circle, where a polytope would be its facets). Both are fixed in their bodies (body frame at the centre of
-  mass, principal axes) and evaluated by the kernel directly: no collision library inside
-  the integration loop.
+  circle, where a polytope would be its facets). Both are fixed in their bodies (body
+  frame at the centre of mass, principal axes) and evaluated by the kernel directly: no
+  collision library inside the integration loop.
 * **Narrow phase.** A sample point ``x`` of radius ``r`` penetrates a polytope by
   ``p = r - max_i (n_i . x - d_i)`` along the normal ``n`` of the face reaching the
   maximum (exact for a point inside the polytope and for a sphere over a face; near an

@@ -11,8 +11,9 @@ Modules
               depth when they overlap, with the witness points on each surface. This is
               the narrow phase any other user (contact forces) calls.
 ``gjk``       ``hull_distance``: bounds of the distance between the convex hulls of two
-              point sets at given poses (GJK, numba), and ``surface_point``: the
-              point of a triangle mesh nearest a given point.
+              point sets at given poses (GJK, numba), ``penetration_depth``: bounds of
+              the depth of two overlapping hulls (EPA, numba), and ``surface_point``:
+              the point of a triangle mesh nearest a given point.
 ``probe``     ``hull_between``: the two solids' poses between two output samples and the
               distance of their hulls (GJK) in one compiled call, the search's probe.
 ``motion``    ``Trajectory``: a body's pose between the output samples of a result

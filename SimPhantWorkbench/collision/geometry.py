@@ -15,8 +15,9 @@ position of the frame's origin [m], rotation body -> world):
   meshes);
 * overlapping (the surfaces cross, or one solid lies inside the other): minus the
   penetration depth, the shortest translation that separates the two solids. When both
-  solids are convex (their mesh is its own convex hull) FCL's signed distance (GJK and
-  EPA) gives it exactly, with the deepest points of each. Otherwise it is estimated from
+  solids are convex (their mesh is its own convex hull) the Expanding Polytope Algorithm
+  on their hulls (``gjk.penetration_depth``; FCL's signed distance where they only touch)
+  gives it exactly, with the deepest points of each. Otherwise it is estimated from
   below by the intrusion depth: the largest distance from a surface sample of one solid
   lying inside the other to that other solid's surface (moving the sample out of the
   other solid takes at least that far). The samples are the mesh's vertices and the
@@ -36,7 +37,7 @@ import numpy as np
 from . import require
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
-           "world_box", "hull_distance", "mesh_proximity"]
+           "world_box", "hull_distance", "mesh_proximity", "convex_hull", "mesh_volume"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
@@ -146,7 +147,10 @@ class Solid:
         self._probe = fcl.CollisionObject(fcl.Sphere(0.0), fcl.Transform())
         #: the vertices of the mesh's convex hull (GJK's ``hull_distance``: a lower bound
         #: of the distance, exact for convex solids)
-        self.hull_points, convex = _hull(self.points, self.triangles)
+        hull, convex = convex_hull(self.points, mesh_volume(self.points, self.triangles))
+        # a flat or degenerate point set keeps all its points (their hull is still theirs)
+        self.hull_points = np.ascontiguousarray(self.points if hull is None
+                                                else self.points[hull.vertices])
         #: the mesh is its own convex hull (then the depth is exact: ``proximity``)
         self.convex = self.closed and convex
         self._hull = self._convex = None
@@ -202,22 +206,28 @@ class Solid:
         return q, max(float(d), 0.0), inside
 
 
-def _hull(points, triangles):
-    """(vertices of the convex hull (h, 3), the closed mesh is its own convex hull).
+def mesh_volume(points, triangles):
+    """The volume a closed, outward-wound triangle mesh encloses (divergence theorem)."""
+    p = np.asarray(points, dtype=float)[np.asarray(triangles)]
+    return float(np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum()) / 6.0
 
-    Convex when the mesh's volume equals the hull's within 1e-9 (a dent or a notch of
-    the surface leaves room between the two; Qhull builds the hull in O(n log n), where
-    testing every vertex against every face plane costs vertices x faces). A flat or
-    degenerate point set keeps all its points (their hull is still theirs)."""
+
+def convex_hull(points, volume, rel_tol=1e-9):
+    """(SciPy's ``ConvexHull`` of ``points`` (n, 3), or None for a flat or degenerate set;
+    the solid of ``volume`` whose surface holds these points is convex).
+
+    A solid whose surface points these are is convex when its volume is not short of the
+    hull's by more than ``rel_tol`` relative (a dent or a notch of the surface leaves room
+    between the two; Qhull builds the hull in O(n log n), where testing every point against
+    every face plane costs points x faces). The hull of a convex solid's tessellation lies
+    inside the solid, so a solid's exact volume may exceed it; a mesh's own volume
+    (``mesh_volume``) can only equal it."""
     from scipy.spatial import ConvexHull
     try:
-        hull = ConvexHull(points)
+        hull = ConvexHull(np.asarray(points, dtype=float))
     except Exception:  # noqa: BLE001 - flat or degenerate: no volume to hold
-        return np.ascontiguousarray(points), False
-    p = points[triangles]
-    volume = float(np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum()) / 6.0
-    convex = hull.volume > 0.0 and abs(volume - hull.volume) <= 1e-9 * hull.volume
-    return np.ascontiguousarray(points[hull.vertices]), convex
+        return None, False
+    return hull, bool(hull.volume > 0.0 and volume >= (1.0 - rel_tol) * hull.volume)
 
 
 def _inside_samples(a, pose_a, b, pose_b):
@@ -311,16 +321,23 @@ def hull_distance(a, pose_a, b, pose_b):
     hulls of solids ``a`` and ``b`` at poses ``(r, A)`` and the hull points (world) at
     ``upper`` (GJK, ``gjk.hull_distance``). ``lower`` bounds the solids' distance from
     below too (each solid lies in its hull); it is not > 0 when the hulls overlap."""
-    from .gjk import hull_distance as hull_gjk   # numba: not for what only reads results
-    return hull_gjk(a.hull_points, *_frame(pose_a), b.hull_points, *_frame(pose_b))
+    return _gjk().hull_distance(a.hull_points, *_frame(pose_a), b.hull_points, *_frame(pose_b))
 
 
 def proximity(a, pose_a, b, pose_b, hull=None):
     """The ``Proximity`` of solids ``a`` and ``b`` at poses ``(r, A)`` (see the module
     docstring). Two convex solids whose hulls are apart get GJK's distance
     (``hull_distance``, or ``hull`` when the caller has it: its ``upper``, the distance of
-    two surface points, within 1e-12 relative of the exact one) without FCL."""
+    two surface points, within 1e-12 relative of the exact one) without FCL; when they
+    overlap by more than touching, minus the depth of their hulls (EPA,
+    ``gjk.penetration_depth``), also without FCL."""
     lower, upper, pa, pb = hull_distance(a, pose_a, b, pose_b) if hull is None else hull
+    if a.convex and b.convex and lower <= 0.0:
+        # overlapping convex solids: the depth of their hulls (EPA) without FCL
+        depth, _up, _n, da, db = _gjk().penetration_depth(a.hull_points, *_frame(pose_a),
+                                                          b.hull_points, *_frame(pose_b))
+        if depth > 0.0:
+            return Proximity(-float(depth), da, db, True)
     if lower > 0.0:
         if a.convex and b.convex:
             return Proximity(float(upper), pa, pb, False)
@@ -337,7 +354,7 @@ def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
     closest hull points ``pa``, ``pb``; and, for faces that face each other where
     one hull point is off its solid (in a notch), the nearest point of one mesh and
     the other mesh's point nearest to it. None when no pair is that close."""
-    from .gjk import surface_point
+    surface_point = _gjk().surface_point
     fa, fb = _frame(pose_a), _frame(pose_b)
     qa = surface_point(a.points, a.triangles, *fa, pa)[1]
     qb = surface_point(b.points, b.triangles, *fb, pb)[1]
@@ -351,6 +368,18 @@ def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
         if d <= lower * (1.0 + 1e-9):
             return Proximity(d, qa, qb, False)
     return None
+
+
+_GJK = []
+
+
+def _gjk():
+    """The ``gjk`` module, imported on the first use only: it needs numba, which what only
+    reads results (``simphant doctor`` through ``output.mesh``) does without."""
+    if not _GJK:
+        from . import gjk
+        _GJK.append(gjk)
+    return _GJK[0]
 
 
 def _frame(pose):

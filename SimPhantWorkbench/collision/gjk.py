@@ -17,18 +17,34 @@ distance ``|z|min`` over ``C``:
 (converged, stalled, or at the iteration cap), which is what a conservative search needs.
 The hulls overlap (or touch) when the lower bound is not > 0.
 
+``penetration_depth`` answers overlapping hulls with the Expanding Polytope Algorithm
+(G. van den Bergen, "Proximity queries and penetration depth computation on 3D game
+objects", Game Developers Conference 2001; Ericson ch. 9): from GJK's tetrahedron holding
+the origin it grows a polytope inside ``C`` towards ``C``'s boundary, one support point
+per step along the normal of its face nearest the origin, until that face is a face of
+``C`` within the tolerance. The nearest face's distance bounds the depth from below, the
+support's reach along it from above (``C``'s supporting plane); both are returned.
+
 Pure: NumPy and numba only.
 """
 import numpy as np
 from numba import njit
 
-__all__ = ["hull_distance", "surface_point", "warm", "MAX_ITERATIONS"]
+__all__ = ["hull_distance", "penetration_depth", "surface_point", "warm", "MAX_ITERATIONS"]
 
 #: support steps before GJK stops with the bounds reached so far
 MAX_ITERATIONS = 128
 #: GJK stops once the two bounds are this close (relative, and absolute [m])
 REL_TOL = 1e-12
 ABS_TOL = 1e-15
+#: EPA: at most this many points of the difference, faces and expansions; it stops once
+#: the bounds of the depth are this close (absolute [m], and ``REL_TOL`` relative)
+EPA_VERTICES = 256
+EPA_FACES = 1024
+EPA_ITERATIONS = 250
+EPA_TOL = 1e-12
+#: ``_gjk``'s outcomes
+APART, INSIDE, TOUCH = range(3)
 
 
 @njit(cache=True)
@@ -161,18 +177,12 @@ def _closest(W, m, lam):
 
 
 @njit(cache=True)
-def hull_distance(va, Ra, ra, vb, Rb, rb):
-    """Distance between the convex hulls of ``va`` (body-frame points (n, 3)) at pose
-    ``(ra, Ra)`` and ``vb`` at ``(rb, Rb)`` (world = r + R @ local).
-
-    Returns ``(lower, upper, point_a, point_b)``: ``lower <= distance <= upper``,
-    ``upper = |point_a - point_b|`` with ``point_a``, ``point_b`` world points of the two
-    hulls; ``lower`` <= 0 when the hulls overlap or touch (then ``upper`` is 0 for an
-    overlap found)."""
-    W = np.empty((4, 3))
-    WA = np.empty((4, 3))
-    WB = np.empty((4, 3))
-    lam = np.zeros(4)
+def _gjk(va, Ra, ra, vb, Rb, rb, W, WA, WB, lam):
+    """GJK's walk over the difference of the two hulls (``hull_distance``'s arguments):
+    fills the simplex ``W[:m]`` (the hulls' points ``WA``, ``WB``) and its weights
+    ``lam``; returns ``(m, lower, state)``: ``state`` ``APART`` (the loop ended with 0
+    outside the simplex), ``INSIDE`` (a tetrahedron holds 0: the hulls overlap) or
+    ``TOUCH`` (the simplex's closest point is 0)."""
     # start from the difference of the two frames' origins' direction
     d = ra - rb
     if _dot(d, d) == 0.0:
@@ -188,8 +198,7 @@ def hull_distance(va, Ra, ra, vb, Rb, rb):
     for _ in range(MAX_ITERATIONS):
         vv = _dot(v, v)
         if vv == 0.0:
-            lower = 0.0
-            break
+            return m, 0.0, TOUCH
         nv = np.sqrt(vv)
         sa = _support(va, Ra, ra, -v[0], -v[1], -v[2])
         sb = _support(vb, Rb, rb, v[0], v[1], v[2])
@@ -209,9 +218,7 @@ def hull_distance(va, Ra, ra, vb, Rb, rb):
         apart = _closest(W, m, lam)
         if not apart:
             # 0 inside the tetrahedron: the hulls overlap
-            lower = min(lower, 0.0)
-            pa = lam[0] * WA[0] + lam[1] * WA[1] + lam[2] * WA[2] + lam[3] * WA[3]
-            return lower, 0.0, pa, pa.copy()
+            return m, min(lower, 0.0), INSIDE
         nvnew = np.zeros(3)
         for i in range(m):
             nvnew += lam[i] * W[i]
@@ -229,6 +236,23 @@ def hull_distance(va, Ra, ra, vb, Rb, rb):
                 k += 1
         m = k
         v = nvnew
+    return m, lower, APART
+
+
+@njit(cache=True)
+def hull_distance(va, Ra, ra, vb, Rb, rb):
+    """Distance between the convex hulls of ``va`` (body-frame points (n, 3)) at pose
+    ``(ra, Ra)`` and ``vb`` at ``(rb, Rb)`` (world = r + R @ local).
+
+    Returns ``(lower, upper, point_a, point_b)``: ``lower <= distance <= upper``,
+    ``upper = |point_a - point_b|`` with ``point_a``, ``point_b`` world points of the two
+    hulls; ``lower`` <= 0 when the hulls overlap or touch (then ``upper`` is 0 for an
+    overlap found)."""
+    W = np.empty((4, 3))
+    WA = np.empty((4, 3))
+    WB = np.empty((4, 3))
+    lam = np.zeros(4)
+    m, lower, state = _gjk(va, Ra, ra, vb, Rb, rb, W, WA, WB, lam)
     # the points of the current simplex point on each hull
     pa = np.zeros(3)
     pb = np.zeros(3)
@@ -238,8 +262,169 @@ def hull_distance(va, Ra, ra, vb, Rb, rb):
     for i in range(m):
         pa += lam[i] / total * WA[i]
         pb += lam[i] / total * WB[i]
+    if state == INSIDE:
+        return lower, 0.0, pa, pa.copy()
     upper = np.sqrt(_dot(pa - pb, pa - pb))
     return min(lower, upper), upper, pa, pb
+
+
+@njit(cache=True)
+def _face(V, a, b, c, out):
+    """Unit normal of the triangle ``V[a], V[b], V[c]`` (counter-clockwise) into ``out``;
+    returns its offset ``n . V[a]`` (inf for a degenerate triangle)."""
+    e1 = V[b] - V[a]
+    e2 = V[c] - V[a]
+    n0 = e1[1] * e2[2] - e1[2] * e2[1]
+    n1 = e1[2] * e2[0] - e1[0] * e2[2]
+    n2 = e1[0] * e2[1] - e1[1] * e2[0]
+    ln = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+    if ln == 0.0:
+        out[0] = out[1] = out[2] = 0.0
+        return np.inf
+    out[0], out[1], out[2] = n0 / ln, n1 / ln, n2 / ln
+    return out[0] * V[a, 0] + out[1] * V[a, 1] + out[2] * V[a, 2]
+
+
+@njit(cache=True)
+def penetration_depth(va, Ra, ra, vb, Rb, rb):
+    """Penetration depth of the convex hulls of ``va`` and ``vb`` (``hull_distance``'s
+    arguments): the shortest translation that parts them (EPA).
+
+    Returns ``(lower, upper, normal, point_a, point_b)``: ``lower <= depth <= upper``;
+    moving hull A by ``-depth * normal`` (or B by ``+depth * normal``) makes them touch;
+    ``point_a``, ``point_b``: the deepest points of each hull, ``point_a - point_b =
+    lower * normal``. All zero when the hulls do not overlap."""
+    V = np.zeros((EPA_VERTICES, 3))
+    VA = np.zeros((EPA_VERTICES, 3))
+    VB = np.zeros((EPA_VERTICES, 3))
+    lam = np.zeros(4)
+    m, _lower, state = _gjk(va, Ra, ra, vb, Rb, rb, V[:4], VA[:4], VB[:4], lam)
+    zero = np.zeros(3)
+    if state == APART:
+        return 0.0, 0.0, zero, zero.copy(), zero.copy()
+    # a tetrahedron of the difference holding 0 (GJK may stop on a smaller simplex)
+    axes = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0],
+                     [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]])
+    n = np.zeros(3)
+    k = 0
+    while m < 4 and k < 12:
+        if m == 1:
+            d = axes[k % 6].copy()
+        elif m == 2:
+            e = V[1] - V[0]
+            a = axes[k % 3]
+            d = np.array([e[1] * a[2] - e[2] * a[1], e[2] * a[0] - e[0] * a[2],
+                          e[0] * a[1] - e[1] * a[0]])
+            if k >= 3:
+                d = -d
+        else:
+            _face(V, 0, 1, 2, n)
+            d = n.copy() if k % 2 == 0 else -n
+        k += 1
+        if _dot(d, d) == 0.0:
+            continue
+        sa = _support(va, Ra, ra, d[0], d[1], d[2])
+        sb = _support(vb, Rb, rb, -d[0], -d[1], -d[2])
+        w = sa - sb
+        # a new point only when it leaves the simplex's line or plane
+        if m == 3:
+            if abs(_dot(n, w - V[0])) <= 1e-12 * (1.0 + np.sqrt(_dot(w, w))):
+                continue
+        elif m == 2:
+            e = V[1] - V[0]
+            c = np.array([e[1] * (w[2] - V[0, 2]) - e[2] * (w[1] - V[0, 1]),
+                          e[2] * (w[0] - V[0, 0]) - e[0] * (w[2] - V[0, 2]),
+                          e[0] * (w[1] - V[0, 1]) - e[1] * (w[0] - V[0, 0])])
+            if _dot(c, c) <= 1e-24 * (1.0 + _dot(e, e) * _dot(w, w)):
+                continue
+        elif _dot(w - V[0], w - V[0]) <= 1e-24 * (1.0 + _dot(w, w)):
+            continue
+        V[m], VA[m], VB[m] = w, sa, sb
+        m += 1
+    if m < 4:               # a flat difference: no volume to part
+        return 0.0, 0.0, zero, zero.copy(), zero.copy()
+    F = np.zeros((EPA_FACES, 3), dtype=np.int64)
+    N = np.zeros((EPA_FACES, 3))
+    D = np.zeros(EPA_FACES)
+    alive = np.zeros(EPA_FACES, dtype=np.bool_)
+    centre = 0.25 * (V[0] + V[1] + V[2] + V[3])
+    nf = 0
+    for f in ((0, 1, 2), (0, 3, 1), (0, 2, 3), (1, 3, 2)):
+        a, b, c = f
+        D[nf] = _face(V, a, b, c, N[nf])
+        if _dot(N[nf], V[a] - centre) < 0.0:       # turn it outwards
+            b, c = c, b
+            D[nf] = _face(V, a, b, c, N[nf])
+        F[nf, 0], F[nf, 1], F[nf, 2] = a, b, c
+        alive[nf] = True
+        nf += 1
+    nv = 4
+    edges = np.zeros((3 * EPA_FACES, 2), dtype=np.int64)
+    best = 0
+    upper = np.inf
+    for _ in range(EPA_ITERATIONS):
+        best = -1
+        for i in range(nf):
+            if alive[i] and (best < 0 or D[i] < D[best]):
+                best = i
+        nb = N[best]
+        sa = _support(va, Ra, ra, nb[0], nb[1], nb[2])
+        sb = _support(vb, Rb, rb, -nb[0], -nb[1], -nb[2])
+        w = sa - sb
+        reach = _dot(nb, w)          # the support of the difference along the face
+        upper = min(upper, reach)
+        if reach - D[best] <= REL_TOL * max(reach, 0.0) + EPA_TOL or nv == EPA_VERTICES:
+            break
+        V[nv], VA[nv], VB[nv] = w, sa, sb
+        # remove the faces w sees; their edges not shared between two of them: the horizon
+        ne = 0
+        for i in range(nf):
+            if alive[i] and _dot(N[i], w - V[F[i, 0]]) > 0.0:
+                alive[i] = False
+                for j in range(3):
+                    a, b = F[i, j], F[i, (j + 1) % 3]
+                    shared = -1
+                    for q in range(ne):
+                        if edges[q, 0] == b and edges[q, 1] == a:
+                            shared = q
+                    if shared >= 0:         # seen from both sides: inside the hole
+                        edges[shared] = edges[ne - 1]
+                        ne -= 1
+                    else:
+                        edges[ne, 0], edges[ne, 1] = a, b
+                        ne += 1
+        if nf + ne > EPA_FACES:
+            break
+        for q in range(ne):
+            a, b = edges[q, 0], edges[q, 1]
+            F[nf, 0], F[nf, 1], F[nf, 2] = a, b, nv
+            D[nf] = _face(V, a, b, nv, N[nf])
+            alive[nf] = True
+            nf += 1
+        nv += 1
+    # the closest point of the difference to 0: on the face's plane at depth * normal, in
+    # that face or in a face of the same plane (a flat face of the difference comes in
+    # triangles); its weights give the points of each hull
+    depth = D[best]
+    p = depth * N[best]
+    wts = np.empty(3)
+    tw = np.empty(3)
+    miss = np.inf
+    fb = best
+    for i in range(nf):
+        if not alive[i] or D[i] > depth + REL_TOL * abs(depth) + EPA_TOL:
+            continue
+        a, b, c = F[i, 0], F[i, 1], F[i, 2]
+        _triangle(V[a] - p, V[b] - p, V[c] - p, tw)
+        q = tw[0] * V[a] + tw[1] * V[b] + tw[2] * V[c] - p
+        if _dot(q, q) < miss:
+            miss = _dot(q, q)
+            fb = i
+            wts[:] = tw
+    a, b, c = F[fb, 0], F[fb, 1], F[fb, 2]
+    pa = wts[0] * VA[a] + wts[1] * VA[b] + wts[2] * VA[c]
+    pb = wts[0] * VB[a] + wts[1] * VB[b] + wts[2] * VB[c]
+    return depth, max(upper, depth), N[best].copy(), pa, pb
 
 
 @njit(cache=True)
@@ -296,6 +481,7 @@ def warm():
     p = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     R, r = np.eye(3), np.zeros(3)
     hull_distance(p, R, r, p, R, np.array([3.0, 0.0, 0.0]))
+    penetration_depth(p, R, r, p, R, np.array([0.1, 0.1, 0.1]))
     surface_point(p, np.array([[0, 1, 2]], dtype=np.int64), R, r, np.ones(3))
 
 

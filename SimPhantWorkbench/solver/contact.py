@@ -5,17 +5,20 @@ where their solids overlap and rubs them where they slide (docs/theory.md, "Cont
 
 * **Shapes.** The first body's solid is a set of *sample points* with a radius each (a
   sphere is its centre with its radius; a convex solid its vertices and points along its
-  edges, radius 0); the second's is a sphere (centre, radius) or a *convex polytope* given
+  edges, radius 0); the second's is a sphere (centre, radius), a *convex polytope* given
   by its face planes ``n_i . x <= d_i`` (a half-space is one plane; a convex solid the
-  faces of its convex hull). Both are fixed in their bodies (body frame at the centre of
-  mass, principal axes) and evaluated by the kernel directly: no collision library inside
-  the integration loop.
+  faces of its convex hull) or a *cylinder* (axis, radius, half length: a roller's exact
+  circle, where a polytope would be its facets). Both are fixed in their bodies (body
+  frame at the centre of mass, principal axes) and evaluated by the kernel directly: no
+  collision library inside the integration loop.
 * **Narrow phase.** A sample point ``x`` of radius ``r`` penetrates a polytope by
   ``p = r - max_i (n_i . x - d_i)`` along the normal ``n`` of the face reaching the
   maximum (exact for a point inside the polytope and for a sphere over a face; near an
   edge or a vertex of the polytope the sphere's penetration is over-estimated by the
   plane of the nearest face), a sphere of centre ``c`` and radius ``R`` by
-  ``p = r + R - |x - c|`` along ``(x - c) / |x - c|``.
+  ``p = r + R - |x - c|`` along ``(x - c) / |x - c|``, a finite cylinder by ``r`` minus
+  the point's signed distance to it (``cylinder_distance``: exact inside and outside,
+  around its rims too).
 * **Broad phase.** Each element skips its pair when the bounding spheres of the two
   shapes (a half-space: unbounded) are apart: one check per element and evaluation.
 * **Normal law.** At each sample point with ``p > 0``, penetration rate ``p_dot`` (the
@@ -44,9 +47,9 @@ from .forces import (JIT, JIT_INLINE, LAW_HOOKS, OUT_PD, OUT_PW, LawHooks, add_w
 from .jit import njit
 from .vec3 import cross, rot, rot_t
 
-__all__ = ["Shape", "sphere", "half_space", "convex", "contact_arrays", "apply_contacts",
-           "penetration", "friction_over_speed", "CONTACT_LAWS", "NCOUT",
-           "contact_outputs"]
+__all__ = ["Shape", "sphere", "half_space", "convex", "cylinder", "contact_arrays",
+           "apply_contacts", "penetration", "cylinder_distance", "friction_over_speed",
+           "CONTACT_LAWS", "SHAPE_KINDS", "NCOUT", "contact_outputs"]
 
 #: a contact's normal laws (``law`` parameter; stored in documents: never rename)
 CONTACT_LAWS = ("impact", "hunt_crossley")
@@ -62,11 +65,20 @@ CO_POINT, CO_NORMAL, CO_FRICTION = 0, 3, 6
 CO_POT, CO_PEN, CO_COUNT = 9, 10, 11
 NCOUT = 12
 
+#: the narrow phases of the kernel: a sample point against a sphere, against face planes,
+#: against a finite cylinder
+NP_SPHERE, NP_PLANES, NP_CYLINDER = range(3)
+#: the contact shapes' kinds (``Shape.kind``) and the narrow phase each takes as the second
+#: shape (``cnt_ptr[:, 4]``); as the first shape every kind is its sample points
+SHAPE_KINDS = {"sphere": NP_SPHERE, "half_space": NP_PLANES, "convex": NP_PLANES,
+               "cylinder": NP_CYLINDER}
+
 Shape = namedtuple("Shape", ["kind", "points", "planes", "center", "radius"])
-Shape.__doc__ = """A contact shape in world coordinates at t0: ``kind`` "sphere",
-"half_space" or "convex"; sample ``points`` (m, 4: x, y, z, radius), face ``planes``
-(k, 4: unit outward normal, offset d of ``n . x <= d``) and the bounding sphere
-(``center``, ``radius``; infinite for a half-space)."""
+Shape.__doc__ = """A contact shape in world coordinates at t0: ``kind`` (``SHAPE_KINDS``:
+"sphere", "half_space", "convex" or "cylinder"); sample ``points`` (m, 4: x, y, z,
+radius), ``planes``: the face planes (k, 4: unit outward normal, offset d of
+``n . x <= d``), for a cylinder two rows (unit axis, radius) and (centre, half length);
+the bounding sphere (``center``, ``radius``; infinite for a half-space)."""
 
 
 def sphere(center, radius):
@@ -92,19 +104,21 @@ def half_space(point, normal):
                  math.inf)
 
 
-def convex(points, samples=None, tol=1e-9):
+def convex(points, samples=None, tol=1e-9, hull=None):
     """The convex hull of ``points`` (world, (m, 3), m >= 4 not coplanar): its merged face
     planes (as the second shape) and the sample points ``samples`` (default: ``points``;
-    as the first shape)."""
-    from scipy.spatial import ConvexHull
+    as the first shape). ``hull``: SciPy's ``ConvexHull`` of ``points`` when the caller
+    has built it."""
     pts = np.asarray(points, dtype=float).reshape(-1, 3)
     if len(pts) < 4 or not np.all(np.isfinite(pts)):
         raise ModelError("a convex contact shape needs at least 4 finite points")
-    try:
-        hull = ConvexHull(pts)
-    except Exception as exc:  # noqa: BLE001 - qhull's error for flat point sets
-        raise ModelError("a convex contact shape needs points spanning a volume (%s)"
-                         % str(exc).splitlines()[0]) from None
+    if hull is None:
+        from scipy.spatial import ConvexHull
+        try:
+            hull = ConvexHull(pts)
+        except Exception as exc:  # noqa: BLE001 - qhull's error for flat point sets
+            raise ModelError("a convex contact shape needs points spanning a volume (%s)"
+                             % str(exc).splitlines()[0]) from None
     eq = hull.equations                   # n . x + offset <= 0 inside
     size = float(np.ptp(pts, axis=0).max())
     planes = []
@@ -120,6 +134,68 @@ def convex(points, samples=None, tol=1e-9):
     return Shape("convex", np.hstack([smp, np.zeros((len(smp), 1))]), planes, c, r)
 
 
+def cylinder(center, axis, radius, half_length, samples=None, n_rim=64):
+    """The finite solid cylinder (a roller) of ``radius`` [m] about the line through its
+    world ``center`` along ``axis``, ``half_length`` [m] either side of the centre: exact
+    as the second shape; as the first its sample points ``samples`` (world, (m, 3);
+    default: ``n_rim`` points on each rim circle)."""
+    c = np.asarray(center, dtype=float).reshape(3)
+    a = np.asarray(axis, dtype=float).reshape(3)
+    la = float(np.linalg.norm(a))
+    R, h = float(radius), float(half_length)
+    if not (np.all(np.isfinite(c)) and math.isfinite(la) and la > 0.0 and math.isfinite(R)
+            and R > 0.0 and math.isfinite(h) and h > 0.0):
+        raise ModelError("a contact cylinder needs a finite centre, a non-zero axis, a radius "
+                         "> 0 and a half length > 0, got %r, %r, %r, %r"
+                         % (center, axis, radius, half_length))
+    a = a / la
+    if samples is None:
+        u = np.cross(a, np.eye(3)[int(np.argmin(np.abs(a)))])
+        u /= np.linalg.norm(u)
+        v = np.cross(a, u)
+        phi = 2.0 * math.pi * np.arange(int(n_rim)) / int(n_rim)
+        ring = R * (np.outer(np.cos(phi), u) + np.outer(np.sin(phi), v))
+        samples = np.vstack([c + ring + h * a, c + ring - h * a])
+    smp = np.asarray(samples, dtype=float).reshape(-1, 3)
+    rb = max(math.hypot(R, h), float(np.sqrt(((smp - c) ** 2).sum(axis=1)).max())
+             if len(smp) else 0.0)
+    return Shape("cylinder", np.hstack([smp, np.zeros((len(smp), 1))]),
+                 np.array([np.append(a, R), np.append(c, h)]), c, rb)
+
+
+@njit(**JIT)
+def cylinder_distance(y0, y1, y2, a0, a1, a2, c0, c1, c2, radius, half):
+    """(signed distance, unit outward normal) of the point ``y`` to the finite solid
+    cylinder of axis ``a`` (unit), centre ``c``, ``radius`` and half length ``half``:
+    inside, minus the distance to the nearer of the mantle and the end faces; outside, the
+    distance to the mantle, an end face or a rim circle, whichever is nearest."""
+    d0 = y0 - c0
+    d1 = y1 - c1
+    d2 = y2 - c2
+    z = d0 * a0 + d1 * a1 + d2 * a2
+    q0 = d0 - z * a0
+    q1 = d1 - z * a1
+    q2 = d2 - z * a2
+    rho = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
+    sz = 1.0 if z >= 0.0 else -1.0
+    dr = rho - radius                   # beyond the mantle
+    dz = sz * z - half                  # beyond the end face
+    if rho > 0.0:
+        u0 = q0 / rho
+        u1 = q1 / rho
+        u2 = q2 / rho
+    else:                               # on the axis: the end face is the nearer
+        u0 = u1 = u2 = 0.0
+        dr = -math.inf if dz < 0.0 else dr
+    if dr > 0.0 and dz > 0.0:           # around a rim
+        dist = math.sqrt(dr * dr + dz * dz)
+        return (dist, (dr * u0 + dz * sz * a0) / dist, (dr * u1 + dz * sz * a1) / dist,
+                (dr * u2 + dz * sz * a2) / dist)
+    if dr >= dz:
+        return dr, u0, u1, u2
+    return dz, sz * a0, sz * a1, sz * a2
+
+
 def penetration(shape_b, x, r=0.0):
     """(penetration, unit normal out of ``shape_b``) of a sphere of radius ``r`` at world
     ``x`` into the second shape ``shape_b`` (numpy; the kernel's narrow phase)."""
@@ -128,6 +204,11 @@ def penetration(shape_b, x, r=0.0):
         d = x - shape_b.center
         dist = float(np.linalg.norm(d))
         return r + shape_b.radius - dist, d / dist
+    if shape_b.kind == "cylinder":
+        (a, R), (c, h) = (shape_b.planes[0, :3], shape_b.planes[0, 3]), \
+            (shape_b.planes[1, :3], shape_b.planes[1, 3])
+        sd, n0, n1, n2 = cylinder_distance(*x, *a, *c, R, h)
+        return r - sd, np.array([n0, n1, n2])
     s = shape_b.planes[:, :3] @ x - shape_b.planes[:, 3]
     i = int(np.argmax(s))
     return r - float(s[i]), shape_b.planes[i, :3].copy()
@@ -138,8 +219,11 @@ def check_pair(what, shape1, shape2):
     """The two shapes of a contact element, checked (``ModelError`` naming it)."""
     for k, s in (("shape1", shape1), ("shape2", shape2)):
         if not isinstance(s, Shape):
-            raise ModelError("%s: %s must be a contact shape (contact.sphere, .half_space or "
-                             ".convex), got %r" % (what, k, type(s).__name__))
+            raise ModelError("%s: %s must be a contact shape (contact.sphere, .half_space, "
+                             ".convex or .cylinder), got %r" % (what, k, type(s).__name__))
+        if s.kind not in SHAPE_KINDS:
+            raise ModelError("%s: %s: unknown contact shape kind %r (one of %s)"
+                             % (what, k, s.kind, ", ".join(SHAPE_KINDS)))
     if shape1.kind == "half_space":
         raise ModelError("%s: a half-space can only be the second shape (give the other "
                          "solid first)" % what)
@@ -195,7 +279,7 @@ def contact_arrays(model):
     ielem = np.zeros(nc, dtype=np.int64)
     slot = np.full((nc, 2), nb, dtype=np.int64)
     par = np.zeros((nc, NCPAR))
-    ptr = np.zeros((nc, 4), dtype=np.int64)
+    ptr = np.zeros((nc, 5), dtype=np.int64)
     bnd = np.zeros((nc, 2, 4))
     pts, pln = [], []
     for c, e in enumerate(elems):
@@ -210,7 +294,13 @@ def contact_arrays(model):
         loc = np.hstack([_local(e.body1, s1.points[:, :3]), s1.points[:, 3:]])
         pts.append(loc)
         rows = np.zeros((0, 4))
-        if s2.kind != "sphere":
+        if s2.kind == "cylinder":          # (axis, radius), (centre, half length)
+            (ax, rad), (cen, half) = (s2.planes[0, :3], s2.planes[0, 3]), \
+                (s2.planes[1, :3], s2.planes[1, 3])
+            if not e.body2.is_ground:
+                ax = ax @ e.body2.A_principal
+            rows = np.array([np.append(ax, rad), np.append(_local(e.body2, cen)[0], half)])
+        elif s2.kind != "sphere":
             n = s2.planes[:, :3]
             if e.body2.is_ground:
                 rows = s2.planes.copy()
@@ -218,7 +308,7 @@ def contact_arrays(model):
                 rows = np.hstack([n @ e.body2.A_principal,
                                   (s2.planes[:, 3] - n @ e.body2.position)[:, None]])
         pln.append(rows)
-        ptr[c] = (n_pts, len(loc), n_pln, len(rows))
+        ptr[c] = (n_pts, len(loc), n_pln, len(rows), SHAPE_KINDS[s2.kind])
         for side, (body, s) in enumerate(((e.body1, s1), (e.body2, s2))):
             if math.isinf(s.radius):
                 bnd[c, side, 3] = math.inf
@@ -286,6 +376,7 @@ def apply_contacts(S, W):
         p0 = S.cnt_ptr[c, 0]
         l0 = S.cnt_ptr[c, 2]
         nl = S.cnt_ptr[c, 3]
+        kind = S.cnt_ptr[c, 4]
         power = 0.0
         pot = 0.0
         pot_rate = 0.0
@@ -297,7 +388,7 @@ def apply_contacts(S, W):
             x1 = W.r[a, 1] + u1
             x2 = W.r[a, 2] + u2
             y0, y1, y2 = rot_t(A, b, x0 - W.r[b, 0], x1 - W.r[b, 1], x2 - W.r[b, 2])
-            if nl == 0:         # a sphere
+            if kind == NP_SPHERE:
                 h0 = y0 - S.cnt_bnd[c, 1, 0]
                 h1 = y1 - S.cnt_bnd[c, 1, 1]
                 h2 = y2 - S.cnt_bnd[c, 1, 2]
@@ -308,6 +399,14 @@ def apply_contacts(S, W):
                 m0 = h0 / dist
                 m1 = h1 / dist
                 m2 = h2 / dist
+            elif kind == NP_CYLINDER:
+                sd, m0, m1, m2 = cylinder_distance(
+                    y0, y1, y2, S.cnt_pln[l0, 0], S.cnt_pln[l0, 1], S.cnt_pln[l0, 2],
+                    S.cnt_pln[l0 + 1, 0], S.cnt_pln[l0 + 1, 1], S.cnt_pln[l0 + 1, 2],
+                    S.cnt_pln[l0, 3], S.cnt_pln[l0 + 1, 3])
+                pen = rp - sd
+                if pen <= 0.0:
+                    continue
             else:               # a convex polytope: the face of the largest n . y - d
                 best = -math.inf
                 jb = l0

@@ -666,8 +666,9 @@ class Model:
 
     def add_contact(self, body1, body2, shape1, shape2, name=None, **params):
         """Contact between ``body1``'s solid ``shape1`` and ``body2``'s ``shape2``
-        (``solver.contact``: ``contact.sphere``, ``.convex`` or, second only,
-        ``.half_space``; world coordinates at t0). Where they overlap by ``p`` the normal
+        (``solver.contact``: ``contact.sphere``, ``.convex``, ``.cylinder`` or, second
+        only, ``.half_space``; world coordinates at t0; the second shape is exact, the
+        first its sample points). Where they overlap by ``p`` the normal
         force is Adams' IMPACT law ``max(0, k p^e + STEP(p, 0, 0, d_max, c_max) p_dot)``
         (``stiffness`` k [N/m^e], ``exponent`` e, ``damping`` c_max [N s/m],
         ``penetration`` d_max [m]) or, ``law="hunt_crossley"``, ``k p^e (1 + 3 (1 - e_r)

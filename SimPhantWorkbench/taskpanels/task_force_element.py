@@ -47,6 +47,11 @@ _LAW_TEXT = {"compliant": QT_TRANSLATE_NOOP("SimPhant", "compliant (contact forc
 _CONTACT_LAW_TEXT = {"impact": QT_TRANSLATE_NOOP("SimPhant", "impact (as the end stops)"),
                      "hunt_crossley": QT_TRANSLATE_NOOP("SimPhant", "Hunt-Crossley "
                                                                     "(restitution)")}
+#: how a contact takes each solid (``document.contact_shapes.describe``)
+_SHAPE_TEXT = {"sphere": QT_TRANSLATE_NOOP("SimPhant", "sphere, radius %g mm"),
+               "cylinder": QT_TRANSLATE_NOOP("SimPhant", "exact cylinder, radius %g mm, "
+                                                         "length %g mm"),
+               "convex": QT_TRANSLATE_NOOP("SimPhant", "convex hull of its tessellation")}
 
 
 class TaskForceElement(CheckedPanel):
@@ -132,7 +137,19 @@ class TaskForceElement(CheckedPanel):
                                             "are held by the contact law") % units["rate"])
 
     def _contact_fields(self, f, obj, units):
-        """A contact's exponent, full damping depth, law, friction and sampling."""
+        """How the contact takes each solid; its exponent, full damping depth, law,
+        friction and sampling."""
+        from ..document.contact_shapes import describe
+        #: the lines telling how the contact takes its two solids
+        self.solids_seen = []
+        for ref, label in ((obj.Reference1, QT_TRANSLATE_NOOP("SimPhant", "First solid")),
+                           (obj.Reference2, QT_TRANSLATE_NOOP("SimPhant", "Second solid"))):
+            seen = describe(ref[0]) if ref and ref[0] is not None else None
+            if seen is not None:
+                kind, size = seen[0], tuple(x for x in seen[1:] if x is not None)
+                text = "%s: %s" % (ref[0].Label, translate("SimPhant", _SHAPE_TEXT[kind]) % size)
+                self.solids_seen.append(text)
+                f.row(translate("SimPhant", label), wrapped_label(text))
         self._number(f, "Exponent", translate("SimPhant", "Force exponent e (k p^e)"),
                      obj.Exponent, 1.0, 10.0)
         self._text(f, "Penetration", translate("SimPhant", "Full damping depth"),

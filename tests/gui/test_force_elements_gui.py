@@ -222,6 +222,7 @@ CONTACT_SCRIPT = textwrap.dedent('''
         from SimPhantWorkbench.taskpanels.widgets import PropertyPanel
         panel = PropertyPanel.current
         R["fields"] = sorted(panel.fields)
+        R["seen"] = list(panel.solids_seen)
         panel.fields["FrictionSpeed"].setText("0.01 mm/s")
         R["bad_speeds"] = panel.status.text()
         R["bad_accepted"] = panel.accept()
@@ -258,6 +259,7 @@ def test_contact_command_and_panel(tmp_path):
     assert R["start"] == ["contact", "10000.0 N/mm"] and R["icon"] == "Contact.svg"
     assert {"Stiffness", "Damping", "Exponent", "Penetration", "MuStatic", "MuDynamic",
             "StictionSpeed", "FrictionSpeed", "SampleSpacing", "Deflection"} <= set(R["fields"])
+    assert R["seen"] == ["Ball: sphere, radius 10 mm", "Plate: convex hull of its tessellation"]
     assert "friction_speed" in R["bad_speeds"] and R["bad_accepted"] is False
     assert R["good"] == "OK" and R["accepted"]
     assert R["after"] == ["2 mm/s", 0.4, 0.3, "0.05 N*s/mm", "0.001 mm", "impact"]

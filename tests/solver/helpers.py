@@ -13,6 +13,12 @@ def random_rotation(rng):
     return q / np.linalg.norm(q)
 
 
+def gradient_fd(f, x, h=1e-7):
+    """Central-difference gradient of the scalar function ``f`` at the point ``x``."""
+    x = np.asarray(x, dtype=float)
+    return np.array([(f(x + e) - f(x - e)) / (2 * h) for e in np.eye(len(x)) * h])
+
+
 def random_inertia(rng):
     """Principal moments that satisfy the triangle inequality."""
     while True:

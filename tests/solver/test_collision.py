@@ -82,15 +82,17 @@ def fc_box(lo, hi):
 def test_faces_that_just_touch_are_no_deeper_than_their_projections_overlap():
     """A 10 mm cube whose face lies on a block's face (1e-14 m into it: rounding), 1 mm
     over the block's edge in y: depth 0 in either order of the pair (FCL's EPA alone says
-    20 mm, the block's height, in one), and 1 mm once it moves 2 mm into the block."""
+    20 mm, the block's height, in one), and 1 mm once it moves 2 mm into the block; from
+    the hulls' EPA (``proximity``) and from FCL's queries (``mesh_proximity``) alike."""
     cube = Solid(*fc_box((-5, -5, -5), (5, 5, 5)), label="Cube")
     block = Solid(*fc_box((-5, 9, -10), (5, 29, 20)), label="Block")
     assert cube.convex and block.convex
     for x, depth in ((10.0 - 1e-11, 0.0), (8.0, 1.0)):
         pose = (np.array([x, 5.0, 5.0]) * MM, I3)
-        for p in (proximity(cube, pose, block, (np.zeros(3), I3)),
-                  proximity(block, (np.zeros(3), I3), cube, pose)):
-            assert p.overlap and -p.distance == pytest.approx(depth * MM, abs=1e-12), x
+        for query in (proximity, geometry.mesh_proximity):
+            for p in (query(cube, pose, block, (np.zeros(3), I3)),
+                      query(block, (np.zeros(3), I3), cube, pose)):
+                assert p.overlap and -p.distance == pytest.approx(depth * MM, abs=1e-12), x
 
 
 def test_containment_counts_as_overlap():

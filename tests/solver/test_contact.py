@@ -15,6 +15,8 @@ from SimPhantWorkbench.solver import Model, ModelError
 from SimPhantWorkbench.solver import contact as C
 from SimPhantWorkbench.solver.result_file import read_result_file
 
+from .helpers import gradient_fd
+
 G = 9.81
 R = 0.01          # ball radius [m]
 GAP = 1e-4        # ball above the plate at t0 [m]
@@ -265,13 +267,7 @@ def test_normal_force_is_minus_the_gradient_of_the_contact_potential(seed):
         sysm.evaluate(0.0, sysm.y0)
         return C.contact_outputs(sysm.W.cnt_out), sysm
     out, sysm = outputs(ball)
-    h = 1e-7
-    grad = np.zeros(3)
-    for c in range(3):
-        d = np.zeros(3)
-        d[c] = h
-        grad[c] = (outputs(ball + d)[0]["potential"][0]
-                   - outputs(ball - d)[0]["potential"][0]) / (2 * h)
+    grad = gradient_fd(lambda x: outputs(x)[0]["potential"][0], ball)
     assert out["normal_force"][0] == pytest.approx(-grad, rel=1e-6, abs=1e-9)
     # the box (body 0) takes -F at the contact point: its world force and body torque
     F = -out["normal_force"][0]

@@ -50,7 +50,8 @@ RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
              "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
              "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py",
-             "SimPhantWorkbench/solver/contact.py", "SimPhantWorkbench/collision/probe.py"}
+             "SimPhantWorkbench/solver/contact.py", "SimPhantWorkbench/collision/probe.py",
+             "SimPhantWorkbench/collision/pieces.py"}
 
 #: ``fc1``: the tests that kill it run on FreeCAD 1.x only (``pytest.mark.fc1``); on 0.x
 #: the mutant is listed as needing 1.x and not run (run it in the chroot of ``make test-fc1``:

@@ -327,6 +327,10 @@ def proximity(a, pose_a, b, pose_b, hull=None):
         on_surfaces = _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
         if on_surfaces is not None:
             return on_surfaces
+        from .pieces import pieces_proximity         # numba, as hull_distance
+        on_pieces = pieces_proximity(a, pose_a, b, pose_b)
+        if on_pieces is not None:
+            return on_pieces
     return mesh_proximity(a, pose_a, b, pose_b)
 
 

@@ -327,8 +327,9 @@ def proximity(a, pose_a, b, pose_b, hull=None):
         on_surfaces = _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
         if on_surfaces is not None:
             return on_surfaces
+    if not (a.convex and b.convex):
         from .pieces import pieces_proximity         # numba, as hull_distance
-        on_pieces = pieces_proximity(a, pose_a, b, pose_b)
+        on_pieces = pieces_proximity(a, pose_a, b, pose_b, lower > 0.0)
         if on_pieces is not None:
             return on_pieces
     return mesh_proximity(a, pose_a, b, pose_b)

@@ -36,7 +36,7 @@ __all__ = ["PIECES", "Pieces", "pieces_of", "pieces_distance", "pieces_between",
            "pieces_proximity", "warm"]
 
 #: slabs per non-convex solid
-PIECES = 8
+PIECES = 16
 
 Pieces = namedtuple("Pieces", ["points", "offsets", "centres", "radii"])
 Pieces.__doc__ = """Convex pieces of a solid's surface in its own frame [m]: the hull
@@ -180,15 +180,23 @@ def pieces_between(a, traj_a, b, traj_b, k, time, stop):
                                  pb, vb, Ab, wb, fb, float(stop)))
 
 
-def pieces_proximity(a, pose_a, b, pose_b):
-    """The ``Proximity`` of two solids whose convex hulls are apart when the closest
-    pieces' GJK points have points of the two surfaces no farther apart than the pieces'
-    lower bound (``geometry``'s certificate), else None. Only for hulls apart: one solid
-    inside the other has pieces apart too."""
-    from .geometry import _hull_witnesses_on_surfaces
+def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
+    """The ``Proximity`` of two solids whose pieces are apart when the closest pieces'
+    GJK points have points of the two surfaces no farther apart than the pieces' lower
+    bound (``geometry``'s certificate), else None. Pieces apart keep the surfaces apart;
+    the solids are then apart unless one lies inside the other, which the convex hulls
+    apart (``hulls_apart``) rule out, or else world boxes of the two solids (around their
+    hull vertices) neither of which holds the other."""
+    from .geometry import _hull_witnesses_on_surfaces, world_points
     lower, _upper, pa, pb = pieces_distance(a, pose_a, b, pose_b)
     if not lower > 0.0:
         return None
+    if not hulls_apart:
+        wa, wb = world_points(a.hull_points, pose_a), world_points(b.hull_points, pose_b)
+        lo_a, hi_a, lo_b, hi_b = wa.min(axis=0), wa.max(axis=0), wb.min(axis=0), wb.max(axis=0)
+        if np.all(lo_a <= lo_b) and np.all(hi_b <= hi_a) \
+                or np.all(lo_b <= lo_a) and np.all(hi_a <= hi_b):
+            return None                 # one may hold the other: the meshes tell
     return _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
 
 

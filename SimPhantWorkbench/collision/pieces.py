@@ -30,13 +30,12 @@ import numpy as np
 from numba import njit
 
 from .gjk import hull_distance as _hull_gjk
-from .probe import _pose
 
-__all__ = ["PIECES", "Pieces", "pieces_of", "pieces_distance", "pieces_between",
+__all__ = ["PIECES", "Pieces", "decompose", "pieces_of", "pieces_distance",
            "pieces_proximity", "warm"]
 
 #: slabs per non-convex solid
-PIECES = 16
+PIECES = 8
 
 Pieces = namedtuple("Pieces", ["points", "offsets", "centres", "radii"])
 Pieces.__doc__ = """Convex pieces of a solid's surface in its own frame [m]: the hull
@@ -138,19 +137,6 @@ def _pieces_distance(va, offa, ca, rada, Ra, ra, vb, offb, cb, radb, Rb, rb, sto
     return best, upper, pa, pb
 
 
-@njit(cache=True)
-def _pieces_between(t, k, time, va, offa, ca, rada, pos_a, vel_a, A_a, turn_a, fixed_a,
-                    vb, offb, cb, radb, pos_b, vel_b, A_b, turn_b, fixed_b, stop):
-    Ra = np.empty((3, 3))
-    ra = np.empty(3)
-    Rb = np.empty((3, 3))
-    rb = np.empty(3)
-    _pose(t, pos_a, vel_a, A_a, turn_a, fixed_a, k, time, Ra, ra)
-    _pose(t, pos_b, vel_b, A_b, turn_b, fixed_b, k, time, Rb, rb)
-    return _pieces_distance(va, offa, ca, rada, Ra, ra, vb, offb, cb, radb, Rb, rb,
-                            stop)[0]
-
-
 def pieces_distance(a, pose_a, b, pose_b, stop=-np.inf):
     """``(lower, upper, point_a, point_b)`` of the closest pair of pieces of solids ``a``,
     ``b`` at poses ``(r, A)``: ``lower`` bounds the distance from below where the two
@@ -165,19 +151,6 @@ def pieces_distance(a, pose_a, b, pose_b, stop=-np.inf):
     return _pieces_distance(pa_.points, pa_.offsets, pa_.centres, pa_.radii, Ra, ra,
                             pb_.points, pb_.offsets, pb_.centres, pb_.radii, Rb, rb,
                             float(stop))
-
-
-def pieces_between(a, traj_a, b, traj_b, k, time, stop):
-    """``pieces_distance``'s ``lower`` at the poses of ``traj_a``, ``traj_b`` at ``time``
-    on segment ``k`` (``probe.hull_between``'s poses), with ``stop``."""
-    pa_, pb_ = pieces_of(a), pieces_of(b)
-    t, pa, va, Aa, wa, fa = traj_a.kernel_arrays()
-    _t, pb, vb, Ab, wb, fb = traj_b.kernel_arrays()
-    return float(_pieces_between(t, int(k), float(time),
-                                 pa_.points, pa_.offsets, pa_.centres, pa_.radii,
-                                 pa, va, Aa, wa, fa,
-                                 pb_.points, pb_.offsets, pb_.centres, pb_.radii,
-                                 pb, vb, Ab, wb, fb, float(stop)))
 
 
 def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
@@ -201,20 +174,17 @@ def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
 
 
 def warm():
-    """Compile the kernels into numba's on-disk cache (or load them)."""
+    """Compile the kernel into numba's on-disk cache (or load it): rotations writable and
+    read-only (a fixed body's)."""
     p = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     off = np.array([0, 4], dtype=np.int64)
     c = np.full((1, 3), 0.25)
     rad = np.array([1.0])
-    t = np.array([0.0, 1.0])
-    pos = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
-    A = np.ascontiguousarray(np.broadcast_to(np.eye(3), (2, 3, 3)))
-    turn = np.array([[0.0, 0.0, 0.5]])
-    _pieces_between(t, 0, 0.5, p, off, c, rad, pos, pos.copy(), A, turn, False,
-                    p, off, c, rad, pos + 3.0, pos.copy(), A.copy(), turn.copy(), True,
-                    -np.inf)
-    _pieces_distance(p, off, c, rad, np.eye(3), np.zeros(3), p, off, c, rad, np.eye(3),
-                     np.full(3, 3.0), -np.inf)
+    fixed = np.eye(3)
+    fixed.flags.writeable = False
+    for R in (np.eye(3), fixed):
+        _pieces_distance(p, off, c, rad, R, np.zeros(3), p, off, c, rad, np.eye(3),
+                         np.full(3, 3.0), -np.inf)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import pytest
 from SimPhantWorkbench.collision import geometry, pieces
 from SimPhantWorkbench.collision.geometry import Solid, proximity
 
-from .test_collision import I3, MM
+from .test_collision import I3, MM, box
 from .test_collision_hulls import hull_solid, l_solid, random_pose
 
 
@@ -149,3 +149,25 @@ def test_links_in_parallel_slabs_need_no_mesh_query_where_the_hulls_fill_a_notch
             notch += 1
             assert calls == []
     assert notch > 5
+
+
+def test_pieces_apart_prove_nothing_when_one_solid_may_hold_the_other(monkeypatch):
+    """A 2 mm cube inside a dog-bone's boss, 1.5 mm above its bottom face: the surfaces
+    are 1.5 mm apart, the solids overlap (containment). Even with pieces that report
+    1.5 mm between the two bottom faces (a bound the surface points certify), the answer
+    stays an overlap: the hulls overlap and the cube's box lies in the link's."""
+    link = dog_bone()
+    cube = Solid(*box((1 * MM,) * 3, centre=(5 * MM, 0.0, 2.5 * MM)))
+    base = (np.zeros(3), I3)
+    assert geometry.hull_distance(link, base, cube, base)[0] <= 0.0
+    real = pieces.pieces_distance
+
+    def apart(a, pa, b, pb, stop=-np.inf):
+        if a is link:
+            return (1.5 * MM, 1.5 * MM, np.array([5 * MM, 0.0, 0.0]),
+                    np.array([5 * MM, 0.0, 1.5 * MM]))
+        return real(a, pa, b, pb, stop)
+
+    monkeypatch.setattr(pieces, "pieces_distance", apart)
+    p = proximity(link, base, cube, base)
+    assert p.overlap and p.distance < 0.0

@@ -2111,10 +2111,11 @@ MUTANTS = [
            "pieces (the bound is above the distance)"),
     Mutant("interference-pieces-miss-a-vertex", "SimPhantWorkbench/collision/pieces.py",
            "parts.append(_hull_vertices(pts[np.unique(mine)]))",
-           "parts.append(_hull_vertices(pts[np.unique(mine[:, :2])]))",
-           ["tests/solver/test_collision_pieces.py::test_every_triangle_lies_in_the_hull_of_a_piece"],
-           "a piece's hull without the third vertex of its triangles (not every triangle "
-           "lies in a piece)"),
+           "parts.append(_hull_vertices(pts[mine].mean(axis=1)))",
+           ["tests/solver/test_collision_pieces.py::test_every_triangle_lies_in_the_hull_of_a_"
+            "piece"],
+           "a piece is the hull of its triangles' centroids (the triangles stick out of "
+           "it: not every point of the surface lies in a piece)"),
     Mutant("interference-pieces-ignore-containment", "SimPhantWorkbench/collision/pieces.py",
            "            return None                 # one may hold the other: the meshes tell",
            "            pass",

@@ -359,9 +359,9 @@ def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
 
 
 def _frame(pose):
-    """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order."""
-    return (np.ascontiguousarray(pose[1], dtype=float),
-            np.ascontiguousarray(pose[0], dtype=float))
+    """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order (copies:
+    writable whatever the pose, one compiled variant of each kernel to load)."""
+    return np.array(pose[1], dtype=float), np.array(pose[0], dtype=float)
 
 
 def mesh_proximity(a, pose_a, b, pose_b):

@@ -144,10 +144,8 @@ def pieces_distance(a, pose_a, b, pose_b, stop=-np.inf):
     at ``upper``. With ``stop``, a ``lower`` below ``stop`` may be any pair's (the
     answer is only that the distance may be below ``stop``)."""
     pa_, pb_ = pieces_of(a), pieces_of(b)
-    Ra, ra = (np.ascontiguousarray(pose_a[1], dtype=float),
-              np.ascontiguousarray(pose_a[0], dtype=float))
-    Rb, rb = (np.ascontiguousarray(pose_b[1], dtype=float),
-              np.ascontiguousarray(pose_b[0], dtype=float))
+    from .geometry import _frame
+    (Ra, ra), (Rb, rb) = _frame(pose_a), _frame(pose_b)
     return _pieces_distance(pa_.points, pa_.offsets, pa_.centres, pa_.radii, Ra, ra,
                             pb_.points, pb_.offsets, pb_.centres, pb_.radii, Rb, rb,
                             float(stop))
@@ -174,17 +172,13 @@ def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
 
 
 def warm():
-    """Compile the kernel into numba's on-disk cache (or load it): rotations writable and
-    read-only (a fixed body's)."""
+    """Compile the kernel into numba's on-disk cache (or load it)."""
     p = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     off = np.array([0, 4], dtype=np.int64)
     c = np.full((1, 3), 0.25)
     rad = np.array([1.0])
-    fixed = np.eye(3)
-    fixed.flags.writeable = False
-    for R in (np.eye(3), fixed):
-        _pieces_distance(p, off, c, rad, R, np.zeros(3), p, off, c, rad, np.eye(3),
-                         np.full(3, 3.0), -np.inf)
+    _pieces_distance(p, off, c, rad, np.eye(3), np.zeros(3), p, off, c, rad, np.eye(3),
+                     np.full(3, 3.0), -np.inf)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ whether the distance reaches ``stop`` lets the loop end as soon as a pair falls 
 
 Pure: NumPy, SciPy and numba only.
 """
+import weakref
 from collections import namedtuple
 
 import numpy as np
@@ -43,7 +44,7 @@ vertices of all pieces stacked ``points`` (m, 3), piece ``i`` being
 ``points[offsets[i]:offsets[i + 1]]``; ``centres`` (p, 3), ``radii`` (p,) a sphere
 around each."""
 
-_CACHE = {}         # id(solid.points) -> (the points array, Pieces): twins share the mesh
+_CACHE = {}         # id(solid.points) -> (weak ref to the points, Pieces): twins share it
 
 
 def _hull_vertices(points):
@@ -84,7 +85,7 @@ def pieces_of(solid):
     """The ``Pieces`` of ``solid`` (one piece, its hull, for a convex solid), built once
     per mesh."""
     hit = _CACHE.get(id(solid.points))
-    if hit is not None and hit[0] is solid.points:
+    if hit is not None and hit[0]() is solid.points:
         return hit[1]
     if solid.convex:
         hp = np.ascontiguousarray(solid.hull_points)
@@ -93,7 +94,10 @@ def pieces_of(solid):
                         np.array([np.linalg.norm(hp - c, axis=1).max()]))
     else:
         pieces = decompose(solid.points, solid.triangles)
-    _CACHE[id(solid.points)] = (solid.points, pieces)
+    key = id(solid.points)
+    _CACHE[key] = (weakref.ref(solid.points), pieces)
+    # dropped with the mesh (a parameter study makes new solids for every variant)
+    weakref.finalize(solid.points, _CACHE.pop, key, None)
     return pieces
 
 

@@ -162,3 +162,16 @@ def test_pieces_apart_prove_nothing_when_one_solid_may_hold_the_other(monkeypatc
     monkeypatch.setattr(pieces, "pieces_distance", apart)
     p = proximity(link, base, cube, base)
     assert p.overlap and p.distance < 0.0
+
+
+def test_the_pieces_are_built_once_per_mesh_and_dropped_with_it():
+    """A named twin shares its mesh's pieces; once the mesh is gone so are they."""
+    import gc
+    link = dog_bone(name="a", label="A")
+    first = pieces.pieces_of(link)
+    assert pieces.pieces_of(link.named("b", "B")) is first
+    key = id(link.points)
+    assert key in pieces._CACHE
+    del link, first
+    gc.collect()
+    assert key not in pieces._CACHE

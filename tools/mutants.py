@@ -50,7 +50,8 @@ RESTORE_DIR = os.path.join(ROOT, ".mutants-restore")
 JIT_FILES = {"SimPhantWorkbench/solver/kernels.py", "SimPhantWorkbench/solver/blocks.py",
              "SimPhantWorkbench/solver/joints.py", "SimPhantWorkbench/solver/forces.py",
              "SimPhantWorkbench/solver/vec3.py", "SimPhantWorkbench/collision/gjk.py",
-             "SimPhantWorkbench/solver/contact.py", "SimPhantWorkbench/collision/probe.py"}
+             "SimPhantWorkbench/solver/contact.py", "SimPhantWorkbench/collision/probe.py",
+             "SimPhantWorkbench/collision/pieces.py"}
 
 #: ``fc1``: the tests that kill it run on FreeCAD 1.x only (``pytest.mark.fc1``); on 0.x
 #: the mutant is listed as needing 1.x and not run (run it in the chroot of ``make test-fc1``:
@@ -2195,6 +2196,35 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_boxes_passing_interval_and_depth"],
            "the search of a pair stops at the first span that could hold an overlap (a pass "
            "between two output samples is missed)"),
+    Mutant("interference-pieces-prune-all", "SimPhantWorkbench/collision/pieces.py",
+           "        if gap[idx] >= best:", "        if gap[idx] >= 0.0:",
+           ["tests/solver/test_collision_pieces.py::test_pieces_bound_the_distance_from_below_on_random_pairs"],
+           "the pairs of pieces pruned before any GJK (the bound is infinite, the certificate "
+           "takes any two surface points)"),
+    Mutant("interference-pieces-spheres-too-small", "SimPhantWorkbench/collision/pieces.py",
+           "radii = np.array([np.linalg.norm(p - c, axis=1).max() for",
+           "radii = np.array([0.3 * np.linalg.norm(p - c, axis=1).max() for",
+           ["tests/solver/test_collision_pieces.py::test_pieces_bound_the_distance_from_below_on_random_pairs"],
+           "the spheres around the pieces too small: their gap prunes the closest pair of "
+           "pieces (the bound is above the distance)"),
+    Mutant("interference-pieces-miss-a-vertex", "SimPhantWorkbench/collision/pieces.py",
+           "parts.append(_hull_vertices(pts[np.unique(mine)]))",
+           "parts.append(_hull_vertices(pts[mine].mean(axis=1)))",
+           ["tests/solver/test_collision_pieces.py::test_every_triangle_lies_in_the_hull_of_a_"
+            "piece"],
+           "a piece is the hull of its triangles' centroids (the triangles stick out of "
+           "it: not every point of the surface lies in a piece)"),
+    Mutant("interference-pieces-ignore-containment", "SimPhantWorkbench/collision/pieces.py",
+           "            return None                 # one may hold the other: the meshes tell",
+           "            pass",
+           ["tests/solver/test_collision_pieces.py::test_pieces_apart_prove_nothing_when_one_solid_may_hold_the_other"],
+           "pieces apart taken for solids apart though one solid's box holds the other's "
+           "(a solid inside another counts as apart)"),
+    Mutant("interference-pieces-hulls-taken-apart", "SimPhantWorkbench/collision/geometry.py",
+           "pieces_proximity(a, pose_a, b, pose_b, lower > 0.0)",
+           "pieces_proximity(a, pose_a, b, pose_b, True)",
+           ["tests/solver/test_collision_pieces.py::test_pieces_apart_prove_nothing_when_one_solid_may_hold_the_other"],
+           "the pieces' answer trusted as if the hulls were apart (containment unchecked)"),
     Mutant("interference-candidate-skip-stops", "SimPhantWorkbench/collision/along.py",
            "                if lower > 0.0 and lower >= self.best - self.slack:\n"
            "                    continue",

@@ -13,7 +13,7 @@
 #     gmsh for Loads to FEM).
 #  4. The solver's numba kernels compiled into numba's cache (python -m
 #     SimPhantWorkbench.solver), so no solve waits for them; likewise the interference
-#     checks' GJK kernels (python -m SimPhantWorkbench.collision.gjk and .probe).
+#     checks' GJK kernels (python -m SimPhantWorkbench.collision.gjk, .probe and .pieces).
 #  5. python-fcl (optional: the interference checks) like numba, --no-deps.
 #  6. With --translations (make translations) also pyside2-tools: pyside2-lupdate, the
 #     extractor of translatable strings that reads Python.
@@ -187,6 +187,9 @@ if [ "${SIMPHANT_SKIP_WARMUP:-0}" != "1" ]; then
     # and the search's compiled probe (collision/probe.py: poses and GJK in one call)
     PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.collision.probe >&2 \
         || log "warning: could not compile the collision probe now (it compiles on first use)"
+    # and the convex pieces' distance (collision/pieces.py)
+    PYTHONPATH="$here:$SIMPHANT_PYPKG_DIR" /usr/bin/python3 -m SimPhantWorkbench.collision.pieces >&2 \
+        || log "warning: could not compile the convex pieces now (they compile on first use)"
 fi
 
 echo "SIMPHANT_PYPKG_DIR=$SIMPHANT_PYPKG_DIR"

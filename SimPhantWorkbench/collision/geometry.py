@@ -344,6 +344,11 @@ def proximity(a, pose_a, b, pose_b, hull=None):
         on_surfaces = _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
         if on_surfaces is not None:
             return on_surfaces
+    if not (a.convex and b.convex):
+        from .pieces import pieces_proximity         # numba, as hull_distance
+        on_pieces = pieces_proximity(a, pose_a, b, pose_b, lower > 0.0)
+        if on_pieces is not None:
+            return on_pieces
     return mesh_proximity(a, pose_a, b, pose_b)
 
 
@@ -383,9 +388,9 @@ def _gjk():
 
 
 def _frame(pose):
-    """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order."""
-    return (np.ascontiguousarray(pose[1], dtype=float),
-            np.ascontiguousarray(pose[0], dtype=float))
+    """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order (copies:
+    writable whatever the pose, one compiled variant of each kernel to load)."""
+    return np.array(pose[1], dtype=float), np.array(pose[0], dtype=float)
 
 
 def mesh_proximity(a, pose_a, b, pose_b):

@@ -124,6 +124,15 @@ def test_surface_point_matches_fcl():
         assert np.linalg.norm(q - p) == pytest.approx(d, abs=1e-12)
 
 
+def agrees_with_meshes(p, ref):
+    """Assert that the ``Proximity`` ``p`` tells the overlap as FCL's ``ref`` does and,
+    apart, its distance within 1e-9 relative, never below; True when apart."""
+    assert p.overlap == ref.overlap
+    if not ref.overlap:
+        assert ref.distance * (1 - 1e-12) <= p.distance <= ref.distance * (1 + 1e-9)
+    return not ref.overlap
+
+
 def test_nonconvex_pairs_take_the_hull_distance_only_where_surface_points_prove_it():
     """Two Ls at random poses: ``proximity`` (hull first) gives FCL's mesh distance
     within 1e-9 relative, never below it; some answers come from the hulls, some need
@@ -135,11 +144,8 @@ def test_nonconvex_pairs_take_the_hull_distance_only_where_surface_points_prove_
     for _ in range(200):
         pa, pb = random_pose(rng, 0.03), random_pose(rng, 0.03)
         ref = mesh_proximity(a, pa, b, pb)
-        p = proximity(a, pa, b, pb)
-        assert p.overlap == ref.overlap
-        if ref.overlap:
+        if not agrees_with_meshes(proximity(a, pa, b, pb), ref):
             continue
-        assert ref.distance * (1 - 1e-12) <= p.distance <= ref.distance * (1 + 1e-9)
         lower = geometry.hull_distance(a, pa, b, pb)[0]
         if lower > 0.0 and abs(lower - ref.distance) <= 1e-9 * ref.distance:
             certified += 1
@@ -201,13 +207,9 @@ def test_the_hull_bounds_keep_the_boxes_findings():
         assert rep.intervals[0].max_depth == pytest.approx(3 * MM, abs=0.05 * MM)
 
 
-def test_nonconvex_solids_in_parallel_slabs_need_no_mesh_query(monkeypatch):
-    """An L turned about z by any angle, its corner anywhere over a fixed L's 20 mm
-    square, 10 mm above it (parallel slabs, as the links of a planar chain): where the
-    two face each other (FCL's clearance 10 mm) the hulls prove it (two surface points
-    that far apart) without FCL's mesh distance but in a few poses, also where a closest
-    hull point lies in an L's notch; the search along such a motion finds it with one
-    exact query and no mesh distance."""
+def count_mesh_queries(monkeypatch):
+    """(the list that records each FCL mesh distance ``proximity`` asks for, the real
+    ``mesh_proximity``)."""
     calls = []
     real = geometry.mesh_proximity
 
@@ -216,6 +218,17 @@ def test_nonconvex_solids_in_parallel_slabs_need_no_mesh_query(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(geometry, "mesh_proximity", counting)
+    return calls, real
+
+
+def test_nonconvex_solids_in_parallel_slabs_need_no_mesh_query(monkeypatch):
+    """An L turned about z by any angle, its corner anywhere over a fixed L's 20 mm
+    square, 10 mm above it (parallel slabs, as the links of a planar chain): where the
+    two face each other (FCL's clearance 10 mm) the hulls prove it (two surface points
+    that far apart) without FCL's mesh distance but in a few poses, also where a closest
+    hull point lies in an L's notch; the search along such a motion finds it with one
+    exact query and no mesh distance."""
+    calls, real = count_mesh_queries(monkeypatch)
     top, base = l_solid(label="top", name="top"), l_solid(label="base")
     rng = np.random.default_rng(5)
     facing = 0

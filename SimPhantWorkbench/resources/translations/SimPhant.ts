@@ -1510,187 +1510,212 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="52"/>
+        <location filename="task_force_element.py" line="51"/>
         <source>Hunt-Crossley (restitution)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="56"/>
+        <location filename="task_force_element.py" line="51"/>
+        <source>sphere, radius %g mm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="53"/>
+        <source>exact cylinder, radius %g mm, length %g mm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="57"/>
+        <source>convex hull of its tessellation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="61"/>
         <source>SimPhant force element</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="67"/>
+        <location filename="task_force_element.py" line="72"/>
         <source>On joint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="68"/>
+        <location filename="task_force_element.py" line="73"/>
         <source>Between</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="72"/>
+        <location filename="task_force_element.py" line="77"/>
         <source>Degree of freedom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="81"/>
+        <location filename="task_force_element.py" line="86"/>
         <source>e.g. &apos;10 %s&apos;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="84"/>
+        <location filename="task_force_element.py" line="89"/>
         <source>or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="87"/>
+        <location filename="task_force_element.py" line="92"/>
         <source>rows &apos;x, force; ...&apos; [%s, N or N m]; replaces %s when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="91"/>
+        <location filename="task_force_element.py" line="96"/>
         <source>its value at the start</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="94"/>
+        <location filename="task_force_element.py" line="99"/>
         <source>Free length / rest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="95"/>
+        <location filename="task_force_element.py" line="100"/>
         <source>otherwise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="97"/>
+        <location filename="task_force_element.py" line="102"/>
         <source>Preload [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="98"/>
+        <location filename="task_force_element.py" line="103"/>
         <source>Force [N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="100"/>
+        <location filename="task_force_element.py" line="105"/>
         <source>Value [N m or N]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="107"/>
+        <location filename="task_force_element.py" line="112"/>
         <source>or a function of t [s]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="109"/>
+        <location filename="task_force_element.py" line="114"/>
         <source>e.g. 2*sin(2*pi*t); replaces Value when not empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="119"/>
+        <location filename="task_force_element.py" line="124"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="120"/>
+        <location filename="task_force_element.py" line="125"/>
         <source>at (e.g. &apos;30 %s&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="136"/>
+        <location filename="task_force_element.py" line="153"/>
         <source>Force exponent e (k p^e)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="138"/>
+        <location filename="task_force_element.py" line="155"/>
         <source>Full damping depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="126"/>
+        <location filename="task_force_element.py" line="131"/>
         <source>e.g. 0.1 %s; the damping grows from zero at first touch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="140"/>
+        <location filename="task_force_element.py" line="157"/>
         <source>Law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="142"/>
+        <location filename="task_force_element.py" line="159"/>
         <source>Coefficient of restitution e</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="130"/>
+        <location filename="task_force_element.py" line="135"/>
         <source>Rests below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="132"/>
+        <location filename="task_force_element.py" line="137"/>
         <source>impulsive: e.g. 1 %s; slower impacts are held by the contact law</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="152"/>
-        <source>e.g. 0.1 %s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="task_force_element.py" line="144"/>
-        <source>at the impact speed</source>
+        <location filename="task_force_element.py" line="145"/>
+        <source>First solid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="task_force_element.py" line="146"/>
+        <source>Second solid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="169"/>
+        <source>e.g. 0.1 %s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="161"/>
+        <source>at the impact speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="task_force_element.py" line="163"/>
         <source>Hunt-Crossley: e.g. 1000 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="147"/>
+        <location filename="task_force_element.py" line="164"/>
         <source>Static friction coefficient</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="149"/>
+        <location filename="task_force_element.py" line="166"/>
         <source>Dynamic friction coefficient</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="151"/>
+        <location filename="task_force_element.py" line="168"/>
         <source>Stiction below the speed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="153"/>
+        <location filename="task_force_element.py" line="170"/>
         <source>Dynamic friction above</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="154"/>
+        <location filename="task_force_element.py" line="171"/>
         <source>e.g. 1 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="155"/>
+        <location filename="task_force_element.py" line="172"/>
         <source>Sample spacing on edges</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="157"/>
+        <location filename="task_force_element.py" line="174"/>
         <source>first solid: e.g. 2 %s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="158"/>
+        <location filename="task_force_element.py" line="175"/>
         <source>Tessellation deflection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="task_force_element.py" line="159"/>
+        <location filename="task_force_element.py" line="176"/>
         <source>e.g. 0.05 %s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1900,7 +1925,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="67"/>
+        <location filename="registry_strings.py" line="69"/>
         <source>Constant</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2506,232 +2531,247 @@ No puts the bodies back where they were before playback.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="68"/>
-        <source>Constant rate</source>
+        <location filename="registry_strings.py" line="67"/>
+        <source>Lead screw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="registry_strings.py" line="69"/>
-        <source>Smooth step (cubic)</source>
+        <location filename="registry_strings.py" line="68"/>
+        <source>Screw on a revolute joint (joint 1) driving a nut on a slider joint along its axis (joint 2): the nut advances by lead per turn of the screw relative to it (lead [m]; negative: left-handed)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="70"/>
-        <source>Smooth step (quintic)</source>
+        <source>Constant rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="71"/>
-        <source>Harmonic</source>
+        <source>Smooth step (cubic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="72"/>
-        <source>Expression in t</source>
+        <source>Smooth step (quintic)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="73"/>
-        <source>the driven point: a vertex, or the centre of an edge or face of the body</source>
+        <source>Harmonic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="74"/>
-        <source>the vector of the body whose angle is driven: an edge or face of the body, projected onto the plane normal to the axis</source>
+        <source>Expression in t</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="75"/>
-        <source>the axis of the angle: an edge or face of Body1, or of a fixed body when Body1 is empty</source>
+        <source>the driven point: a vertex, or the centre of an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="76"/>
-        <source>the vector of the body that is pointed: an edge or face of the body</source>
+        <source>the vector of the body whose angle is driven: an edge or face of the body, projected onto the plane normal to the axis</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="77"/>
-        <source>explicit Euler, fixed step</source>
+        <source>the axis of the angle: an edge or face of Body1, or of a fixed body when Body1 is empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="78"/>
-        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
+        <source>the vector of the body that is pointed: an edge or face of the body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="79"/>
-        <source>classical 4th-order Runge-Kutta, fixed step</source>
+        <source>explicit Euler, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="80"/>
-        <source>SciPy Dormand-Prince 5(4), adaptive</source>
+        <source>semi-implicit Euler (velocities first, positions with the new velocities)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="81"/>
-        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
+        <source>classical 4th-order Runge-Kutta, fixed step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="82"/>
-        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 5(4), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="83"/>
-        <source>SciPy backward differentiation, adaptive (stiff)</source>
+        <source>SciPy Dormand-Prince 8(5,3), adaptive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="84"/>
-        <source>SciPy LSODA (switches stiff/non-stiff)</source>
+        <source>SciPy implicit Radau IIA, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="85"/>
-        <source>CoG position</source>
+        <source>SciPy backward differentiation, adaptive (stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="86"/>
-        <source>CoG velocity</source>
+        <source>SciPy LSODA (switches stiff/non-stiff)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="87"/>
-        <source>CoG acceleration</source>
+        <source>CoG position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="88"/>
-        <source>angular velocity</source>
+        <source>CoG velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="89"/>
-        <source>angular acceleration</source>
+        <source>CoG acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="90"/>
-        <source>Euler angles (Z-Y-X)</source>
+        <source>angular velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="91"/>
-        <source>point position</source>
+        <source>angular acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="92"/>
-        <source>point velocity</source>
+        <source>Euler angles (Z-Y-X)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="93"/>
-        <source>reaction force</source>
+        <source>point position</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="94"/>
-        <source>reaction torque</source>
+        <source>point velocity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="95"/>
-        <source>joint angle</source>
+        <source>reaction force</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="96"/>
-        <source>joint angle rate</source>
+        <source>reaction torque</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="97"/>
-        <source>joint angle acceleration</source>
+        <source>joint angle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="98"/>
-        <source>joint slide</source>
+        <source>joint angle rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="99"/>
-        <source>joint slide rate</source>
+        <source>joint angle acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="100"/>
-        <source>joint slide acceleration</source>
+        <source>joint slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="101"/>
-        <source>force element force / moment</source>
+        <source>joint slide rate</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="102"/>
-        <source>force element length / angle / slide</source>
+        <source>joint slide acceleration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="103"/>
-        <source>force element power</source>
+        <source>force element force / moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="104"/>
-        <source>driver effort (torque / force)</source>
+        <source>force element length / angle / slide</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="105"/>
-        <source>driver power</source>
+        <source>force element power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="106"/>
-        <source>energy</source>
+        <source>driver effort (torque / force)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="107"/>
-        <source>constraint violation</source>
+        <source>driver power</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="108"/>
-        <source>world axes</source>
+        <source>driver work</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="109"/>
-        <source>body axes</source>
+        <source>energy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="110"/>
-        <source>joint frame (body 1)</source>
+        <source>constraint violation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="111"/>
-        <source>joint frame 2 against joint frame 1</source>
+        <source>world axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="112"/>
-        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <source>body axes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="registry_strings.py" line="113"/>
+        <source>joint frame (body 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="114"/>
+        <source>joint frame 2 against joint frame 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="115"/>
+        <source>line point 1 -&gt; point 2, or joint z axis, on body 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="registry_strings.py" line="116"/>
         <source>joint z axis on body 2 (point driver: world axes)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -214,6 +214,11 @@ def test_every_example_keeps_its_energy_balance(runs, name):
     # samples per crank turn) 5.4e-4 (8 times less per halved output interval); without
     # the driver work its drift is ~1
     tol = 1e-3 if r.driver_names and r.settings["method"] == "kinematic" else 1e-5
+    if name == "gripper":
+        # 26 contacts whose sample points enter and leave contact within steps (kinks in
+        # the force the fixed step does not locate): the method's error is first order
+        # there, 3.8e-4 at the example's 50 us and 1.8e-4 at 25 us
+        tol = 1e-3
     assert np.abs(bal - bal[0]).max() < tol * scale, np.abs(bal - bal[0]).max() / scale
 
 

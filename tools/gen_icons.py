@@ -255,8 +255,16 @@ def coupler_screw():
                rect(14, 28, 36, 14, B2, rx=2))
 
 
+def coupler_lead_screw():
+    thread = "".join("M%d,20 L%d,36 " % (x, x + 6) for x in range(8, 56, 8))
+    return svg(rect(4, 22, 56, 12, GREY, rx=2), path(thread, stroke=INK, width=2.5),
+               path("M4,56 H60", stroke=INK, width=3), path("M32,40 V56", stroke=INK, width=4),
+               rect(22, 14, 20, 28, B2, rx=2))
+
+
 COUPLER_DRAWINGS = {"gear": coupler_gear, "belt": coupler_belt,
-                    "rack_pinion": coupler_rack_pinion, "screw": coupler_screw}
+                    "rack_pinion": coupler_rack_pinion, "screw": coupler_screw,
+                    "lead_screw": coupler_lead_screw}
 
 JOINT_DRAWINGS = {
     "fixed": joint_fixed, "revolute": joint_revolute, "prismatic": joint_prismatic,

@@ -37,7 +37,8 @@ import numpy as np
 from . import require
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
-           "world_box", "hull_distance", "mesh_proximity", "convex_hull", "mesh_volume"]
+           "world_box", "hull_distance", "mesh_proximity", "convex_hull", "mesh_volume",
+           "hull_witnesses_on_surfaces", "kernel_frame"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
@@ -321,7 +322,8 @@ def hull_distance(a, pose_a, b, pose_b):
     hulls of solids ``a`` and ``b`` at poses ``(r, A)`` and the hull points (world) at
     ``upper`` (GJK, ``gjk.hull_distance``). ``lower`` bounds the solids' distance from
     below too (each solid lies in its hull); it is not > 0 when the hulls overlap."""
-    return _gjk().hull_distance(a.hull_points, *_frame(pose_a), b.hull_points, *_frame(pose_b))
+    return _gjk().hull_distance(a.hull_points, *kernel_frame(pose_a),
+                                b.hull_points, *kernel_frame(pose_b))
 
 
 def proximity(a, pose_a, b, pose_b, hull=None):
@@ -334,14 +336,14 @@ def proximity(a, pose_a, b, pose_b, hull=None):
     lower, upper, pa, pb = hull_distance(a, pose_a, b, pose_b) if hull is None else hull
     if a.convex and b.convex and lower <= 0.0:
         # overlapping convex solids: the depth of their hulls (EPA) without FCL
-        depth, _up, _n, da, db = _gjk().penetration_depth(a.hull_points, *_frame(pose_a),
-                                                          b.hull_points, *_frame(pose_b))
+        depth, _up, _n, da, db = _gjk().penetration_depth(
+            a.hull_points, *kernel_frame(pose_a), b.hull_points, *kernel_frame(pose_b))
         if depth > 0.0:
             return Proximity(-float(depth), da, db, True)
     if lower > 0.0:
         if a.convex and b.convex:
             return Proximity(float(upper), pa, pb, False)
-        on_surfaces = _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
+        on_surfaces = hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
         if on_surfaces is not None:
             return on_surfaces
     if not (a.convex and b.convex):
@@ -352,7 +354,7 @@ def proximity(a, pose_a, b, pose_b, hull=None):
     return mesh_proximity(a, pose_a, b, pose_b)
 
 
-def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
+def hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
     """The ``Proximity`` of two solids whose hulls are ``lower`` > 0 apart when two
     points of their surfaces are found no farther apart than that (to 1e-9 relative):
     then the hulls' distance is the solids'. Tried: the meshes' points nearest GJK's
@@ -360,7 +362,7 @@ def _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower):
     one hull point is off its solid (in a notch), the nearest point of one mesh and
     the other mesh's point nearest to it. None when no pair is that close."""
     surface_point = _gjk().surface_point
-    fa, fb = _frame(pose_a), _frame(pose_b)
+    fa, fb = kernel_frame(pose_a), kernel_frame(pose_b)
     qa = surface_point(a.points, a.triangles, *fa, pa)[1]
     qb = surface_point(b.points, b.triangles, *fb, pb)[1]
     pairs = ((qa, qb), (qa, None), (None, qb))
@@ -387,7 +389,7 @@ def _gjk():
     return _GJK[0]
 
 
-def _frame(pose):
+def kernel_frame(pose):
     """(R, r) of ``pose`` (r, R) as contiguous float arrays, the kernels' order (copies:
     writable whatever the pose, one compiled variant of each kernel to load)."""
     return np.array(pose[1], dtype=float), np.array(pose[0], dtype=float)

@@ -148,8 +148,8 @@ def pieces_distance(a, pose_a, b, pose_b, stop=-np.inf):
     at ``upper``. With ``stop``, a ``lower`` below ``stop`` may be any pair's (the
     answer is only that the distance may be below ``stop``)."""
     pa_, pb_ = pieces_of(a), pieces_of(b)
-    from .geometry import _frame
-    (Ra, ra), (Rb, rb) = _frame(pose_a), _frame(pose_b)
+    from .geometry import kernel_frame
+    (Ra, ra), (Rb, rb) = kernel_frame(pose_a), kernel_frame(pose_b)
     return _pieces_distance(pa_.points, pa_.offsets, pa_.centres, pa_.radii, Ra, ra,
                             pb_.points, pb_.offsets, pb_.centres, pb_.radii, Rb, rb,
                             float(stop))
@@ -162,7 +162,7 @@ def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
     the solids are then apart unless one lies inside the other, which the convex hulls
     apart (``hulls_apart``) rule out, or else world boxes of the two solids (around their
     hull vertices) neither of which holds the other."""
-    from .geometry import _hull_witnesses_on_surfaces, world_points
+    from .geometry import hull_witnesses_on_surfaces, world_points
     lower, _upper, pa, pb = pieces_distance(a, pose_a, b, pose_b)
     if not lower > 0.0:
         return None
@@ -172,7 +172,7 @@ def pieces_proximity(a, pose_a, b, pose_b, hulls_apart):
         if np.all(lo_a <= lo_b) and np.all(hi_b <= hi_a) \
                 or np.all(lo_b <= lo_a) and np.all(hi_a <= hi_b):
             return None                 # one may hold the other: the meshes tell
-    return _hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
+    return hull_witnesses_on_surfaces(a, pose_a, pa, b, pose_b, pb, lower)
 
 
 def warm():

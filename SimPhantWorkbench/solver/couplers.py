@@ -74,7 +74,7 @@ COUPLER_TYPES = OrderedDict((s.name, s) for s in [
     CouplerSpec("lead_screw", "Lead screw", PRIM_ASLIDE, (_ROTATING, _SLIDING), "lead",
                 "Screw on a revolute joint (joint 1) driving a nut on a slider joint along its "
                 "axis (joint 2): the nut advances by lead per turn of the screw relative to it "
-                "(lead [m]; negative: left-handed)", "Coupler_Screw.svg"),
+                "(lead [m]; negative: left-handed)", "Coupler_LeadScrew.svg"),
 ])
 
 

@@ -330,14 +330,20 @@ def test_a_session_refuses_a_non_finite_pose_before_moving_anything(docs):
     assert all_placements(doc) == before
 
 
-def test_a_session_notices_a_deleted_body(docs):
-    """The timeline makes a new session then instead of writing to a deleted object."""
+def _tumbling_session(docs):
+    """(document, box, study, a current playback session of its result)."""
     doc = docs()
     box = free_box(doc)
     study, _ = tumbling_study(doc, box)
     runner.run_study(study)
     session = playback.Session(study)
     assert session.current()
+    return doc, box, study, session
+
+
+def test_a_session_notices_a_deleted_body(docs):
+    """The timeline makes a new session then instead of writing to a deleted object."""
+    doc, box, _study, session = _tumbling_session(docs)
     doc.removeObject(box.Name)
     assert not session.current()
 
@@ -345,12 +351,7 @@ def test_a_session_notices_a_deleted_body(docs):
 def test_a_session_notices_a_new_result(docs):
     """Solve again (the archive keeps its file name): the timeline's
     session is no longer current, and a new one shows the new frames."""
-    doc = docs()
-    box = free_box(doc)
-    study, _ = tumbling_study(doc, box)
-    runner.run_study(study)
-    session = playback.Session(study)
-    assert session.current()
+    _doc, _box, study, session = _tumbling_session(docs)
     first = session.placements(-1)[0][1]
     study.EndTime = 0.5 * study.EndTime
     runner.run_study(study)

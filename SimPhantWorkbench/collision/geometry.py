@@ -26,9 +26,17 @@ position of the frame's origin [m], rotation body -> world):
   at most ``spacing / sqrt(3)`` more. For a shallow overlap of faces it is the depth.
   Witness points: the deepest point and its closest point on the other surface.
 
-Whether a point is inside a closed mesh is told by the outward normal of the triangle
-holding its closest surface point (closed, consistently oriented meshes only; an open
-mesh is a surface that can cross others but holds no inside).
+Whether a point ``p`` is inside a closed mesh is told by the sign of ``(p - q) . n``, ``q``
+its closest surface point and ``n`` the angle-weighted pseudo-normal of the feature
+holding ``q`` (J. A. Baerentzen, H. Aanaes, "Signed distance computation using the angle
+weighted pseudonormal", IEEE TVCG 11 (2005) 243-253): the face normal inside a triangle,
+the sum of the two faces' normals on an edge, the normals of the faces around a vertex
+weighted by their angles there. The normal of whichever triangle holds a ``q`` on an edge
+or a vertex can give the wrong sign: a point in the plane of a face beside the edge
+(flush faces, ``(p - q) . n = 0`` to rounding), or off a sharp edge whose other face
+turns its normal more than 90 degrees away. With the pseudo-normal the sign is right for
+every point of a closed, consistently oriented, manifold mesh. (An open mesh is a
+surface that can cross others but holds no inside.)
 """
 from collections import namedtuple
 
@@ -38,11 +46,19 @@ from . import require
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
            "world_box", "hull_distance", "mesh_proximity", "convex_hull", "mesh_volume",
-           "hull_witnesses_on_surfaces", "kernel_frame"]
+           "hull_witnesses_on_surfaces", "kernel_frame", "pseudo_normals",
+           "barycentric_rows"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
 MAX_SAMPLES = 6000
+
+#: a closest surface point whose barycentric coordinate on its triangle is at most this
+#: is on the opposite edge (on a vertex with two of them): within rounding of it. The
+#: pseudo-normal of an edge holds the sign of a point over either face beside it (the
+#: faces are not folded onto one another), so a point taken as on the edge while just
+#: inside the face is judged alike
+FEATURE_TOL = 1e-9
 
 
 Proximity = namedtuple("Proximity", ["distance", "point_a", "point_b", "overlap"])
@@ -138,6 +154,14 @@ class Solid:
         p = self.points[self.triangles]
         n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
         self.normals = n / np.maximum(np.linalg.norm(n, axis=1), 1e-300)[:, None]
+        #: the inside test's pseudo-normals of the triangles' edges and of the vertices,
+        #: and the rows giving a point's barycentric coordinates on each triangle
+        #: (``pseudo_normals``, ``barycentric_rows``; closed meshes only)
+        self._edge_normals = self._vertex_normals = self._barycentric = None
+        if self.closed:
+            self._edge_normals, self._vertex_normals = pseudo_normals(
+                self.points, self.triangles, self.normals)
+            self._barycentric = barycentric_rows(self.points, self.triangles)
         self.samples, self.spacing = _surface_samples(self.points, self.triangles, spacing)
         model = fcl.BVHModel()
         model.beginModel(len(self.points), len(self.triangles))
@@ -203,8 +227,58 @@ class Solid:
         q = np.asarray(result.nearest_points[0], dtype=float)
         inside = False
         if self.closed and 0 <= result.b1 < len(self.normals):
-            inside = d <= 0.0 or float(np.dot(local - q, self.normals[result.b1])) < 0.0
+            n = self._pseudo_normal(result.b1, q)
+            inside = d <= 0.0 or float(np.dot(local - q, n)) < 0.0
         return q, max(float(d), 0.0), inside
+
+    def _pseudo_normal(self, t, q):
+        """The pseudo-normal of the feature of triangle ``t`` holding its point ``q``:
+        its interior, an edge or a vertex by ``q``'s barycentric coordinates (module
+        docstring)."""
+        tri = self.triangles[t]
+        u, v = self._barycentric[t] @ (q - self.points[tri[0]])
+        small = [k for k, w in enumerate((1.0 - u - v, u, v)) if w <= FEATURE_TOL]
+        if not small:
+            return self.normals[t]
+        if len(small) == 1:                  # edge k + 1 (corner k + 1 to k + 2) faces corner k
+            return self._edge_normals[t, (small[0] + 1) % 3]
+        return self._vertex_normals[tri[3 - small[0] - small[1]]]
+
+
+def pseudo_normals(points, triangles, normals):
+    """Angle-weighted pseudo-normals (Baerentzen and Aanaes 2005) of a triangle mesh with
+    unit face ``normals`` (m, 3): ``(edges, vertices)``, ``edges`` (m, 3, 3) the sum of the
+    normals of the faces sharing edge k of triangle i (corner k to k + 1; both faces
+    weighted by their angle pi there), ``vertices`` (len(points), 3) the sum of the normals
+    of the faces around each vertex times their angle at it. Not normalised: only their
+    sign against a direction counts."""
+    tris = np.asarray(triangles, dtype=np.int64)
+    corner = np.asarray(points, dtype=float)[tris]                 # (m, 3 corners, 3)
+    e1 = np.roll(corner, -1, axis=1) - corner                       # to the next corner
+    e2 = np.roll(corner, -2, axis=1) - corner                       # to the one after
+    angle = np.arctan2(np.linalg.norm(np.cross(e1, e2), axis=2),
+                       np.einsum("ijk,ijk->ij", e1, e2))
+    weighted = (angle[:, :, None] * normals[:, None, :]).reshape(-1, 3)
+    vertices = np.stack([np.bincount(tris.ravel(), weighted[:, j], minlength=len(points))
+                         for j in range(3)], axis=1)
+    ends = np.roll(tris, -1, axis=1)
+    key = (np.minimum(tris, ends) * len(points) + np.maximum(tris, ends)).ravel()
+    _key, edge = np.unique(key, return_inverse=True)
+    face = np.repeat(normals, 3, axis=0)
+    sums = np.stack([np.bincount(edge, face[:, j]) for j in range(3)], axis=1)
+    return sums[edge].reshape(-1, 3, 3), vertices
+
+
+def barycentric_rows(points, triangles):
+    """(m, 2, 3): the rows ``M`` giving the barycentric coordinates ``(u, v) = M (q - a)`` of
+    a point ``q`` of the plane of each triangle ``(a, b, c)`` (``q = a + u (b - a) +
+    v (c - a)``); zero for a degenerate triangle."""
+    p = np.asarray(points, dtype=float)[np.asarray(triangles)]
+    e0, e1 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+    a, b, c = (np.einsum("ij,ij->i", x, y)[:, None] for x, y in ((e0, e0), (e0, e1), (e1, e1)))
+    det = a * c - b * b
+    det = np.where(det > 0.0, det, np.inf)
+    return np.stack([(c * e0 - b * e1) / det, (a * e1 - b * e0) / det], axis=1)
 
 
 def mesh_volume(points, triangles):

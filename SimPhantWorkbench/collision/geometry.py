@@ -216,33 +216,51 @@ class Solid:
 
     def surface_point(self, local):
         """(closest surface point (3,), distance, inside) of a point given in this
-        solid's own frame (answered in that frame: FCL reports the mesh's closest point
-        to a sphere in the mesh's frame)."""
+        solid's own frame (``surface_points`` of one point)."""
+        q, d, inside = self.surface_points(np.reshape(local, (1, 3)))
+        return q[0], float(d[0]), bool(inside[0])
+
+    def surface_points(self, local):
+        """(closest surface points (n, 3), distances (n,), inside (n,)) of the points
+        ``local`` (n, 3) given in this solid's own frame (answered in that frame: FCL
+        reports the mesh's closest point to a sphere in the mesh's frame). Inside: by the
+        pseudo-normal of the closest point's feature (module docstring)."""
         fcl = require()
         self._object.setTransform(fcl.Transform())
-        self._probe.setTranslation(np.asarray(local, dtype=float))
-        result = fcl.DistanceResult()
-        d = fcl.distance(self._object, self._probe,
-                         fcl.DistanceRequest(enable_nearest_points=True), result)
-        q = np.asarray(result.nearest_points[0], dtype=float)
-        inside = False
-        if self.closed and 0 <= result.b1 < len(self.normals):
-            n = self._pseudo_normal(result.b1, q)
-            inside = d <= 0.0 or float(np.dot(local - q, n)) < 0.0
-        return q, max(float(d), 0.0), inside
+        request = fcl.DistanceRequest(enable_nearest_points=True)
+        local = np.asarray(local, dtype=float)
+        q, d = np.empty_like(local), np.empty(len(local))
+        tri = np.empty(len(local), dtype=np.int64)
+        for i, p in enumerate(local):
+            self._probe.setTranslation(p)
+            result = fcl.DistanceResult()
+            d[i] = fcl.distance(self._object, self._probe, request, result)
+            q[i], tri[i] = result.nearest_points[0], result.b1
+        inside = np.zeros(len(local), dtype=bool)
+        if self.closed:
+            k = np.nonzero((tri >= 0) & (tri < len(self.triangles)))[0]
+            n = self._pseudo_normals_at(tri[k], q[k])
+            inside[k] = (d[k] <= 0.0) | (((local[k] - q[k]) * n).sum(axis=1) < 0.0)
+        return q, np.maximum(d, 0.0), inside
 
-    def _pseudo_normal(self, t, q):
-        """The pseudo-normal of the feature of triangle ``t`` holding its point ``q``:
-        its interior, an edge or a vertex by ``q``'s barycentric coordinates (module
-        docstring)."""
+    def _pseudo_normals_at(self, t, q):
+        """(n, 3): the pseudo-normals of the features of triangles ``t`` (n,) holding
+        their points ``q`` (n, 3): the interior, an edge or a vertex by ``q``'s barycentric
+        coordinates (module docstring)."""
         tri = self.triangles[t]
-        u, v = self._barycentric[t] @ (q - self.points[tri[0]])
-        small = [k for k, w in enumerate((1.0 - u - v, u, v)) if w <= FEATURE_TOL]
-        if not small:
-            return self.normals[t]
-        if len(small) == 1:                  # edge k + 1 (corner k + 1 to k + 2) faces corner k
-            return self._edge_normals[t, (small[0] + 1) % 3]
-        return self._vertex_normals[tri[3 - small[0] - small[1]]]
+        lam = np.empty((len(t), 3))
+        lam[:, 1:] = (self._barycentric[t] @ (q - self.points[tri[:, 0]])[:, :, None])[:, :, 0]
+        lam[:, 0] = 1.0 - lam[:, 1] - lam[:, 2]
+        small = lam <= FEATURE_TOL
+        n = self.normals[t]
+        if not small.any():                     # all in their triangles' interiors
+            return n
+        count = small.sum(axis=1)
+        edge = np.nonzero(count == 1)[0]        # edge k + 1 (corner k + 1 to k + 2) faces corner k
+        n[edge] = self._edge_normals[t[edge], (np.argmax(small[edge], axis=1) + 1) % 3]
+        corner = np.nonzero(count >= 2)[0]      # the corner whose coordinate is not small
+        n[corner] = self._vertex_normals[tri[corner, np.argmin(small[corner], axis=1)]]
+        return n
 
 
 def pseudo_normals(points, triangles, normals):
@@ -314,13 +332,15 @@ def _inside_samples(a, pose_a, b, pose_b):
     rb, Ab = (np.asarray(x, dtype=float) for x in pose_b)
     local = (world_points(a.samples, pose_a) - rb) @ Ab      # into b's frame
     within = np.all((local >= b.lo) & (local <= b.hi), axis=1)
-    for p in local[within]:
-        q, d, inside = b.surface_point(p)
-        if inside and d > best[0]:
-            best = (d, p, q)
-    if best[1] is None:
+    if not within.any():
         return best
-    return best[0], rb + Ab @ best[1], rb + Ab @ best[2]
+    local = local[within]
+    q, d, inside = b.surface_points(local)
+    d = np.where(inside, d, 0.0)
+    k = int(np.argmax(d))
+    if d[k] <= 0.0:
+        return best
+    return float(d[k]), rb + Ab @ local[k], rb + Ab @ q[k]
 
 
 def overlapping(a, pose_a, b, pose_b):

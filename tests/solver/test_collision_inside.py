@@ -8,14 +8,15 @@ bisectors of faces and corners and skew directions: many of them have their clos
 on an edge or a vertex, where the normal of the triangle FCL names can give the wrong
 sign (a point in the plane of a face beside the edge, or off a sharp edge). Then the
 containment of small cubes at those points (``overlapping``: surfaces apart, one vertex
-decides)."""
+decides) and the penetration depth of blocks into the L (its deepest surface sample inside
+the other solid)."""
 import itertools
 import math
 
 import numpy as np
 import pytest
 
-from SimPhantWorkbench.collision.geometry import Solid, overlapping
+from SimPhantWorkbench.collision.geometry import Solid, mesh_proximity, overlapping, proximity
 
 from .test_collision import I3, MM, box, fc_box
 from .test_collision_hulls import L_OUTLINE, prism
@@ -110,3 +111,24 @@ def test_small_cubes_near_edges_are_contained_as_the_solid_says(case):
         wrong += overlapping(solid, (np.zeros(3), I3), cube, (p + half, I3)) != verdicts.pop()
     assert checked > 2000
     assert wrong == 0, "%d of %d cubes misjudged" % (wrong, checked)
+
+
+@pytest.mark.parametrize("lo, hi, depth", [((5, 10, 10), (20, 20, 12), 0.0),
+                                           ((12, 9, 2), (18, 18, 8), 1.0)],
+                         ids=["plate-flush-on-top-over-the-notch", "block-1mm-into-an-arm"])
+def test_the_depth_into_the_l_counts_the_samples_inside_it_only(lo, hi, depth):
+    """The penetration depth of a non-convex pair (``mesh_proximity``: its deepest surface
+    sample inside the other solid), in either order and through ``proximity``: a plate
+    lying flush on the L's top and reaching over its notch only touches it (its samples
+    over the notch lie in the plane of the top, beside the top's edges: taken as inside by
+    the face normal, 5 mm deep); a block in the notch reaching 1 mm into an arm is 1 mm
+    deep (not the 5 mm of its samples in the notch, outside the L)."""
+    l_shape = Solid(*prism(L_OUTLINE, 10 * MM), spacing=1 * MM)
+    block = Solid(*fc_box(lo, hi), spacing=1 * MM)
+    at = (np.zeros(3), I3)
+    for p in (mesh_proximity(l_shape, at, block, at), mesh_proximity(block, at, l_shape, at),
+              proximity(l_shape, at, block, at)):
+        assert p.overlap and -p.distance == pytest.approx(depth * MM, abs=1e-12)
+        if depth:                      # the deepest sample and its closest point on the other
+            assert np.linalg.norm(p.point_a - p.point_b) == pytest.approx(depth * MM,
+                                                                          abs=1e-12)

@@ -57,7 +57,8 @@ MAX_SAMPLES = 6000
 #: is on the opposite edge (on a vertex with two of them): within rounding of it. The
 #: pseudo-normal of an edge holds the sign of a point over either face beside it (the
 #: faces are not folded onto one another), so a point taken as on the edge while just
-#: inside the face is judged alike
+#: inside the face is judged alike; so does a vertex's for the faces around it that lean
+#: towards it (its pseudo-normal . their normal > 0: every face of a convex corner)
 FEATURE_TOL = 1e-9
 
 
@@ -256,7 +257,7 @@ class Solid:
         if not small.any():                     # all in their triangles' interiors
             return n
         count = small.sum(axis=1)
-        edge = np.nonzero(count == 1)[0]        # edge k + 1 (corner k + 1 to k + 2) faces corner k
+        edge = np.nonzero(count == 1)[0]        # edge k + 1 (corners k + 1, k + 2) faces corner k
         n[edge] = self._edge_normals[t[edge], (np.argmax(small[edge], axis=1) + 1) % 3]
         corner = np.nonzero(count >= 2)[0]      # the corner whose coordinate is not small
         n[corner] = self._vertex_normals[tri[corner, np.argmin(small[corner], axis=1)]]
@@ -290,7 +291,7 @@ def pseudo_normals(points, triangles, normals):
 def barycentric_rows(points, triangles):
     """(m, 2, 3): the rows ``M`` giving the barycentric coordinates ``(u, v) = M (q - a)`` of
     a point ``q`` of the plane of each triangle ``(a, b, c)`` (``q = a + u (b - a) +
-    v (c - a)``); zero for a degenerate triangle."""
+    v (c - a)``); zero for a degenerate triangle (its points are taken at its corner a)."""
     p = np.asarray(points, dtype=float)[np.asarray(triangles)]
     e0, e1 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
     a, b, c = (np.einsum("ij,ij->i", x, y)[:, None] for x, y in ((e0, e0), (e0, e1), (e1, e1)))

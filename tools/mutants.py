@@ -2295,6 +2295,31 @@ MUTANTS = [
            ["tests/solver/test_collision.py::test_the_broad_phase_bounds_the_distance_from_"
             "below"],
            "a turned body's bounding box shrinks (negative rotation entries)"),
+    Mutant("interference-inside-by-face-normal", "SimPhantWorkbench/collision/geometry.py",
+           "            n = self._pseudo_normals_at(tri[k], q[k])",
+           "            n = self.normals[tri[k]]",
+           ["tests/solver/test_collision_inside.py"],
+           "a point is inside by the normal of the triangle FCL names, also where its closest "
+           "point is on an edge or a vertex (points beside flush faces and off sharp edges "
+           "misjudged)"),
+    Mutant("interference-inside-edge-of-the-corner", "SimPhantWorkbench/collision/geometry.py",
+           "(np.argmax(small[edge], axis=1) + 1) % 3]",
+           "np.argmax(small[edge], axis=1)]",
+           ["tests/solver/test_collision_inside.py"],
+           "the pseudo-normal of the edge from the corner nearest the point, not of the edge "
+           "holding it"),
+    Mutant("interference-inside-vertex-unweighted", "SimPhantWorkbench/collision/geometry.py",
+           "    weighted = (angle[:, :, None] * normals[:, None, :])",
+           "    weighted = (normals[:, None, :] + 0.0 * angle[:, :, None])",
+           ["tests/solver/test_collision_inside.py"],
+           "a vertex's pseudo-normal sums its faces' normals without their angles (a face "
+           "split in more triangles there counts more)"),
+    Mutant("interference-depth-counts-outside-samples", "SimPhantWorkbench/collision/geometry.py",
+           "    d = np.where(inside, d, 0.0)", "    d = d + 0.0",
+           ["tests/solver/test_collision_inside.py::test_the_depth_into_the_l_counts_the_"
+            "samples_inside_it_only"],
+           "the penetration depth of a non-convex pair takes the farthest sample from the "
+           "other surface, inside or not"),
     Mutant("interference-jointed-pairs-kept", "SimPhantWorkbench/document/interference.py",
            "                elif not include_jointed and frozenset((a.label, b.label)) in jointed:",
            "                elif False:",

@@ -26,9 +26,17 @@ position of the frame's origin [m], rotation body -> world):
   at most ``spacing / sqrt(3)`` more. For a shallow overlap of faces it is the depth.
   Witness points: the deepest point and its closest point on the other surface.
 
-Whether a point is inside a closed mesh is told by the outward normal of the triangle
-holding its closest surface point (closed, consistently oriented meshes only; an open
-mesh is a surface that can cross others but holds no inside).
+Whether a point ``p`` is inside a closed mesh is told by the sign of ``(p - q) . n``, ``q``
+its closest surface point and ``n`` the angle-weighted pseudo-normal of the feature
+holding ``q`` (J. A. Baerentzen, H. Aanaes, "Signed distance computation using the angle
+weighted pseudonormal", IEEE TVCG 11 (2005) 243-253): the face normal inside a triangle,
+the sum of the two faces' normals on an edge, the normals of the faces around a vertex
+weighted by their angles there. The normal of whichever triangle holds a ``q`` on an edge
+or a vertex can give the wrong sign: a point in the plane of a face beside the edge
+(flush faces, ``(p - q) . n = 0`` to rounding), or off a sharp edge whose other face
+turns its normal more than 90 degrees away. With the pseudo-normal the sign is right for
+every point of a closed, consistently oriented, manifold mesh. (An open mesh is a
+surface that can cross others but holds no inside.)
 """
 from collections import namedtuple
 
@@ -38,11 +46,20 @@ from . import require
 
 __all__ = ["Solid", "Proximity", "proximity", "overlapping", "world_points", "subdivide",
            "world_box", "hull_distance", "mesh_proximity", "convex_hull", "mesh_volume",
-           "hull_witnesses_on_surfaces", "kernel_frame"]
+           "hull_witnesses_on_surfaces", "kernel_frame", "pseudo_normals",
+           "barycentric_rows"]
 
 #: at most this many surface samples per solid for the penetration depth: a finer
 #: ``spacing`` is coarsened until the samples fit
 MAX_SAMPLES = 6000
+
+#: a closest surface point whose barycentric coordinate on its triangle is at most this
+#: is on the opposite edge (on a vertex with two of them): within rounding of it. The
+#: pseudo-normal of an edge holds the sign of a point over either face beside it (the
+#: faces are not folded onto one another), so a point taken as on the edge while just
+#: inside the face is judged alike; so does a vertex's for the faces around it that lean
+#: towards it (its pseudo-normal . their normal > 0: every face of a convex corner)
+FEATURE_TOL = 1e-9
 
 
 Proximity = namedtuple("Proximity", ["distance", "point_a", "point_b", "overlap"])
@@ -138,6 +155,14 @@ class Solid:
         p = self.points[self.triangles]
         n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
         self.normals = n / np.maximum(np.linalg.norm(n, axis=1), 1e-300)[:, None]
+        #: the inside test's pseudo-normals of the triangles' edges and of the vertices,
+        #: and the rows giving a point's barycentric coordinates on each triangle
+        #: (``pseudo_normals``, ``barycentric_rows``; closed meshes only)
+        self._edge_normals = self._vertex_normals = self._barycentric = None
+        if self.closed:
+            self._edge_normals, self._vertex_normals = pseudo_normals(
+                self.points, self.triangles, self.normals)
+            self._barycentric = barycentric_rows(self.points, self.triangles)
         self.samples, self.spacing = _surface_samples(self.points, self.triangles, spacing)
         model = fcl.BVHModel()
         model.beginModel(len(self.points), len(self.triangles))
@@ -192,19 +217,87 @@ class Solid:
 
     def surface_point(self, local):
         """(closest surface point (3,), distance, inside) of a point given in this
-        solid's own frame (answered in that frame: FCL reports the mesh's closest point
-        to a sphere in the mesh's frame)."""
+        solid's own frame (``surface_points`` of one point)."""
+        q, d, inside = self.surface_points(np.reshape(local, (1, 3)))
+        return q[0], float(d[0]), bool(inside[0])
+
+    def surface_points(self, local):
+        """(closest surface points (n, 3), distances (n,), inside (n,)) of the points
+        ``local`` (n, 3) given in this solid's own frame (answered in that frame: FCL
+        reports the mesh's closest point to a sphere in the mesh's frame). Inside: by the
+        pseudo-normal of the closest point's feature (module docstring)."""
         fcl = require()
         self._object.setTransform(fcl.Transform())
-        self._probe.setTranslation(np.asarray(local, dtype=float))
-        result = fcl.DistanceResult()
-        d = fcl.distance(self._object, self._probe,
-                         fcl.DistanceRequest(enable_nearest_points=True), result)
-        q = np.asarray(result.nearest_points[0], dtype=float)
-        inside = False
-        if self.closed and 0 <= result.b1 < len(self.normals):
-            inside = d <= 0.0 or float(np.dot(local - q, self.normals[result.b1])) < 0.0
-        return q, max(float(d), 0.0), inside
+        request = fcl.DistanceRequest(enable_nearest_points=True)
+        local = np.asarray(local, dtype=float)
+        q, d = np.empty_like(local), np.empty(len(local))
+        tri = np.empty(len(local), dtype=np.int64)
+        for i, p in enumerate(local):
+            self._probe.setTranslation(p)
+            result = fcl.DistanceResult()
+            d[i] = fcl.distance(self._object, self._probe, request, result)
+            q[i], tri[i] = result.nearest_points[0], result.b1
+        inside = np.zeros(len(local), dtype=bool)
+        if self.closed:
+            k = np.nonzero((tri >= 0) & (tri < len(self.triangles)))[0]
+            n = self._pseudo_normals_at(tri[k], q[k])
+            inside[k] = (d[k] <= 0.0) | (((local[k] - q[k]) * n).sum(axis=1) < 0.0)
+        return q, np.maximum(d, 0.0), inside
+
+    def _pseudo_normals_at(self, t, q):
+        """(n, 3): the pseudo-normals of the features of triangles ``t`` (n,) holding
+        their points ``q`` (n, 3): the interior, an edge or a vertex by ``q``'s barycentric
+        coordinates (module docstring)."""
+        tri = self.triangles[t]
+        lam = np.empty((len(t), 3))
+        lam[:, 1:] = (self._barycentric[t] @ (q - self.points[tri[:, 0]])[:, :, None])[:, :, 0]
+        lam[:, 0] = 1.0 - lam[:, 1] - lam[:, 2]
+        small = lam <= FEATURE_TOL
+        n = self.normals[t]
+        if not small.any():                     # all in their triangles' interiors
+            return n
+        count = small.sum(axis=1)
+        edge = np.nonzero(count == 1)[0]        # edge k + 1 (corners k + 1, k + 2) faces corner k
+        n[edge] = self._edge_normals[t[edge], (np.argmax(small[edge], axis=1) + 1) % 3]
+        corner = np.nonzero(count >= 2)[0]      # the corner whose coordinate is not small
+        n[corner] = self._vertex_normals[tri[corner, np.argmin(small[corner], axis=1)]]
+        return n
+
+
+def pseudo_normals(points, triangles, normals):
+    """Angle-weighted pseudo-normals (Baerentzen and Aanaes 2005) of a triangle mesh with
+    unit face ``normals`` (m, 3): ``(edges, vertices)``, ``edges`` (m, 3, 3) the sum of the
+    normals of the faces sharing edge k of triangle i (corner k to k + 1; both faces
+    weighted by their angle pi there), ``vertices`` (len(points), 3) the sum of the normals
+    of the faces around each vertex times their angle at it. Not normalised: only their
+    sign against a direction counts."""
+    tris = np.asarray(triangles, dtype=np.int64)
+    corner = np.asarray(points, dtype=float)[tris]                 # (m, 3 corners, 3)
+    e1 = np.roll(corner, -1, axis=1) - corner                       # to the next corner
+    e2 = np.roll(corner, -2, axis=1) - corner                       # to the one after
+    angle = np.arctan2(np.linalg.norm(np.cross(e1, e2), axis=2),
+                       np.einsum("ijk,ijk->ij", e1, e2))
+    weighted = (angle[:, :, None] * normals[:, None, :]).reshape(-1, 3)
+    vertices = np.stack([np.bincount(tris.ravel(), weighted[:, j], minlength=len(points))
+                         for j in range(3)], axis=1)
+    ends = np.roll(tris, -1, axis=1)
+    key = (np.minimum(tris, ends) * len(points) + np.maximum(tris, ends)).ravel()
+    _key, edge = np.unique(key, return_inverse=True)
+    face = np.repeat(normals, 3, axis=0)
+    sums = np.stack([np.bincount(edge, face[:, j]) for j in range(3)], axis=1)
+    return sums[edge].reshape(-1, 3, 3), vertices
+
+
+def barycentric_rows(points, triangles):
+    """(m, 2, 3): the rows ``M`` giving the barycentric coordinates ``(u, v) = M (q - a)`` of
+    a point ``q`` of the plane of each triangle ``(a, b, c)`` (``q = a + u (b - a) +
+    v (c - a)``); zero for a degenerate triangle (its points are taken at its corner a)."""
+    p = np.asarray(points, dtype=float)[np.asarray(triangles)]
+    e0, e1 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+    a, b, c = (np.einsum("ij,ij->i", x, y)[:, None] for x, y in ((e0, e0), (e0, e1), (e1, e1)))
+    det = a * c - b * b
+    det = np.where(det > 0.0, det, np.inf)
+    return np.stack([(c * e0 - b * e1) / det, (a * e1 - b * e0) / det], axis=1)
 
 
 def mesh_volume(points, triangles):
@@ -240,13 +333,15 @@ def _inside_samples(a, pose_a, b, pose_b):
     rb, Ab = (np.asarray(x, dtype=float) for x in pose_b)
     local = (world_points(a.samples, pose_a) - rb) @ Ab      # into b's frame
     within = np.all((local >= b.lo) & (local <= b.hi), axis=1)
-    for p in local[within]:
-        q, d, inside = b.surface_point(p)
-        if inside and d > best[0]:
-            best = (d, p, q)
-    if best[1] is None:
+    if not within.any():
         return best
-    return best[0], rb + Ab @ best[1], rb + Ab @ best[2]
+    local = local[within]
+    q, d, inside = b.surface_points(local)
+    d = np.where(inside, d, 0.0)
+    k = int(np.argmax(d))
+    if d[k] <= 0.0:
+        return best
+    return float(d[k]), rb + Ab @ local[k], rb + Ab @ q[k]
 
 
 def overlapping(a, pose_a, b, pose_b):

@@ -548,6 +548,12 @@ MUTANTS = [
            [T_RHS, "tests/solver/test_schur.py"],
            "the free accelerations of a POINT row's two bodies swapped in the Schur "
            "right-hand side"),
+    Mutant("state-never-flushed", K,
+           "STATE_FLUSH = 1e-100",
+           "STATE_FLUSH = 0.0",
+           ["tests/solver/test_integrators.py::"
+            "test_a_decaying_mode_is_flushed_to_zero_not_left_subnormal"],
+           "a damped mode decays into subnormal numbers (every operation slow)"),
     Mutant("inlined-loop-never-taken", WARM,
            "        if (block_size, INLINED) in _ready:\n            kind = INLINED\n",
            "        if (block_size, INLINED) in _ready:\n            kind = \"plain\"\n",

@@ -32,11 +32,15 @@ integer B every size is typed and lowered, and LLVM drops the others only after)
 
 * ``syrk``:  blk[d] -= blk[a] blk[a]^T            (lower triangle)
 * ``gemm``:  blk[b] -= blk[a] blk[c]^T
-* ``chol``:  blk[d] <- its Cholesky factor L (lower), dinv[o + i] = 1 / L_ii;
+* ``chol``:  blk[d] <- its Cholesky factor L (lower) and L^-1 (its strictly lower
+  part transposed, in the upper triangle), dinv[o + i] = 1 / L_ii;
   a pivot <= 1e-300 is lifted to max(eps[o + i], 1e-30); returns how many were
+* ``couple``: blk[b] (=|+=) P diag(w) Q^T, P and Q the rotational columns of two
+  joints' rows on the sides that share a body (``kernels.assemble_schur``)
 * ``trsm``:  blk[b] <- blk[b] L_d^-T
 * ``fwd_off``/``bwd_off``: x[o:] -= blk[b] x[p:],  x[o:] -= blk[b]^T x[p:]
-* ``fwd_diag``/``bwd_diag``: x[o:] <- L_d^-1 x[o:],  x[o:] <- L_d^-T x[o:]
+* ``fwd_diag``/``bwd_diag``: x[o:] <- L_d^-1 x[o:],  x[o:] <- L_d^-T x[o:] (products
+  with the inverse ``chol`` keeps)
 """
 import math
 
@@ -83,26 +87,73 @@ def gemm(B):
 
 
 def chol(B):
+    """Right-looking: once column c's pivot s is known, its reciprocal r = 1 / s updates
+    the rest of the block, m_ab -= (m_ac r) m_bc (= l_ac l_bc), so the next pivot waits
+    for one division, not for a square root and a division: the chain of pivots is a
+    Cholesky factorisation's critical path (the whole block-tridiagonal factor of a chain
+    is one such chain), and sqrt(s) and 1 / L_cc = sqrt(s) r are taken beside it."""
     L = [DECORATOR, "def chol_%d(blk, d, dinv, eps, o):" % B, "    bad = 0"]
     for i in range(B):
         for j in range(i + 1):
             L.append("    m%d_%d = blk[d, %d, %d]" % (i, j, i, j))
     for c in range(B):
-        L.append("    s = m%d_%d%s" % (c, c, "".join(" - l%d_%d * l%d_%d" % (c, x, c, x)
-                                                   for x in range(c))))
+        L.append("    s = m%d_%d" % (c, c))
         L.append("    if s <= 1e-300:")
         L.append("        bad += 1")
         L.append("        s = max(eps[o + %d], 1e-30)" % c)
+        L.append("    r = 1.0 / s")
         L.append("    l%d_%d = math.sqrt(s)" % (c, c))
-        L.append("    i%d = 1.0 / l%d_%d" % (c, c, c))
+        L.append("    i%d = l%d_%d * r" % (c, c, c))
         for a in range(c + 1, B):
-            L.append("    l%d_%d = (m%d_%d%s) * i%d" % (a, c, a, c, "".join(
-                " - l%d_%d * l%d_%d" % (a, x, c, x) for x in range(c)), c))
+            L.append("    l%d_%d = m%d_%d * i%d" % (a, c, a, c, c))
+            L.append("    t%d = m%d_%d * r" % (a, a, c))
+        for a in range(c + 1, B):
+            for b in range(c + 1, a + 1):
+                L.append("    m%d_%d -= t%d * m%d_%d" % (a, b, a, b, c))
+    # L^-1 (strictly lower part) by columns: v_ac = -(sum_x=c..a-1 l_ax v_xc) / l_aa,
+    # v_cc = i_c; kept transposed in the upper triangle for fwd_diag and bwd_diag
+    for c in range(B):
+        for a in range(c + 1, B):
+            terms = ["l%d_%d * i%d" % (a, c, c)] + ["l%d_%d * v%d_%d" % (a, x, x, c)
+                                                   for x in range(c + 1, a)]
+            L.append("    v%d_%d = -(%s) * i%d" % (a, c, " + ".join(terms), a))
     for i in range(B):
         for j in range(i + 1):
             L.append("    blk[d, %d, %d] = l%d_%d" % (i, j, i, j))
+        for j in range(i):
+            L.append("    blk[d, %d, %d] = v%d_%d" % (j, i, i, j))
         L.append("    dinv[o + %d] = i%d" % (i, i))
     L.append("    return bad")
+    return L
+
+
+def couple(B):
+    """The rotational part of one coupling of the Schur complement through a body:
+    blk[b] (=|+=) P W Q^T, P = rows ra.. of J on side sa, Q = rows rc.. on side sc, their
+    rotational columns (3..5), W = diag(w) the body's inverse principal inertia; the lower
+    triangle only when ``diag`` (rc = ra, sc = sa): assigned when ``first``, else added."""
+    L = [DECORATOR, "def couple_%d(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):" % B]
+    for a in range(B):
+        for x in range(3):
+            L.append("    p%d_%d = J[ra + %d, sa, %d]" % (a, x, a, 3 + x))
+    for diag in (True, False):
+        L.append("    if diag:" if diag else "    else:")
+        ind = "        "
+        if not diag:
+            for c in range(B):
+                for x in range(3):
+                    L.append(ind + "q%d_%d = J[rc + %d, sc, %d]" % (c, x, c, 3 + x))
+        for a in range(B):
+            L.append(ind + "u%d = p%d_0 * w0" % (a, a))
+            L.append(ind + "v%d = p%d_1 * w1" % (a, a))
+            L.append(ind + "z%d = p%d_2 * w2" % (a, a))
+        q = "p" if diag else "q"
+        for first in (True, False):
+            L.append(ind + ("if first:" if first else "else:"))
+            for a in range(B):
+                for c in range(a + 1 if diag else B):
+                    L.append(ind + "    blk[b, %d, %d] %s u%d * %s%d_0 + v%d * %s%d_1 + z%d * %s%d_2"
+                             % (a, c, "=" if first else "+=", a, q, c, a, q, c, a, q, c))
     return L
 
 
@@ -142,27 +193,31 @@ def bwd_off(B):
 
 
 def fwd_diag(B):
+    """x <- L^-1 x with the inverse ``chol`` keeps in the upper triangle: a product,
+    whose entries do not wait for each other as forward substitution's do."""
     L = [DECORATOR, "def fwd_diag_%d(blk, d, dinv, x, o):" % B]
     for a in range(B):
-        L.append("    y%d = (x[o + %d]%s) * dinv[o + %d]" % (a, a, "".join(
-            " - blk[d, %d, %d] * y%d" % (a, c, c) for c in range(a)), a))
+        L.append("    x%d = x[o + %d]" % (a, a))
     for a in range(B):
-        L.append("    x[o + %d] = y%d" % (a, a))
+        L.append("    x[o + %d] = x%d * dinv[o + %d]%s" % (a, a, a, "".join(
+            " + blk[d, %d, %d] * x%d" % (c, a, c) for c in range(a))))
     return L
 
 
 def bwd_diag(B):
+    """x <- L^-T x, as ``fwd_diag``."""
     L = [DECORATOR, "def bwd_diag_%d(blk, d, dinv, x, o):" % B]
-    for a in range(B - 1, -1, -1):
-        L.append("    y%d = (x[o + %d]%s) * dinv[o + %d]" % (a, a, "".join(
-            " - blk[d, %d, %d] * y%d" % (c, a, c) for c in range(a + 1, B)), a))
     for a in range(B):
-        L.append("    x[o + %d] = y%d" % (a, a))
+        L.append("    x%d = x[o + %d]" % (a, a))
+    for c in range(B):
+        L.append("    x[o + %d] = x%d * dinv[o + %d]%s" % (c, c, c, "".join(
+            " + blk[d, %d, %d] * x%d" % (c, a, a) for a in range(c + 1, B))))
     return L
 
 
 KERNELS = [("syrk", syrk, "blk, d, a"), ("gemm", gemm, "blk, b, a, c"),
-           ("chol", chol, "blk, d, dinv, eps, o"), ("trsm", trsm, "blk, b, d, dinv, o"),
+           ("chol", chol, "blk, d, dinv, eps, o"),
+           ("couple", couple, "blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag"), ("trsm", trsm, "blk, b, d, dinv, o"),
            ("fwd_off", fwd_off, "blk, b, x, o, p"), ("bwd_off", bwd_off, "blk, b, x, o, p"),
            ("fwd_diag", fwd_diag, "blk, d, dinv, x, o"),
            ("bwd_diag", bwd_diag, "blk, d, dinv, x, o")]

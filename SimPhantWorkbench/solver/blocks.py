@@ -11,11 +11,15 @@ integer B every size is typed and lowered, and LLVM drops the others only after)
 
 * ``syrk``:  blk[d] -= blk[a] blk[a]^T            (lower triangle)
 * ``gemm``:  blk[b] -= blk[a] blk[c]^T
-* ``chol``:  blk[d] <- its Cholesky factor L (lower), dinv[o + i] = 1 / L_ii;
+* ``chol``:  blk[d] <- its Cholesky factor L (lower) and L^-1 (its strictly lower
+  part transposed, in the upper triangle), dinv[o + i] = 1 / L_ii;
   a pivot <= 1e-300 is lifted to max(eps[o + i], 1e-30); returns how many were
+* ``couple``: blk[b] (=|+=) P diag(w) Q^T, P and Q the rotational columns of two
+  joints' rows on the sides that share a body (``kernels.assemble_schur``)
 * ``trsm``:  blk[b] <- blk[b] L_d^-T
 * ``fwd_off``/``bwd_off``: x[o:] -= blk[b] x[p:],  x[o:] -= blk[b]^T x[p:]
-* ``fwd_diag``/``bwd_diag``: x[o:] <- L_d^-1 x[o:],  x[o:] <- L_d^-T x[o:]
+* ``fwd_diag``/``bwd_diag``: x[o:] <- L_d^-1 x[o:],  x[o:] <- L_d^-T x[o:] (products
+  with the inverse ``chol`` keeps)
 """
 import math
 
@@ -416,31 +420,47 @@ def chol_3(blk, d, dinv, eps, o):
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 0], 1e-30)
+    r = 1.0 / s
     l0_0 = math.sqrt(s)
-    i0 = 1.0 / l0_0
-    l1_0 = (m1_0) * i0
-    l2_0 = (m2_0) * i0
-    s = m1_1 - l1_0 * l1_0
+    i0 = l0_0 * r
+    l1_0 = m1_0 * i0
+    t1 = m1_0 * r
+    l2_0 = m2_0 * i0
+    t2 = m2_0 * r
+    m1_1 -= t1 * m1_0
+    m2_1 -= t2 * m1_0
+    m2_2 -= t2 * m2_0
+    s = m1_1
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 1], 1e-30)
+    r = 1.0 / s
     l1_1 = math.sqrt(s)
-    i1 = 1.0 / l1_1
-    l2_1 = (m2_1 - l2_0 * l1_0) * i1
-    s = m2_2 - l2_0 * l2_0 - l2_1 * l2_1
+    i1 = l1_1 * r
+    l2_1 = m2_1 * i1
+    t2 = m2_1 * r
+    m2_2 -= t2 * m2_1
+    s = m2_2
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 2], 1e-30)
+    r = 1.0 / s
     l2_2 = math.sqrt(s)
-    i2 = 1.0 / l2_2
+    i2 = l2_2 * r
+    v1_0 = -(l1_0 * i0) * i1
+    v2_0 = -(l2_0 * i0 + l2_1 * v1_0) * i2
+    v2_1 = -(l2_1 * i1) * i2
     blk[d, 0, 0] = l0_0
     dinv[o + 0] = i0
     blk[d, 1, 0] = l1_0
     blk[d, 1, 1] = l1_1
+    blk[d, 0, 1] = v1_0
     dinv[o + 1] = i1
     blk[d, 2, 0] = l2_0
     blk[d, 2, 1] = l2_1
     blk[d, 2, 2] = l2_2
+    blk[d, 0, 2] = v2_0
+    blk[d, 1, 2] = v2_1
     dinv[o + 2] = i2
     return bad
 
@@ -466,61 +486,116 @@ def chol_5(blk, d, dinv, eps, o):
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 0], 1e-30)
+    r = 1.0 / s
     l0_0 = math.sqrt(s)
-    i0 = 1.0 / l0_0
-    l1_0 = (m1_0) * i0
-    l2_0 = (m2_0) * i0
-    l3_0 = (m3_0) * i0
-    l4_0 = (m4_0) * i0
-    s = m1_1 - l1_0 * l1_0
+    i0 = l0_0 * r
+    l1_0 = m1_0 * i0
+    t1 = m1_0 * r
+    l2_0 = m2_0 * i0
+    t2 = m2_0 * r
+    l3_0 = m3_0 * i0
+    t3 = m3_0 * r
+    l4_0 = m4_0 * i0
+    t4 = m4_0 * r
+    m1_1 -= t1 * m1_0
+    m2_1 -= t2 * m1_0
+    m2_2 -= t2 * m2_0
+    m3_1 -= t3 * m1_0
+    m3_2 -= t3 * m2_0
+    m3_3 -= t3 * m3_0
+    m4_1 -= t4 * m1_0
+    m4_2 -= t4 * m2_0
+    m4_3 -= t4 * m3_0
+    m4_4 -= t4 * m4_0
+    s = m1_1
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 1], 1e-30)
+    r = 1.0 / s
     l1_1 = math.sqrt(s)
-    i1 = 1.0 / l1_1
-    l2_1 = (m2_1 - l2_0 * l1_0) * i1
-    l3_1 = (m3_1 - l3_0 * l1_0) * i1
-    l4_1 = (m4_1 - l4_0 * l1_0) * i1
-    s = m2_2 - l2_0 * l2_0 - l2_1 * l2_1
+    i1 = l1_1 * r
+    l2_1 = m2_1 * i1
+    t2 = m2_1 * r
+    l3_1 = m3_1 * i1
+    t3 = m3_1 * r
+    l4_1 = m4_1 * i1
+    t4 = m4_1 * r
+    m2_2 -= t2 * m2_1
+    m3_2 -= t3 * m2_1
+    m3_3 -= t3 * m3_1
+    m4_2 -= t4 * m2_1
+    m4_3 -= t4 * m3_1
+    m4_4 -= t4 * m4_1
+    s = m2_2
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 2], 1e-30)
+    r = 1.0 / s
     l2_2 = math.sqrt(s)
-    i2 = 1.0 / l2_2
-    l3_2 = (m3_2 - l3_0 * l2_0 - l3_1 * l2_1) * i2
-    l4_2 = (m4_2 - l4_0 * l2_0 - l4_1 * l2_1) * i2
-    s = m3_3 - l3_0 * l3_0 - l3_1 * l3_1 - l3_2 * l3_2
+    i2 = l2_2 * r
+    l3_2 = m3_2 * i2
+    t3 = m3_2 * r
+    l4_2 = m4_2 * i2
+    t4 = m4_2 * r
+    m3_3 -= t3 * m3_2
+    m4_3 -= t4 * m3_2
+    m4_4 -= t4 * m4_2
+    s = m3_3
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 3], 1e-30)
+    r = 1.0 / s
     l3_3 = math.sqrt(s)
-    i3 = 1.0 / l3_3
-    l4_3 = (m4_3 - l4_0 * l3_0 - l4_1 * l3_1 - l4_2 * l3_2) * i3
-    s = m4_4 - l4_0 * l4_0 - l4_1 * l4_1 - l4_2 * l4_2 - l4_3 * l4_3
+    i3 = l3_3 * r
+    l4_3 = m4_3 * i3
+    t4 = m4_3 * r
+    m4_4 -= t4 * m4_3
+    s = m4_4
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 4], 1e-30)
+    r = 1.0 / s
     l4_4 = math.sqrt(s)
-    i4 = 1.0 / l4_4
+    i4 = l4_4 * r
+    v1_0 = -(l1_0 * i0) * i1
+    v2_0 = -(l2_0 * i0 + l2_1 * v1_0) * i2
+    v3_0 = -(l3_0 * i0 + l3_1 * v1_0 + l3_2 * v2_0) * i3
+    v4_0 = -(l4_0 * i0 + l4_1 * v1_0 + l4_2 * v2_0 + l4_3 * v3_0) * i4
+    v2_1 = -(l2_1 * i1) * i2
+    v3_1 = -(l3_1 * i1 + l3_2 * v2_1) * i3
+    v4_1 = -(l4_1 * i1 + l4_2 * v2_1 + l4_3 * v3_1) * i4
+    v3_2 = -(l3_2 * i2) * i3
+    v4_2 = -(l4_2 * i2 + l4_3 * v3_2) * i4
+    v4_3 = -(l4_3 * i3) * i4
     blk[d, 0, 0] = l0_0
     dinv[o + 0] = i0
     blk[d, 1, 0] = l1_0
     blk[d, 1, 1] = l1_1
+    blk[d, 0, 1] = v1_0
     dinv[o + 1] = i1
     blk[d, 2, 0] = l2_0
     blk[d, 2, 1] = l2_1
     blk[d, 2, 2] = l2_2
+    blk[d, 0, 2] = v2_0
+    blk[d, 1, 2] = v2_1
     dinv[o + 2] = i2
     blk[d, 3, 0] = l3_0
     blk[d, 3, 1] = l3_1
     blk[d, 3, 2] = l3_2
     blk[d, 3, 3] = l3_3
+    blk[d, 0, 3] = v3_0
+    blk[d, 1, 3] = v3_1
+    blk[d, 2, 3] = v3_2
     dinv[o + 3] = i3
     blk[d, 4, 0] = l4_0
     blk[d, 4, 1] = l4_1
     blk[d, 4, 2] = l4_2
     blk[d, 4, 3] = l4_3
     blk[d, 4, 4] = l4_4
+    blk[d, 0, 4] = v4_0
+    blk[d, 1, 4] = v4_1
+    blk[d, 2, 4] = v4_2
+    blk[d, 3, 4] = v4_3
     dinv[o + 4] = i4
     return bad
 
@@ -552,72 +627,153 @@ def chol_6(blk, d, dinv, eps, o):
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 0], 1e-30)
+    r = 1.0 / s
     l0_0 = math.sqrt(s)
-    i0 = 1.0 / l0_0
-    l1_0 = (m1_0) * i0
-    l2_0 = (m2_0) * i0
-    l3_0 = (m3_0) * i0
-    l4_0 = (m4_0) * i0
-    l5_0 = (m5_0) * i0
-    s = m1_1 - l1_0 * l1_0
+    i0 = l0_0 * r
+    l1_0 = m1_0 * i0
+    t1 = m1_0 * r
+    l2_0 = m2_0 * i0
+    t2 = m2_0 * r
+    l3_0 = m3_0 * i0
+    t3 = m3_0 * r
+    l4_0 = m4_0 * i0
+    t4 = m4_0 * r
+    l5_0 = m5_0 * i0
+    t5 = m5_0 * r
+    m1_1 -= t1 * m1_0
+    m2_1 -= t2 * m1_0
+    m2_2 -= t2 * m2_0
+    m3_1 -= t3 * m1_0
+    m3_2 -= t3 * m2_0
+    m3_3 -= t3 * m3_0
+    m4_1 -= t4 * m1_0
+    m4_2 -= t4 * m2_0
+    m4_3 -= t4 * m3_0
+    m4_4 -= t4 * m4_0
+    m5_1 -= t5 * m1_0
+    m5_2 -= t5 * m2_0
+    m5_3 -= t5 * m3_0
+    m5_4 -= t5 * m4_0
+    m5_5 -= t5 * m5_0
+    s = m1_1
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 1], 1e-30)
+    r = 1.0 / s
     l1_1 = math.sqrt(s)
-    i1 = 1.0 / l1_1
-    l2_1 = (m2_1 - l2_0 * l1_0) * i1
-    l3_1 = (m3_1 - l3_0 * l1_0) * i1
-    l4_1 = (m4_1 - l4_0 * l1_0) * i1
-    l5_1 = (m5_1 - l5_0 * l1_0) * i1
-    s = m2_2 - l2_0 * l2_0 - l2_1 * l2_1
+    i1 = l1_1 * r
+    l2_1 = m2_1 * i1
+    t2 = m2_1 * r
+    l3_1 = m3_1 * i1
+    t3 = m3_1 * r
+    l4_1 = m4_1 * i1
+    t4 = m4_1 * r
+    l5_1 = m5_1 * i1
+    t5 = m5_1 * r
+    m2_2 -= t2 * m2_1
+    m3_2 -= t3 * m2_1
+    m3_3 -= t3 * m3_1
+    m4_2 -= t4 * m2_1
+    m4_3 -= t4 * m3_1
+    m4_4 -= t4 * m4_1
+    m5_2 -= t5 * m2_1
+    m5_3 -= t5 * m3_1
+    m5_4 -= t5 * m4_1
+    m5_5 -= t5 * m5_1
+    s = m2_2
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 2], 1e-30)
+    r = 1.0 / s
     l2_2 = math.sqrt(s)
-    i2 = 1.0 / l2_2
-    l3_2 = (m3_2 - l3_0 * l2_0 - l3_1 * l2_1) * i2
-    l4_2 = (m4_2 - l4_0 * l2_0 - l4_1 * l2_1) * i2
-    l5_2 = (m5_2 - l5_0 * l2_0 - l5_1 * l2_1) * i2
-    s = m3_3 - l3_0 * l3_0 - l3_1 * l3_1 - l3_2 * l3_2
+    i2 = l2_2 * r
+    l3_2 = m3_2 * i2
+    t3 = m3_2 * r
+    l4_2 = m4_2 * i2
+    t4 = m4_2 * r
+    l5_2 = m5_2 * i2
+    t5 = m5_2 * r
+    m3_3 -= t3 * m3_2
+    m4_3 -= t4 * m3_2
+    m4_4 -= t4 * m4_2
+    m5_3 -= t5 * m3_2
+    m5_4 -= t5 * m4_2
+    m5_5 -= t5 * m5_2
+    s = m3_3
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 3], 1e-30)
+    r = 1.0 / s
     l3_3 = math.sqrt(s)
-    i3 = 1.0 / l3_3
-    l4_3 = (m4_3 - l4_0 * l3_0 - l4_1 * l3_1 - l4_2 * l3_2) * i3
-    l5_3 = (m5_3 - l5_0 * l3_0 - l5_1 * l3_1 - l5_2 * l3_2) * i3
-    s = m4_4 - l4_0 * l4_0 - l4_1 * l4_1 - l4_2 * l4_2 - l4_3 * l4_3
+    i3 = l3_3 * r
+    l4_3 = m4_3 * i3
+    t4 = m4_3 * r
+    l5_3 = m5_3 * i3
+    t5 = m5_3 * r
+    m4_4 -= t4 * m4_3
+    m5_4 -= t5 * m4_3
+    m5_5 -= t5 * m5_3
+    s = m4_4
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 4], 1e-30)
+    r = 1.0 / s
     l4_4 = math.sqrt(s)
-    i4 = 1.0 / l4_4
-    l5_4 = (m5_4 - l5_0 * l4_0 - l5_1 * l4_1 - l5_2 * l4_2 - l5_3 * l4_3) * i4
-    s = m5_5 - l5_0 * l5_0 - l5_1 * l5_1 - l5_2 * l5_2 - l5_3 * l5_3 - l5_4 * l5_4
+    i4 = l4_4 * r
+    l5_4 = m5_4 * i4
+    t5 = m5_4 * r
+    m5_5 -= t5 * m5_4
+    s = m5_5
     if s <= 1e-300:
         bad += 1
         s = max(eps[o + 5], 1e-30)
+    r = 1.0 / s
     l5_5 = math.sqrt(s)
-    i5 = 1.0 / l5_5
+    i5 = l5_5 * r
+    v1_0 = -(l1_0 * i0) * i1
+    v2_0 = -(l2_0 * i0 + l2_1 * v1_0) * i2
+    v3_0 = -(l3_0 * i0 + l3_1 * v1_0 + l3_2 * v2_0) * i3
+    v4_0 = -(l4_0 * i0 + l4_1 * v1_0 + l4_2 * v2_0 + l4_3 * v3_0) * i4
+    v5_0 = -(l5_0 * i0 + l5_1 * v1_0 + l5_2 * v2_0 + l5_3 * v3_0 + l5_4 * v4_0) * i5
+    v2_1 = -(l2_1 * i1) * i2
+    v3_1 = -(l3_1 * i1 + l3_2 * v2_1) * i3
+    v4_1 = -(l4_1 * i1 + l4_2 * v2_1 + l4_3 * v3_1) * i4
+    v5_1 = -(l5_1 * i1 + l5_2 * v2_1 + l5_3 * v3_1 + l5_4 * v4_1) * i5
+    v3_2 = -(l3_2 * i2) * i3
+    v4_2 = -(l4_2 * i2 + l4_3 * v3_2) * i4
+    v5_2 = -(l5_2 * i2 + l5_3 * v3_2 + l5_4 * v4_2) * i5
+    v4_3 = -(l4_3 * i3) * i4
+    v5_3 = -(l5_3 * i3 + l5_4 * v4_3) * i5
+    v5_4 = -(l5_4 * i4) * i5
     blk[d, 0, 0] = l0_0
     dinv[o + 0] = i0
     blk[d, 1, 0] = l1_0
     blk[d, 1, 1] = l1_1
+    blk[d, 0, 1] = v1_0
     dinv[o + 1] = i1
     blk[d, 2, 0] = l2_0
     blk[d, 2, 1] = l2_1
     blk[d, 2, 2] = l2_2
+    blk[d, 0, 2] = v2_0
+    blk[d, 1, 2] = v2_1
     dinv[o + 2] = i2
     blk[d, 3, 0] = l3_0
     blk[d, 3, 1] = l3_1
     blk[d, 3, 2] = l3_2
     blk[d, 3, 3] = l3_3
+    blk[d, 0, 3] = v3_0
+    blk[d, 1, 3] = v3_1
+    blk[d, 2, 3] = v3_2
     dinv[o + 3] = i3
     blk[d, 4, 0] = l4_0
     blk[d, 4, 1] = l4_1
     blk[d, 4, 2] = l4_2
     blk[d, 4, 3] = l4_3
     blk[d, 4, 4] = l4_4
+    blk[d, 0, 4] = v4_0
+    blk[d, 1, 4] = v4_1
+    blk[d, 2, 4] = v4_2
+    blk[d, 3, 4] = v4_3
     dinv[o + 4] = i4
     blk[d, 5, 0] = l5_0
     blk[d, 5, 1] = l5_1
@@ -625,6 +781,11 @@ def chol_6(blk, d, dinv, eps, o):
     blk[d, 5, 3] = l5_3
     blk[d, 5, 4] = l5_4
     blk[d, 5, 5] = l5_5
+    blk[d, 0, 5] = v5_0
+    blk[d, 1, 5] = v5_1
+    blk[d, 2, 5] = v5_2
+    blk[d, 3, 5] = v5_3
+    blk[d, 4, 5] = v5_4
     dinv[o + 5] = i5
     return bad
 
@@ -646,6 +807,444 @@ def chol_for(bsize, blk, d, dinv, eps, o):
 def _chol_typed(bsize, blk, d, dinv, eps, o):
     kernel = {3: chol_3, 5: chol_5, 6: chol_6}[bsize.count]
     return lambda bsize, blk, d, dinv, eps, o: kernel(blk, d, dinv, eps, o)
+
+@njit(**_INLINE)
+def couple_3(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    p0_0 = J[ra + 0, sa, 3]
+    p0_1 = J[ra + 0, sa, 4]
+    p0_2 = J[ra + 0, sa, 5]
+    p1_0 = J[ra + 1, sa, 3]
+    p1_1 = J[ra + 1, sa, 4]
+    p1_2 = J[ra + 1, sa, 5]
+    p2_0 = J[ra + 2, sa, 3]
+    p2_1 = J[ra + 2, sa, 4]
+    p2_2 = J[ra + 2, sa, 5]
+    if diag:
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] = u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] = u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] = u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] = u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] = u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+        else:
+            blk[b, 0, 0] += u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] += u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] += u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] += u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] += u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] += u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+    else:
+        q0_0 = J[rc + 0, sc, 3]
+        q0_1 = J[rc + 0, sc, 4]
+        q0_2 = J[rc + 0, sc, 5]
+        q1_0 = J[rc + 1, sc, 3]
+        q1_1 = J[rc + 1, sc, 4]
+        q1_2 = J[rc + 1, sc, 5]
+        q2_0 = J[rc + 2, sc, 3]
+        q2_1 = J[rc + 2, sc, 4]
+        q2_2 = J[rc + 2, sc, 5]
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] = u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] = u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 1, 0] = u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] = u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] = u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 2, 0] = u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] = u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] = u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+        else:
+            blk[b, 0, 0] += u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] += u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] += u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 1, 0] += u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] += u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] += u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 2, 0] += u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] += u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] += u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+
+@njit(**_INLINE)
+def couple_5(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    p0_0 = J[ra + 0, sa, 3]
+    p0_1 = J[ra + 0, sa, 4]
+    p0_2 = J[ra + 0, sa, 5]
+    p1_0 = J[ra + 1, sa, 3]
+    p1_1 = J[ra + 1, sa, 4]
+    p1_2 = J[ra + 1, sa, 5]
+    p2_0 = J[ra + 2, sa, 3]
+    p2_1 = J[ra + 2, sa, 4]
+    p2_2 = J[ra + 2, sa, 5]
+    p3_0 = J[ra + 3, sa, 3]
+    p3_1 = J[ra + 3, sa, 4]
+    p3_2 = J[ra + 3, sa, 5]
+    p4_0 = J[ra + 4, sa, 3]
+    p4_1 = J[ra + 4, sa, 4]
+    p4_2 = J[ra + 4, sa, 5]
+    if diag:
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        u3 = p3_0 * w0
+        v3 = p3_1 * w1
+        z3 = p3_2 * w2
+        u4 = p4_0 * w0
+        v4 = p4_1 * w1
+        z4 = p4_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] = u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] = u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] = u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] = u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] = u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+            blk[b, 3, 0] = u3 * p0_0 + v3 * p0_1 + z3 * p0_2
+            blk[b, 3, 1] = u3 * p1_0 + v3 * p1_1 + z3 * p1_2
+            blk[b, 3, 2] = u3 * p2_0 + v3 * p2_1 + z3 * p2_2
+            blk[b, 3, 3] = u3 * p3_0 + v3 * p3_1 + z3 * p3_2
+            blk[b, 4, 0] = u4 * p0_0 + v4 * p0_1 + z4 * p0_2
+            blk[b, 4, 1] = u4 * p1_0 + v4 * p1_1 + z4 * p1_2
+            blk[b, 4, 2] = u4 * p2_0 + v4 * p2_1 + z4 * p2_2
+            blk[b, 4, 3] = u4 * p3_0 + v4 * p3_1 + z4 * p3_2
+            blk[b, 4, 4] = u4 * p4_0 + v4 * p4_1 + z4 * p4_2
+        else:
+            blk[b, 0, 0] += u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] += u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] += u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] += u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] += u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] += u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+            blk[b, 3, 0] += u3 * p0_0 + v3 * p0_1 + z3 * p0_2
+            blk[b, 3, 1] += u3 * p1_0 + v3 * p1_1 + z3 * p1_2
+            blk[b, 3, 2] += u3 * p2_0 + v3 * p2_1 + z3 * p2_2
+            blk[b, 3, 3] += u3 * p3_0 + v3 * p3_1 + z3 * p3_2
+            blk[b, 4, 0] += u4 * p0_0 + v4 * p0_1 + z4 * p0_2
+            blk[b, 4, 1] += u4 * p1_0 + v4 * p1_1 + z4 * p1_2
+            blk[b, 4, 2] += u4 * p2_0 + v4 * p2_1 + z4 * p2_2
+            blk[b, 4, 3] += u4 * p3_0 + v4 * p3_1 + z4 * p3_2
+            blk[b, 4, 4] += u4 * p4_0 + v4 * p4_1 + z4 * p4_2
+    else:
+        q0_0 = J[rc + 0, sc, 3]
+        q0_1 = J[rc + 0, sc, 4]
+        q0_2 = J[rc + 0, sc, 5]
+        q1_0 = J[rc + 1, sc, 3]
+        q1_1 = J[rc + 1, sc, 4]
+        q1_2 = J[rc + 1, sc, 5]
+        q2_0 = J[rc + 2, sc, 3]
+        q2_1 = J[rc + 2, sc, 4]
+        q2_2 = J[rc + 2, sc, 5]
+        q3_0 = J[rc + 3, sc, 3]
+        q3_1 = J[rc + 3, sc, 4]
+        q3_2 = J[rc + 3, sc, 5]
+        q4_0 = J[rc + 4, sc, 3]
+        q4_1 = J[rc + 4, sc, 4]
+        q4_2 = J[rc + 4, sc, 5]
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        u3 = p3_0 * w0
+        v3 = p3_1 * w1
+        z3 = p3_2 * w2
+        u4 = p4_0 * w0
+        v4 = p4_1 * w1
+        z4 = p4_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] = u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] = u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 0, 3] = u0 * q3_0 + v0 * q3_1 + z0 * q3_2
+            blk[b, 0, 4] = u0 * q4_0 + v0 * q4_1 + z0 * q4_2
+            blk[b, 1, 0] = u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] = u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] = u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 1, 3] = u1 * q3_0 + v1 * q3_1 + z1 * q3_2
+            blk[b, 1, 4] = u1 * q4_0 + v1 * q4_1 + z1 * q4_2
+            blk[b, 2, 0] = u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] = u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] = u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+            blk[b, 2, 3] = u2 * q3_0 + v2 * q3_1 + z2 * q3_2
+            blk[b, 2, 4] = u2 * q4_0 + v2 * q4_1 + z2 * q4_2
+            blk[b, 3, 0] = u3 * q0_0 + v3 * q0_1 + z3 * q0_2
+            blk[b, 3, 1] = u3 * q1_0 + v3 * q1_1 + z3 * q1_2
+            blk[b, 3, 2] = u3 * q2_0 + v3 * q2_1 + z3 * q2_2
+            blk[b, 3, 3] = u3 * q3_0 + v3 * q3_1 + z3 * q3_2
+            blk[b, 3, 4] = u3 * q4_0 + v3 * q4_1 + z3 * q4_2
+            blk[b, 4, 0] = u4 * q0_0 + v4 * q0_1 + z4 * q0_2
+            blk[b, 4, 1] = u4 * q1_0 + v4 * q1_1 + z4 * q1_2
+            blk[b, 4, 2] = u4 * q2_0 + v4 * q2_1 + z4 * q2_2
+            blk[b, 4, 3] = u4 * q3_0 + v4 * q3_1 + z4 * q3_2
+            blk[b, 4, 4] = u4 * q4_0 + v4 * q4_1 + z4 * q4_2
+        else:
+            blk[b, 0, 0] += u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] += u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] += u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 0, 3] += u0 * q3_0 + v0 * q3_1 + z0 * q3_2
+            blk[b, 0, 4] += u0 * q4_0 + v0 * q4_1 + z0 * q4_2
+            blk[b, 1, 0] += u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] += u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] += u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 1, 3] += u1 * q3_0 + v1 * q3_1 + z1 * q3_2
+            blk[b, 1, 4] += u1 * q4_0 + v1 * q4_1 + z1 * q4_2
+            blk[b, 2, 0] += u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] += u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] += u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+            blk[b, 2, 3] += u2 * q3_0 + v2 * q3_1 + z2 * q3_2
+            blk[b, 2, 4] += u2 * q4_0 + v2 * q4_1 + z2 * q4_2
+            blk[b, 3, 0] += u3 * q0_0 + v3 * q0_1 + z3 * q0_2
+            blk[b, 3, 1] += u3 * q1_0 + v3 * q1_1 + z3 * q1_2
+            blk[b, 3, 2] += u3 * q2_0 + v3 * q2_1 + z3 * q2_2
+            blk[b, 3, 3] += u3 * q3_0 + v3 * q3_1 + z3 * q3_2
+            blk[b, 3, 4] += u3 * q4_0 + v3 * q4_1 + z3 * q4_2
+            blk[b, 4, 0] += u4 * q0_0 + v4 * q0_1 + z4 * q0_2
+            blk[b, 4, 1] += u4 * q1_0 + v4 * q1_1 + z4 * q1_2
+            blk[b, 4, 2] += u4 * q2_0 + v4 * q2_1 + z4 * q2_2
+            blk[b, 4, 3] += u4 * q3_0 + v4 * q3_1 + z4 * q3_2
+            blk[b, 4, 4] += u4 * q4_0 + v4 * q4_1 + z4 * q4_2
+
+@njit(**_INLINE)
+def couple_6(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    p0_0 = J[ra + 0, sa, 3]
+    p0_1 = J[ra + 0, sa, 4]
+    p0_2 = J[ra + 0, sa, 5]
+    p1_0 = J[ra + 1, sa, 3]
+    p1_1 = J[ra + 1, sa, 4]
+    p1_2 = J[ra + 1, sa, 5]
+    p2_0 = J[ra + 2, sa, 3]
+    p2_1 = J[ra + 2, sa, 4]
+    p2_2 = J[ra + 2, sa, 5]
+    p3_0 = J[ra + 3, sa, 3]
+    p3_1 = J[ra + 3, sa, 4]
+    p3_2 = J[ra + 3, sa, 5]
+    p4_0 = J[ra + 4, sa, 3]
+    p4_1 = J[ra + 4, sa, 4]
+    p4_2 = J[ra + 4, sa, 5]
+    p5_0 = J[ra + 5, sa, 3]
+    p5_1 = J[ra + 5, sa, 4]
+    p5_2 = J[ra + 5, sa, 5]
+    if diag:
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        u3 = p3_0 * w0
+        v3 = p3_1 * w1
+        z3 = p3_2 * w2
+        u4 = p4_0 * w0
+        v4 = p4_1 * w1
+        z4 = p4_2 * w2
+        u5 = p5_0 * w0
+        v5 = p5_1 * w1
+        z5 = p5_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] = u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] = u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] = u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] = u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] = u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+            blk[b, 3, 0] = u3 * p0_0 + v3 * p0_1 + z3 * p0_2
+            blk[b, 3, 1] = u3 * p1_0 + v3 * p1_1 + z3 * p1_2
+            blk[b, 3, 2] = u3 * p2_0 + v3 * p2_1 + z3 * p2_2
+            blk[b, 3, 3] = u3 * p3_0 + v3 * p3_1 + z3 * p3_2
+            blk[b, 4, 0] = u4 * p0_0 + v4 * p0_1 + z4 * p0_2
+            blk[b, 4, 1] = u4 * p1_0 + v4 * p1_1 + z4 * p1_2
+            blk[b, 4, 2] = u4 * p2_0 + v4 * p2_1 + z4 * p2_2
+            blk[b, 4, 3] = u4 * p3_0 + v4 * p3_1 + z4 * p3_2
+            blk[b, 4, 4] = u4 * p4_0 + v4 * p4_1 + z4 * p4_2
+            blk[b, 5, 0] = u5 * p0_0 + v5 * p0_1 + z5 * p0_2
+            blk[b, 5, 1] = u5 * p1_0 + v5 * p1_1 + z5 * p1_2
+            blk[b, 5, 2] = u5 * p2_0 + v5 * p2_1 + z5 * p2_2
+            blk[b, 5, 3] = u5 * p3_0 + v5 * p3_1 + z5 * p3_2
+            blk[b, 5, 4] = u5 * p4_0 + v5 * p4_1 + z5 * p4_2
+            blk[b, 5, 5] = u5 * p5_0 + v5 * p5_1 + z5 * p5_2
+        else:
+            blk[b, 0, 0] += u0 * p0_0 + v0 * p0_1 + z0 * p0_2
+            blk[b, 1, 0] += u1 * p0_0 + v1 * p0_1 + z1 * p0_2
+            blk[b, 1, 1] += u1 * p1_0 + v1 * p1_1 + z1 * p1_2
+            blk[b, 2, 0] += u2 * p0_0 + v2 * p0_1 + z2 * p0_2
+            blk[b, 2, 1] += u2 * p1_0 + v2 * p1_1 + z2 * p1_2
+            blk[b, 2, 2] += u2 * p2_0 + v2 * p2_1 + z2 * p2_2
+            blk[b, 3, 0] += u3 * p0_0 + v3 * p0_1 + z3 * p0_2
+            blk[b, 3, 1] += u3 * p1_0 + v3 * p1_1 + z3 * p1_2
+            blk[b, 3, 2] += u3 * p2_0 + v3 * p2_1 + z3 * p2_2
+            blk[b, 3, 3] += u3 * p3_0 + v3 * p3_1 + z3 * p3_2
+            blk[b, 4, 0] += u4 * p0_0 + v4 * p0_1 + z4 * p0_2
+            blk[b, 4, 1] += u4 * p1_0 + v4 * p1_1 + z4 * p1_2
+            blk[b, 4, 2] += u4 * p2_0 + v4 * p2_1 + z4 * p2_2
+            blk[b, 4, 3] += u4 * p3_0 + v4 * p3_1 + z4 * p3_2
+            blk[b, 4, 4] += u4 * p4_0 + v4 * p4_1 + z4 * p4_2
+            blk[b, 5, 0] += u5 * p0_0 + v5 * p0_1 + z5 * p0_2
+            blk[b, 5, 1] += u5 * p1_0 + v5 * p1_1 + z5 * p1_2
+            blk[b, 5, 2] += u5 * p2_0 + v5 * p2_1 + z5 * p2_2
+            blk[b, 5, 3] += u5 * p3_0 + v5 * p3_1 + z5 * p3_2
+            blk[b, 5, 4] += u5 * p4_0 + v5 * p4_1 + z5 * p4_2
+            blk[b, 5, 5] += u5 * p5_0 + v5 * p5_1 + z5 * p5_2
+    else:
+        q0_0 = J[rc + 0, sc, 3]
+        q0_1 = J[rc + 0, sc, 4]
+        q0_2 = J[rc + 0, sc, 5]
+        q1_0 = J[rc + 1, sc, 3]
+        q1_1 = J[rc + 1, sc, 4]
+        q1_2 = J[rc + 1, sc, 5]
+        q2_0 = J[rc + 2, sc, 3]
+        q2_1 = J[rc + 2, sc, 4]
+        q2_2 = J[rc + 2, sc, 5]
+        q3_0 = J[rc + 3, sc, 3]
+        q3_1 = J[rc + 3, sc, 4]
+        q3_2 = J[rc + 3, sc, 5]
+        q4_0 = J[rc + 4, sc, 3]
+        q4_1 = J[rc + 4, sc, 4]
+        q4_2 = J[rc + 4, sc, 5]
+        q5_0 = J[rc + 5, sc, 3]
+        q5_1 = J[rc + 5, sc, 4]
+        q5_2 = J[rc + 5, sc, 5]
+        u0 = p0_0 * w0
+        v0 = p0_1 * w1
+        z0 = p0_2 * w2
+        u1 = p1_0 * w0
+        v1 = p1_1 * w1
+        z1 = p1_2 * w2
+        u2 = p2_0 * w0
+        v2 = p2_1 * w1
+        z2 = p2_2 * w2
+        u3 = p3_0 * w0
+        v3 = p3_1 * w1
+        z3 = p3_2 * w2
+        u4 = p4_0 * w0
+        v4 = p4_1 * w1
+        z4 = p4_2 * w2
+        u5 = p5_0 * w0
+        v5 = p5_1 * w1
+        z5 = p5_2 * w2
+        if first:
+            blk[b, 0, 0] = u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] = u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] = u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 0, 3] = u0 * q3_0 + v0 * q3_1 + z0 * q3_2
+            blk[b, 0, 4] = u0 * q4_0 + v0 * q4_1 + z0 * q4_2
+            blk[b, 0, 5] = u0 * q5_0 + v0 * q5_1 + z0 * q5_2
+            blk[b, 1, 0] = u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] = u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] = u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 1, 3] = u1 * q3_0 + v1 * q3_1 + z1 * q3_2
+            blk[b, 1, 4] = u1 * q4_0 + v1 * q4_1 + z1 * q4_2
+            blk[b, 1, 5] = u1 * q5_0 + v1 * q5_1 + z1 * q5_2
+            blk[b, 2, 0] = u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] = u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] = u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+            blk[b, 2, 3] = u2 * q3_0 + v2 * q3_1 + z2 * q3_2
+            blk[b, 2, 4] = u2 * q4_0 + v2 * q4_1 + z2 * q4_2
+            blk[b, 2, 5] = u2 * q5_0 + v2 * q5_1 + z2 * q5_2
+            blk[b, 3, 0] = u3 * q0_0 + v3 * q0_1 + z3 * q0_2
+            blk[b, 3, 1] = u3 * q1_0 + v3 * q1_1 + z3 * q1_2
+            blk[b, 3, 2] = u3 * q2_0 + v3 * q2_1 + z3 * q2_2
+            blk[b, 3, 3] = u3 * q3_0 + v3 * q3_1 + z3 * q3_2
+            blk[b, 3, 4] = u3 * q4_0 + v3 * q4_1 + z3 * q4_2
+            blk[b, 3, 5] = u3 * q5_0 + v3 * q5_1 + z3 * q5_2
+            blk[b, 4, 0] = u4 * q0_0 + v4 * q0_1 + z4 * q0_2
+            blk[b, 4, 1] = u4 * q1_0 + v4 * q1_1 + z4 * q1_2
+            blk[b, 4, 2] = u4 * q2_0 + v4 * q2_1 + z4 * q2_2
+            blk[b, 4, 3] = u4 * q3_0 + v4 * q3_1 + z4 * q3_2
+            blk[b, 4, 4] = u4 * q4_0 + v4 * q4_1 + z4 * q4_2
+            blk[b, 4, 5] = u4 * q5_0 + v4 * q5_1 + z4 * q5_2
+            blk[b, 5, 0] = u5 * q0_0 + v5 * q0_1 + z5 * q0_2
+            blk[b, 5, 1] = u5 * q1_0 + v5 * q1_1 + z5 * q1_2
+            blk[b, 5, 2] = u5 * q2_0 + v5 * q2_1 + z5 * q2_2
+            blk[b, 5, 3] = u5 * q3_0 + v5 * q3_1 + z5 * q3_2
+            blk[b, 5, 4] = u5 * q4_0 + v5 * q4_1 + z5 * q4_2
+            blk[b, 5, 5] = u5 * q5_0 + v5 * q5_1 + z5 * q5_2
+        else:
+            blk[b, 0, 0] += u0 * q0_0 + v0 * q0_1 + z0 * q0_2
+            blk[b, 0, 1] += u0 * q1_0 + v0 * q1_1 + z0 * q1_2
+            blk[b, 0, 2] += u0 * q2_0 + v0 * q2_1 + z0 * q2_2
+            blk[b, 0, 3] += u0 * q3_0 + v0 * q3_1 + z0 * q3_2
+            blk[b, 0, 4] += u0 * q4_0 + v0 * q4_1 + z0 * q4_2
+            blk[b, 0, 5] += u0 * q5_0 + v0 * q5_1 + z0 * q5_2
+            blk[b, 1, 0] += u1 * q0_0 + v1 * q0_1 + z1 * q0_2
+            blk[b, 1, 1] += u1 * q1_0 + v1 * q1_1 + z1 * q1_2
+            blk[b, 1, 2] += u1 * q2_0 + v1 * q2_1 + z1 * q2_2
+            blk[b, 1, 3] += u1 * q3_0 + v1 * q3_1 + z1 * q3_2
+            blk[b, 1, 4] += u1 * q4_0 + v1 * q4_1 + z1 * q4_2
+            blk[b, 1, 5] += u1 * q5_0 + v1 * q5_1 + z1 * q5_2
+            blk[b, 2, 0] += u2 * q0_0 + v2 * q0_1 + z2 * q0_2
+            blk[b, 2, 1] += u2 * q1_0 + v2 * q1_1 + z2 * q1_2
+            blk[b, 2, 2] += u2 * q2_0 + v2 * q2_1 + z2 * q2_2
+            blk[b, 2, 3] += u2 * q3_0 + v2 * q3_1 + z2 * q3_2
+            blk[b, 2, 4] += u2 * q4_0 + v2 * q4_1 + z2 * q4_2
+            blk[b, 2, 5] += u2 * q5_0 + v2 * q5_1 + z2 * q5_2
+            blk[b, 3, 0] += u3 * q0_0 + v3 * q0_1 + z3 * q0_2
+            blk[b, 3, 1] += u3 * q1_0 + v3 * q1_1 + z3 * q1_2
+            blk[b, 3, 2] += u3 * q2_0 + v3 * q2_1 + z3 * q2_2
+            blk[b, 3, 3] += u3 * q3_0 + v3 * q3_1 + z3 * q3_2
+            blk[b, 3, 4] += u3 * q4_0 + v3 * q4_1 + z3 * q4_2
+            blk[b, 3, 5] += u3 * q5_0 + v3 * q5_1 + z3 * q5_2
+            blk[b, 4, 0] += u4 * q0_0 + v4 * q0_1 + z4 * q0_2
+            blk[b, 4, 1] += u4 * q1_0 + v4 * q1_1 + z4 * q1_2
+            blk[b, 4, 2] += u4 * q2_0 + v4 * q2_1 + z4 * q2_2
+            blk[b, 4, 3] += u4 * q3_0 + v4 * q3_1 + z4 * q3_2
+            blk[b, 4, 4] += u4 * q4_0 + v4 * q4_1 + z4 * q4_2
+            blk[b, 4, 5] += u4 * q5_0 + v4 * q5_1 + z4 * q5_2
+            blk[b, 5, 0] += u5 * q0_0 + v5 * q0_1 + z5 * q0_2
+            blk[b, 5, 1] += u5 * q1_0 + v5 * q1_1 + z5 * q1_2
+            blk[b, 5, 2] += u5 * q2_0 + v5 * q2_1 + z5 * q2_2
+            blk[b, 5, 3] += u5 * q3_0 + v5 * q3_1 + z5 * q3_2
+            blk[b, 5, 4] += u5 * q4_0 + v5 * q4_1 + z5 * q4_2
+            blk[b, 5, 5] += u5 * q5_0 + v5 * q5_1 + z5 * q5_2
+
+@njit(**_INLINE)
+def couple(B, blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    if B == 3:
+        return couple_3(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag)
+    elif B == 5:
+        return couple_5(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag)
+    return couple_6(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag)
+
+
+def couple_for(bsize, blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    """``couple`` of the block size ``len(bsize)``, chosen when numba types the caller."""
+    return couple(len(bsize), blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag)
+
+
+@overload(couple_for, inline="always")
+def _couple_typed(bsize, blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag):
+    kernel = {3: couple_3, 5: couple_5, 6: couple_6}[bsize.count]
+    return lambda bsize, blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag: kernel(blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag)
 
 @njit(**_INLINE)
 def trsm_3(blk, b, d, dinv, o):
@@ -985,40 +1584,40 @@ def _bwd_off_typed(bsize, blk, b, x, o, p):
 
 @njit(**_INLINE)
 def fwd_diag_3(blk, d, dinv, x, o):
-    y0 = (x[o + 0]) * dinv[o + 0]
-    y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
-    y2 = (x[o + 2] - blk[d, 2, 0] * y0 - blk[d, 2, 1] * y1) * dinv[o + 2]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x[o + 0] = x0 * dinv[o + 0]
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 0, 1] * x0
+    x[o + 2] = x2 * dinv[o + 2] + blk[d, 0, 2] * x0 + blk[d, 1, 2] * x1
 
 @njit(**_INLINE)
 def fwd_diag_5(blk, d, dinv, x, o):
-    y0 = (x[o + 0]) * dinv[o + 0]
-    y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
-    y2 = (x[o + 2] - blk[d, 2, 0] * y0 - blk[d, 2, 1] * y1) * dinv[o + 2]
-    y3 = (x[o + 3] - blk[d, 3, 0] * y0 - blk[d, 3, 1] * y1 - blk[d, 3, 2] * y2) * dinv[o + 3]
-    y4 = (x[o + 4] - blk[d, 4, 0] * y0 - blk[d, 4, 1] * y1 - blk[d, 4, 2] * y2 - blk[d, 4, 3] * y3) * dinv[o + 4]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
-    x[o + 3] = y3
-    x[o + 4] = y4
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x3 = x[o + 3]
+    x4 = x[o + 4]
+    x[o + 0] = x0 * dinv[o + 0]
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 0, 1] * x0
+    x[o + 2] = x2 * dinv[o + 2] + blk[d, 0, 2] * x0 + blk[d, 1, 2] * x1
+    x[o + 3] = x3 * dinv[o + 3] + blk[d, 0, 3] * x0 + blk[d, 1, 3] * x1 + blk[d, 2, 3] * x2
+    x[o + 4] = x4 * dinv[o + 4] + blk[d, 0, 4] * x0 + blk[d, 1, 4] * x1 + blk[d, 2, 4] * x2 + blk[d, 3, 4] * x3
 
 @njit(**_INLINE)
 def fwd_diag_6(blk, d, dinv, x, o):
-    y0 = (x[o + 0]) * dinv[o + 0]
-    y1 = (x[o + 1] - blk[d, 1, 0] * y0) * dinv[o + 1]
-    y2 = (x[o + 2] - blk[d, 2, 0] * y0 - blk[d, 2, 1] * y1) * dinv[o + 2]
-    y3 = (x[o + 3] - blk[d, 3, 0] * y0 - blk[d, 3, 1] * y1 - blk[d, 3, 2] * y2) * dinv[o + 3]
-    y4 = (x[o + 4] - blk[d, 4, 0] * y0 - blk[d, 4, 1] * y1 - blk[d, 4, 2] * y2 - blk[d, 4, 3] * y3) * dinv[o + 4]
-    y5 = (x[o + 5] - blk[d, 5, 0] * y0 - blk[d, 5, 1] * y1 - blk[d, 5, 2] * y2 - blk[d, 5, 3] * y3 - blk[d, 5, 4] * y4) * dinv[o + 5]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
-    x[o + 3] = y3
-    x[o + 4] = y4
-    x[o + 5] = y5
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x3 = x[o + 3]
+    x4 = x[o + 4]
+    x5 = x[o + 5]
+    x[o + 0] = x0 * dinv[o + 0]
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 0, 1] * x0
+    x[o + 2] = x2 * dinv[o + 2] + blk[d, 0, 2] * x0 + blk[d, 1, 2] * x1
+    x[o + 3] = x3 * dinv[o + 3] + blk[d, 0, 3] * x0 + blk[d, 1, 3] * x1 + blk[d, 2, 3] * x2
+    x[o + 4] = x4 * dinv[o + 4] + blk[d, 0, 4] * x0 + blk[d, 1, 4] * x1 + blk[d, 2, 4] * x2 + blk[d, 3, 4] * x3
+    x[o + 5] = x5 * dinv[o + 5] + blk[d, 0, 5] * x0 + blk[d, 1, 5] * x1 + blk[d, 2, 5] * x2 + blk[d, 3, 5] * x3 + blk[d, 4, 5] * x4
 
 @njit(**_INLINE)
 def fwd_diag(B, blk, d, dinv, x, o):
@@ -1041,40 +1640,40 @@ def _fwd_diag_typed(bsize, blk, d, dinv, x, o):
 
 @njit(**_INLINE)
 def bwd_diag_3(blk, d, dinv, x, o):
-    y2 = (x[o + 2]) * dinv[o + 2]
-    y1 = (x[o + 1] - blk[d, 2, 1] * y2) * dinv[o + 1]
-    y0 = (x[o + 0] - blk[d, 1, 0] * y1 - blk[d, 2, 0] * y2) * dinv[o + 0]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x[o + 0] = x0 * dinv[o + 0] + blk[d, 0, 1] * x1 + blk[d, 0, 2] * x2
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 1, 2] * x2
+    x[o + 2] = x2 * dinv[o + 2]
 
 @njit(**_INLINE)
 def bwd_diag_5(blk, d, dinv, x, o):
-    y4 = (x[o + 4]) * dinv[o + 4]
-    y3 = (x[o + 3] - blk[d, 4, 3] * y4) * dinv[o + 3]
-    y2 = (x[o + 2] - blk[d, 3, 2] * y3 - blk[d, 4, 2] * y4) * dinv[o + 2]
-    y1 = (x[o + 1] - blk[d, 2, 1] * y2 - blk[d, 3, 1] * y3 - blk[d, 4, 1] * y4) * dinv[o + 1]
-    y0 = (x[o + 0] - blk[d, 1, 0] * y1 - blk[d, 2, 0] * y2 - blk[d, 3, 0] * y3 - blk[d, 4, 0] * y4) * dinv[o + 0]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
-    x[o + 3] = y3
-    x[o + 4] = y4
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x3 = x[o + 3]
+    x4 = x[o + 4]
+    x[o + 0] = x0 * dinv[o + 0] + blk[d, 0, 1] * x1 + blk[d, 0, 2] * x2 + blk[d, 0, 3] * x3 + blk[d, 0, 4] * x4
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 1, 2] * x2 + blk[d, 1, 3] * x3 + blk[d, 1, 4] * x4
+    x[o + 2] = x2 * dinv[o + 2] + blk[d, 2, 3] * x3 + blk[d, 2, 4] * x4
+    x[o + 3] = x3 * dinv[o + 3] + blk[d, 3, 4] * x4
+    x[o + 4] = x4 * dinv[o + 4]
 
 @njit(**_INLINE)
 def bwd_diag_6(blk, d, dinv, x, o):
-    y5 = (x[o + 5]) * dinv[o + 5]
-    y4 = (x[o + 4] - blk[d, 5, 4] * y5) * dinv[o + 4]
-    y3 = (x[o + 3] - blk[d, 4, 3] * y4 - blk[d, 5, 3] * y5) * dinv[o + 3]
-    y2 = (x[o + 2] - blk[d, 3, 2] * y3 - blk[d, 4, 2] * y4 - blk[d, 5, 2] * y5) * dinv[o + 2]
-    y1 = (x[o + 1] - blk[d, 2, 1] * y2 - blk[d, 3, 1] * y3 - blk[d, 4, 1] * y4 - blk[d, 5, 1] * y5) * dinv[o + 1]
-    y0 = (x[o + 0] - blk[d, 1, 0] * y1 - blk[d, 2, 0] * y2 - blk[d, 3, 0] * y3 - blk[d, 4, 0] * y4 - blk[d, 5, 0] * y5) * dinv[o + 0]
-    x[o + 0] = y0
-    x[o + 1] = y1
-    x[o + 2] = y2
-    x[o + 3] = y3
-    x[o + 4] = y4
-    x[o + 5] = y5
+    x0 = x[o + 0]
+    x1 = x[o + 1]
+    x2 = x[o + 2]
+    x3 = x[o + 3]
+    x4 = x[o + 4]
+    x5 = x[o + 5]
+    x[o + 0] = x0 * dinv[o + 0] + blk[d, 0, 1] * x1 + blk[d, 0, 2] * x2 + blk[d, 0, 3] * x3 + blk[d, 0, 4] * x4 + blk[d, 0, 5] * x5
+    x[o + 1] = x1 * dinv[o + 1] + blk[d, 1, 2] * x2 + blk[d, 1, 3] * x3 + blk[d, 1, 4] * x4 + blk[d, 1, 5] * x5
+    x[o + 2] = x2 * dinv[o + 2] + blk[d, 2, 3] * x3 + blk[d, 2, 4] * x4 + blk[d, 2, 5] * x5
+    x[o + 3] = x3 * dinv[o + 3] + blk[d, 3, 4] * x4 + blk[d, 3, 5] * x5
+    x[o + 4] = x4 * dinv[o + 4] + blk[d, 4, 5] * x5
+    x[o + 5] = x5 * dinv[o + 5]
 
 @njit(**_INLINE)
 def bwd_diag(B, blk, d, dinv, x, o):

@@ -587,41 +587,41 @@ def apply_forces(S, W):
         if geom == GEOM_CONTACT:        # ``contact.apply_contacts``
             continue
         k = S.frc_joint[i]
-        if geom == GEOM_POINTS:
-            bi = S.frc_slot[i, 0]
-            bj = S.frc_slot[i, 1]
-            U = S.frc_point
-            iu = i
-        else:
+        if geom == GEOM_JOINT_ROT:
+            # the angle of x2 about z1 (both joint frames' x axes, z1 the joint axis)
             bi = S.jnt_slot[k, 0]
             bj = S.jnt_slot[k, 1]
-            U = S.jnt_anchor
-            iu = k
-        # lever arms s = A u (world) of the two points
-        si0, si1, si2 = rot(A, bi, U[iu, 0, 0], U[iu, 0, 1], U[iu, 0, 2])
-        sj0, sj1, sj2 = rot(A, bj, U[iu, 1, 0], U[iu, 1, 1], U[iu, 1, 2])
-        d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
-        d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
-        d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
-        wi0 = W.omega_w[bi, 0]
-        wi1 = W.omega_w[bi, 1]
-        wi2 = W.omega_w[bi, 2]
-        wj0 = W.omega_w[bj, 0]
-        wj1 = W.omega_w[bj, 1]
-        wj2 = W.omega_w[bj, 2]
-        e0 = 0.0
-        e1 = 0.0
-        e2 = 0.0
-        if geom != GEOM_POINTS:
-            # joint z1 (world): the axis of a joint element
             e0, e1, e2 = frame_axis(A, bi, F, k, 0, 2)
-        if geom == GEOM_JOINT_ROT:
             x10, x11, x12 = frame_axis(A, bi, F, k, 0, 0)
             x20, x21, x22 = frame_axis(A, bj, F, k, 1, 0)
             c0, c1, c2 = cross(x10, x11, x12, x20, x21, x22)
             x = math.atan2(c0 * e0 + c1 * e1 + c2 * e2, x10 * x20 + x11 * x21 + x12 * x22)
-            xdot = (wj0 - wi0) * e0 + (wj1 - wi1) * e1 + (wj2 - wi2) * e2
+            xdot = ((W.omega_w[bj, 0] - W.omega_w[bi, 0]) * e0
+                    + (W.omega_w[bj, 1] - W.omega_w[bi, 1]) * e1
+                    + (W.omega_w[bj, 2] - W.omega_w[bi, 2]) * e2)
         else:
+            if geom == GEOM_POINTS:
+                bi = S.frc_slot[i, 0]
+                bj = S.frc_slot[i, 1]
+                U = S.frc_point
+                iu = i
+            else:
+                bi = S.jnt_slot[k, 0]
+                bj = S.jnt_slot[k, 1]
+                U = S.jnt_anchor
+                iu = k
+            # lever arms s = A u (world) of the two points
+            si0, si1, si2 = rot(A, bi, U[iu, 0, 0], U[iu, 0, 1], U[iu, 0, 2])
+            sj0, sj1, sj2 = rot(A, bj, U[iu, 1, 0], U[iu, 1, 1], U[iu, 1, 2])
+            d0 = W.r[bj, 0] + sj0 - W.r[bi, 0] - si0
+            d1 = W.r[bj, 1] + sj1 - W.r[bi, 1] - si1
+            d2 = W.r[bj, 2] + sj2 - W.r[bi, 2] - si2
+            wi0 = W.omega_w[bi, 0]
+            wi1 = W.omega_w[bi, 1]
+            wi2 = W.omega_w[bi, 2]
+            wj0 = W.omega_w[bj, 0]
+            wj1 = W.omega_w[bj, 1]
+            wj2 = W.omega_w[bj, 2]
             # d_dot = v_j + w_j x s_j - v_i - w_i x s_i
             vj0, vj1, vj2 = cross(wj0, wj1, wj2, sj0, sj1, sj2)
             vi0, vi1, vi2 = cross(wi0, wi1, wi2, si0, si1, si2)
@@ -636,7 +636,8 @@ def apply_forces(S, W):
                 e2 = d2 * inv
                 xdot = e0 * dd0 + e1 * dd1 + e2 * dd2
             else:
-                # s = d . z1, s_dot = d_dot . z1 + d . (w_i x z1)
+                # joint z1 (world), s = d . z1, s_dot = d_dot . z1 + d . (w_i x z1)
+                e0, e1, e2 = frame_axis(A, bi, F, k, 0, 2)
                 x = d0 * e0 + d1 * e1 + d2 * e2
                 we0, we1, we2 = cross(wi0, wi1, wi2, e0, e1, e2)
                 xdot = dd0 * e0 + dd1 * e1 + dd2 * e2 + d0 * we0 + d1 * we1 + d2 * we2
@@ -652,9 +653,17 @@ def apply_forces(S, W):
             f, damp = element_force(S, W, i, x, xdot)
             W.frc_out[i, OUT_PD] = damp * xdot
             W.frc_out[i, OUT_PW] = (S.frc_par[i, PAR_FA] + W.frc_u[i]) * xdot
-        if geom == GEOM_JOINT_ROT:      # torque f z1 on body j, -f z1 on body i
-            add_wrench(S, W, bj, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f * e0, f * e1, f * e2)
-            add_wrench(S, W, bi, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -f * e0, -f * e1, -f * e2)
+        if geom == GEOM_JOINT_ROT:
+            # torque f z1 on body j, -f z1 on body i (there the frame's own z: A_i^T z1)
+            if bj < S.nb:
+                n0, n1, n2 = rot_t(A, bj, f * e0, f * e1, f * e2)
+                W.Q[bj, 3] += n0
+                W.Q[bj, 4] += n1
+                W.Q[bj, 5] += n2
+            if bi < S.nb:
+                W.Q[bi, 3] -= f * F[k, 0, 0, 2]
+                W.Q[bi, 4] -= f * F[k, 0, 1, 2]
+                W.Q[bi, 5] -= f * F[k, 0, 2, 2]
         else:                           # f e at P_j on body j; -f e on body i
             add_wrench(S, W, bj, f * e0, f * e1, f * e2, sj0, sj1, sj2, 0.0, 0.0, 0.0)
             if geom == GEOM_POINTS:     # at P_i

@@ -71,7 +71,31 @@ def test_chol_lifts_non_positive_pivots():
     assert blk[0, 1, 1] == pytest.approx(1e-3)
 
 
-KERNEL_NAMES = ("syrk", "gemm", "chol", "trsm", "fwd_off", "bwd_off", "fwd_diag", "bwd_diag")
+@pytest.mark.parametrize("B", BLOCK_SIZES)
+def test_couple_adds_the_rotational_part_of_a_coupling(B):
+    """blk[b] (=|+=) P diag(w) Q^T of the rotational columns (3..5) of two joints' rows
+    on the sides that share the body; the lower triangle only on a diagonal block."""
+    rng = np.random.default_rng(10 + B)
+    J = rng.normal(size=(3 * B, 2, 6))
+    w = rng.uniform(0.5, 2.0, size=3)
+    P = J[B:2 * B, 1, 3:]          # rows of the joint at B.., side 1
+    Q = J[2 * B:, 0, 3:]           # rows of the joint at 2B.., side 0
+    blk = rng.normal(size=(2, B, B))
+    before = blk.copy()
+    blocks.couple(B, blk, 1, J, B, 1, 2 * B, 0, w[0], w[1], w[2], True, False)
+    np.testing.assert_allclose(blk[1], P @ np.diag(w) @ Q.T, atol=1e-12)
+    blocks.couple(B, blk, 1, J, B, 1, 2 * B, 0, w[0], w[1], w[2], False, False)
+    np.testing.assert_allclose(blk[1], 2 * P @ np.diag(w) @ Q.T, atol=1e-12)
+    blocks.couple(B, blk, 0, J, B, 1, B, 1, w[0], w[1], w[2], False, True)
+    D = before[0] + P @ np.diag(w) @ P.T
+    np.testing.assert_allclose(np.tril(blk[0]), np.tril(D), atol=1e-12)
+    np.testing.assert_array_equal(np.triu(blk[0], 1), np.triu(before[0], 1))
+    blocks.couple(B, blk, 0, J, B, 1, B, 1, w[0], w[1], w[2], True, True)
+    np.testing.assert_allclose(np.tril(blk[0]), np.tril(P @ np.diag(w) @ P.T), atol=1e-12)
+
+
+KERNEL_NAMES = ("syrk", "gemm", "chol", "couple", "trsm", "fwd_off", "bwd_off", "fwd_diag",
+                "bwd_diag")
 
 
 @pytest.mark.parametrize("name", KERNEL_NAMES)

@@ -158,3 +158,23 @@ def test_spherical_top_turns_about_its_fixed_world_axis():
     s = np.einsum("nij,j->ni", r.rotation_matrix(b), p)
     np.testing.assert_allclose(r.point_velocity(b, p), np.cross(W0_WORLD, s), atol=1e-12)
     np.testing.assert_allclose(r.point_position(b, p), r.position(b) + s, atol=1e-12)
+
+
+def test_an_evaluation_sees_the_rotation_of_the_normalised_quaternion():
+    """RK4's stages evaluate at quaternions a little off unit length: the rotation (and
+    with it every joint row and force) is that of q / |q|. A pendulum on a general axis
+    with a point load: scaling its quaternion by 1.3 leaves the accelerations alone."""
+    from SimPhantWorkbench.solver import kernels
+    m = Model(gravity=(0.0, 0.0, -9.81))
+    b = m.add_body("bob", mass=2.0, inertia=MOMENTS, position=(0.4, -0.2, 0.3),
+                   orientation=quat_from_axis_angle(AXIS0, ANGLE0), angular_velocity=W0_WORLD)
+    m.add_joint("spherical", m.ground, b, point=(0.0, 0.0, 0.0))
+    m.add_force(b, (0.5, -1.0, 2.0), point=(0.1, 0.2, -0.1))
+    s = m.compile(alpha=50.0, beta=50.0, regularization=1e-12)
+    Y = s.y0.copy()
+    kernels.evaluate(0.0, Y, s.S, s.W)
+    acc = s.W.dY[7:13].copy()
+    Y[3:7] *= 1.3
+    kernels.evaluate(0.0, Y, s.S, s.W)
+    np.testing.assert_allclose(s.W.dY[7:13], acc, rtol=1e-10, atol=1e-10)
+    assert np.abs(acc).max() > 0.1

@@ -145,3 +145,16 @@ def test_a_decaying_mode_is_flushed_to_zero_not_left_subnormal():
     assert tiny.size == 0, "state entries of %g left in the state" % tiny.min()
     assert Y[(Y > 0.0) & (Y < 1e-50)].size > 0      # the decaying mode (passing through)
     assert np.all(np.isfinite(Y)) and Y.max() > 0.1          # the chain did swing
+
+
+@pytest.mark.parametrize("method", ["rk4", "euler", "symplectic_euler"])
+def test_state_entries_below_the_flush_are_zero_after_a_step(method):
+    """A free body whose sideways speed is 1e-150 m/s: after the first step that speed
+    and the sideways position it makes are zero; the rest of the state is untouched."""
+    m = Model(gravity=G)
+    m.add_body("stone", mass=1.5, inertia=(0.1, 0.2, 0.3), position=(0.0, 0.0, 0.0),
+               velocity=(1.0, 1e-150, 0.0))
+    r = m.simulate(t_end=0.01, dt=1e-3, method=method, output_dt=0.01)
+    Y = r.states[-1]
+    assert Y[8] == 0.0 and Y[1] == 0.0          # v_y and y
+    assert Y[7] == 1.0 and Y[0] == pytest.approx(0.01, rel=1e-12)

@@ -557,6 +557,12 @@ MUTANTS = [
            ["tests/solver/test_integrators.py::"
             "test_state_entries_below_the_flush_are_zero_after_a_step"],
            "a damped mode decays into subnormal numbers (every operation slow)"),
+    Mutant("direction-rows-scaled-without-their-values", "SimPhantWorkbench/solver/system.py",
+           "        if np.any(row_prim == PRIM_DIR):\n            self.set_loads(0.0)\n",
+           "",
+           ["tests/solver/test_direction_driver.py::"
+            "test_a_compiled_system_scales_the_direction_rows_with_the_drivers_values"],
+           "a direction driver's rows taken as redundant (zero) when the system is compiled"),
     Mutant("inlined-loop-never-taken", WARM,
            "        if (block_size, INLINED) in _ready:\n            kind = INLINED\n",
            "        if (block_size, INLINED) in _ready:\n            kind = \"plain\"\n",

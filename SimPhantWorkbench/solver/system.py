@@ -14,7 +14,7 @@ from . import kernels
 from .drivers import DriverRow
 from .contact import NCOUT, contact_arrays
 from .forces import NOUT, OUT_ED, OUT_EW, OUT_PD, OUT_PW, force_arrays, restart_coordinates
-from .joints import ANGULAR_PRIMS, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
+from .joints import ANGULAR_PRIMS, PRIM_DIR, PRIM_DOT1, PRIM_PAD, PRIM_POINT, ROTATION_PRIMS
 from .rotations import matrix_to_quat
 
 __all__ = ["System"]
@@ -271,6 +271,11 @@ class System:
         self.redundant_regularization = self.REDUNDANT_REGULARIZATION
         self._diag = None
         self.regularization = float(regularization)
+        # a direction driver's rows depend on its values (with none their Jacobian is
+        # zero), and the rows' rank and scales are taken here: its values at t = 0 first
+        # (where the model checked the direction)
+        if np.any(row_prim == PRIM_DIR):
+            self.set_loads(0.0)
         self.find_redundant_rows(self.y0)
         self.set_regularization(regularization)
 

@@ -260,3 +260,24 @@ def test_round_trip_pickle_and_fingerprint(tmp_path):
     assert fingerprint(m, {}) == fingerprint(_pendulum_on_cone(cone_a)[0], {})
     assert fingerprint(m, {}) != fingerprint(
         _pendulum_on_cone(("0.3*cos(3*t)", "0.3*sin(3*t)", -1.0))[0], {})
+
+
+def test_a_compiled_system_scales_the_direction_rows_with_the_drivers_values():
+    """The rows' Tikhonov scales and rank are taken when the system is compiled: with the
+    direction's values at t = 0, not with none (then the rows were zero, taken as
+    redundant, their eps 0 and its inverse infinite)."""
+    from SimPhantWorkbench.solver.joints import PRIM_DIR
+    rng = np.random.default_rng(7)
+    m = Model(gravity=(0.0, 0.0, -G))
+    b = m.add_body("rod", mass=1.0, inertia=(0.1, 0.1, 0.02), position=(0.0, 0.0, -0.5))
+    m.add_joint("spherical", m.ground, b, point=(0.0, 0.0, 0.0))
+    direction = _harmonic_direction(rng)
+    u0 = np.array([mf.value_at(0.0)[0] for mf in direction])
+    m.add_direction_driver(b, u0 / np.linalg.norm(u0) + 0.1 * rng.normal(size=3), direction,
+                           name="cone")
+    sysm = m.compile()
+    rows = sysm.S.row_prim == PRIM_DIR
+    assert rows.sum() == 2
+    assert np.all(np.isfinite(sysm.S.row_eps_inv))
+    assert np.all(sysm.S.row_eps[rows] > 1e-15)
+    assert not sysm.redundant[rows].any()

@@ -563,6 +563,20 @@ MUTANTS = [
            ["tests/solver/test_direction_driver.py::"
             "test_a_compiled_system_scales_the_direction_rows_with_the_drivers_values"],
            "a direction driver's rows taken as redundant (zero) when the system is compiled"),
+    Mutant("redundant-rows-picked-over-all-loop-rows", "SimPhantWorkbench/solver/system.py",
+           "            closing = np.isin(self.row_joint[rows], self.closing_joints())\n",
+           "            closing = np.ones(len(rows), dtype=bool)\n",
+           ["tests/solver/test_closed_loops.py::"
+            "test_a_planar_loop_loses_the_out_of_plane_rows_of_the_joint_that_closes_it",
+            "tests/solver/test_closed_loops.py::"
+            "test_the_rows_kept_in_a_planar_loop_stay_independent_over_a_full_crank_turn"],
+           "redundant rows picked among equal pivots by round-off: the kept rows lose rank"),
+    Mutant("closing-joint-taken-from-the-tree", "SimPhantWorkbench/solver/system.py",
+           "            if a == b:\n                closing.append(int(k))\n",
+           "            if a != b:\n                closing.append(int(k))\n",
+           ["tests/solver/test_closed_loops.py::"
+            "test_a_planar_loop_loses_the_out_of_plane_rows_of_the_joint_that_closes_it"],
+           "the spanning tree's joints taken as the ones that close loops"),
     Mutant("inlined-loop-never-taken", WARM,
            "        if (block_size, INLINED) in _ready:\n            kind = INLINED\n",
            "        if (block_size, INLINED) in _ready:\n            kind = \"plain\"\n",

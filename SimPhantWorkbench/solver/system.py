@@ -398,12 +398,42 @@ class System:
                     changed = True
         return sorted(alive)
 
+    def closing_joints(self):
+        """System positions of the entries that close a loop: the joint graph (ground is
+        one node) is walked in the model's order (its joints, then body drivers, then
+        couplers) and an entry whose two bodies are already connected closes a loop; the
+        others form a spanning tree."""
+        parent = {}
+
+        def root(a):
+            while a in parent:
+                a = parent[a]
+            return a
+
+        closing = []
+        for k in np.argsort(self.joint_order, kind="stable"):
+            a, b = (root(int(x)) for x in self.S.jnt_slot[k])
+            if a == b:
+                closing.append(int(k))
+            else:
+                parent[a] = b
+        return sorted(closing)
+
     def find_redundant_rows(self, Y, tol=1e-8):
-        """Mark the constraint rows that are redundant at state ``Y``: rank-revealing QR
-        with column pivoting of the equilibrated ``(D Phi_q M^-1/2)^T`` (rows scaled to
-        unit norm) over the rows of the loop joints; rows whose pivot falls below
-        ``tol`` are linear combinations of the others. Sets ``self.redundant`` (a
-        boolean mask over the system rows) and returns the number found."""
+        """Mark the constraint rows that are redundant at state ``Y``, over the rows of
+        the loop joints, equilibrated as ``(D Phi_q M^-1/2)`` with rows of unit norm. The
+        rows of the spanning tree (``closing_joints``: all but the entries that close a
+        loop) come first; a tree's joint rows are independent in every configuration,
+        so redundant rows are looked for among the closing entries' rows: their parts
+        orthogonal to the tree rows, by rank-revealing QR with column pivoting, and those
+        with a pivot below ``tol`` are linear combinations of the others. A planar loop
+        of revolute joints so loses its closing joint's out-of-plane rows, which stay
+        dependent all along its motion, rather than a set picked by round-off among
+        rows that turn with the bodies (which can become independent in a later pose,
+        leaving the loop's out-of-plane motion to the regularised rows). Tree rows that
+        are dependent among themselves (a degenerate joint) are marked as well. Sets
+        ``self.redundant`` (a boolean mask over the system rows) and returns the number
+        found."""
         self.redundant = np.zeros(self.S.nrows, dtype=bool)
         loops = self.loop_joints()
         if loops:
@@ -416,10 +446,22 @@ class System:
             cols = np.any(A != 0.0, axis=0)
             A = A[:, cols]
             A /= np.maximum(np.linalg.norm(A, axis=1), 1e-300)[:, None]
-            R, piv = scipy.linalg.qr(A.T, mode="r", pivoting=True)
-            d = np.abs(np.diag(R))
-            rank = int((d > tol * d[0]).sum()) if len(d) else 0
-            self.redundant[rows[piv[rank:]]] = True
+            closing = np.isin(self.row_joint[rows], self.closing_joints())
+            basis = np.zeros((A.shape[1], 0))
+            if (~closing).any():
+                Q, R, piv = scipy.linalg.qr(A[~closing].T, mode="economic", pivoting=True)
+                d = np.abs(np.diag(R))
+                rank = int((d > tol).sum())
+                self.redundant[rows[~closing][piv[rank:]]] = True
+                basis = Q[:, :rank]
+            if closing.any():
+                B = A[closing]
+                for _ in range(2):      # twice: orthogonal to the tree rows to round-off
+                    B = B - (B @ basis) @ basis.T
+                _R, piv = scipy.linalg.qr(B.T, mode="r", pivoting=True)
+                d = np.abs(np.diag(_R))
+                rank = int((d > tol).sum())
+                self.redundant[rows[closing][piv[rank:]]] = True
         return int(self.redundant.sum())
 
     # ------------------------------------------------------------------ loads

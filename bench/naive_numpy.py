@@ -13,8 +13,9 @@ speed benchmark; it shares no code with ``SimPhantWorkbench/solver``:
   ``gamma`` from the world-frame ``omega``;
 * Baumgarte ``gamma* = gamma - 2 alpha Phi_dot - beta^2 Phi``;
 * Tikhonov-regularised Schur complement ``C = Phi_q M^-1 Phi_q^T + E``
-  (eps > 0, per row or global, see ``compile``; rows found redundant at t0 by a
-  pivoted QR get eps = their diagonal), formed densely, LU-factorised at every
+  (eps > 0, per row or global, see ``compile``; rows of the loop-closing joints
+  found redundant at t0 by a pivoted QR against the other joints' rows get eps =
+  their diagonal), formed densely, LU-factorised at every
   evaluation and refined to the unregularised solution (``lambda += (C + E)^-1
   (b - C lambda)`` while the residual falls 4x per step),
   ``q_ddot = M^-1 (Q - Phi_q^T lambda)``;
@@ -159,14 +160,34 @@ class NaiveModel:
                 self.eps = np.full(self.nrows, float(regularization) * d.max())
             else:
                 raise ValueError("eps_rule must be 'per_row' or 'global', got %r" % eps_rule)
-            # redundant rows (pivoted QR of the row-normalised Phi_q M^-1/2): eps = diagonal
+            # redundant rows: eps = diagonal. Joints in the order added; one whose two
+            # bodies are already connected closes a loop. The rows of the others (a
+            # spanning tree) are independent; the closing joints' rows, made orthogonal
+            # to them, go through a pivoted QR of the row-normalised Phi_q M^-1/2
             import scipy.linalg
             A = Phi_q @ np.sqrt(self.Minv)
             A = A / np.maximum(np.linalg.norm(A, axis=1), 1e-300)[:, None]
-            R, piv = scipy.linalg.qr(A.T, mode="r", pivoting=True)
-            dr = np.abs(np.diag(R))
-            rank = int((dr > 1e-8 * dr[0]).sum())
-            red = piv[rank:]
+            group = {}
+            closes = np.zeros(self.nrows, dtype=bool)
+            r0 = 0
+            for jd in self.joints:
+                gi, gj = group.get(jd["bi"], jd["bi"]), group.get(jd["bj"], jd["bj"])
+                if gi == gj:
+                    closes[r0:r0 + jd["rows"]] = True
+                else:       # merge: every member of gj's group joins gi's
+                    for b in [b for b, g in group.items() if g == gj] + [jd["bj"], gj]:
+                        group[b] = gi
+                    group.setdefault(jd["bi"], gi)
+                r0 += jd["rows"]
+            tree = np.nonzero(~closes)[0]
+            Q, _R = np.linalg.qr(A[tree].T)
+            B = A[closes] - (A[closes] @ Q) @ Q.T
+            B = B - (B @ Q) @ Q.T
+            red = np.zeros(0, dtype=int)
+            if len(B):
+                R, piv = scipy.linalg.qr(B.T, mode="r", pivoting=True)
+                dr = np.abs(np.diag(R))
+                red = np.nonzero(closes)[0][piv[int((dr > 1e-8).sum()):]]
             self.eps[red] = np.maximum(d, 1e-6 * d.max())[red]
         return self
 

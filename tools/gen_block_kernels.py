@@ -217,7 +217,8 @@ def bwd_diag(B):
 
 KERNELS = [("syrk", syrk, "blk, d, a"), ("gemm", gemm, "blk, b, a, c"),
            ("chol", chol, "blk, d, dinv, eps, o"),
-           ("couple", couple, "blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag"), ("trsm", trsm, "blk, b, d, dinv, o"),
+           ("couple", couple, "blk, b, J, ra, sa, rc, sc, w0, w1, w2, first, diag"),
+           ("trsm", trsm, "blk, b, d, dinv, o"),
            ("fwd_off", fwd_off, "blk, b, x, o, p"), ("bwd_off", bwd_off, "blk, b, x, o, p"),
            ("fwd_diag", fwd_diag, "blk, d, dinv, x, o"),
            ("bwd_diag", bwd_diag, "blk, d, dinv, x, o")]

@@ -311,7 +311,6 @@ def update_bodies(Y, S, W):
         qz = Y[p + 6]
         # the rotation of the normalised quaternion, 2 / |q|^2 in place of 2 (no root)
         n = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
-        w = qw * n
         x = qx * n
         y = qy * n
         z = qz * n

@@ -447,21 +447,19 @@ class System:
             A = A[:, cols]
             A /= np.maximum(np.linalg.norm(A, axis=1), 1e-300)[:, None]
             closing = np.isin(self.row_joint[rows], self.closing_joints())
+            # the tree's rows, then the closing entries' rows made orthogonal to the rows
+            # kept before them (twice: to round-off)
             basis = np.zeros((A.shape[1], 0))
-            if (~closing).any():
-                Q, R, piv = scipy.linalg.qr(A[~closing].T, mode="economic", pivoting=True)
-                d = np.abs(np.diag(R))
-                rank = int((d > tol).sum())
-                self.redundant[rows[~closing][piv[rank:]]] = True
-                basis = Q[:, :rank]
-            if closing.any():
-                B = A[closing]
-                for _ in range(2):      # twice: orthogonal to the tree rows to round-off
+            for part in (~closing, closing):
+                if not part.any():
+                    continue
+                B = A[part]
+                for _ in range(2):
                     B = B - (B @ basis) @ basis.T
-                _R, piv = scipy.linalg.qr(B.T, mode="r", pivoting=True)
-                d = np.abs(np.diag(_R))
-                rank = int((d > tol).sum())
-                self.redundant[rows[closing][piv[rank:]]] = True
+                Q, R, piv = scipy.linalg.qr(B.T, mode="economic", pivoting=True)
+                rank = int((np.abs(np.diag(R)) > tol).sum())
+                self.redundant[rows[part][piv[rank:]]] = True
+                basis = np.hstack([basis, Q[:, :rank]])
         return int(self.redundant.sum())
 
     # ------------------------------------------------------------------ loads

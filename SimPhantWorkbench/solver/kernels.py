@@ -101,7 +101,7 @@ Workspace = namedtuple("Workspace", [
     "A", "r", "vel", "omega_w", "omega_b",
     "Q", "afree", "acc",
     "phi", "phidot", "gamma", "J", "blk", "chol_dinv", "rhs", "lam", "res",
-    "load_val", "dY", "k1", "k2", "k3", "Yt", "stats",
+    "load_val", "dY", "ksum", "Yt", "stats",
     "frc_u", "frc_out", "cnt_out",
 ])
 
@@ -511,12 +511,6 @@ def constraint_rows(S, W):
                 a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
                 b0, b1, b2 = _frame_axis(A, bj, F, k, 1, S.row_aj[r])
                 phi = a0 * b0 + a1 * b1 + a2 * b2
-                ti0 = 0.0
-                ti1 = 0.0
-                ti2 = 0.0
-                tj0 = 0.0
-                tj1 = 0.0
-                tj2 = 0.0
                 gi0, gi1, gi2 = _cross(a0, a1, a2, b0, b1, b2)
                 gj0 = -gi0
                 gj1 = -gi1
@@ -525,6 +519,12 @@ def constraint_rows(S, W):
                 gam = _dot1_gamma(a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2,
                                   wij, wii, wjj, phi)
                 phi -= S.row_par[r, 2]      # cos(theta) of an angle joint, else 0
+                # no translational columns and never a driver's row: finished here
+                ri0, ri1, ri2 = _rot_t(A, bi, gi0, gi1, gi2)
+                rj0, rj1, rj2 = _rot_t(A, bj, gj0, gj1, gj2)
+                _finish_row(W, r, alpha, beta2, phi, pd, gam, 0.0, ri0, ri1, ri2,
+                            rj0, rj1, rj2, fi3, fi4, fi5, fj3, fj4, fj5)
+                continue
             elif prim == PRIM_DOT2:
                 a0, a1, a2 = _frame_axis(A, bi, F, k, 0, S.row_ai[r])
                 phi = a0 * d0 + a1 * d1 + a2 * d2
@@ -652,13 +652,12 @@ def constraint_rows(S, W):
             # rotational columns in the body frame: A^T g
             ri0, ri1, ri2 = _rot_t(A, bi, gi0, gi1, gi2)
             rj0, rj1, rj2 = _rot_t(A, bj, gj0, gj1, gj2)
-            if prim != PRIM_DOT1:   # DOT1 rows have no translational columns (zeros, kept)
-                J[r, 0, 0] = ti0
-                J[r, 0, 1] = ti1
-                J[r, 0, 2] = ti2
-                J[r, 1, 0] = tj0
-                J[r, 1, 1] = tj1
-                J[r, 1, 2] = tj2
+            J[r, 0, 0] = ti0
+            J[r, 0, 1] = ti1
+            J[r, 0, 2] = ti2
+            J[r, 1, 0] = tj0
+            J[r, 1, 1] = tj1
+            J[r, 1, 2] = tj2
             trans = (ti0 * fi0 + ti1 * fi1 + ti2 * fi2) + (tj0 * fj0 + tj1 * fj1 + tj2 * fj2)
             _finish_row(W, r, alpha, beta2, phi, pd, gam, trans, ri0, ri1, ri2,
                         rj0, rj1, rj2, fi3, fi4, fi5, fj3, fj4, fj5)
@@ -771,48 +770,71 @@ def solve_schur(S, W, x):
 def apply_multipliers(S, W, x, acc):
     """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)]).
 
-    Translational columns are read from the joint's first ``jnt_ntrans`` rows only (the
-    others have none); a joint whose only translating rows are its POINT rows has the
-    columns +-e_c there, so its force is +-x itself (``jnt_point == 2``)."""
+    Rotational columns are read from all ``B`` rows of a joint's block (a padding row's
+    are zero), both sides in one pass; translational columns from the joint's first
+    ``jnt_ntrans`` rows only (the others have none); a joint whose only translating rows
+    are its POINT rows has the columns +-e_c there, so its force is +-x itself
+    (``jnt_point == 2``)."""
     nb = S.nb
+    B = len(S.bsize)
     J = W.J
     for k in range(S.nj):
-        r0 = S.jnt_row0[k]
-        r1 = r0 + S.jnt_nrow[k]
-        rt = r0 + S.jnt_ntrans[k]
-        point = S.jnt_point[k] == 2
-        for side in range(2):
-            b = S.jnt_slot[k, side]
-            if b < nb:
-                f0 = 0.0
-                f1 = 0.0
-                f2 = 0.0
-                f3 = 0.0
-                f4 = 0.0
-                f5 = 0.0
-                if point:
-                    sg = 1.0 if side == 0 else -1.0
-                    f0 = sg * x[r0]
-                    f1 = sg * x[r0 + 1]
-                    f2 = sg * x[r0 + 2]
-                else:
-                    for r in range(r0, rt):
-                        xr = x[r]
-                        f0 += J[r, side, 0] * xr
-                        f1 += J[r, side, 1] * xr
-                        f2 += J[r, side, 2] * xr
-                for r in range(r0, r1):
-                    xr = x[r]
-                    f3 += J[r, side, 3] * xr
-                    f4 += J[r, side, 4] * xr
-                    f5 += J[r, side, 5] * xr
-                mi = S.body_minv[b]
-                acc[b, 0] -= f0 * mi
-                acc[b, 1] -= f1 * mi
-                acc[b, 2] -= f2 * mi
-                acc[b, 3] -= f3 * S.body_inertia_inv[b, 0]
-                acc[b, 4] -= f4 * S.body_inertia_inv[b, 1]
-                acc[b, 5] -= f5 * S.body_inertia_inv[b, 2]
+        r0 = B * k
+        g0 = 0.0
+        g1 = 0.0
+        g2 = 0.0
+        h0 = 0.0
+        h1 = 0.0
+        h2 = 0.0
+        for a in range(B):
+            r = r0 + a
+            xr = x[r]
+            g0 += J[r, 0, 3] * xr
+            g1 += J[r, 0, 4] * xr
+            g2 += J[r, 0, 5] * xr
+            h0 += J[r, 1, 3] * xr
+            h1 += J[r, 1, 4] * xr
+            h2 += J[r, 1, 5] * xr
+        if S.jnt_point[k] == 2:
+            f0 = x[r0]
+            f1 = x[r0 + 1]
+            f2 = x[r0 + 2]
+            e0 = -f0
+            e1 = -f1
+            e2 = -f2
+        else:
+            f0 = 0.0
+            f1 = 0.0
+            f2 = 0.0
+            e0 = 0.0
+            e1 = 0.0
+            e2 = 0.0
+            for r in range(r0, r0 + S.jnt_ntrans[k]):
+                xr = x[r]
+                f0 += J[r, 0, 0] * xr
+                f1 += J[r, 0, 1] * xr
+                f2 += J[r, 0, 2] * xr
+                e0 += J[r, 1, 0] * xr
+                e1 += J[r, 1, 1] * xr
+                e2 += J[r, 1, 2] * xr
+        b = S.jnt_slot[k, 0]
+        if b < nb:
+            mi = S.body_minv[b]
+            acc[b, 0] -= f0 * mi
+            acc[b, 1] -= f1 * mi
+            acc[b, 2] -= f2 * mi
+            acc[b, 3] -= g0 * S.body_inertia_inv[b, 0]
+            acc[b, 4] -= g1 * S.body_inertia_inv[b, 1]
+            acc[b, 5] -= g2 * S.body_inertia_inv[b, 2]
+        b = S.jnt_slot[k, 1]
+        if b < nb:
+            mi = S.body_minv[b]
+            acc[b, 0] -= e0 * mi
+            acc[b, 1] -= e1 * mi
+            acc[b, 2] -= e2 * mi
+            acc[b, 3] -= h0 * S.body_inertia_inv[b, 0]
+            acc[b, 4] -= h1 * S.body_inertia_inv[b, 1]
+            acc[b, 5] -= h2 * S.body_inertia_inv[b, 2]
 
 
 @njit(**_FAST)
@@ -1000,9 +1022,22 @@ def evaluate(t, Y, S, W):
 def _normalize_quats(Y, nb):
     for b in range(nb):
         p = 7 * b + 3
-        n = math.sqrt(Y[p] ** 2 + Y[p + 1] ** 2 + Y[p + 2] ** 2 + Y[p + 3] ** 2)
+        n = 1.0 / math.sqrt(Y[p] ** 2 + Y[p + 1] ** 2 + Y[p + 2] ** 2 + Y[p + 3] ** 2)
         for c in range(4):
-            Y[p + c] /= n
+            Y[p + c] *= n
+
+
+@njit(**_JIT)
+def _flush_state(Y):
+    """Set the entries of ``Y`` below ``STATE_FLUSH`` to zero; False if one is not finite
+    (one pass without an exit inside, so that it vectorises)."""
+    big = 0.0
+    for i in range(Y.shape[0]):
+        y = Y[i]
+        a = abs(y)
+        big = max(big, a) if a <= 1e308 else np.inf   # (NaN fails the test too)
+        Y[i] = 0.0 if a < STATE_FLUSH else y
+    return big <= 1e308
 
 
 @njit(**_JIT)
@@ -1109,42 +1144,43 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     n = Y.shape[0]
     nb = S.nb
     off = 7 * nb
-    k1 = W.k1
-    k2 = W.k2
-    k3 = W.k3
+    ksum = W.ksum
     Yt = W.Yt
     row = 0
     t = tstart[0] if tstart.shape[0] > 0 else 0.0
     nstage = 4 if method == METHOD_RK4 else 1
     for k in range(nsub.shape[0]):
         h = hsub[k]
+        hh = 0.5 * h
         for s in range(nsub[k]):
             t = tstart[k] + s * h
             # one evaluation per stage, at one call site (the evaluator is inlined here
             # once): stage 0 at (t, Y), RK4's stages 1, 2 at t + h/2 and 3 at t + h
+            # (the stage-0 evaluation reads Y itself; ``ksum`` gathers k1 + 2 k2 + 2 k3)
             for stage in range(nstage):
+                Ys = Yt
+                dY = W.dY
                 if stage == 0:
-                    for i in range(n):
-                        Yt[i] = Y[i]
+                    Ys = Y
                     set_loads(S, W, tab, row)
                     ts = t
                 elif stage == 1:
                     for i in range(n):
-                        k1[i] = W.dY[i]
-                        Yt[i] = Y[i] + 0.5 * h * k1[i]
+                        ksum[i] = dY[i]
+                        Yt[i] = Y[i] + hh * dY[i]
                     set_loads(S, W, tab, row + 1)
-                    ts = t + 0.5 * h
+                    ts = t + hh
                 elif stage == 2:
                     for i in range(n):
-                        k2[i] = W.dY[i]
-                        Yt[i] = Y[i] + 0.5 * h * k2[i]
+                        ksum[i] += 2.0 * dY[i]
+                        Yt[i] = Y[i] + hh * dY[i]
                 else:
                     for i in range(n):
-                        k3[i] = W.dY[i]
-                        Yt[i] = Y[i] + h * k3[i]
+                        ksum[i] += 2.0 * dY[i]
+                        Yt[i] = Y[i] + h * dY[i]
                     set_loads(S, W, tab, row + 2)
                     ts = t + h
-                evaluate(ts, Yt, S, W)
+                evaluate(ts, Ys, S, W)
                 if stage == 0:
                     viol = _violation(S, W)
                     if not viol <= viol_limit:
@@ -1178,16 +1214,13 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                     Y[p + 5] += 0.5 * h * (qw * wy + qz * wx - qx * wz)
                     Y[p + 6] += 0.5 * h * (qw * wz + qx * wy - qy * wx)
             else:                # classical RK4
+                h6 = h / 6.0
                 for i in range(n):
-                    Y[i] += h / 6.0 * (k1[i] + 2.0 * (k2[i] + k3[i]) + W.dY[i])
+                    Y[i] += h6 * (ksum[i] + W.dY[i])
             _normalize_quats(Y, nb)
             row += 2
-            for i in range(n):
-                y = Y[i]
-                if not np.isfinite(y):
-                    return 1, k, t + h, np.inf
-                if abs(y) < STATE_FLUSH:
-                    Y[i] = 0.0
+            if not _flush_state(Y):
+                return 1, k, t + h, np.inf
         row += 1
         for i in range(n):
             out_Y[k, i] = Y[i]

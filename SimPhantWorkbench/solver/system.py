@@ -254,8 +254,8 @@ class System:
             blk=np.zeros((len(pattern.blk_row), bsize, bsize)), chol_dinv=np.zeros(nrows),
             rhs=np.zeros(nrows), lam=np.zeros(nrows),
             res=np.zeros(nrows),
-            load_val=load_val, dY=np.zeros(13 * nb), k1=np.zeros(13 * nb), k2=np.zeros(13 * nb),
-            k3=np.zeros(13 * nb), Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
+            load_val=load_val, dY=np.zeros(13 * nb), ksum=np.zeros(13 * nb),
+            Yt=np.zeros(13 * nb), stats=np.zeros(kernels.NSTATS),
             frc_u=np.zeros(nf), frc_out=np.zeros((nf, NOUT)),
             cnt_out=np.zeros((len(frc["cnt_elem"]), NCOUT)),
         )

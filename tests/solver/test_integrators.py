@@ -158,3 +158,16 @@ def test_state_entries_below_the_flush_are_zero_after_a_step(method):
     Y = r.states[-1]
     assert Y[8] == 0.0 and Y[1] == 0.0          # v_y and y
     assert Y[7] == 1.0 and Y[0] == pytest.approx(0.01, rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["rk4", "euler", "symplectic_euler"])
+def test_a_state_that_overflows_stops_the_run_at_that_step(method):
+    """A body spun at 1e200 rad/s about two axes: its gyroscopic term overflows in the
+    first step, and the run stops there with the non-finite state named, keeping the
+    initial sample (no NaN handed on as a result)."""
+    from SimPhantWorkbench.solver import SimulationError
+    m = Model(gravity=G)
+    m.add_body("top", mass=1.5, inertia=(0.1, 0.2, 0.3), angular_velocity=(1e200, 1e200, 0.0))
+    with pytest.raises(SimulationError) as e, np.errstate(over="ignore", invalid="ignore"):
+        m.simulate(t_end=0.01, dt=1e-3, method=method, output_dt=1e-3)
+    assert "NaN/Inf" in str(e.value) and e.value.time == pytest.approx(1e-3)

@@ -625,9 +625,12 @@ def test_the_optimiser_respects_a_constraint_and_runs_on_the_cluster(example, cl
     feasible = [r for r in out.rows if r["feasible"]]
     assert best["travel"] == min(r["travel"] for r in feasible)
     assert any(not r["feasible"] and r["travel"] < best["travel"] for r in out.rows)
-    # on the constraint: a grid over the feasible edge puts its limit within 2 %
-    edge = [r for r in out.rows if r["acc"] > 2.3 and r["c"] > best["c"]]
-    assert edge and min(r["c"] for r in edge) < 1.05 * best["c"]
+    # on the constraint (its edge is near 5.14 N s/mm): 5 % more damping than the optimum
+    # breaks it. (Which trials the sampler draws near the edge depends on the order in
+    # which the two workers finish, so the check is a run of its own, not one of them.)
+    above = sweep.execute(study, {"Suspension.Damping": [1.05 * best["c"]]}, PEAK,
+                          settings=QC_SETTINGS, executor="in-process")
+    assert above.rows[0]["acc"] > 2.3, (best["c"], above.rows[0]["acc"])
 
 
 def test_a_pareto_front_of_two_conflicting_metrics_is_non_dominated(example, tmp_path):

@@ -551,12 +551,12 @@ MUTANTS = [
            [T_RHS, "tests/solver/test_schur.py"],
            "the free accelerations of a POINT row's two bodies swapped in the Schur "
            "right-hand side"),
-    Mutant("multiplier-torque-on-body-2-from-body-1-columns", K,
-           "            h1 += J[r, 1, 4] * xr",
-           "            h1 += J[r, 0, 4] * xr",
+    Mutant("multiplier-force-on-body-2-from-body-1-columns", K,
+           "        b1 += J[r, 1, c + 1] * xr",
+           "        b1 += J[r, 0, c + 1] * xr",
            ["tests/solver/test_naive_reference.py", T_PHYS + "::test_small_angle_period_matches_analytic"],
-           "a joint's constraint torque on its second body taken from the first body's "
-           "Jacobian columns"),
+           "a joint's constraint force and torque on its second body taken from the first "
+           "body's Jacobian columns"),
     Mutant("multiplier-point-force-same-sign-on-both-bodies", K,
            "            e1 = -f1",
            "            e1 = f1",

@@ -766,6 +766,40 @@ def solve_schur(S, W, x):
 
 
 # --------------------------------------------------------------------------- constraint forces
+@njit(inline="always")
+def _column_sums(J, x, r0, r1, c):
+    """sum of J[r, side, c:c + 3] x[r] over rows r0 .. r1 - 1, side 0 then side 1."""
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    b0 = 0.0
+    b1 = 0.0
+    b2 = 0.0
+    for r in range(r0, r1):
+        xr = x[r]
+        a0 += J[r, 0, c] * xr
+        a1 += J[r, 0, c + 1] * xr
+        a2 += J[r, 0, c + 2] * xr
+        b0 += J[r, 1, c] * xr
+        b1 += J[r, 1, c + 1] * xr
+        b2 += J[r, 1, c + 2] * xr
+    return a0, a1, a2, b0, b1, b2
+
+
+@njit(inline="always")
+def _sub_scaled(S, acc, b, f0, f1, f2, t0, t1, t2):
+    """acc[b] -= M_b^-1 (f, t), force f (world) and torque t (body frame); nothing for
+    the ground."""
+    if b < S.nb:
+        mi = S.body_minv[b]
+        acc[b, 0] -= f0 * mi
+        acc[b, 1] -= f1 * mi
+        acc[b, 2] -= f2 * mi
+        acc[b, 3] -= t0 * S.body_inertia_inv[b, 0]
+        acc[b, 4] -= t1 * S.body_inertia_inv[b, 1]
+        acc[b, 5] -= t2 * S.body_inertia_inv[b, 2]
+
+
 @njit(**_FAST)
 def apply_multipliers(S, W, x, acc):
     """acc <- acc - M^-1 Phi_q^T x (per body: [translation (world), rotation (body)]).
@@ -775,26 +809,11 @@ def apply_multipliers(S, W, x, acc):
     ``jnt_ntrans`` rows only (the others have none); a joint whose only translating rows
     are its POINT rows has the columns +-e_c there, so its force is +-x itself
     (``jnt_point == 2``)."""
-    nb = S.nb
     B = len(S.bsize)
     J = W.J
     for k in range(S.nj):
         r0 = B * k
-        g0 = 0.0
-        g1 = 0.0
-        g2 = 0.0
-        h0 = 0.0
-        h1 = 0.0
-        h2 = 0.0
-        for a in range(B):
-            r = r0 + a
-            xr = x[r]
-            g0 += J[r, 0, 3] * xr
-            g1 += J[r, 0, 4] * xr
-            g2 += J[r, 0, 5] * xr
-            h0 += J[r, 1, 3] * xr
-            h1 += J[r, 1, 4] * xr
-            h2 += J[r, 1, 5] * xr
+        g0, g1, g2, h0, h1, h2 = _column_sums(J, x, r0, r0 + B, 3)
         if S.jnt_point[k] == 2:
             f0 = x[r0]
             f1 = x[r0 + 1]
@@ -803,38 +822,9 @@ def apply_multipliers(S, W, x, acc):
             e1 = -f1
             e2 = -f2
         else:
-            f0 = 0.0
-            f1 = 0.0
-            f2 = 0.0
-            e0 = 0.0
-            e1 = 0.0
-            e2 = 0.0
-            for r in range(r0, r0 + S.jnt_ntrans[k]):
-                xr = x[r]
-                f0 += J[r, 0, 0] * xr
-                f1 += J[r, 0, 1] * xr
-                f2 += J[r, 0, 2] * xr
-                e0 += J[r, 1, 0] * xr
-                e1 += J[r, 1, 1] * xr
-                e2 += J[r, 1, 2] * xr
-        b = S.jnt_slot[k, 0]
-        if b < nb:
-            mi = S.body_minv[b]
-            acc[b, 0] -= f0 * mi
-            acc[b, 1] -= f1 * mi
-            acc[b, 2] -= f2 * mi
-            acc[b, 3] -= g0 * S.body_inertia_inv[b, 0]
-            acc[b, 4] -= g1 * S.body_inertia_inv[b, 1]
-            acc[b, 5] -= g2 * S.body_inertia_inv[b, 2]
-        b = S.jnt_slot[k, 1]
-        if b < nb:
-            mi = S.body_minv[b]
-            acc[b, 0] -= e0 * mi
-            acc[b, 1] -= e1 * mi
-            acc[b, 2] -= e2 * mi
-            acc[b, 3] -= h0 * S.body_inertia_inv[b, 0]
-            acc[b, 4] -= h1 * S.body_inertia_inv[b, 1]
-            acc[b, 5] -= h2 * S.body_inertia_inv[b, 2]
+            f0, f1, f2, e0, e1, e2 = _column_sums(J, x, r0, r0 + S.jnt_ntrans[k], 0)
+        _sub_scaled(S, acc, S.jnt_slot[k, 0], f0, f1, f2, g0, g1, g2)
+        _sub_scaled(S, acc, S.jnt_slot[k, 1], e0, e1, e2, h0, h1, h2)
 
 
 @njit(**_FAST)

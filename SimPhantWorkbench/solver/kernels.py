@@ -1021,13 +1021,12 @@ def _normalize_quats(Y, nb):
 def _flush_state(Y):
     """Set the entries of ``Y`` below ``STATE_FLUSH`` to zero; False if one is not finite
     (one pass without an exit inside, so that it vectorises)."""
-    big = 0.0
+    ok = True
     for i in range(Y.shape[0]):
         y = Y[i]
-        a = abs(y)
-        big = max(big, a) if a <= 1e308 else np.inf   # (NaN fails the test too)
-        Y[i] = 0.0 if a < STATE_FLUSH else y
-    return big <= 1e308
+        ok &= math.isfinite(y)
+        Y[i] = 0.0 if abs(y) < STATE_FLUSH else y
+    return ok
 
 
 @njit(**_JIT)
@@ -1136,6 +1135,7 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
     off = 7 * nb
     ksum = W.ksum
     Yt = W.Yt
+    dY = W.dY
     row = 0
     t = tstart[0] if tstart.shape[0] > 0 else 0.0
     nstage = 4 if method == METHOD_RK4 else 1
@@ -1149,7 +1149,6 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
             # (the stage-0 evaluation reads Y itself; ``ksum`` gathers k1 + 2 k2 + 2 k3)
             for stage in range(nstage):
                 Ys = Yt
-                dY = W.dY
                 if stage == 0:
                     Ys = Y
                     set_loads(S, W, tab, row)
@@ -1183,10 +1182,10 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
                     accumulate_work(S, W, h / 3.0)
             if method == METHOD_EULER:
                 for i in range(n):
-                    Y[i] += h * W.dY[i]
+                    Y[i] += h * dY[i]
             elif method == METHOD_SYMPLECTIC_EULER:   # v first, then q with the new v
                 for i in range(off, n):
-                    Y[i] += h * W.dY[i]
+                    Y[i] += h * dY[i]
                 for b in range(nb):
                     p = 7 * b
                     v = off + 6 * b
@@ -1206,7 +1205,7 @@ def integrate_fixed(method, Y, tstart, nsub, hsub, S, W, tab, out_Y, viol_limit)
             else:                # classical RK4
                 h6 = h / 6.0
                 for i in range(n):
-                    Y[i] += h6 * (ksum[i] + W.dY[i])
+                    Y[i] += h6 * (ksum[i] + dY[i])
             _normalize_quats(Y, nb)
             row += 2
             if not _flush_state(Y):
